@@ -1,0 +1,40 @@
+//===- TileDialect.h - tile dialect, types and attributes -------*- C++ -*-===//
+
+#ifndef TILE_DIALECT_TILE_IR_TILEDIALECT_H
+#define TILE_DIALECT_TILE_IR_TILEDIALECT_H
+
+#include "mlir/IR/BuiltinTypeInterfaces.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Dialect.h"
+
+#include "tile/Dialect/Tile/IR/TileDialect.h.inc"
+#include "tile/Dialect/Tile/IR/TileEnums.h.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "tile/Dialect/Tile/IR/TileAttrs.h.inc"
+
+#define GET_TYPEDEF_CLASSES
+#include "tile/Dialect/Tile/IR/TileTypes.h.inc"
+
+namespace mlir::tile {
+
+/// Whether `type` may be an element of a block or a pointee: one of the
+/// scalar types i1, i8, i16, i32, i64, f16, bf16, f32, f64.
+bool isTileScalarType(Type type);
+
+/// The element type of a block, or `type` itself for a scalar.
+Type getElementTypeOrSelf(Type type);
+
+/// What a load through pointers of type `ptrType` yields: the pointee, or a
+/// block of pointees of the same shape. Null for a non-pointer type.
+Type getLoadedType(Type ptrType);
+
+/// The mask type matching `type`: i1, or a block of i1 of the same shape.
+Type getMaskType(Type type);
+
+/// "16x32" for a shape, as diagnostics print it.
+std::string formatShape(ArrayRef<int64_t> shape);
+
+} // namespace mlir::tile
+
+#endif // TILE_DIALECT_TILE_IR_TILEDIALECT_H

@@ -1,0 +1,556 @@
+//===- TileOps.td - tile dialect operations ----------------*- tablegen -*-===//
+
+#ifndef TILE_OPS_TD
+#define TILE_OPS_TD
+
+include "tile/Dialect/Tile/IR/TileTypes.td"
+include "mlir/Dialect/Arith/IR/ArithBase.td"
+include "mlir/IR/OpBase.td"
+include "mlir/IR/CommonAttrConstraints.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
+include "mlir/Interfaces/ControlFlowInterfaces.td"
+
+//===----------------------------------------------------------------------===//
+// Type constraints
+//===----------------------------------------------------------------------===//
+
+def Tile_Scalar : AnyTypeOf<[I1, I8, I16, I32, I64, F16, BF16, F32, F64],
+                            "scalar (i1, i8, i16, i32, i64, f16, bf16, f32 or f64)">;
+def Tile_Block : Type<CPred<"::llvm::isa<::mlir::tile::BlockType>($_self)">,
+                      "block", "::mlir::Type">;
+def Tile_Ptr : Type<CPred<"::llvm::isa<::mlir::tile::PtrType>($_self)">,
+                    "pointer", "::mlir::Type">;
+
+class Tile_BlockOf<string elementPred, string desc>
+    : Type<And<[Tile_Block.predicate,
+                CPred<"[](::mlir::Type e) { return " # elementPred # "; }("
+                      "::llvm::cast<::mlir::tile::BlockType>($_self).getElementType())">]>,
+           desc, "::mlir::Type">;
+
+def Tile_IntBlock : Tile_BlockOf<"::llvm::isa<::mlir::IntegerType>(e)",
+                                 "block of integers">;
+def Tile_FloatBlock : Tile_BlockOf<"::llvm::isa<::mlir::FloatType>(e)",
+                                   "block of floats">;
+def Tile_BoolBlock : Tile_BlockOf<"e.isInteger(1)", "block of i1">;
+def Tile_PtrBlock : Tile_BlockOf<"::llvm::isa<::mlir::tile::PtrType>(e)",
+                                 "block of pointers">;
+def Tile_ScalarBlock : Tile_BlockOf<"!::llvm::isa<::mlir::tile::PtrType>(e)",
+                                    "block of scalars">;
+def Tile_PtrLike : AnyTypeOf<[Tile_Ptr, Tile_PtrBlock], "pointer or block of pointers">;
+def Tile_ScalarLike : AnyTypeOf<[Tile_Scalar, Tile_ScalarBlock]>;
+def Tile_MaskLike : AnyTypeOf<[I1, Tile_BoolBlock], "i1 or block of i1">;
+def Tile_IntLike : AnyTypeOf<[AnySignlessInteger, Tile_IntBlock], "integer or block of integers">;
+def Tile_AxisAttr : ConfinedAttr<I32Attr, [IntNonNegative]>;
+
+//===----------------------------------------------------------------------===//
+// Program identity
+//===----------------------------------------------------------------------===//
+
+class Tile_GridOp<string mnemonic, string what> : Tile_Op<mnemonic, [Pure]> {
+  let summary = what # " along a grid axis";
+  let arguments = (ins ConfinedAttr<I32Attr, [IntMinValue<0>, IntMaxValue<2>]>:$axis);
+  let results = (outs I32:$result);
+  let assemblyFormat = "$axis attr-dict `:` type($result)";
+}
+
+def Tile_ProgramIdOp : Tile_GridOp<"program_id", "Index of this program instance"> {
+  let description = [{
+    The index of the running program instance along grid axis `axis`
+    (0, 1 or 2), as Triton's `tl.program_id`.
+
+    ```mlir
+    %pid = tile.program_id 0 : i32
+    ```
+  }];
+}
+
+def Tile_NumProgramsOp : Tile_GridOp<"num_programs", "Number of program instances"> {
+  let description = [{
+    The number of program instances along grid axis `axis` (0, 1 or 2).
+
+    ```mlir
+    %n = tile.num_programs 1 : i32
+    ```
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Block creation and shape manipulation
+//===----------------------------------------------------------------------===//
+
+def Tile_ArangeOp : Tile_Op<"arange", [Pure]> {
+  let summary = "Consecutive integers as a rank-1 block";
+  let description = [{
+    The integers `start, start + 1, ..., end - 1` as a
+    `!tile.block<(end - start)xi32>`. Unlike Triton, the length need not be
+    a power of two.
+
+    ```mlir
+    %offs = tile.arange 0, 24 : !tile.block<24xi32>
+    ```
+  }];
+  let arguments = (ins I32Attr:$start, I32Attr:$end);
+  let results = (outs Tile_IntBlock:$result);
+  let assemblyFormat = "$start `,` $end attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
+def Tile_ConstantOp : Tile_Op<"constant", [ConstantLike, Pure]> {
+  let summary = "Constant block";
+  let description = [{
+    A block whose elements are given by a dense attribute. A splat attribute
+    makes a `full` block (every element the same).
+
+    ```mlir
+    %zeros = tile.constant dense<0.0> : !tile.block<16x32xf32>
+    %steps = tile.constant dense<[0, 2, 4, 6]> : !tile.block<4xi32>
+    ```
+  }];
+  let arguments = (ins ElementsAttr:$value);
+  let results = (outs Tile_ScalarBlock:$result);
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def Tile_SplatOp : Tile_Op<"splat", [Pure,
+    TypesMatchWith<"element type of the result is the operand type",
+                   "result", "src",
+                   "::llvm::cast<::mlir::tile::BlockType>($_self).getElementType()">]> {
+  let summary = "Block with every element equal to a scalar";
+  let description = [{
+    ```mlir
+    %n = tile.splat %size : i32 -> !tile.block<128xi32>
+    ```
+  }];
+  let arguments = (ins AnyTypeOf<[Tile_Scalar, Tile_Ptr]>:$src);
+  let results = (outs Tile_Block:$result);
+  let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+  let hasFolder = 1;
+}
+
+def Tile_ExpandDimsOp : Tile_Op<"expand_dims", [Pure]> {
+  let summary = "Insert a dimension of size one";
+  let description = [{
+    Inserts a dimension of extent 1 before dimension `axis` (`axis` may equal
+    the rank, to append one), as NumPy's `expand_dims` and Python's
+    `x[:, None]` indexing.
+
+    ```mlir
+    %col = tile.expand_dims %offs {axis = 1 : i32}
+        : !tile.block<16xi32> -> !tile.block<16x1xi32>
+    ```
+  }];
+  let arguments = (ins Tile_Block:$src, Tile_AxisAttr:$axis);
+  let results = (outs Tile_Block:$result);
+  let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def Tile_BroadcastOp : Tile_Op<"broadcast", [Pure]> {
+  let summary = "Stretch dimensions of size one";
+  let description = [{
+    Rank-preserving broadcast: every dimension of the operand is either equal
+    to the result's or is 1 and stretches to the result's extent. Frontends
+    insert `tile.expand_dims` first to align ranks (NumPy's rules:
+    right-aligned, size-1 dimensions stretch).
+
+    ```mlir
+    %rows = tile.broadcast %col : !tile.block<16x1xi32> -> !tile.block<16x32xi32>
+    ```
+  }];
+  let arguments = (ins Tile_Block:$src);
+  let results = (outs Tile_Block:$result);
+  let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+}
+
+def Tile_ReshapeOp : Tile_Op<"reshape", [Pure]> {
+  let summary = "Reinterpret the shape, keeping row-major element order";
+  let description = [{
+    ```mlir
+    %flat = tile.reshape %x : !tile.block<4x8xf32> -> !tile.block<32xf32>
+    ```
+  }];
+  let arguments = (ins Tile_Block:$src);
+  let results = (outs Tile_Block:$result);
+  let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def Tile_TransOp : Tile_Op<"trans", [Pure]> {
+  let summary = "Permute the dimensions of a block";
+  let description = [{
+    Result dimension `i` is operand dimension `order[i]`. Without `order`
+    the dimensions are reversed (a matrix transpose for rank 2).
+
+    ```mlir
+    %t = tile.trans %x : !tile.block<16x32xf32> -> !tile.block<32x16xf32>
+    %p = tile.trans %y {order = array<i32: 1, 0, 2>}
+        : !tile.block<2x3x4xf32> -> !tile.block<3x2x4xf32>
+    ```
+  }];
+  let arguments = (ins Tile_Block:$src, OptionalAttr<DenseI32ArrayAttr>:$order);
+  let results = (outs Tile_Block:$result);
+  let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The permutation, with the default (reversal) filled in.
+    SmallVector<int32_t> getPermutation();
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Memory
+//===----------------------------------------------------------------------===//
+
+def Tile_AddPtrOp : Tile_Op<"addptr", [Pure,
+    TypesMatchWith<"result type is the pointer type", "ptr", "result", "$_self">]> {
+  let summary = "Advance pointers by a number of elements";
+  let description = [{
+    `ptr + offset`, counted in elements of the pointee type. Both operands are
+    scalars, or both are blocks of one shape.
+
+    ```mlir
+    %p = tile.addptr %base, %offs : !tile.block<128x!tile.ptr<f32>>, !tile.block<128xi32>
+    ```
+  }];
+  let arguments = (ins Tile_PtrLike:$ptr, Tile_IntLike:$offset);
+  let results = (outs Tile_PtrLike:$result);
+  let assemblyFormat = "$ptr `,` $offset attr-dict `:` type($ptr) `,` type($offset)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def Tile_LoadOp : Tile_Op<"load", [
+    AttrSizedOperandSegments,
+    TypesMatchWith<"result holds the pointees", "ptr", "result",
+                   "::mlir::tile::getLoadedType($_self)">,
+    OptionalTypesMatchWith<"mask has the pointers' shape", "ptr", "mask",
+                           "::mlir::tile::getMaskType($_self)">,
+    OptionalTypesMatchWith<"other has the result's type", "ptr", "other",
+                           "::mlir::tile::getLoadedType($_self)">,
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "Load from global memory, optionally masked";
+  let description = [{
+    Loads the element behind each pointer. Where `mask` is false nothing is
+    read and the result holds `other` (or an undefined value if there is no
+    `other`). `mask` and `other` have the shape of `ptr`.
+
+    ```mlir
+    %x = tile.load %ptrs mask %m other %zeros : !tile.block<128x!tile.ptr<f32>>
+    %s = tile.load %p : !tile.ptr<f32>
+    ```
+  }];
+  let arguments = (ins Tile_PtrLike:$ptr, Optional<Tile_MaskLike>:$mask,
+                       Optional<AnyType>:$other);
+  let results = (outs AnyType:$result);
+  let assemblyFormat = [{
+    $ptr (`mask` $mask^)? (`other` $other^)? attr-dict `:` type($ptr)
+  }];
+  let hasCanonicalizer = 1;
+}
+
+def Tile_StoreOp : Tile_Op<"store", [
+    TypesMatchWith<"value holds the pointees", "ptr", "value",
+                   "::mlir::tile::getLoadedType($_self)">,
+    OptionalTypesMatchWith<"mask has the pointers' shape", "ptr", "mask",
+                           "::mlir::tile::getMaskType($_self)">,
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "Store to global memory, optionally masked";
+  let description = [{
+    Stores each element of `value` through the matching pointer, skipping
+    the elements where `mask` is false.
+
+    ```mlir
+    tile.store %ptrs, %x mask %m : !tile.block<128x!tile.ptr<f32>>
+    ```
+  }];
+  let arguments = (ins Tile_PtrLike:$ptr, AnyType:$value, Optional<Tile_MaskLike>:$mask);
+  let assemblyFormat = [{
+    $ptr `,` $value (`mask` $mask^)? attr-dict `:` type($ptr)
+  }];
+  let hasCanonicalizer = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Reductions, scans, matrix product
+//===----------------------------------------------------------------------===//
+
+def Tile_ReduceOp : Tile_Op<"reduce", [
+    SingleBlockImplicitTerminator<"YieldOp">, RecursiveMemoryEffects]> {
+  let summary = "Reduce a block along one axis";
+  let description = [{
+    Combines the elements along dimension `axis` with `kind`: `sum`, `max`,
+    `min`, or `custom`, in which case the region combines two scalars and
+    yields one (it must be associative and commutative). The result drops
+    `axis`; reducing a rank-1 block gives a scalar. Float `max`/`min`
+    propagate NaN.
+
+    ```mlir
+    %rowmax = tile.reduce max %x {axis = 1 : i32}
+        : !tile.block<16x32xf32> -> !tile.block<16xf32>
+    %prod = tile.reduce custom %v {axis = 0 : i32} : !tile.block<8xf32> -> f32 {
+    ^bb0(%a: f32, %b: f32):
+      %m = arith.mulf %a, %b : f32
+      tile.yield %m : f32
+    }
+    ```
+  }];
+  let arguments = (ins Tile_CombineKindAttr:$kind, Tile_ScalarBlock:$src,
+                       Tile_AxisAttr:$axis);
+  let results = (outs Tile_ScalarLike:$result);
+  let regions = (region AnyRegion:$combine);
+  let assemblyFormat = [{
+    $kind $src attr-dict `:` type($src) `->` type($result) ($combine^)?
+  }];
+  let hasVerifier = 1;
+  let skipDefaultBuilders = 1;
+  let builders = [
+    OpBuilder<(ins "CombineKind":$kind, "Value":$src, "int32_t":$axis)>
+  ];
+}
+
+def Tile_ScanOp : Tile_Op<"scan", [
+    SingleBlockImplicitTerminator<"YieldOp">, RecursiveMemoryEffects,
+    AllTypesMatch<["src", "result"]>]> {
+  let summary = "Inclusive scan of a block along one axis";
+  let description = [{
+    The inclusive prefix combination along dimension `axis` (from the end if
+    `reverse` is set), with `kind` as in `tile.reduce`. The result has the
+    operand's type. `tile.scan sum` is a cumulative sum.
+
+    ```mlir
+    %c = tile.scan sum %x {axis = 0 : i32} : !tile.block<128xi32>
+    ```
+  }];
+  let arguments = (ins Tile_CombineKindAttr:$kind, Tile_ScalarBlock:$src,
+                       Tile_AxisAttr:$axis, UnitAttr:$reverse);
+  let results = (outs Tile_ScalarBlock:$result);
+  let regions = (region AnyRegion:$combine);
+  let assemblyFormat = [{
+    $kind $src attr-dict `:` type($src) ($combine^)?
+  }];
+  let hasVerifier = 1;
+  let skipDefaultBuilders = 1;
+  let builders = [
+    OpBuilder<(ins "CombineKind":$kind, "Value":$src, "int32_t":$axis)>
+  ];
+}
+
+def Tile_YieldOp : Tile_Op<"yield", [Pure, Terminator,
+    ParentOneOf<["ReduceOp", "ScanOp"]>]> {
+  let summary = "Yield the combined value of a reduction or scan region";
+  let description = [{
+    ```mlir
+    tile.yield %m : f32
+    ```
+  }];
+  let arguments = (ins Variadic<AnyType>:$values);
+  let builders = [OpBuilder<(ins), [{ /* empty yield */ }]>];
+  let assemblyFormat = "($values^ `:` type($values))? attr-dict";
+}
+
+def Tile_DotOp : Tile_Op<"dot", [Pure,
+    TypesMatchWith<"result type is the accumulator type", "acc", "result", "$_self">]> {
+  let summary = "Matrix product with accumulation";
+  let description = [{
+    `a[M x K] * b[K x N] + acc[M x N]`. `a` and `b` are f16, bf16 or f32
+    blocks of one element type; the accumulator and result are f32. Products
+    are accumulated in f32.
+
+    ```mlir
+    %d = tile.dot %a, %b, %c : !tile.block<32x16xf16>, !tile.block<16x64xf16>
+        -> !tile.block<32x64xf32>
+    ```
+  }];
+  let arguments = (ins Tile_FloatBlock:$a, Tile_FloatBlock:$b, Tile_FloatBlock:$acc);
+  let results = (outs Tile_FloatBlock:$result);
+  let assemblyFormat = [{
+    $a `,` $b `,` $acc attr-dict `:` type($a) `,` type($b) `->` type($acc)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Elementwise operations
+//===----------------------------------------------------------------------===//
+
+class Tile_ElementwiseOp<string mnemonic, list<Trait> traits = []>
+    : Tile_Op<mnemonic, !listconcat(traits, [Pure, Elementwise])>;
+
+class Tile_BinaryOp<string mnemonic, Type operandType, string what,
+                    list<Trait> traits = []>
+    : Tile_ElementwiseOp<mnemonic, !listconcat(traits, [SameOperandsAndResultType])> {
+  let summary = what # " of two blocks, element by element";
+  let description = [{
+    Both operands and the result have one block type. Frontends broadcast
+    operands of other shapes first (`tile.splat`, `tile.expand_dims`,
+    `tile.broadcast`).
+
+    ```mlir
+    %z = tile.}] # mnemonic # [{ %x, %y : !tile.block<16x32x}] #
+      !if(!eq(operandType, Tile_FloatBlock), "f32", "i32") # [{>
+    ```
+  }];
+  let arguments = (ins operandType:$lhs, operandType:$rhs);
+  let results = (outs operandType:$result);
+  let assemblyFormat = "$lhs `,` $rhs attr-dict `:` type($result)";
+}
+
+class Tile_UnaryOp<string mnemonic, Type operandType, string what>
+    : Tile_ElementwiseOp<mnemonic, [SameOperandsAndResultType]> {
+  let summary = what # " of each element";
+  let description = [{
+    ```mlir
+    %y = tile.}] # mnemonic # [{ %x : !tile.block<128x}] #
+      !if(!eq(operandType, Tile_FloatBlock), "f32", "i32") # [{>
+    ```
+  }];
+  let arguments = (ins operandType:$operand);
+  let results = (outs operandType:$result);
+  let assemblyFormat = "$operand attr-dict `:` type($result)";
+}
+
+let hasFolder = 1 in {
+def Tile_AddIOp : Tile_BinaryOp<"addi", Tile_IntBlock, "Integer sum", [Commutative]>;
+def Tile_AddFOp : Tile_BinaryOp<"addf", Tile_FloatBlock, "Float sum", [Commutative]>;
+def Tile_SubIOp : Tile_BinaryOp<"subi", Tile_IntBlock, "Integer difference">;
+def Tile_SubFOp : Tile_BinaryOp<"subf", Tile_FloatBlock, "Float difference">;
+def Tile_MulIOp : Tile_BinaryOp<"muli", Tile_IntBlock, "Integer product", [Commutative]>;
+def Tile_MulFOp : Tile_BinaryOp<"mulf", Tile_FloatBlock, "Float product", [Commutative]>;
+def Tile_DivSIOp : Tile_BinaryOp<"divsi", Tile_IntBlock,
+  "Signed integer quotient, truncated toward zero,">;
+}
+def Tile_DivUIOp : Tile_BinaryOp<"divui", Tile_IntBlock, "Unsigned integer quotient">;
+def Tile_DivFOp : Tile_BinaryOp<"divf", Tile_FloatBlock, "Float quotient">;
+def Tile_RemSIOp : Tile_BinaryOp<"remsi", Tile_IntBlock,
+  "Signed remainder (sign of the dividend, as C),">;
+def Tile_RemUIOp : Tile_BinaryOp<"remui", Tile_IntBlock, "Unsigned remainder">;
+def Tile_RemFOp : Tile_BinaryOp<"remf", Tile_FloatBlock,
+  "Float remainder (sign of the dividend, as C's fmod),">;
+def Tile_MinSIOp : Tile_BinaryOp<"minsi", Tile_IntBlock, "Signed minimum", [Commutative]>;
+def Tile_MaxSIOp : Tile_BinaryOp<"maxsi", Tile_IntBlock, "Signed maximum", [Commutative]>;
+def Tile_MinUIOp : Tile_BinaryOp<"minui", Tile_IntBlock, "Unsigned minimum", [Commutative]>;
+def Tile_MaxUIOp : Tile_BinaryOp<"maxui", Tile_IntBlock, "Unsigned maximum", [Commutative]>;
+def Tile_MinimumFOp : Tile_BinaryOp<"minimumf", Tile_FloatBlock,
+  "Float minimum, NaN if either is NaN,", [Commutative]>;
+def Tile_MaximumFOp : Tile_BinaryOp<"maximumf", Tile_FloatBlock,
+  "Float maximum, NaN if either is NaN,", [Commutative]>;
+def Tile_AndIOp : Tile_BinaryOp<"andi", Tile_IntBlock, "Bitwise and", [Commutative]>;
+def Tile_OrIOp : Tile_BinaryOp<"ori", Tile_IntBlock, "Bitwise or", [Commutative]>;
+def Tile_XOrIOp : Tile_BinaryOp<"xori", Tile_IntBlock, "Bitwise exclusive or", [Commutative]>;
+def Tile_ShLIOp : Tile_BinaryOp<"shli", Tile_IntBlock, "Left shift">;
+def Tile_ShRSIOp : Tile_BinaryOp<"shrsi", Tile_IntBlock, "Arithmetic right shift">;
+def Tile_ShRUIOp : Tile_BinaryOp<"shrui", Tile_IntBlock, "Logical right shift">;
+def Tile_PowFOp : Tile_BinaryOp<"powf", Tile_FloatBlock, "Float power">;
+
+def Tile_NegFOp : Tile_UnaryOp<"negf", Tile_FloatBlock, "Float negation">;
+def Tile_NotIOp : Tile_UnaryOp<"noti", Tile_IntBlock, "Bitwise complement">;
+def Tile_AbsIOp : Tile_UnaryOp<"absi", Tile_IntBlock, "Integer absolute value">;
+def Tile_AbsFOp : Tile_UnaryOp<"absf", Tile_FloatBlock, "Float absolute value">;
+def Tile_ExpOp : Tile_UnaryOp<"exp", Tile_FloatBlock, "e raised to the power">;
+def Tile_Exp2Op : Tile_UnaryOp<"exp2", Tile_FloatBlock, "2 raised to the power">;
+def Tile_LogOp : Tile_UnaryOp<"log", Tile_FloatBlock, "Natural logarithm">;
+def Tile_Log2Op : Tile_UnaryOp<"log2", Tile_FloatBlock, "Base-2 logarithm">;
+def Tile_SqrtOp : Tile_UnaryOp<"sqrt", Tile_FloatBlock, "Square root">;
+def Tile_RsqrtOp : Tile_UnaryOp<"rsqrt", Tile_FloatBlock, "Reciprocal square root">;
+def Tile_FloorOp : Tile_UnaryOp<"floor", Tile_FloatBlock, "Largest integer not above">;
+def Tile_CeilOp : Tile_UnaryOp<"ceil", Tile_FloatBlock, "Smallest integer not below">;
+def Tile_SinOp : Tile_UnaryOp<"sin", Tile_FloatBlock, "Sine">;
+def Tile_CosOp : Tile_UnaryOp<"cos", Tile_FloatBlock, "Cosine">;
+
+def Tile_FmaOp : Tile_ElementwiseOp<"fma", [SameOperandsAndResultType]> {
+  let summary = "Fused multiply-add `a * b + c`, rounded once";
+  let description = [{
+    ```mlir
+    %d = tile.fma %a, %b, %c : !tile.block<64xf32>
+    ```
+  }];
+  let arguments = (ins Tile_FloatBlock:$a, Tile_FloatBlock:$b, Tile_FloatBlock:$c);
+  let results = (outs Tile_FloatBlock:$result);
+  let assemblyFormat = "$a `,` $b `,` $c attr-dict `:` type($result)";
+}
+
+class Tile_CmpOp<string mnemonic, Attr predicateAttr, Type operandType, string what>
+    : Tile_ElementwiseOp<mnemonic, [SameTypeOperands,
+        TypesMatchWith<"result is an i1 block of the operands' shape",
+                       "lhs", "result",
+                       "::llvm::cast<::mlir::tile::BlockType>($_self)"
+                       ".withElementType(::mlir::IntegerType::get($_ctxt, 1))">]> {
+  let summary = what # " comparison of two blocks, giving an i1 block";
+  let arguments = (ins predicateAttr:$predicate, operandType:$lhs, operandType:$rhs);
+  let results = (outs Tile_BoolBlock:$result);
+  let assemblyFormat = "$predicate `,` $lhs `,` $rhs attr-dict `:` type($lhs)";
+}
+
+def Tile_CmpIOp : Tile_CmpOp<"cmpi", Arith_CmpIPredicateAttr, Tile_IntBlock, "Integer"> {
+  let description = [{
+    Predicates as `arith.cmpi` (`eq`, `ne`, `slt`, `sle`, `sgt`, `sge`, `ult`,
+    `ule`, `ugt`, `uge`).
+
+    ```mlir
+    %m = tile.cmpi slt, %offs, %n : !tile.block<128xi32>
+    ```
+  }];
+  let hasFolder = 1;
+}
+
+def Tile_CmpFOp : Tile_CmpOp<"cmpf", Arith_CmpFPredicateAttr, Tile_FloatBlock, "Float"> {
+  let description = [{
+    Predicates as `arith.cmpf` (`oeq`, `olt`, `une`, ...).
+
+    ```mlir
+    %pos = tile.cmpf ogt, %x, %zeros : !tile.block<128xf32>
+    ```
+  }];
+}
+
+def Tile_SelectOp : Tile_ElementwiseOp<"select", [
+    AllTypesMatch<["true_value", "false_value", "result"]>,
+    TypesMatchWith<"condition is an i1 block of the result's shape",
+                   "result", "condition",
+                   "::llvm::cast<::mlir::tile::BlockType>($_self)"
+                   ".withElementType(::mlir::IntegerType::get($_ctxt, 1))">]> {
+  let summary = "Choose elements from two blocks by a condition";
+  let description = [{
+    ```mlir
+    %r = tile.select %m, %x, %zeros : !tile.block<128xf32>
+    ```
+  }];
+  let arguments = (ins Tile_BoolBlock:$condition, Tile_Block:$true_value,
+                       Tile_Block:$false_value);
+  let results = (outs Tile_Block:$result);
+  let assemblyFormat = [{
+    $condition `,` $true_value `,` $false_value attr-dict `:` type($result)
+  }];
+  let hasFolder = 1;
+}
+
+def Tile_CastOp : Tile_ElementwiseOp<"cast"> {
+  let summary = "Convert each element to another scalar type";
+  let description = [{
+    Converts between any two scalar element types: integers are sign-extended
+    (zero-extended with `unsigned_src`, and always for i1) or truncated; floats
+    are extended or rounded to nearest; float to integer truncates toward
+    zero (saturating at the integer's range); integer to float rounds to
+    nearest. Casting to i1 compares with zero (`x != 0`).
+
+    ```mlir
+    %h = tile.cast %x : !tile.block<128xf32> to !tile.block<128xf16>
+    %u = tile.cast %i {unsigned_src} : !tile.block<128xi8> to !tile.block<128xf32>
+    ```
+  }];
+  let arguments = (ins Tile_ScalarBlock:$src, UnitAttr:$unsigned_src);
+  let results = (outs Tile_ScalarBlock:$result);
+  let assemblyFormat = "$src attr-dict `:` type($src) `to` type($result)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+#endif // TILE_OPS_TD

@@ -1,0 +1,72 @@
+//===- TileTypes.td - tile dialect types -------------------*- tablegen -*-===//
+
+#ifndef TILE_TYPES_TD
+#define TILE_TYPES_TD
+
+include "tile/Dialect/Tile/IR/TileAttrs.td"
+include "mlir/IR/AttrTypeBase.td"
+include "mlir/IR/BuiltinTypeInterfaces.td"
+
+class Tile_Type<string name, string typeMnemonic, list<Trait> traits = []>
+    : TypeDef<Tile_Dialect, name, traits> {
+  let mnemonic = typeMnemonic;
+}
+
+def Tile_PtrType : Tile_Type<"Ptr", "ptr"> {
+  let summary = "Pointer into global memory";
+  let description = [{
+    A pointer to elements of a scalar type in GPU global memory. Pointer
+    arithmetic (`tile.addptr`) counts in elements, not bytes.
+
+    Example: `!tile.ptr<f32>`, `!tile.ptr<bf16>`.
+  }];
+  let parameters = (ins "Type":$pointeeType);
+  let assemblyFormat = "`<` $pointeeType `>`";
+  let genVerifyDecl = 1;
+}
+
+def Tile_BlockType : Tile_Type<"Block", "block", [
+    DeclareTypeInterfaceMethods<ShapedTypeInterface, ["cloneWith"]>]> {
+  let summary = "Statically shaped block of values";
+  let description = [{
+    A block is a value-semantic array with a static shape of rank one or
+    more. Every extent is positive; it need not be a power of two (a 24x40
+    tile is fine). Elements are the scalar types i1, i8, i16, i32, i64, f16,
+    bf16, f32, f64, or pointers `!tile.ptr<T>`.
+
+    After layout assignment a block carries an encoding that says how its
+    elements are distributed over GPU threads.
+
+    Examples:
+
+    ```mlir
+    !tile.block<16x32xf32>
+    !tile.block<128x!tile.ptr<f16>>
+    !tile.block<64x64xf32, #tile.blocked<vector = 4, warps = 4>>
+    ```
+  }];
+  let parameters = (ins ArrayRefParameter<"int64_t">:$shape,
+                        "Type":$elementType,
+                        OptionalParameter<"Attribute">:$encoding);
+  let builders = [
+    TypeBuilderWithInferredContext<(ins "ArrayRef<int64_t>":$shape,
+                                        "Type":$elementType,
+                                        CArg<"Attribute", "{}">:$encoding), [{
+      return $_get(elementType.getContext(), shape, elementType, encoding);
+    }]>
+  ];
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// Number of elements in the block.
+    int64_t getNumElements() const;
+    /// The same block with another element type, keeping shape and encoding.
+    BlockType withElementType(Type elementType) const;
+    /// The same block with another shape, keeping element type and encoding.
+    BlockType withShape(ArrayRef<int64_t> shape) const;
+    /// The same block without (or with another) encoding.
+    BlockType withEncoding(Attribute encoding) const;
+  }];
+}
+
+#endif // TILE_TYPES_TD

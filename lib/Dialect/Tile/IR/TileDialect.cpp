@@ -1,0 +1,238 @@
+//===- TileDialect.cpp - tile dialect, types and attributes ---------------===//
+
+#include "tile/Dialect/Tile/IR/TileDialect.h"
+#include "tile/Dialect/Tile/IR/TileOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "mlir/Transforms/InliningUtils.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+
+#include "tile/Dialect/Tile/IR/TileDialect.cpp.inc"
+#include "tile/Dialect/Tile/IR/TileEnums.cpp.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "tile/Dialect/Tile/IR/TileAttrs.cpp.inc"
+
+#define GET_TYPEDEF_CLASSES
+#include "tile/Dialect/Tile/IR/TileTypes.cpp.inc"
+
+namespace {
+/// Every tile op is value-semantic or a plain memory access, so device
+/// functions can be inlined into kernels without restriction.
+struct TileInlinerInterface : public DialectInlinerInterface {
+  using DialectInlinerInterface::DialectInlinerInterface;
+  bool isLegalToInline(Operation *, Operation *, bool) const final {
+    return true;
+  }
+  bool isLegalToInline(Region *, Region *, bool, IRMapping &) const final {
+    return true;
+  }
+  bool isLegalToInline(Operation *, Region *, bool, IRMapping &) const final {
+    return true;
+  }
+};
+} // namespace
+
+void TileDialect::initialize() {
+  registerTypes();
+  registerAttributes();
+  addOperations<
+#define GET_OP_LIST
+#include "tile/Dialect/Tile/IR/TileOps.cpp.inc"
+      >();
+  addInterfaces<TileInlinerInterface>();
+}
+
+void TileDialect::registerTypes() {
+  addTypes<
+#define GET_TYPEDEF_LIST
+#include "tile/Dialect/Tile/IR/TileTypes.cpp.inc"
+      >();
+}
+
+void TileDialect::registerAttributes() {
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "tile/Dialect/Tile/IR/TileAttrs.cpp.inc"
+      >();
+}
+
+Operation *TileDialect::materializeConstant(OpBuilder &builder, Attribute value,
+                                            Type type, Location loc) {
+  if (isa<BlockType>(type)) {
+    auto elements = dyn_cast<ElementsAttr>(value);
+    if (!elements || elements.getType() != type)
+      return nullptr;
+    return ConstantOp::create(builder, loc, type, elements);
+  }
+  if (auto typed = dyn_cast<TypedAttr>(value))
+    if (arith::ConstantOp::isBuildableWith(typed, type))
+      return arith::ConstantOp::create(builder, loc, type, typed);
+  return nullptr;
+}
+
+//===----------------------------------------------------------------------===//
+// Helpers
+//===----------------------------------------------------------------------===//
+
+bool mlir::tile::isTileScalarType(Type type) {
+  if (auto intType = dyn_cast<IntegerType>(type))
+    return intType.isSignless() &&
+           llvm::is_contained({1u, 8u, 16u, 32u, 64u}, intType.getWidth());
+  return type.isF16() || type.isBF16() || type.isF32() || type.isF64();
+}
+
+Type mlir::tile::getElementTypeOrSelf(Type type) {
+  if (auto block = dyn_cast<BlockType>(type))
+    return block.getElementType();
+  return type;
+}
+
+Type mlir::tile::getLoadedType(Type ptrType) {
+  if (auto ptr = dyn_cast<PtrType>(ptrType))
+    return ptr.getPointeeType();
+  if (auto block = dyn_cast<BlockType>(ptrType))
+    if (auto ptr = dyn_cast<PtrType>(block.getElementType()))
+      return block.withElementType(ptr.getPointeeType());
+  return nullptr;
+}
+
+Type mlir::tile::getMaskType(Type type) {
+  auto i1 = IntegerType::get(type.getContext(), 1);
+  if (auto block = dyn_cast<BlockType>(type))
+    return block.withElementType(i1);
+  return i1;
+}
+
+std::string mlir::tile::formatShape(ArrayRef<int64_t> shape) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  llvm::interleave(shape, os, "x");
+  return text;
+}
+
+//===----------------------------------------------------------------------===//
+// PtrType
+//===----------------------------------------------------------------------===//
+
+LogicalResult PtrType::verify(function_ref<InFlightDiagnostic()> emitError,
+                              Type pointeeType) {
+  if (!isTileScalarType(pointeeType))
+    return emitError() << "pointee type must be a scalar (i1, i8, i16, i32, "
+                          "i64, f16, bf16, f32 or f64), not "
+                       << pointeeType;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// BlockType
+//===----------------------------------------------------------------------===//
+
+LogicalResult BlockType::verify(function_ref<InFlightDiagnostic()> emitError,
+                                ArrayRef<int64_t> shape, Type elementType,
+                                Attribute encoding) {
+  if (shape.empty())
+    return emitError() << "a block needs rank 1 or more; use a scalar type "
+                          "for a single value";
+  for (auto [dim, extent] : llvm::enumerate(shape))
+    if (extent <= 0)
+      return emitError() << "block dimension " << dim << " has extent "
+                         << (ShapedType::isDynamic(extent)
+                                 ? std::string("?")
+                                 : std::to_string(extent))
+                         << "; every extent must be a positive constant";
+  int64_t numElements = 1;
+  for (int64_t extent : shape) {
+    if (numElements > (int64_t(1) << 31) / extent)
+      return emitError() << "block " << formatShape(shape)
+                         << " has more than 2^31 elements";
+    numElements *= extent;
+  }
+  if (!isTileScalarType(elementType) && !isa<PtrType>(elementType))
+    return emitError() << "block element type must be a scalar (i1, i8, i16, "
+                          "i32, i64, f16, bf16, f32 or f64) or !tile.ptr, not "
+                       << elementType;
+  if (encoding && !isa<BlockedLayoutAttr>(encoding))
+    return emitError() << "block encoding must be a #tile.blocked layout, not "
+                       << encoding;
+  return success();
+}
+
+Type BlockType::parse(AsmParser &parser) {
+  SMLoc loc = parser.getCurrentLocation();
+  SmallVector<int64_t> shape;
+  Type elementType;
+  Attribute encoding;
+  if (parser.parseLess() ||
+      parser.parseDimensionList(shape, /*allowDynamic=*/true,
+                                /*withTrailingX=*/true) ||
+      parser.parseType(elementType))
+    return {};
+  if (succeeded(parser.parseOptionalComma()) &&
+      parser.parseAttribute(encoding))
+    return {};
+  if (parser.parseGreater())
+    return {};
+  return parser.getChecked<BlockType>(loc, parser.getContext(), shape,
+                                      elementType, encoding);
+}
+
+void BlockType::print(AsmPrinter &printer) const {
+  printer << "<";
+  for (int64_t extent : getShape())
+    printer << extent << "x";
+  printer << getElementType();
+  if (getEncoding())
+    printer << ", " << getEncoding();
+  printer << ">";
+}
+
+int64_t BlockType::getNumElements() const {
+  int64_t count = 1;
+  for (int64_t extent : getShape())
+    count *= extent;
+  return count;
+}
+
+BlockType BlockType::withElementType(Type elementType) const {
+  return BlockType::get(getContext(), getShape(), elementType, getEncoding());
+}
+
+BlockType BlockType::withShape(ArrayRef<int64_t> shape) const {
+  return BlockType::get(getContext(), shape, getElementType(), getEncoding());
+}
+
+BlockType BlockType::withEncoding(Attribute encoding) const {
+  return BlockType::get(getContext(), getShape(), getElementType(), encoding);
+}
+
+ShapedType BlockType::cloneWith(std::optional<ArrayRef<int64_t>> shape,
+                                Type elementType) const {
+  return BlockType::get(getContext(), shape ? *shape : getShape(), elementType,
+                        getEncoding());
+}
+
+//===----------------------------------------------------------------------===//
+// BlockedLayoutAttr
+//===----------------------------------------------------------------------===//
+
+LogicalResult
+BlockedLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                          unsigned vector, unsigned warps) {
+  if (vector == 0 || !llvm::isPowerOf2_32(vector) || vector > 16)
+    return emitError() << "#tile.blocked vector must be a power of two from 1 "
+                          "to 16, not "
+                       << vector;
+  if (warps == 0 || warps > 32)
+    return emitError() << "#tile.blocked warps must be from 1 to 32, not "
+                       << warps;
+  return success();
+}
+
+// Blocks always have a static rank of one or more.
+bool BlockType::hasRank() const { return true; }

@@ -1,0 +1,661 @@
+//===- TileOps.cpp - tile dialect operations ------------------------------===//
+
+#include "tile/Dialect/Tile/IR/TileOps.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/IR/PatternMatch.h"
+#include "llvm/ADT/SmallBitVector.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+
+//===----------------------------------------------------------------------===//
+// Helpers shared by verifiers and folders
+//===----------------------------------------------------------------------===//
+
+/// The splat value of a constant block or scalar, if `value` is one.
+static Attribute getConstantSplat(Value value) {
+  Attribute attr;
+  if (!matchPattern(value, m_Constant(&attr)))
+    return {};
+  if (auto splat = dyn_cast<SplatElementsAttr>(attr))
+    return splat.getSplatValue<Attribute>();
+  if (isa<IntegerAttr, FloatAttr>(attr))
+    return attr;
+  return {};
+}
+
+static std::optional<APInt> getConstantSplatInt(Value value) {
+  if (auto attr = dyn_cast_or_null<IntegerAttr>(getConstantSplat(value)))
+    return attr.getValue();
+  return std::nullopt;
+}
+
+static std::optional<APFloat> getConstantSplatFloat(Value value) {
+  if (auto attr = dyn_cast_or_null<FloatAttr>(getConstantSplat(value)))
+    return attr.getValue();
+  return std::nullopt;
+}
+
+/// A splat constant of block type `type` holding `element`.
+static Attribute makeSplat(Type type, Attribute element) {
+  auto block = dyn_cast<BlockType>(type);
+  if (!block || !element)
+    return {};
+  return SplatElementsAttr::get(cast<ShapedType>(block), element);
+}
+
+static bool isSplatOf(Value value, int64_t integer) {
+  auto constant = getConstantSplatInt(value);
+  return constant && *constant == integer;
+}
+
+/// Folds `op(a, b)` when both operands are splat constants, with `compute`
+/// doing the scalar arithmetic.
+template <typename AttrT, typename Fn>
+static OpFoldResult foldSplatBinary(Type type, ArrayRef<Attribute> operands,
+                                    Fn compute) {
+  if (operands.size() != 2 || !operands[0] || !operands[1])
+    return {};
+  auto lhs = dyn_cast<SplatElementsAttr>(operands[0]);
+  auto rhs = dyn_cast<SplatElementsAttr>(operands[1]);
+  if (!lhs || !rhs)
+    return {};
+  auto a = dyn_cast<AttrT>(lhs.getSplatValue<Attribute>());
+  auto b = dyn_cast<AttrT>(rhs.getSplatValue<Attribute>());
+  if (!a || !b)
+    return {};
+  auto result = compute(a.getValue(), b.getValue());
+  if (!result)
+    return {};
+  return makeSplat(type, AttrT::get(a.getType(), *result));
+}
+
+//===----------------------------------------------------------------------===//
+// ArangeOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult ArangeOp::verify() {
+  int64_t start = getStart(), end = getEnd();
+  if (end <= start)
+    return emitOpError() << "needs end > start, but the range is [" << start
+                         << ", " << end << ")";
+  auto type = cast<BlockType>(getType());
+  if (type.getRank() != 1 || type.getShape()[0] != end - start ||
+      !type.getElementType().isInteger(32))
+    return emitOpError() << "range [" << start << ", " << end
+                         << ") gives !tile.block<" << end - start
+                         << "xi32>, not " << type;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// ConstantOp
+//===----------------------------------------------------------------------===//
+
+ParseResult ConstantOp::parse(OpAsmParser &parser, OperationState &result) {
+  Attribute value;
+  if (parser.parseAttribute(value) ||
+      parser.parseOptionalAttrDict(result.attributes))
+    return failure();
+  auto elements = dyn_cast<ElementsAttr>(value);
+  if (!elements)
+    return parser.emitError(parser.getCurrentLocation(),
+                            "expected a dense elements attribute typed as a "
+                            "!tile.block");
+  result.addAttribute("value", elements);
+  result.addTypes(elements.getType());
+  return success();
+}
+
+void ConstantOp::print(OpAsmPrinter &printer) {
+  printer << " ";
+  printer.printAttribute(getValue());
+  printer.printOptionalAttrDict((*this)->getAttrs(), {"value"});
+}
+
+LogicalResult ConstantOp::verify() {
+  if (getValue().getType() != getType())
+    return emitOpError() << "value has type " << getValue().getType()
+                         << " but the result is " << getType();
+  return success();
+}
+
+OpFoldResult ConstantOp::fold(FoldAdaptor) { return getValue(); }
+
+//===----------------------------------------------------------------------===//
+// SplatOp
+//===----------------------------------------------------------------------===//
+
+OpFoldResult SplatOp::fold(FoldAdaptor adaptor) {
+  if (auto scalar = dyn_cast_or_null<TypedAttr>(adaptor.getSrc()))
+    if (isa<IntegerAttr, FloatAttr>(scalar))
+      return makeSplat(getType(), scalar);
+  return {};
+}
+
+//===----------------------------------------------------------------------===//
+// Shape manipulation
+//===----------------------------------------------------------------------===//
+
+/// Verifies that `op` keeps the element type of its operand.
+static LogicalResult verifySameElementType(Operation *op, BlockType src,
+                                           BlockType result) {
+  if (src.getElementType() != result.getElementType())
+    return op->emitOpError() << "changes the element type from "
+                             << src.getElementType() << " to "
+                             << result.getElementType()
+                             << "; use tile.cast for conversions";
+  return success();
+}
+
+/// Folds shape-only ops of a splat constant to a splat of the new shape, and
+/// drops ops whose result type equals the operand's.
+static OpFoldResult foldShapeOp(Value src, Attribute srcAttr, Type resultType) {
+  if (src.getType() == resultType)
+    return src;
+  if (auto splat = dyn_cast_or_null<SplatElementsAttr>(srcAttr))
+    return makeSplat(resultType, splat.getSplatValue<Attribute>());
+  return {};
+}
+
+LogicalResult ExpandDimsOp::verify() {
+  auto src = cast<BlockType>(getSrc().getType());
+  auto result = cast<BlockType>(getType());
+  int64_t axis = getAxis();
+  if (axis > src.getRank())
+    return emitOpError() << "axis " << axis << " is out of range for a rank-"
+                         << src.getRank() << " block "
+                         << formatShape(src.getShape()) << " (axis must be 0.."
+                         << src.getRank() << ")";
+  SmallVector<int64_t> expected(src.getShape());
+  expected.insert(expected.begin() + axis, 1);
+  if (result.getShape() != ArrayRef<int64_t>(expected))
+    return emitOpError() << "inserting a dimension at axis " << axis << " of "
+                         << formatShape(src.getShape()) << " gives "
+                         << formatShape(expected) << ", not "
+                         << formatShape(result.getShape());
+  return verifySameElementType(*this, src, result);
+}
+
+OpFoldResult ExpandDimsOp::fold(FoldAdaptor adaptor) {
+  return foldShapeOp(getSrc(), adaptor.getSrc(), getType());
+}
+
+LogicalResult BroadcastOp::verify() {
+  auto src = cast<BlockType>(getSrc().getType());
+  auto result = cast<BlockType>(getType());
+  if (src.getRank() != result.getRank())
+    return emitOpError() << "cannot broadcast " << formatShape(src.getShape())
+                         << " to " << formatShape(result.getShape())
+                         << ": ranks differ (" << src.getRank() << " vs "
+                         << result.getRank()
+                         << "); insert dimensions with tile.expand_dims first";
+  for (int64_t dim = 0; dim < src.getRank(); ++dim) {
+    int64_t from = src.getShape()[dim], to = result.getShape()[dim];
+    if (from != to && from != 1)
+      return emitOpError() << "cannot broadcast "
+                           << formatShape(src.getShape()) << " to "
+                           << formatShape(result.getShape()) << ": dimension "
+                           << dim << " is " << from << ", not 1";
+  }
+  return verifySameElementType(*this, src, result);
+}
+
+OpFoldResult BroadcastOp::fold(FoldAdaptor adaptor) {
+  return foldShapeOp(getSrc(), adaptor.getSrc(), getType());
+}
+
+namespace {
+/// broadcast(splat(x)) -> splat(x): a splat is already full-size.
+struct BroadcastOfSplat : public OpRewritePattern<BroadcastOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(BroadcastOp op,
+                                PatternRewriter &rewriter) const override {
+    auto splat = op.getSrc().getDefiningOp<SplatOp>();
+    if (!splat)
+      return failure();
+    rewriter.replaceOpWithNewOp<SplatOp>(op, op.getType(), splat.getSrc());
+    return success();
+  }
+};
+
+/// broadcast(broadcast(x)) -> broadcast(x).
+struct BroadcastOfBroadcast : public OpRewritePattern<BroadcastOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(BroadcastOp op,
+                                PatternRewriter &rewriter) const override {
+    auto inner = op.getSrc().getDefiningOp<BroadcastOp>();
+    if (!inner)
+      return failure();
+    rewriter.replaceOpWithNewOp<BroadcastOp>(op, op.getType(), inner.getSrc());
+    return success();
+  }
+};
+} // namespace
+
+void BroadcastOp::getCanonicalizationPatterns(RewritePatternSet &results,
+                                              MLIRContext *context) {
+  results.add<BroadcastOfSplat, BroadcastOfBroadcast>(context);
+}
+
+LogicalResult ReshapeOp::verify() {
+  auto src = cast<BlockType>(getSrc().getType());
+  auto result = cast<BlockType>(getType());
+  if (src.getNumElements() != result.getNumElements())
+    return emitOpError() << "cannot reshape " << formatShape(src.getShape())
+                         << " (" << src.getNumElements() << " elements) to "
+                         << formatShape(result.getShape()) << " ("
+                         << result.getNumElements() << " elements)";
+  return verifySameElementType(*this, src, result);
+}
+
+OpFoldResult ReshapeOp::fold(FoldAdaptor adaptor) {
+  return foldShapeOp(getSrc(), adaptor.getSrc(), getType());
+}
+
+SmallVector<int32_t> TransOp::getPermutation() {
+  if (auto order = getOrder())
+    return SmallVector<int32_t>(*order);
+  int64_t rank = cast<BlockType>(getSrc().getType()).getRank();
+  SmallVector<int32_t> permutation;
+  for (int64_t dim = rank - 1; dim >= 0; --dim)
+    permutation.push_back(dim);
+  return permutation;
+}
+
+LogicalResult TransOp::verify() {
+  auto src = cast<BlockType>(getSrc().getType());
+  auto result = cast<BlockType>(getType());
+  SmallVector<int32_t> permutation = getPermutation();
+  if (int64_t(permutation.size()) != src.getRank())
+    return emitOpError() << "order has " << permutation.size()
+                         << " entries but the operand has rank "
+                         << src.getRank();
+  llvm::SmallBitVector seen(src.getRank());
+  SmallVector<int64_t> expected;
+  for (int32_t dim : permutation) {
+    if (dim < 0 || dim >= src.getRank() || seen.test(dim))
+      return emitOpError() << "order must be a permutation of 0.."
+                           << src.getRank() - 1;
+    seen.set(dim);
+    expected.push_back(src.getShape()[dim]);
+  }
+  if (result.getShape() != ArrayRef<int64_t>(expected))
+    return emitOpError() << "permuting " << formatShape(src.getShape())
+                         << " gives " << formatShape(expected) << ", not "
+                         << formatShape(result.getShape());
+  return verifySameElementType(*this, src, result);
+}
+
+//===----------------------------------------------------------------------===//
+// Memory
+//===----------------------------------------------------------------------===//
+
+/// Both scalars, or both blocks of one shape.
+static LogicalResult verifySameShape(Operation *op, Type a, StringRef aName,
+                                     Type b, StringRef bName) {
+  auto blockA = dyn_cast<BlockType>(a), blockB = dyn_cast<BlockType>(b);
+  if (!blockA && !blockB)
+    return success();
+  if (!blockA || !blockB)
+    return op->emitOpError() << aName << " and " << bName
+                             << " must both be blocks or both scalars; "
+                                "splat the scalar first";
+  if (blockA.getShape() != blockB.getShape())
+    return op->emitOpError() << aName << " is "
+                             << formatShape(blockA.getShape()) << " but "
+                             << bName << " is "
+                             << formatShape(blockB.getShape())
+                             << "; broadcast them to one shape first";
+  return success();
+}
+
+LogicalResult AddPtrOp::verify() {
+  return verifySameShape(*this, getPtr().getType(), "pointer",
+                         getOffset().getType(), "offset");
+}
+
+OpFoldResult AddPtrOp::fold(FoldAdaptor) {
+  if (isSplatOf(getOffset(), 0))
+    return getPtr();
+  return {};
+}
+
+void LoadOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  effects.emplace_back(MemoryEffects::Read::get(), &getPtrMutable(),
+                       SideEffects::DefaultResource::get());
+}
+
+void StoreOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  effects.emplace_back(MemoryEffects::Write::get(), &getPtrMutable(),
+                       SideEffects::DefaultResource::get());
+}
+
+namespace {
+/// A mask that is a constant all-true block is no mask; an all-false one
+/// means the load reads nothing and yields `other`.
+struct LoadConstantMask : public OpRewritePattern<LoadOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(LoadOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!op.getMask())
+      return failure();
+    auto mask = getConstantSplatInt(op.getMask());
+    if (!mask)
+      return failure();
+    if (mask->isOne()) {
+      rewriter.replaceOpWithNewOp<LoadOp>(op, op.getPtr(), Value(), Value());
+      return success();
+    }
+    if (!op.getOther())
+      return failure();
+    rewriter.replaceOp(op, op.getOther());
+    return success();
+  }
+};
+
+struct StoreConstantMask : public OpRewritePattern<StoreOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(StoreOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!op.getMask())
+      return failure();
+    auto mask = getConstantSplatInt(op.getMask());
+    if (!mask)
+      return failure();
+    if (mask->isOne()) {
+      rewriter.modifyOpInPlace(op, [&] { op.getMaskMutable().clear(); });
+      return success();
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+} // namespace
+
+void LoadOp::getCanonicalizationPatterns(RewritePatternSet &results,
+                                         MLIRContext *context) {
+  results.add<LoadConstantMask>(context);
+}
+
+void StoreOp::getCanonicalizationPatterns(RewritePatternSet &results,
+                                          MLIRContext *context) {
+  results.add<StoreConstantMask>(context);
+}
+
+//===----------------------------------------------------------------------===//
+// Reductions and scans
+//===----------------------------------------------------------------------===//
+
+/// Checks the axis, and that a `custom` kind comes with a combine region
+/// taking two scalars of the element type and yielding one, and that the
+/// other kinds come without one.
+static LogicalResult verifyCombine(Operation *op, CombineKind kind,
+                                   BlockType src, int64_t axis,
+                                   Region &combine) {
+  if (axis >= src.getRank())
+    return op->emitOpError() << "axis " << axis << " is out of range for a rank-"
+                             << src.getRank() << " block "
+                             << formatShape(src.getShape());
+  Type element = src.getElementType();
+  if (kind != CombineKind::custom) {
+    if (!combine.empty())
+      return op->emitOpError() << "takes a combine region only with kind "
+                                  "'custom', not '"
+                               << stringifyCombineKind(kind) << "'";
+    return success();
+  }
+  if (combine.empty())
+    return op->emitOpError() << "with kind 'custom' needs a combine region";
+  Block &body = combine.front();
+  if (body.getNumArguments() != 2 ||
+      body.getArgument(0).getType() != element ||
+      body.getArgument(1).getType() != element)
+    return op->emitOpError() << "combine region must take two " << element
+                             << " arguments";
+  auto yield = dyn_cast<YieldOp>(body.getTerminator());
+  if (!yield || yield.getValues().size() != 1 ||
+      yield.getValues()[0].getType() != element)
+    return op->emitOpError() << "combine region must yield one " << element;
+  return success();
+}
+
+void ReduceOp::build(OpBuilder &builder, OperationState &state,
+                     CombineKind kind, Value src, int32_t axis) {
+  auto type = cast<BlockType>(src.getType());
+  SmallVector<int64_t> shape(type.getShape());
+  shape.erase(shape.begin() + axis);
+  Type resultType = shape.empty() ? type.getElementType()
+                                  : Type(type.withShape(shape));
+  state.addOperands(src);
+  state.addAttribute(getKindAttrName(state.name),
+                     CombineKindAttr::get(builder.getContext(), kind));
+  state.addAttribute(getAxisAttrName(state.name),
+                     builder.getI32IntegerAttr(axis));
+  state.addRegion();
+  state.addTypes(resultType);
+}
+
+LogicalResult ReduceOp::verify() {
+  auto src = cast<BlockType>(getSrc().getType());
+  if (failed(verifyCombine(*this, getKind(), src, getAxis(), getCombine())))
+    return failure();
+  SmallVector<int64_t> shape(src.getShape());
+  shape.erase(shape.begin() + getAxis());
+  Type result = getType();
+  if (shape.empty()) {
+    if (result != src.getElementType())
+      return emitOpError() << "reducing a rank-1 block gives a scalar "
+                           << src.getElementType() << ", not " << result;
+    return success();
+  }
+  auto block = dyn_cast<BlockType>(result);
+  if (!block || block.getShape() != ArrayRef<int64_t>(shape) ||
+      block.getElementType() != src.getElementType())
+    return emitOpError() << "reducing " << formatShape(src.getShape())
+                         << " along axis " << getAxis() << " gives a "
+                         << formatShape(shape) << " block of "
+                         << src.getElementType() << ", not " << result;
+  return success();
+}
+
+void ScanOp::build(OpBuilder &builder, OperationState &state, CombineKind kind,
+                   Value src, int32_t axis) {
+  state.addOperands(src);
+  state.addAttribute(getKindAttrName(state.name),
+                     CombineKindAttr::get(builder.getContext(), kind));
+  state.addAttribute(getAxisAttrName(state.name),
+                     builder.getI32IntegerAttr(axis));
+  state.addRegion();
+  state.addTypes(src.getType());
+}
+
+LogicalResult ScanOp::verify() {
+  auto src = cast<BlockType>(getSrc().getType());
+  if (getType() != src)
+    return emitOpError() << "result type " << getType()
+                         << " must equal the operand type " << src;
+  return verifyCombine(*this, getKind(), src, getAxis(), getCombine());
+}
+
+//===----------------------------------------------------------------------===//
+// DotOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult DotOp::verify() {
+  auto a = cast<BlockType>(getA().getType());
+  auto b = cast<BlockType>(getB().getType());
+  auto acc = cast<BlockType>(getAcc().getType());
+  if (a.getRank() != 2 || b.getRank() != 2 || acc.getRank() != 2)
+    return emitOpError() << "needs rank-2 operands, got "
+                         << formatShape(a.getShape()) << ", "
+                         << formatShape(b.getShape()) << " and "
+                         << formatShape(acc.getShape());
+  int64_t m = a.getShape()[0], k = a.getShape()[1], n = b.getShape()[1];
+  if (b.getShape()[0] != k)
+    return emitOpError() << "inner dimensions differ: a is "
+                         << formatShape(a.getShape()) << " and b is "
+                         << formatShape(b.getShape());
+  if (acc.getShape()[0] != m || acc.getShape()[1] != n)
+    return emitOpError() << "accumulator is " << formatShape(acc.getShape())
+                         << " but a*b is " << m << "x" << n;
+  Type element = a.getElementType();
+  if (element != b.getElementType())
+    return emitOpError() << "a and b must have one element type, got "
+                         << element << " and " << b.getElementType();
+  if (!element.isF16() && !element.isBF16() && !element.isF32())
+    return emitOpError() << "inputs must be f16, bf16 or f32, not " << element;
+  if (!acc.getElementType().isF32())
+    return emitOpError() << "accumulator must be f32, not "
+                         << acc.getElementType();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Elementwise folders
+//===----------------------------------------------------------------------===//
+
+OpFoldResult AddIOp::fold(FoldAdaptor adaptor) {
+  if (isSplatOf(getRhs(), 0))
+    return getLhs();
+  if (isSplatOf(getLhs(), 0))
+    return getRhs();
+  return foldSplatBinary<IntegerAttr>(
+      getType(), adaptor.getOperands(),
+      [](const APInt &a, const APInt &b) -> std::optional<APInt> {
+        return a + b;
+      });
+}
+
+OpFoldResult SubIOp::fold(FoldAdaptor adaptor) {
+  if (isSplatOf(getRhs(), 0))
+    return getLhs();
+  return foldSplatBinary<IntegerAttr>(
+      getType(), adaptor.getOperands(),
+      [](const APInt &a, const APInt &b) -> std::optional<APInt> {
+        return a - b;
+      });
+}
+
+OpFoldResult MulIOp::fold(FoldAdaptor adaptor) {
+  if (isSplatOf(getRhs(), 1))
+    return getLhs();
+  if (isSplatOf(getLhs(), 1))
+    return getRhs();
+  if (isSplatOf(getRhs(), 0))
+    return getRhs();
+  if (isSplatOf(getLhs(), 0))
+    return getLhs();
+  return foldSplatBinary<IntegerAttr>(
+      getType(), adaptor.getOperands(),
+      [](const APInt &a, const APInt &b) -> std::optional<APInt> {
+        return a * b;
+      });
+}
+
+OpFoldResult DivSIOp::fold(FoldAdaptor adaptor) {
+  if (isSplatOf(getRhs(), 1))
+    return getLhs();
+  return foldSplatBinary<IntegerAttr>(
+      getType(), adaptor.getOperands(),
+      [](const APInt &a, const APInt &b) -> std::optional<APInt> {
+        // Division by zero and INT_MIN / -1 are left to run time.
+        if (b.isZero() || (a.isMinSignedValue() && b.isAllOnes()))
+          return std::nullopt;
+        return a.sdiv(b);
+      });
+}
+
+static bool isFloatSplat(Value value, double expected, bool negativeZero) {
+  auto constant = getConstantSplatFloat(value);
+  if (!constant)
+    return false;
+  if (expected == 0.0)
+    return constant->isZero() && constant->isNegative() == negativeZero;
+  return constant->convertToDouble() == expected;
+}
+
+OpFoldResult AddFOp::fold(FoldAdaptor adaptor) {
+  // Only -0.0 is an identity for float addition: -0.0 + +0.0 is +0.0.
+  if (isFloatSplat(getRhs(), 0.0, /*negativeZero=*/true))
+    return getLhs();
+  if (isFloatSplat(getLhs(), 0.0, /*negativeZero=*/true))
+    return getRhs();
+  return foldSplatBinary<FloatAttr>(
+      getType(), adaptor.getOperands(),
+      [](const APFloat &a, const APFloat &b) -> std::optional<APFloat> {
+        return a + b;
+      });
+}
+
+OpFoldResult SubFOp::fold(FoldAdaptor adaptor) {
+  if (isFloatSplat(getRhs(), 0.0, /*negativeZero=*/false))
+    return getLhs();
+  return foldSplatBinary<FloatAttr>(
+      getType(), adaptor.getOperands(),
+      [](const APFloat &a, const APFloat &b) -> std::optional<APFloat> {
+        return a - b;
+      });
+}
+
+OpFoldResult MulFOp::fold(FoldAdaptor adaptor) {
+  if (isFloatSplat(getRhs(), 1.0, false))
+    return getLhs();
+  if (isFloatSplat(getLhs(), 1.0, false))
+    return getRhs();
+  return foldSplatBinary<FloatAttr>(
+      getType(), adaptor.getOperands(),
+      [](const APFloat &a, const APFloat &b) -> std::optional<APFloat> {
+        return a * b;
+      });
+}
+
+OpFoldResult CmpIOp::fold(FoldAdaptor adaptor) {
+  auto lhs = getConstantSplatInt(getLhs());
+  auto rhs = getConstantSplatInt(getRhs());
+  if (!lhs || !rhs)
+    return {};
+  bool result = arith::applyCmpPredicate(getPredicate(), *lhs, *rhs);
+  return makeSplat(getType(),
+                   IntegerAttr::get(IntegerType::get(getContext(), 1), result));
+}
+
+OpFoldResult SelectOp::fold(FoldAdaptor) {
+  if (getTrueValue() == getFalseValue())
+    return getTrueValue();
+  auto condition = getConstantSplatInt(getCondition());
+  if (!condition)
+    return {};
+  return condition->isOne() ? getTrueValue() : getFalseValue();
+}
+
+LogicalResult CastOp::verify() {
+  auto src = cast<BlockType>(getSrc().getType());
+  auto result = cast<BlockType>(getType());
+  if (src.getShape() != result.getShape())
+    return emitOpError() << "cannot change the shape from "
+                         << formatShape(src.getShape()) << " to "
+                         << formatShape(result.getShape())
+                         << "; a cast converts elements only";
+  if (getUnsignedSrc() && !isa<IntegerType>(src.getElementType()))
+    return emitOpError() << "'unsigned_src' applies to integer sources only, not "
+                         << src.getElementType();
+  return success();
+}
+
+OpFoldResult CastOp::fold(FoldAdaptor) {
+  if (getSrc().getType() == getType())
+    return getSrc();
+  return {};
+}
+
+#define GET_OP_CLASSES
+#include "tile/Dialect/Tile/IR/TileOps.cpp.inc"
