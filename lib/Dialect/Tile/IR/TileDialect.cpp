@@ -87,12 +87,6 @@ bool mlir::tile::isTileScalarType(Type type) {
   return type.isF16() || type.isBF16() || type.isF32() || type.isF64();
 }
 
-Type mlir::tile::getElementTypeOrSelf(Type type) {
-  if (auto block = dyn_cast<BlockType>(type))
-    return block.getElementType();
-  return type;
-}
-
 Type mlir::tile::getLoadedType(Type ptrType) {
   if (auto ptr = dyn_cast<PtrType>(ptrType))
     return ptr.getPointeeType();

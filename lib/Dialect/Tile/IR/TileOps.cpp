@@ -107,7 +107,12 @@ ParseResult ConstantOp::parse(OpAsmParser &parser, OperationState &result) {
                             "expected a dense elements attribute typed as a "
                             "!tile.block");
   result.addAttribute("value", elements);
-  result.addTypes(elements.getType());
+  // After layout assignment the result carries an encoding the attribute
+  // type does not: it is printed after a second colon.
+  Type resultType = elements.getType();
+  if (succeeded(parser.parseOptionalColon()) && parser.parseType(resultType))
+    return failure();
+  result.addTypes(resultType);
   return success();
 }
 
@@ -115,10 +120,14 @@ void ConstantOp::print(OpAsmPrinter &printer) {
   printer << " ";
   printer.printAttribute(getValue());
   printer.printOptionalAttrDict((*this)->getAttrs(), {"value"});
+  if (getValue().getType() != getType())
+    printer << " : " << getType();
 }
 
 LogicalResult ConstantOp::verify() {
-  if (getValue().getType() != getType())
+  auto valueType = dyn_cast<BlockType>(getValue().getType());
+  if (!valueType ||
+      valueType.withEncoding({}) != cast<BlockType>(getType()).withEncoding({}))
     return emitOpError() << "value has type " << getValue().getType()
                          << " but the result is " << getType();
   return success();

@@ -6,6 +6,7 @@
 #include "mlir/IR/BuiltinTypeInterfaces.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Dialect.h"
+#include "mlir/IR/TypeUtilities.h"
 
 #include "tile/Dialect/Tile/IR/TileDialect.h.inc"
 #include "tile/Dialect/Tile/IR/TileEnums.h.inc"
@@ -21,9 +22,6 @@ namespace mlir::tile {
 /// Whether `type` may be an element of a block or a pointee: one of the
 /// scalar types i1, i8, i16, i32, i64, f16, bf16, f32, f64.
 bool isTileScalarType(Type type);
-
-/// The element type of a block, or `type` itself for a scalar.
-Type getElementTypeOrSelf(Type type);
 
 /// What a load through pointers of type `ptrType` yields: the pointee, or a
 /// block of pointees of the same shape. Null for a non-pointer type.
