@@ -6,7 +6,8 @@ import lit.formats
 from lit.llvm import llvm_config
 
 config.name = "TILE"
-config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+# The tests use shell loops over the examples: run them with the system shell.
+config.test_format = lit.formats.ShTest(execute_external=True)
 config.suffixes = [".mlir", ".c", ".tc"]
 config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
 config.test_source_root = os.path.dirname(__file__)
@@ -18,8 +19,8 @@ config.substitutions.append(("%cuda", config.cuda_toolkit))
 
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP", "CUDA_HOME"])
 llvm_config.use_default_substitutions()
-llvm_config.with_environment("PATH", config.tile_tools_dir, append_path=False)
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+llvm_config.with_environment("PATH", config.tile_tools_dir, append_path=True)
 
 # ptxas assembles every PTX the tests produce, where the CUDA toolkit exists.
 ptxas = os.path.join(config.cuda_toolkit, "bin", "ptxas")

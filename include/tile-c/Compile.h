@@ -1,0 +1,61 @@
+/*===- tile-c/Compile.h - C API: compile tile IR to PTX and cubins -*- C -*-===*\
+|*                                                                            *|
+|* One call takes tile IR text and options and returns PTX, a cubin, LLVM IR  *|
+|* and the launch facts (JSON). Errors come back as diagnostics text, never   *|
+|* printed and never fatal. The Python frontend uses this entry point.        *|
+|*                                                                            *|
+\*===----------------------------------------------------------------------===*/
+
+#ifndef TILE_C_COMPILE_H
+#define TILE_C_COMPILE_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(_WIN32)
+#define TILE_CAPI_EXPORTED __declspec(dllexport)
+#else
+#define TILE_CAPI_EXPORTED __attribute__((visibility("default")))
+#endif
+
+typedef struct TileCompileResult TileCompileResult;
+
+/** Compiles tile IR text of `irSize` bytes. `chip` names the GPU ("sm_90";
+ *  NULL means "sm_90"), `numWarps` the warps per program instance, and
+ *  `emitCubin` whether to run ptxas. `bufferName` (may be NULL) names the
+ *  source in diagnostics. Never returns NULL. */
+TILE_CAPI_EXPORTED TileCompileResult *
+tileCompile(const char *irText, size_t irSize, const char *chip, int numWarps,
+            int emitCubin);
+
+/** As tileCompile, naming the source buffer and the CUDA toolkit (NULL:
+ *  $CUDA_HOME or the build's default). */
+TILE_CAPI_EXPORTED TileCompileResult *
+tileCompileWithOptions(const char *irText, size_t irSize,
+                       const char *bufferName, const char *chip, int numWarps,
+                       int emitCubin, const char *cudaToolkit);
+
+/** 1 if the compile succeeded, 0 otherwise. */
+TILE_CAPI_EXPORTED int tileCompileSucceeded(const TileCompileResult *result);
+
+/** One output: "diagnostics", "llir", "ptx", "cubin" or "metadata" (JSON).
+ *  The bytes stay valid until the result is destroyed; `size` (may be NULL)
+ *  receives their length. Text outputs are also NUL-terminated. Returns NULL
+ *  for an unknown name. */
+TILE_CAPI_EXPORTED const char *
+tileCompileResultGet(const TileCompileResult *result, const char *what,
+                     size_t *size);
+
+TILE_CAPI_EXPORTED void tileCompileResultDestroy(TileCompileResult *result);
+
+/** The compiler's version string, part of any cache key. */
+TILE_CAPI_EXPORTED const char *tileCompilerVersion(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TILE_C_COMPILE_H */

@@ -1,0 +1,83 @@
+//===- Compile.cpp - C API: compile tile IR to PTX and cubins -------------===//
+
+#include "tile-c/Compile.h"
+#include "tile/Target/Compile.h"
+
+#include <cstring>
+#include <string>
+
+struct TileCompileResult {
+  mlir::tile::CompileResult result;
+  std::string metadata;
+};
+
+#ifndef TILE_VERSION
+#define TILE_VERSION "0.1.0"
+#endif
+
+extern "C" {
+
+TileCompileResult *tileCompileWithOptions(const char *irText, size_t irSize,
+                                          const char *bufferName,
+                                          const char *chip, int numWarps,
+                                          int emitCubin,
+                                          const char *cudaToolkit) {
+  auto *handle = new TileCompileResult();
+  mlir::tile::CompileOptions options;
+  if (chip && *chip)
+    options.chip = chip;
+  if (numWarps <= 0 || numWarps > 32) {
+    handle->result.diagnostics =
+        "error: num_warps must be from 1 to 32, not " +
+        std::to_string(numWarps) + "\n";
+    return handle;
+  }
+  options.numWarps = numWarps;
+  options.emitCubin = emitCubin != 0;
+  if (cudaToolkit && *cudaToolkit)
+    options.cudaToolkit = cudaToolkit;
+  handle->result = mlir::tile::compileTileSource(
+      llvm::StringRef(irText ? irText : "", irText ? irSize : 0),
+      bufferName && *bufferName ? bufferName : "<tile>", options);
+  if (handle->result.succeeded)
+    handle->metadata = handle->result.metadataJson();
+  return handle;
+}
+
+TileCompileResult *tileCompile(const char *irText, size_t irSize,
+                               const char *chip, int numWarps, int emitCubin) {
+  return tileCompileWithOptions(irText, irSize, nullptr, chip, numWarps,
+                                emitCubin, nullptr);
+}
+
+int tileCompileSucceeded(const TileCompileResult *result) {
+  return result && result->result.succeeded ? 1 : 0;
+}
+
+const char *tileCompileResultGet(const TileCompileResult *result,
+                                 const char *what, size_t *size) {
+  if (!result || !what)
+    return nullptr;
+  const std::string *text = nullptr;
+  if (!std::strcmp(what, "diagnostics"))
+    text = &result->result.diagnostics;
+  else if (!std::strcmp(what, "llir"))
+    text = &result->result.llvmIR;
+  else if (!std::strcmp(what, "ptx"))
+    text = &result->result.ptx;
+  else if (!std::strcmp(what, "cubin"))
+    text = &result->result.cubin;
+  else if (!std::strcmp(what, "metadata"))
+    text = &result->metadata;
+  if (!text)
+    return nullptr;
+  if (size)
+    *size = text->size();
+  return text->c_str();
+}
+
+void tileCompileResultDestroy(TileCompileResult *result) { delete result; }
+
+const char *tileCompilerVersion(void) { return TILE_VERSION; }
+
+} // extern "C"

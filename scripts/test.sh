@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Installs, builds and runs every test that runs without a GPU.
+#   bash scripts/test.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh
+
+echo "== lit"
+/usr/lib/llvm-22/bin/lit -sv build/test
+
+echo "== dialect reference is up to date"
+ninja -C build mlir-doc >/dev/null
+for doc in TileDialect TilePasses TileConversionPasses; do
+  generated=$(find build/docs -name "$doc.md" | head -1)
+  diff -u "docs/reference/$doc.md" "$generated" ||
+    { echo "docs/reference/$doc.md is stale: run scripts/update-docs.sh"; exit 1; }
+done
+
+echo "== pytest"
+if [[ -d test/python ]]; then
+  PYTHONPATH=python .venv/bin/pytest -q test/python
+fi
