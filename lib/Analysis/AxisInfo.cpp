@@ -135,7 +135,7 @@ AxisInfo AxisInfoAnalysis::compute(Value value) {
       .Case<ArangeOp>([&](ArangeOp arange) {
         AxisInfo info = AxisInfo::unknown(1);
         info.contiguity[0] = shape[0];
-        info.divisibility[0] = highestPowerOf2Dividing(arange.getStart());
+        info.divisibility[0] = highestPowerOf2Dividing(arange.getStartAttr().getInt());
         return info;
       })
       .Case<SplatOp>([&](SplatOp splat) {

@@ -95,7 +95,7 @@ func.func @broadcast_indices(%x: !tile.ptr<f32>, %stride: i32) {
 
 // -----
 
-// Broadcasting loaded data goes through shared memory.
+// Broadcasting computed data goes through shared memory.
 // CHECK-LABEL: gpu.func @broadcast_data
 // CHECK-SAME: tile.shared_bytes = 64
 // CHECK: gpu.barrier
@@ -106,7 +106,8 @@ func.func @broadcast_data(%x: !tile.ptr<f32>, %out: !tile.ptr<f32>) {
   %r = tile.arange 0, 16 : !tile.block<16xi32>
   %xb = tile.splat %x : !tile.ptr<f32> -> !tile.block<16x!tile.ptr<f32>>
   %p = tile.addptr %xb, %r : !tile.block<16x!tile.ptr<f32>>, !tile.block<16xi32>
-  %v = tile.load %p : !tile.block<16x!tile.ptr<f32>>
+  %l = tile.load %p : !tile.block<16x!tile.ptr<f32>>
+  %v = tile.exp %l : !tile.block<16xf32>
   %e = tile.expand_dims %v {axis = 1 : i32} : !tile.block<16xf32> -> !tile.block<16x1xf32>
   %b = tile.broadcast %e : !tile.block<16x1xf32> -> !tile.block<16x8xf32>
   %rows = tile.expand_dims %r {axis = 1 : i32} : !tile.block<16xi32> -> !tile.block<16x1xi32>
@@ -159,4 +160,30 @@ func.func @calls_device_function(%x: i32) {
 // expected-error @below {{kernel 'returns_value' must not return values; store results through pointers}}
 func.func @returns_value(%x: i32) -> i32 {
   return %x : i32
+}
+
+// -----
+
+// Broadcasting loaded data whose address is a function of the index loads
+// it again where it is needed (from L1) instead of exchanging it: no
+// shared memory, and the original load is not emitted on its own.
+// CHECK-LABEL: gpu.func @broadcast_reload
+// CHECK-SAME: tile.shared_bytes = 0
+// CHECK-NOT: gpu.barrier
+// CHECK: llvm.load {{.*}} : !llvm.ptr<1> -> f32
+// CHECK-NOT: llvm.load
+// CHECK: gpu.return
+func.func @broadcast_reload(%x: !tile.ptr<f32>, %out: !tile.ptr<f32>) {
+  %r = tile.arange 0, 2 : !tile.block<2xi32>
+  %xb = tile.splat %x : !tile.ptr<f32> -> !tile.block<2x!tile.ptr<f32>>
+  %p = tile.addptr %xb, %r : !tile.block<2x!tile.ptr<f32>>, !tile.block<2xi32>
+  %v = tile.load %p : !tile.block<2x!tile.ptr<f32>>
+  %e = tile.expand_dims %v {axis = 1 : i32} : !tile.block<2xf32> -> !tile.block<2x1xf32>
+  %b = tile.broadcast %e : !tile.block<2x1xf32> -> !tile.block<2x64xf32>
+  %i = tile.arange 0, 128 : !tile.block<128xi32>
+  %offs = tile.reshape %i : !tile.block<128xi32> -> !tile.block<2x64xi32>
+  %ob = tile.splat %out : !tile.ptr<f32> -> !tile.block<2x64x!tile.ptr<f32>>
+  %q = tile.addptr %ob, %offs : !tile.block<2x64x!tile.ptr<f32>>, !tile.block<2x64xi32>
+  tile.store %q, %b : !tile.block<2x64x!tile.ptr<f32>>
+  return
 }

@@ -129,12 +129,22 @@ private:
   SmallVector<Value> delinearize(Location loc, ArrayRef<int64_t> shape,
                                  Value linear);
   Value evalAt(Value value, ArrayRef<Value> coords);
+  SmallVector<Value> mapCoordsToOperand(Operation *op, ArrayRef<Value> coords);
+  /// The load a shape-op chain ending in `value` starts from, if every op of
+  /// the chain is a shape op.
+  LoadOp findChainLoad(Value value);
+  bool isRelayout(Operation *op);
+  bool onlyReloaded(Value value, LoadOp load);
   Value emitScalarOp(Operation *op, ValueRange operands, Location loc);
   Value castScalar(Location loc, Value value, Type to, bool unsignedSrc);
   Value threadId() { return tid; }
 
   // Memory.
   LogicalResult emitLoad(LoadOp op);
+  SmallVector<Value> loadSlots(Location loc, Type pointee, const Layout &layout,
+                               int64_t width, ArrayRef<Value> ptrs,
+                               ArrayRef<Value> masks, ArrayRef<Value> others);
+  bool canReloadAt(LoadOp load, Operation *user);
   LogicalResult emitStore(StoreOp op);
   Value sharedBase(Location loc);
   Value sharedAddress(Location loc, Type elementType, Value byteOffset,
@@ -148,9 +158,7 @@ private:
   void spillToShared(Location loc, Value value, Value base);
 
   // Data movement.
-  LogicalResult emitRelayout(Operation *op, Value src,
-                             function_ref<SmallVector<Value>(ArrayRef<Value>)>
-                                 mapToSource);
+  LogicalResult emitRelayout(Operation *op);
   LogicalResult emitReduce(ReduceOp op);
   LogicalResult emitScan(ScanOp op);
   LogicalResult emitDot(DotOp op);
@@ -166,6 +174,9 @@ private:
   using MemoKey = std::pair<const void *, unsigned>;
   unsigned internCoords(ArrayRef<Value> coords);
   Value lookupMemo(MemoKey key);
+  /// An i32 constant shared within the current scope, so that equal
+  /// coordinates are equal values and their evaluations are shared.
+  Value scopedConstI32(int64_t value);
   void pushScope() { scopes.emplace_back(); }
   void popScope() { scopes.pop_back(); }
 
@@ -178,11 +189,15 @@ private:
   IRMapping scalars;
   llvm::DenseMap<Value, SmallVector<Value>> slots;
   llvm::DenseMap<Value, bool> indexFunction;
+  /// Loads (and shape ops of them) that are only ever loaded again where a
+  /// relayout needs them: they are not emitted themselves.
+  llvm::DenseSet<Value> reloadOnly;
   std::map<std::vector<const void *>, unsigned> coordIds;
   /// Layout (shape and vector width) and slot: a key for slot coordinates.
   using CoordKey = std::pair<std::vector<int64_t>, int64_t>;
   struct Scope {
     llvm::DenseMap<MemoKey, Value> values;
+    std::map<int64_t, Value> constants;
     std::map<CoordKey, SmallVector<Value>> coords;
   };
   SmallVector<Scope> scopes;
@@ -207,6 +222,17 @@ unsigned KernelEmitter::internCoords(ArrayRef<Value> coords) {
   return it->second;
 }
 
+Value KernelEmitter::scopedConstI32(int64_t value) {
+  for (Scope &scope : llvm::reverse(scopes)) {
+    auto it = scope.constants.find(value);
+    if (it != scope.constants.end())
+      return it->second;
+  }
+  Value constant = constI32(kernel.getLoc(), value);
+  scopes.back().constants[value] = constant;
+  return constant;
+}
+
 Value KernelEmitter::lookupMemo(MemoKey key) {
   for (Scope &scope : llvm::reverse(scopes)) {
     auto it = scope.values.find(key);
@@ -227,6 +253,18 @@ LogicalResult KernelEmitter::emit() {
        llvm::zip(kernel.getArguments(), entry.getArguments()))
     scalars.map(oldArg, newArg);
   tid = NVVM::ThreadIdXOp::create(builder, kernel.getLoc(), i32Type());
+  kernel.walk([&](LoadOp load) {
+    if (!onlyReloaded(load.getResult(), load))
+      return;
+    SmallVector<Value> worklist{load.getResult()};
+    while (!worklist.empty()) {
+      Value value = worklist.pop_back_val();
+      reloadOnly.insert(value);
+      for (Operation *user : value.getUsers())
+        if (!isRelayout(user))
+          worklist.push_back(user->getResult(0));
+    }
+  });
   pushScope();
   return emitBlock(kernel.getBody().front());
 }
@@ -455,6 +493,31 @@ SmallVector<Value> KernelEmitter::slotCoords(const Layout &layout,
     coords = slotCoords(layout, chunkSlot);
     coords.back() = arith::AddIOp::create(builder, loc, coords.back(),
                                           constI32(loc, lane));
+  } else if (lane == 0 && repeat > 0 &&
+             (repeat * layout.threads * layout.vector) %
+                     layout.shape.back() ==
+                 0) {
+    // Repetition r starts r * T * V elements after the first: when that is
+    // a whole number of rows, the trailing coordinates are the first
+    // chunk's, so values indexed by them are shared between repetitions.
+    coords = slotCoords(layout, 0);
+    int64_t addend = repeat * layout.threads * layout.vector;
+    int64_t dim = layout.shape.size() - 1;
+    while (dim > 0 && addend % layout.shape[dim] == 0) {
+      addend /= layout.shape[dim];
+      --dim;
+    }
+    if (dim == 0) {
+      coords[0] = arith::AddIOp::create(builder, loc, coords[0],
+                                        constI32(loc, addend));
+    } else {
+      Value linear = arith::MulIOp::create(
+          builder, loc,
+          arith::AddIOp::create(builder, loc, tid,
+                                constI32(loc, repeat * layout.threads)),
+          constI32(loc, layout.vector));
+      coords = delinearize(loc, layout.shape, linear);
+    }
   } else {
     Value chunk = arith::AddIOp::create(
         builder, loc, tid, constI32(loc, repeat * layout.threads));
@@ -494,13 +557,36 @@ SmallVector<Value> KernelEmitter::getSlots(Value value) {
   return result;
 }
 
+/// The coordinates in the operand of a shape op (expand_dims, broadcast,
+/// reshape, trans) of the result element at `coords`.
+SmallVector<Value> KernelEmitter::mapCoordsToOperand(Operation *op,
+                                                     ArrayRef<Value> coords) {
+  Location loc = op->getLoc();
+  auto srcShape = cast<BlockType>(op->getOperand(0).getType()).getShape();
+  auto dstShape = cast<BlockType>(op->getResult(0).getType()).getShape();
+  SmallVector<Value> inner(coords);
+  if (auto expand = dyn_cast<ExpandDimsOp>(op)) {
+    inner.erase(inner.begin() + expand.getAxis());
+  } else if (isa<BroadcastOp>(op)) {
+    for (size_t dim = 0; dim < srcShape.size(); ++dim)
+      if (srcShape[dim] == 1 && dstShape[dim] != 1)
+        inner[dim] = scopedConstI32(0);
+  } else if (isa<ReshapeOp>(op)) {
+    inner = delinearize(loc, srcShape, linearIndex(loc, dstShape, coords));
+  } else if (auto trans = dyn_cast<TransOp>(op)) {
+    SmallVector<int32_t> order = trans.getPermutation();
+    for (size_t dim = 0; dim < order.size(); ++dim)
+      inner[order[dim]] = coords[dim];
+  }
+  return inner;
+}
+
 Value KernelEmitter::evalAt(Value value, ArrayRef<Value> coords) {
   MemoKey key(value.getAsOpaquePointer(), internCoords(coords));
   if (Value cached = lookupMemo(key))
     return cached;
   Operation *op = value.getDefiningOp();
   Location loc = op->getLoc();
-  auto type = cast<BlockType>(value.getType());
   auto operandAt = [&](Value operand) -> Value {
     if (isa<BlockType>(operand.getType()))
       return evalAt(operand, coords);
@@ -509,10 +595,10 @@ Value KernelEmitter::evalAt(Value value, ArrayRef<Value> coords) {
   Value result =
       llvm::TypeSwitch<Operation *, Value>(op)
           .Case<ArangeOp>([&](ArangeOp arange) -> Value {
-            if (arange.getStart() == 0)
+            if (arange.getStartAttr().getInt() == 0)
               return coords[0];
             return arith::AddIOp::create(builder, loc, coords[0],
-                                         constI32(loc, arange.getStart()));
+                                         constI32(loc, arange.getStartAttr().getInt()));
           })
           .Case<SplatOp>(
               [&](SplatOp splat) { return getScalar(splat.getSrc()); })
@@ -521,33 +607,11 @@ Value KernelEmitter::evalAt(Value value, ArrayRef<Value> coords) {
             return arith::ConstantOp::create(
                 builder, loc, cast<TypedAttr>(splat.getSplatValue<Attribute>()));
           })
-          .Case<ExpandDimsOp>([&](ExpandDimsOp expand) {
-            SmallVector<Value> inner(coords);
-            inner.erase(inner.begin() + expand.getAxis());
-            return evalAt(expand.getSrc(), inner);
-          })
-          .Case<BroadcastOp>([&](BroadcastOp broadcast) {
-            auto srcShape =
-                cast<BlockType>(broadcast.getSrc().getType()).getShape();
-            SmallVector<Value> inner(coords);
-            for (size_t dim = 0; dim < srcShape.size(); ++dim)
-              if (srcShape[dim] == 1 && type.getShape()[dim] != 1)
-                inner[dim] = constI32(loc, 0);
-            return evalAt(broadcast.getSrc(), inner);
-          })
-          .Case<ReshapeOp>([&](ReshapeOp reshape) {
-            Value linear = linearIndex(loc, type.getShape(), coords);
-            auto srcShape =
-                cast<BlockType>(reshape.getSrc().getType()).getShape();
-            return evalAt(reshape.getSrc(), delinearize(loc, srcShape, linear));
-          })
-          .Case<TransOp>([&](TransOp trans) {
-            SmallVector<int32_t> order = trans.getPermutation();
-            SmallVector<Value> inner(coords.size());
-            for (size_t dim = 0; dim < order.size(); ++dim)
-              inner[order[dim]] = coords[dim];
-            return evalAt(trans.getSrc(), inner);
-          })
+          .Case<ExpandDimsOp, BroadcastOp, ReshapeOp, TransOp>(
+              [&](Operation *shapeOp) {
+                return evalAt(shapeOp->getOperand(0),
+                              mapCoordsToOperand(shapeOp, coords));
+              })
           .Default([&](Operation *other) -> Value {
             SmallVector<Value> operands;
             for (Value operand : other->getOperands())
@@ -613,6 +677,14 @@ Value KernelEmitter::emitScalarOp(Operation *op, ValueRange operands,
     using OpTy = decltype(tag);
     return OpTy::create(builder, loc, operands[0], operands[1]);
   };
+  // A multiply feeding an add may fuse into one fma, as Triton's default
+  // (enable_fp_fusion) allows.
+  auto contractible = [&](auto tag) -> Value {
+    using OpTy = decltype(tag);
+    auto op = OpTy::create(builder, loc, operands[0], operands[1]);
+    op.setFastmath(arith::FastMathFlags::contract);
+    return op;
+  };
   // libdevice has f32 and f64 versions only: compute f16/bf16 in f32.
   auto transcendental = [&](auto tag) -> Value {
     using OpTy = decltype(tag);
@@ -629,11 +701,11 @@ Value KernelEmitter::emitScalarOp(Operation *op, ValueRange operands,
   };
   return llvm::TypeSwitch<Operation *, Value>(op)
       .Case<AddIOp>([&](auto) { return binary(arith::AddIOp()); })
-      .Case<AddFOp>([&](auto) { return binary(arith::AddFOp()); })
+      .Case<AddFOp>([&](auto) { return contractible(arith::AddFOp()); })
       .Case<SubIOp>([&](auto) { return binary(arith::SubIOp()); })
-      .Case<SubFOp>([&](auto) { return binary(arith::SubFOp()); })
+      .Case<SubFOp>([&](auto) { return contractible(arith::SubFOp()); })
       .Case<MulIOp>([&](auto) { return binary(arith::MulIOp()); })
-      .Case<MulFOp>([&](auto) { return binary(arith::MulFOp()); })
+      .Case<MulFOp>([&](auto) { return contractible(arith::MulFOp()); })
       .Case<DivSIOp>([&](auto) { return binary(arith::DivSIOp()); })
       .Case<DivUIOp>([&](auto) { return binary(arith::DivUIOp()); })
       .Case<DivFOp>([&](auto) { return binary(arith::DivFOp()); })
@@ -785,39 +857,15 @@ LogicalResult KernelEmitter::emitOp(Operation *op) {
     slots[constant.getResult()] = std::move(result);
     return success();
   }
-  if (auto broadcast = dyn_cast<BroadcastOp>(op)) {
-    auto srcShape = cast<BlockType>(broadcast.getSrc().getType()).getShape();
-    return emitRelayout(op, broadcast.getSrc(), [&](ArrayRef<Value> coords) {
-      SmallVector<Value> inner(coords);
-      for (size_t dim = 0; dim < srcShape.size(); ++dim)
-        if (srcShape[dim] == 1)
-          inner[dim] = constI32(loc, 0);
-      return inner;
-    });
-  }
-  if (auto trans = dyn_cast<TransOp>(op)) {
-    SmallVector<int32_t> order = trans.getPermutation();
-    return emitRelayout(op, trans.getSrc(), [&](ArrayRef<Value> coords) {
-      SmallVector<Value> inner(coords.size());
-      for (size_t dim = 0; dim < order.size(); ++dim)
-        inner[order[dim]] = coords[dim];
-      return inner;
-    });
-  }
-  if (isa<ExpandDimsOp, ReshapeOp>(op)) {
-    Value src = op->getOperand(0);
-    auto srcType = cast<BlockType>(src.getType());
-    auto dstType = cast<BlockType>(op->getResult(0).getType());
-    if (getLayout(srcType, threads).vector ==
-        getLayout(dstType, threads).vector) {
+  if (isa<ExpandDimsOp, BroadcastOp, ReshapeOp, TransOp>(op)) {
+    if (reloadOnly.contains(op->getResult(0)))
+      return success();
+    if (!isRelayout(op)) {
       // Linear layouts: the same elements stay in the same registers.
-      slots[op->getResult(0)] = SmallVector<Value>(getSlots(src));
+      slots[op->getResult(0)] = getSlots(op->getOperand(0));
       return success();
     }
-    return emitRelayout(op, src, [&](ArrayRef<Value> coords) {
-      Value linear = linearIndex(loc, dstType.getShape(), coords);
-      return delinearize(loc, srcType.getShape(), linear);
-    });
+    return emitRelayout(op);
   }
   if (op->hasTrait<OpTrait::Elementwise>() || isa<AddPtrOp, SplatOp>(op)) {
     if (op->getNumResults() == 1 && isa<BlockType>(op->getResult(0).getType())) {
@@ -877,49 +925,20 @@ static StringRef wordConstraint(int64_t bytes) {
   return bytes == 8 ? "l" : bytes == 4 ? "r" : "h";
 }
 
-LogicalResult KernelEmitter::emitLoad(LoadOp op) {
-  Location loc = op.getLoc();
-  Type resultType = op.getResult().getType();
-  Type pointee = getElementTypeOrSelf(resultType);
+/// Loads the slots of a block in `layout` through `ptrs` (one per slot),
+/// `width` elements per access, under `masks` (empty: none) with `others`
+/// (empty: zero) where the mask is off. Accesses whose pointer, predicate
+/// and `other` equal an earlier one's reuse its result.
+SmallVector<Value> KernelEmitter::loadSlots(Location loc, Type pointee,
+                                            const Layout &layout,
+                                            int64_t width,
+                                            ArrayRef<Value> ptrs,
+                                            ArrayRef<Value> masks,
+                                            ArrayRef<Value> others) {
   bool isBool = pointee.isInteger(1);
   Type memoryType = isBool ? builder.getI8Type() : pointee;
   int64_t bytes = elementBytes(memoryType);
-
-  // A scalar load: every thread reads the same address.
-  if (!isa<BlockType>(resultType)) {
-    Value ptr = getScalar(op.getPtr());
-    auto loadIt = [&]() -> Value {
-      Value value = LLVM::LoadOp::create(builder, loc, memoryType, ptr);
-      return isBool ? castScalar(loc, value, pointee, false) : value;
-    };
-    if (!op.getMask()) {
-      scalars.map(op.getResult(), loadIt());
-      return success();
-    }
-    auto ifOp = scf::IfOp::create(builder, loc, TypeRange{pointee},
-                                  getScalar(op.getMask()), true);
-    OpBuilder::InsertionGuard guard(builder);
-    builder.setInsertionPointToStart(&ifOp.getThenRegion().front());
-    scf::YieldOp::create(builder, loc, loadIt());
-    builder.setInsertionPointToStart(&ifOp.getElseRegion().front());
-    Value other = op.getOther()
-                      ? getScalar(op.getOther())
-                      : Value(LLVM::ZeroOp::create(builder, loc, pointee));
-    scf::YieldOp::create(builder, loc, other);
-    scalars.map(op.getResult(), ifOp.getResult(0));
-    return success();
-  }
-
-  auto type = cast<BlockType>(resultType);
-  Layout layout = getLayout(type, threads);
-  int64_t width = axisInfo.getAccessWidth(op.getPtr(), op.getMask(),
-                                          layout.vector);
-  SmallVector<Value> ptrs(getSlots(op.getPtr()));
-  SmallVector<Value> masks, others;
-  if (op.getMask())
-    masks = getSlots(op.getMask());
-  if (op.getOther())
-    others = getSlots(op.getOther());
+  std::map<std::vector<const void *>, SmallVector<Value>> done;
 
   SmallVector<Value> result(layout.numSlots());
   for (int64_t repeat = 0; repeat < layout.repeats; ++repeat) {
@@ -932,6 +951,21 @@ LogicalResult KernelEmitter::emitLoad(LoadOp op) {
         pred = arith::AndIOp::create(builder, loc, pred, masks[first]);
       int64_t totalBytes = width * bytes;
       SmallVector<Value> loaded;
+      // Accesses with the same address, mask, `other` and validity share
+      // one load (chunks that are always valid share "valid").
+      std::vector<const void *> key{
+          ptrs[first].getAsOpaquePointer(),
+          masks.empty() ? nullptr : masks[first].getAsOpaquePointer(),
+          reinterpret_cast<const void *>(
+              layout.alwaysValid(repeat) ? intptr_t(-1) : intptr_t(repeat)),
+          reinterpret_cast<const void *>(intptr_t(width))};
+      for (int64_t lane = 0; lane < width && !others.empty(); ++lane)
+        key.push_back(others[first + lane].getAsOpaquePointer());
+      if (auto it = done.find(key); it != done.end()) {
+        for (int64_t lane = 0; lane < width; ++lane)
+          result[first + lane] = it->second[lane];
+        continue;
+      }
       if (!predicated) {
         // Unmasked: an aligned vector load LLVM turns into ld.global.vN.
         Type accessType = width == 1 ? memoryType
@@ -1055,8 +1089,58 @@ LogicalResult KernelEmitter::emitLoad(LoadOp op) {
         result[first + lane] =
             isBool ? castScalar(loc, loaded[lane], pointee, false)
                    : loaded[lane];
+      done[key] = SmallVector<Value>(result.begin() + first,
+                                     result.begin() + first + width);
     }
   }
+  return result;
+}
+
+LogicalResult KernelEmitter::emitLoad(LoadOp op) {
+  Location loc = op.getLoc();
+  if (reloadOnly.contains(op.getResult()))
+    return success();
+  Type resultType = op.getResult().getType();
+  Type pointee = getElementTypeOrSelf(resultType);
+  bool isBool = pointee.isInteger(1);
+  Type memoryType = isBool ? builder.getI8Type() : pointee;
+
+  // A scalar load: every thread reads the same address.
+  if (!isa<BlockType>(resultType)) {
+    Value ptr = getScalar(op.getPtr());
+    auto loadIt = [&]() -> Value {
+      Value value = LLVM::LoadOp::create(builder, loc, memoryType, ptr);
+      return isBool ? castScalar(loc, value, pointee, false) : value;
+    };
+    if (!op.getMask()) {
+      scalars.map(op.getResult(), loadIt());
+      return success();
+    }
+    auto ifOp = scf::IfOp::create(builder, loc, TypeRange{pointee},
+                                  getScalar(op.getMask()), true);
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPointToStart(&ifOp.getThenRegion().front());
+    scf::YieldOp::create(builder, loc, loadIt());
+    builder.setInsertionPointToStart(&ifOp.getElseRegion().front());
+    Value other = op.getOther()
+                      ? getScalar(op.getOther())
+                      : Value(LLVM::ZeroOp::create(builder, loc, pointee));
+    scf::YieldOp::create(builder, loc, other);
+    scalars.map(op.getResult(), ifOp.getResult(0));
+    return success();
+  }
+
+  auto type = cast<BlockType>(resultType);
+  Layout layout = getLayout(type, threads);
+  int64_t width = axisInfo.getAccessWidth(op.getPtr(), op.getMask(),
+                                          layout.vector);
+  SmallVector<Value> masks, others;
+  if (op.getMask())
+    masks = getSlots(op.getMask());
+  if (op.getOther())
+    others = getSlots(op.getOther());
+  SmallVector<Value> result = loadSlots(loc, pointee, layout, width,
+                                        getSlots(op.getPtr()), masks, others);
   slots[op.getResult()] = std::move(result);
   return success();
 }
@@ -1241,23 +1325,123 @@ void KernelEmitter::spillToShared(Location loc, Value value, Value byteOffset) {
   }
 }
 
-LogicalResult KernelEmitter::emitRelayout(
-    Operation *op, Value src,
-    function_ref<SmallVector<Value>(ArrayRef<Value>)> mapToSource) {
+/// Whether a shape op moves elements between threads: broadcast and trans
+/// always do; expand_dims and reshape only between layouts of different
+/// vector widths.
+bool KernelEmitter::isRelayout(Operation *op) {
+  if (isa<BroadcastOp, TransOp>(op))
+    return true;
+  auto src = cast<BlockType>(op->getOperand(0).getType());
+  auto dst = cast<BlockType>(op->getResult(0).getType());
+  return getLayout(src, threads).vector != getLayout(dst, threads).vector;
+}
+
+LoadOp KernelEmitter::findChainLoad(Value value) {
+  Operation *op = value.getDefiningOp();
+  while (op && isa<ExpandDimsOp, BroadcastOp, ReshapeOp, TransOp>(op))
+    op = op->getOperand(0).getDefiningOp();
+  return dyn_cast_or_null<LoadOp>(op);
+}
+
+/// Whether `load` may be issued again at `user` with the same result: its
+/// address, mask and `other` are functions of the index, and nothing in
+/// between writes memory.
+bool KernelEmitter::canReloadAt(LoadOp load, Operation *user) {
+  if (!load || load->getBlock() != user->getBlock() ||
+      !isa<BlockType>(load.getType()))
+    return false;
+  for (Value operand : load->getOperands())
+    if (isa<BlockType>(operand.getType()) && !isIndexFunction(operand))
+      return false;
+  for (Operation *op = load->getNextNode(); op && op != user;
+       op = op->getNextNode()) {
+    bool writes = false;
+    op->walk([&](Operation *inner) {
+      if (isa<StoreOp>(inner) ||
+          (!isMemoryEffectFree(inner) && !isa<LoadOp, ReduceOp, ScanOp>(inner) &&
+           !inner->hasTrait<OpTrait::HasRecursiveMemoryEffects>()))
+        writes = true;
+    });
+    if (writes)
+      return false;
+  }
+  return true;
+}
+
+/// Whether every use of `value` (a load, or a shape op of one) ends in a
+/// relayout that issues the load again: then the load itself is not emitted.
+bool KernelEmitter::onlyReloaded(Value value, LoadOp load) {
+  if (value.use_empty())
+    return false;
+  for (Operation *user : value.getUsers()) {
+    if (!isa<ExpandDimsOp, BroadcastOp, ReshapeOp, TransOp>(user))
+      return false;
+    if (isRelayout(user)) {
+      if (!canReloadAt(load, user))
+        return false;
+    } else if (!onlyReloaded(user->getResult(0), load)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+LogicalResult KernelEmitter::emitRelayout(Operation *op) {
   Location loc = op->getLoc();
+  Value src = op->getOperand(0);
   auto srcType = cast<BlockType>(src.getType());
   auto dstType = cast<BlockType>(op->getResult(0).getType());
   Type element = srcType.getElementType();
+  Layout layout = getLayout(dstType, threads);
+
+  // Loaded data moved by shape ops only: load it again where it is needed,
+  // from the L1 cache, instead of exchanging it through shared memory.
+  LoadOp load = findChainLoad(op->getResult(0));
+  if (load && canReloadAt(load, op)) {
+    SmallVector<Value> ptrs, masks, others;
+    for (int64_t slot = 0; slot < layout.numSlots(); ++slot) {
+      SmallVector<Value> coords = slotCoords(layout, slot);
+      for (Value v = op->getResult(0); v != load.getResult();
+           v = v.getDefiningOp()->getOperand(0))
+        coords = mapCoordsToOperand(v.getDefiningOp(), coords);
+      ptrs.push_back(evalAt(load.getPtr(), coords));
+      if (load.getMask())
+        masks.push_back(evalAt(load.getMask(), coords));
+      if (load.getOther())
+        others.push_back(evalAt(load.getOther(), coords));
+    }
+    // The last dimension keeps its meaning through broadcasts and
+    // expand_dims before it: the load's vector analysis still holds.
+    int64_t width = 1;
+    bool lastDimKept = true;
+    for (Value v = op->getResult(0); v != load.getResult();
+         v = v.getDefiningOp()->getOperand(0)) {
+      Operation *shapeOp = v.getDefiningOp();
+      auto in = cast<BlockType>(shapeOp->getOperand(0).getType());
+      auto out = cast<BlockType>(shapeOp->getResult(0).getType());
+      bool keeps = (isa<BroadcastOp>(shapeOp) &&
+                    in.getShape().back() == out.getShape().back()) ||
+                   (isa<ExpandDimsOp>(shapeOp) &&
+                    cast<ExpandDimsOp>(shapeOp).getAxis() < in.getRank());
+      lastDimKept = lastDimKept && keeps;
+    }
+    if (lastDimKept)
+      width = axisInfo.getAccessWidth(load.getPtr(), load.getMask(),
+                                      layout.vector);
+    slots[op->getResult(0)] = loadSlots(loc, element, layout, width, ptrs,
+                                        masks, others);
+    return success();
+  }
+
   reserveShared(srcType.getNumElements() *
                 elementBytes(sharedStorageType(element)));
   Value zero = constI32(loc, 0);
   barrier(loc);
   spillToShared(loc, src, zero);
   barrier(loc);
-  Layout layout = getLayout(dstType, threads);
   SmallVector<Value> result;
   for (int64_t slot = 0; slot < layout.numSlots(); ++slot) {
-    SmallVector<Value> srcCoords = mapToSource(slotCoords(layout, slot));
+    SmallVector<Value> srcCoords = mapCoordsToOperand(op, slotCoords(layout, slot));
     Value linear = linearIndex(loc, srcType.getShape(), srcCoords);
     // Lanes past the end of the block read element 0 instead.
     if (!layout.alwaysValid(slot / layout.vector))

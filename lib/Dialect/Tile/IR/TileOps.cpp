@@ -75,11 +75,36 @@ static OpFoldResult foldSplatBinary(Type type, ArrayRef<Attribute> operands,
 }
 
 //===----------------------------------------------------------------------===//
+// Custom directives
+//===----------------------------------------------------------------------===//
+
+/// `keyword %operand`, optional as a whole: the keyword alone is an error.
+static ParseResult
+parseKeywordOperand(OpAsmParser &parser,
+                    std::optional<OpAsmParser::UnresolvedOperand> &operand,
+                    StringRef keyword) {
+  if (failed(parser.parseOptionalKeyword(keyword)))
+    return success();
+  OpAsmParser::UnresolvedOperand value;
+  if (parser.parseOperand(value))
+    return failure();
+  operand = value;
+  return success();
+}
+
+static void printKeywordOperand(OpAsmPrinter &printer, Operation *,
+                                Value operand, StringRef keyword) {
+  if (operand)
+    printer << " " << keyword << " " << operand;
+}
+
+//===----------------------------------------------------------------------===//
 // ArangeOp
 //===----------------------------------------------------------------------===//
 
 LogicalResult ArangeOp::verify() {
-  int64_t start = getStart(), end = getEnd();
+  // Read the bounds signed: the generated getters are unsigned.
+  int64_t start = getStartAttr().getInt(), end = getEndAttr().getInt();
   if (end <= start)
     return emitOpError() << "needs end > start, but the range is [" << start
                          << ", " << end << ")";

@@ -250,8 +250,11 @@ def Tile_LoadOp : Tile_Op<"load", [
   let arguments = (ins Tile_PtrLike:$ptr, Optional<Tile_MaskLike>:$mask,
                        Optional<AnyType>:$other);
   let results = (outs AnyType:$result);
+  // Custom directives: a `mask` or `other` keyword must be followed by an
+  // operand (an optional group would silently accept the bare keyword).
   let assemblyFormat = [{
-    $ptr (`mask` $mask^)? (`other` $other^)? attr-dict `:` type($ptr)
+    $ptr custom<KeywordOperand>($mask, "\"mask\"")
+    custom<KeywordOperand>($other, "\"other\"") attr-dict `:` type($ptr)
   }];
   let hasCanonicalizer = 1;
 }
@@ -273,7 +276,8 @@ def Tile_StoreOp : Tile_Op<"store", [
   }];
   let arguments = (ins Tile_PtrLike:$ptr, AnyType:$value, Optional<Tile_MaskLike>:$mask);
   let assemblyFormat = [{
-    $ptr `,` $value (`mask` $mask^)? attr-dict `:` type($ptr)
+    $ptr `,` $value custom<KeywordOperand>($mask, "\"mask\"") attr-dict
+    `:` type($ptr)
   }];
   let hasCanonicalizer = 1;
 }

@@ -1,0 +1,77 @@
+// Malformed tile types and attributes give a located parse error and exit
+// status 1, never a crash.
+// RUN: not tile-opt %s -split-input-file 2>&1 | FileCheck %s
+// RUN: not tile-opt %s -split-input-file 2>&1 | FileCheck %s --check-prefix=NOCRASH
+
+// NOCRASH-NOT: PLEASE submit a bug report
+// NOCRASH-NOT: Stack dump
+// NOCRASH-NOT: Assertion
+
+// CHECK: invalid-types.mlir:[[@LINE+1]]:24: error: unknown  type `foo` in dialect `tile`
+func.func @f(%a: !tile.foo) { return }
+
+// -----
+
+// CHECK: invalid-types.mlir:[[@LINE+1]]:24: error: unknown  type `foo` in dialect `tile`
+func.func @f(%a: !tile.foo<4xf32>) { return }
+
+// -----
+
+// CHECK: invalid-types.mlir:[[@LINE+1]]:43: error: unknown attribute `foo` in dialect `tile`
+func.func @f(%a: !tile.block<4xf32, #tile.foo<1>>) { return }
+
+// -----
+
+// CHECK: invalid-types.mlir:[[@LINE+1]]:61: error: expected ','
+func.func @f(%a: !tile.block<4xf32, #tile.blocked<vector = 4>>) { return }
+
+// -----
+
+// CHECK: invalid-types.mlir:[[@LINE+1]]:29: error: unbalanced '<' character in pretty dialect name
+func.func @f(%a: !tile.block<4xf32) { return }
+
+// -----
+
+// CHECK: invalid-types.mlir:[[@LINE+1]]:30: error: expected non-function type
+func.func @f(%a: !tile.block<>) { return }
+
+// -----
+
+// CHECK: invalid-types.mlir:[[@LINE+1]]:32: error: expected non-function type
+func.func @f(%a: !tile.block<4x>) { return }
+
+// -----
+
+// CHECK: invalid-types.mlir:[[@LINE+1]]:30: error: expected non-function type
+func.func @f(%a: !tile.block<-1xf32>) { return }
+
+// -----
+
+// CHECK: invalid-types.mlir:[[@LINE+1]]:30: error: invalid dimension
+func.func @f(%a: !tile.block<9999999999999999999999xf32>) { return }
+
+// -----
+
+// CHECK: invalid-types.mlir:[[@LINE+2]]:28: error: expected non-function type
+// CHECK: invalid-types.mlir:[[@LINE+1]]:28: error: failed to parse Tile_PtrType parameter 'pointeeType' which is to be a `Type`
+func.func @f(%a: !tile.ptr<>) { return }
+
+// -----
+
+// CHECK: invalid-types.mlir:[[@LINE+1]]:27: error: expected '<'
+func.func @f(%a: !tile.ptr) { return }
+
+// -----
+
+// CHECK: invalid-types.mlir:[[@LINE+1]]:50: error: #tile.blocked vector must be a power of two from 1 to 16, not 4294967295
+func.func @f(%a: !tile.block<4xf32, #tile.blocked<vector = -1, warps = 4>>) { return }
+
+// -----
+
+// CHECK: invalid-types.mlir:[[@LINE+1]]:29: error: block dimension 0 has extent 0; every extent must be a positive constant
+func.func @f(%a: !tile.block<0xf32>) { return }
+
+// -----
+
+// CHECK: invalid-types.mlir:[[@LINE+1]]:27: error: pointee type must be a scalar (i1, i8, i16, i32, i64, f16, bf16, f32 or f64), not 'index'
+func.func @f(%a: !tile.ptr<index>) { return }

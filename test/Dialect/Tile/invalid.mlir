@@ -1,0 +1,945 @@
+// RUN: tile-opt %s -split-input-file -verify-diagnostics
+
+//===----------------------------------------------------------------------===//
+// Types and attributes
+//===----------------------------------------------------------------------===//
+
+// expected-error @+1 {{block dimension 0 has extent 0; every extent must be a positive constant}}
+func.func @zero_extent(%a: !tile.block<0xf32>) { return }
+
+// -----
+
+// expected-error @+1 {{block dimension 1 has extent 0; every extent must be a positive constant}}
+func.func @zero_extent_inner(%a: !tile.block<16x0xf32>) { return }
+
+// -----
+
+// expected-error @+1 {{block dimension 0 has extent ?; every extent must be a positive constant}}
+func.func @dynamic_extent(%a: !tile.block<?x4xf32>) { return }
+
+// -----
+
+// expected-error @+1 {{a block needs rank 1 or more; use a scalar type for a single value}}
+func.func @rank0(%a: !tile.block<f32>) { return }
+
+// -----
+
+// expected-error @+1 {{block 65536x65537 has more than 2^31 elements}}
+func.func @too_many_elements(%a: !tile.block<65536x65537xf32>) { return }
+
+// -----
+
+// expected-error @+1 {{block element type must be a scalar (i1, i8, i16, i32, i64, f16, bf16, f32 or f64) or !tile.ptr, not 'i7'}}
+func.func @bad_element_i7(%a: !tile.block<4xi7>) { return }
+
+// -----
+
+// expected-error @+1 {{block element type must be a scalar (i1, i8, i16, i32, i64, f16, bf16, f32 or f64) or !tile.ptr, not 'index'}}
+func.func @bad_element_index(%a: !tile.block<4xindex>) { return }
+
+// -----
+
+// expected-error @+1 {{block element type must be a scalar (i1, i8, i16, i32, i64, f16, bf16, f32 or f64) or !tile.ptr, not 'ui32'}}
+func.func @bad_element_unsigned(%a: !tile.block<4xui32>) { return }
+
+// -----
+
+// expected-error @+1 {{block element type must be a scalar (i1, i8, i16, i32, i64, f16, bf16, f32 or f64) or !tile.ptr, not 'f8E4M3FN'}}
+func.func @bad_element_f8(%a: !tile.block<4xf8E4M3FN>) { return }
+
+// -----
+
+// expected-error @+1 {{block element type must be a scalar (i1, i8, i16, i32, i64, f16, bf16, f32 or f64) or !tile.ptr, not '!tile.block<4xf32>'}}
+func.func @nested_block(%a: !tile.block<4x!tile.block<4xf32>>) { return }
+
+// -----
+
+// expected-error @+1 {{pointee type must be a scalar (i1, i8, i16, i32, i64, f16, bf16, f32 or f64), not 'index'}}
+func.func @bad_pointee(%a: !tile.ptr<index>) { return }
+
+// -----
+
+// expected-error @+1 {{pointee type must be a scalar (i1, i8, i16, i32, i64, f16, bf16, f32 or f64), not '!tile.ptr<f32>'}}
+func.func @pointer_to_pointer(%a: !tile.ptr<!tile.ptr<f32>>) { return }
+
+// -----
+
+// expected-error @+1 {{block encoding must be a #tile.blocked layout, not 5 : i32}}
+func.func @bad_encoding(%a: !tile.block<4xf32, 5 : i32>) { return }
+
+// -----
+
+// expected-error @+1 {{#tile.blocked vector must be a power of two from 1 to 16, not 3}}
+func.func @blocked_vector_3(%a: !tile.block<4xf32, #tile.blocked<vector = 3, warps = 4>>) { return }
+
+// -----
+
+// expected-error @+1 {{#tile.blocked vector must be a power of two from 1 to 16, not 0}}
+func.func @blocked_vector_0(%a: !tile.block<4xf32, #tile.blocked<vector = 0, warps = 4>>) { return }
+
+// -----
+
+// expected-error @+1 {{#tile.blocked vector must be a power of two from 1 to 16, not 32}}
+func.func @blocked_vector_32(%a: !tile.block<4xf32, #tile.blocked<vector = 32, warps = 4>>) { return }
+
+// -----
+
+// expected-error @+1 {{#tile.blocked warps must be from 1 to 32, not 0}}
+func.func @blocked_warps_0(%a: !tile.block<4xf32, #tile.blocked<vector = 4, warps = 0>>) { return }
+
+// -----
+
+// expected-error @+1 {{#tile.blocked warps must be from 1 to 32, not 33}}
+func.func @blocked_warps_33(%a: !tile.block<4xf32, #tile.blocked<vector = 4, warps = 33>>) { return }
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// program_id, num_programs, arange
+//===----------------------------------------------------------------------===//
+
+func.func @program_id_axis() {
+  // expected-error @+1 {{attribute 'axis' failed to satisfy constraint: 32-bit signless integer attribute whose minimum value is 0 whose maximum value is 2}}
+  %0 = tile.program_id 3 : i32
+  return
+}
+
+// -----
+
+func.func @num_programs_axis() {
+  // expected-error @+1 {{attribute 'axis' failed to satisfy constraint: 32-bit signless integer attribute whose minimum value is 0 whose maximum value is 2}}
+  %0 = "tile.num_programs"() <{axis = 3 : i32}> : () -> i32
+  return
+}
+
+// -----
+
+func.func @program_id_type() {
+  // expected-error @+1 {{result #0 must be 32-bit signless integer, but got 'i64'}}
+  %0 = "tile.program_id"() <{axis = 0 : i32}> : () -> i64
+  return
+}
+
+// -----
+
+func.func @arange_empty() {
+  // expected-error @+1 {{'tile.arange' op needs end > start, but the range is [8, 8)}}
+  %0 = tile.arange 8, 8 : !tile.block<1xi32>
+  return
+}
+
+// -----
+
+func.func @arange_reversed() {
+  // expected-error @+1 {{'tile.arange' op needs end > start, but the range is [16, 0)}}
+  %0 = tile.arange 16, 0 : !tile.block<16xi32>
+  return
+}
+
+// -----
+
+func.func @arange_length() {
+  // expected-error @+1 {{'tile.arange' op range [0, 24) gives !tile.block<24xi32>, not '!tile.block<32xi32>'}}
+  %0 = tile.arange 0, 24 : !tile.block<32xi32>
+  return
+}
+
+// -----
+
+func.func @arange_element_type() {
+  // expected-error @+1 {{'tile.arange' op range [0, 16) gives !tile.block<16xi32>, not '!tile.block<16xi64>'}}
+  %0 = tile.arange 0, 16 : !tile.block<16xi64>
+  return
+}
+
+// -----
+
+func.func @arange_rank() {
+  // expected-error @+1 {{'tile.arange' op range [0, 16) gives !tile.block<16xi32>, not '!tile.block<4x4xi32>'}}
+  %0 = tile.arange 0, 16 : !tile.block<4x4xi32>
+  return
+}
+
+// -----
+
+func.func @arange_float() {
+  // expected-error @+1 {{result #0 must be block of integers, but got '!tile.block<16xf32>'}}
+  %0 = "tile.arange"() <{start = 0 : i32, end = 16 : i32}> : () -> !tile.block<16xf32>
+  return
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// constant, splat
+//===----------------------------------------------------------------------===//
+
+func.func @constant_shape() {
+  // expected-error @+1 {{'tile.constant' op value has type '!tile.block<4xi32>' but the result is '!tile.block<8xi32>'}}
+  %0 = tile.constant dense<1> : !tile.block<4xi32> : !tile.block<8xi32>
+  return
+}
+
+// -----
+
+func.func @constant_element_type() {
+  // expected-error @+1 {{'tile.constant' op value has type '!tile.block<4xi32>' but the result is '!tile.block<4xi64>'}}
+  %0 = "tile.constant"() <{value = dense<1> : !tile.block<4xi32>}> : () -> !tile.block<4xi64>
+  return
+}
+
+// -----
+
+func.func @constant_tensor_value() {
+  // expected-error @+1 {{'tile.constant' op value has type 'tensor<4xi32>' but the result is '!tile.block<4xi32>'}}
+  %0 = tile.constant dense<1> : tensor<4xi32> : !tile.block<4xi32>
+  return
+}
+
+// -----
+
+func.func @constant_tensor_result() {
+  // expected-error @+1 {{result #0 must be block of scalars, but got 'tensor<4xi32>'}}
+  %0 = tile.constant dense<1> : tensor<4xi32>
+  return
+}
+
+// -----
+
+func.func @constant_not_elements() {
+  // The parser reports this at the token after the attribute.
+  // expected-error @+2 {{expected a dense elements attribute typed as a !tile.block}}
+  %0 = tile.constant 1 : i32
+  return
+}
+
+// -----
+
+func.func @splat_element_type(%x: f32) {
+  // expected-error @+1 {{'tile.splat' op failed to verify that element type of the result is the operand type}}
+  %0 = tile.splat %x : f32 -> !tile.block<16xf16>
+  return
+}
+
+// -----
+
+func.func @splat_to_tensor(%x: i32) {
+  // expected-error @+1 {{'tile.splat' op result #0 must be block, but got 'tensor<4xi32>'}}
+  %0 = tile.splat %x : i32 -> tensor<4xi32>
+  return
+}
+
+// -----
+
+func.func @splat_of_block(%x: !tile.block<4xi32>) {
+  // expected-error @+1 {{'tile.splat' op operand #0 must be scalar (i1, i8, i16, i32, i64, f16, bf16, f32 or f64) or pointer, but got '!tile.block<4xi32>'}}
+  %0 = "tile.splat"(%x) : (!tile.block<4xi32>) -> !tile.block<4x4xi32>
+  return
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// Shape manipulation
+//===----------------------------------------------------------------------===//
+
+func.func @expand_dims_axis(%x: !tile.block<16xi32>) {
+  // expected-error @+1 {{'tile.expand_dims' op axis 3 is out of range for a rank-1 block 16 (axis must be 0..1)}}
+  %0 = tile.expand_dims %x {axis = 3 : i32} : !tile.block<16xi32> -> !tile.block<16x1xi32>
+  return
+}
+
+// -----
+
+func.func @expand_dims_negative_axis(%x: !tile.block<16xi32>) {
+  // expected-error @+1 {{attribute 'axis' failed to satisfy constraint: 32-bit signless integer attribute whose value is non-negative}}
+  %0 = tile.expand_dims %x {axis = -1 : i32} : !tile.block<16xi32> -> !tile.block<16x1xi32>
+  return
+}
+
+// -----
+
+func.func @expand_dims_shape(%x: !tile.block<16x8xi32>) {
+  // expected-error @+1 {{'tile.expand_dims' op inserting a dimension at axis 1 of 16x8 gives 16x1x8, not 16x8x1}}
+  %0 = tile.expand_dims %x {axis = 1 : i32} : !tile.block<16x8xi32> -> !tile.block<16x8x1xi32>
+  return
+}
+
+// -----
+
+func.func @expand_dims_element_type(%x: !tile.block<16xi32>) {
+  // expected-error @+1 {{'tile.expand_dims' op changes the element type from 'i32' to 'i64'; use tile.cast for conversions}}
+  %0 = tile.expand_dims %x {axis = 0 : i32} : !tile.block<16xi32> -> !tile.block<1x16xi64>
+  return
+}
+
+// -----
+
+func.func @broadcast_dim(%x: !tile.block<16x2xf32>) {
+  // expected-error @+1 {{'tile.broadcast' op cannot broadcast 16x2 to 16x32: dimension 1 is 2, not 1}}
+  %0 = tile.broadcast %x : !tile.block<16x2xf32> -> !tile.block<16x32xf32>
+  return
+}
+
+// -----
+
+func.func @broadcast_rank(%x: !tile.block<16xf32>) {
+  // expected-error @+1 {{'tile.broadcast' op cannot broadcast 16 to 8x16: ranks differ (1 vs 2); insert dimensions with tile.expand_dims first}}
+  %0 = tile.broadcast %x : !tile.block<16xf32> -> !tile.block<8x16xf32>
+  return
+}
+
+// -----
+
+func.func @broadcast_shrink(%x: !tile.block<16x32xf32>) {
+  // expected-error @+1 {{'tile.broadcast' op cannot broadcast 16x32 to 16x1: dimension 1 is 32, not 1}}
+  %0 = tile.broadcast %x : !tile.block<16x32xf32> -> !tile.block<16x1xf32>
+  return
+}
+
+// -----
+
+func.func @broadcast_element_type(%x: !tile.block<16x1xf32>) {
+  // expected-error @+1 {{'tile.broadcast' op changes the element type from 'f32' to 'f16'; use tile.cast for conversions}}
+  %0 = tile.broadcast %x : !tile.block<16x1xf32> -> !tile.block<16x32xf16>
+  return
+}
+
+// -----
+
+func.func @reshape_count(%x: !tile.block<4x8xf32>) {
+  // expected-error @+1 {{'tile.reshape' op cannot reshape 4x8 (32 elements) to 24 (24 elements)}}
+  %0 = tile.reshape %x : !tile.block<4x8xf32> -> !tile.block<24xf32>
+  return
+}
+
+// -----
+
+func.func @reshape_element_type(%x: !tile.block<4x8xf32>) {
+  // expected-error @+1 {{'tile.reshape' op changes the element type from 'f32' to 'i32'; use tile.cast for conversions}}
+  %0 = tile.reshape %x : !tile.block<4x8xf32> -> !tile.block<32xi32>
+  return
+}
+
+// -----
+
+func.func @trans_order_size(%x: !tile.block<2x3x4xf32>) {
+  // expected-error @+1 {{'tile.trans' op order has 2 entries but the operand has rank 3}}
+  %0 = tile.trans %x {order = array<i32: 1, 0>} : !tile.block<2x3x4xf32> -> !tile.block<3x2x4xf32>
+  return
+}
+
+// -----
+
+func.func @trans_order_repeated(%x: !tile.block<2x3x4xf32>) {
+  // expected-error @+1 {{'tile.trans' op order must be a permutation of 0..2}}
+  %0 = tile.trans %x {order = array<i32: 1, 1, 2>} : !tile.block<2x3x4xf32> -> !tile.block<3x3x4xf32>
+  return
+}
+
+// -----
+
+func.func @trans_order_range(%x: !tile.block<2x3x4xf32>) {
+  // expected-error @+1 {{'tile.trans' op order must be a permutation of 0..2}}
+  %0 = tile.trans %x {order = array<i32: 0, 1, 3>} : !tile.block<2x3x4xf32> -> !tile.block<2x3x4xf32>
+  return
+}
+
+// -----
+
+func.func @trans_order_negative(%x: !tile.block<2x3xf32>) {
+  // expected-error @+1 {{'tile.trans' op order must be a permutation of 0..1}}
+  %0 = tile.trans %x {order = array<i32: -1, 0>} : !tile.block<2x3xf32> -> !tile.block<3x2xf32>
+  return
+}
+
+// -----
+
+func.func @trans_shape(%x: !tile.block<16x32xf32>) {
+  // expected-error @+1 {{'tile.trans' op permuting 16x32 gives 32x16, not 16x32}}
+  %0 = tile.trans %x : !tile.block<16x32xf32> -> !tile.block<16x32xf32>
+  return
+}
+
+// -----
+
+func.func @trans_element_type(%x: !tile.block<16x32xf32>) {
+  // expected-error @+1 {{'tile.trans' op changes the element type from 'f32' to 'bf16'; use tile.cast for conversions}}
+  %0 = tile.trans %x : !tile.block<16x32xf32> -> !tile.block<32x16xbf16>
+  return
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// addptr, load, store
+//===----------------------------------------------------------------------===//
+
+func.func @addptr_shape(%p: !tile.block<16x!tile.ptr<f32>>, %o: !tile.block<8xi32>) {
+  // expected-error @+1 {{'tile.addptr' op pointer is 16 but offset is 8; broadcast them to one shape first}}
+  %0 = tile.addptr %p, %o : !tile.block<16x!tile.ptr<f32>>, !tile.block<8xi32>
+  return
+}
+
+// -----
+
+func.func @addptr_block_scalar(%p: !tile.block<16x!tile.ptr<f32>>, %o: i32) {
+  // expected-error @+1 {{'tile.addptr' op pointer and offset must both be blocks or both scalars; splat the scalar first}}
+  %0 = tile.addptr %p, %o : !tile.block<16x!tile.ptr<f32>>, i32
+  return
+}
+
+// -----
+
+func.func @addptr_scalar_block(%p: !tile.ptr<f32>, %o: !tile.block<16xi32>) {
+  // expected-error @+1 {{'tile.addptr' op pointer and offset must both be blocks or both scalars; splat the scalar first}}
+  %0 = tile.addptr %p, %o : !tile.ptr<f32>, !tile.block<16xi32>
+  return
+}
+
+// -----
+
+func.func @addptr_float_offset(%p: !tile.ptr<f32>, %o: f32) {
+  // expected-error @+1 {{'tile.addptr' op operand #1 must be integer or block of integers, but got 'f32'}}
+  %0 = tile.addptr %p, %o : !tile.ptr<f32>, f32
+  return
+}
+
+// -----
+
+func.func @addptr_result(%p: !tile.ptr<f32>, %o: i32) {
+  // expected-error @+1 {{'tile.addptr' op failed to verify that result type is the pointer type}}
+  %0 = "tile.addptr"(%p, %o) : (!tile.ptr<f32>, i32) -> !tile.ptr<f16>
+  return
+}
+
+// -----
+
+func.func @load_not_pointer(%p: !tile.block<4xf32>) {
+  // expected-error @+1 {{'ptr' must be pointer or block of pointers, but got '!tile.block<4xf32>'}}
+  %0 = tile.load %p : !tile.block<4xf32>
+  return
+}
+
+// -----
+
+func.func @load_result(%p: !tile.block<4x!tile.ptr<f32>>) {
+  // expected-error @+1 {{'tile.load' op failed to verify that result holds the pointees}}
+  %0 = "tile.load"(%p) <{operandSegmentSizes = array<i32: 1, 0, 0>}> : (!tile.block<4x!tile.ptr<f32>>) -> !tile.block<4xf16>
+  return
+}
+
+// -----
+
+func.func @load_result_shape(%p: !tile.block<4x!tile.ptr<f32>>) {
+  // expected-error @+1 {{'tile.load' op failed to verify that result holds the pointees}}
+  %0 = "tile.load"(%p) <{operandSegmentSizes = array<i32: 1, 0, 0>}> : (!tile.block<4x!tile.ptr<f32>>) -> !tile.block<8xf32>
+  return
+}
+
+// -----
+
+func.func @load_mask_shape(%p: !tile.block<4x!tile.ptr<f32>>, %m: !tile.block<8xi1>) {
+  // expected-error @+1 {{'tile.load' op failed to verify that mask has the pointers' shape}}
+  %0 = "tile.load"(%p, %m) <{operandSegmentSizes = array<i32: 1, 1, 0>}> : (!tile.block<4x!tile.ptr<f32>>, !tile.block<8xi1>) -> !tile.block<4xf32>
+  return
+}
+
+// -----
+
+func.func @load_mask_type(%p: !tile.block<4x!tile.ptr<f32>>, %m: !tile.block<4xi32>) {
+  // expected-error @+1 {{'tile.load' op operand #1 must be i1 or block of i1, but got '!tile.block<4xi32>'}}
+  %0 = "tile.load"(%p, %m) <{operandSegmentSizes = array<i32: 1, 1, 0>}> : (!tile.block<4x!tile.ptr<f32>>, !tile.block<4xi32>) -> !tile.block<4xf32>
+  return
+}
+
+// -----
+
+func.func @load_other_type(%p: !tile.block<4x!tile.ptr<f32>>, %m: !tile.block<4xi1>, %o: !tile.block<4xf16>) {
+  // expected-error @+1 {{'tile.load' op failed to verify that other has the result's type}}
+  %0 = "tile.load"(%p, %m, %o) <{operandSegmentSizes = array<i32: 1, 1, 1>}> : (!tile.block<4x!tile.ptr<f32>>, !tile.block<4xi1>, !tile.block<4xf16>) -> !tile.block<4xf32>
+  return
+}
+
+// -----
+
+func.func @load_mask_use(%p: !tile.block<4x!tile.ptr<f32>>, %m: !tile.block<8xi1>) {
+  // expected-error @+2 {{use of value '%m' expects different type than prior uses: '!tile.block<4xi1>' vs '!tile.block<8xi1>'}}
+  // expected-note @-2 {{prior use here}}
+  %0 = tile.load %p mask %m : !tile.block<4x!tile.ptr<f32>>
+  return
+}
+
+// -----
+
+func.func @store_value_type(%p: !tile.block<4x!tile.ptr<f32>>, %v: !tile.block<4xf16>) {
+  // expected-error @+1 {{'tile.store' op failed to verify that value holds the pointees}}
+  "tile.store"(%p, %v) : (!tile.block<4x!tile.ptr<f32>>, !tile.block<4xf16>) -> ()
+  return
+}
+
+// -----
+
+func.func @store_value_shape(%p: !tile.block<4x!tile.ptr<f32>>, %v: !tile.block<2x2xf32>) {
+  // expected-error @+1 {{'tile.store' op failed to verify that value holds the pointees}}
+  "tile.store"(%p, %v) : (!tile.block<4x!tile.ptr<f32>>, !tile.block<2x2xf32>) -> ()
+  return
+}
+
+// -----
+
+func.func @store_mask_shape(%p: !tile.block<4x!tile.ptr<f32>>, %v: !tile.block<4xf32>, %m: !tile.block<2xi1>) {
+  // expected-error @+1 {{'tile.store' op failed to verify that mask has the pointers' shape}}
+  "tile.store"(%p, %v, %m) : (!tile.block<4x!tile.ptr<f32>>, !tile.block<4xf32>, !tile.block<2xi1>) -> ()
+  return
+}
+
+// -----
+
+func.func @store_scalar_block_mask(%p: !tile.ptr<f32>, %v: f32, %m: !tile.block<1xi1>) {
+  // expected-error @+1 {{'tile.store' op failed to verify that mask has the pointers' shape}}
+  "tile.store"(%p, %v, %m) : (!tile.ptr<f32>, f32, !tile.block<1xi1>) -> ()
+  return
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// reduce, scan
+//===----------------------------------------------------------------------===//
+
+func.func @reduce_axis(%x: !tile.block<16x32xf32>) {
+  // expected-error @+1 {{'tile.reduce' op axis 2 is out of range for a rank-2 block 16x32}}
+  %0 = tile.reduce sum %x {axis = 2 : i32} : !tile.block<16x32xf32> -> !tile.block<16xf32>
+  return
+}
+
+// -----
+
+func.func @reduce_result_shape(%x: !tile.block<16x32xf32>) {
+  // expected-error @+1 {{'tile.reduce' op reducing 16x32 along axis 1 gives a 16 block of 'f32', not '!tile.block<32xf32>'}}
+  %0 = tile.reduce max %x {axis = 1 : i32} : !tile.block<16x32xf32> -> !tile.block<32xf32>
+  return
+}
+
+// -----
+
+func.func @reduce_result_element(%x: !tile.block<16x32xf32>) {
+  // expected-error @+1 {{'tile.reduce' op reducing 16x32 along axis 0 gives a 32 block of 'f32', not '!tile.block<32xf16>'}}
+  %0 = tile.reduce sum %x {axis = 0 : i32} : !tile.block<16x32xf32> -> !tile.block<32xf16>
+  return
+}
+
+// -----
+
+func.func @reduce_result_scalar(%x: !tile.block<16x32xf32>) {
+  // expected-error @+1 {{'tile.reduce' op reducing 16x32 along axis 0 gives a 32 block of 'f32', not 'f32'}}
+  %0 = tile.reduce sum %x {axis = 0 : i32} : !tile.block<16x32xf32> -> f32
+  return
+}
+
+// -----
+
+func.func @reduce_rank1_result(%x: !tile.block<16xi32>) {
+  // expected-error @+1 {{'tile.reduce' op reducing a rank-1 block gives a scalar 'i32', not 'i64'}}
+  %0 = tile.reduce sum %x {axis = 0 : i32} : !tile.block<16xi32> -> i64
+  return
+}
+
+// -----
+
+func.func @reduce_rank1_block_result(%x: !tile.block<16xi32>) {
+  // expected-error @+1 {{'tile.reduce' op reducing a rank-1 block gives a scalar 'i32', not '!tile.block<1xi32>'}}
+  %0 = tile.reduce sum %x {axis = 0 : i32} : !tile.block<16xi32> -> !tile.block<1xi32>
+  return
+}
+
+// -----
+
+func.func @reduce_pointers(%x: !tile.block<16x!tile.ptr<f32>>) {
+  // expected-error @+1 {{'tile.reduce' op operand #0 must be block of scalars, but got '!tile.block<16x!tile.ptr<f32>>'}}
+  %0 = "tile.reduce"(%x) <{axis = 0 : i32, kind = #tile<combine sum>}> ({}) : (!tile.block<16x!tile.ptr<f32>>) -> !tile.ptr<f32>
+  return
+}
+
+// -----
+
+func.func @reduce_custom_no_region(%x: !tile.block<16xf32>) {
+  // expected-error @+1 {{'tile.reduce' op with kind 'custom' needs a combine region}}
+  %0 = tile.reduce custom %x {axis = 0 : i32} : !tile.block<16xf32> -> f32
+  return
+}
+
+// -----
+
+func.func @reduce_region_with_sum(%x: !tile.block<16xf32>) {
+  // expected-error @+1 {{'tile.reduce' op takes a combine region only with kind 'custom', not 'sum'}}
+  %0 = tile.reduce sum %x {axis = 0 : i32} : !tile.block<16xf32> -> f32 {
+  ^bb0(%a: f32, %b: f32):
+    %m = arith.addf %a, %b : f32
+    tile.yield %m : f32
+  }
+  return
+}
+
+// -----
+
+func.func @reduce_region_with_max(%x: !tile.block<16xf32>) {
+  // expected-error @+1 {{'tile.reduce' op takes a combine region only with kind 'custom', not 'max'}}
+  %0 = tile.reduce max %x {axis = 0 : i32} : !tile.block<16xf32> -> f32 {
+  ^bb0(%a: f32, %b: f32):
+    %m = arith.maximumf %a, %b : f32
+    tile.yield %m : f32
+  }
+  return
+}
+
+// -----
+
+func.func @reduce_region_arg_count(%x: !tile.block<16xf32>) {
+  // expected-error @+1 {{'tile.reduce' op combine region must take two 'f32' arguments}}
+  %0 = tile.reduce custom %x {axis = 0 : i32} : !tile.block<16xf32> -> f32 {
+  ^bb0(%a: f32):
+    tile.yield %a : f32
+  }
+  return
+}
+
+// -----
+
+func.func @reduce_region_arg_type(%x: !tile.block<16xf32>) {
+  // expected-error @+1 {{'tile.reduce' op combine region must take two 'f32' arguments}}
+  %0 = tile.reduce custom %x {axis = 0 : i32} : !tile.block<16xf32> -> f32 {
+  ^bb0(%a: f32, %b: f16):
+    tile.yield %a : f32
+  }
+  return
+}
+
+// -----
+
+func.func @reduce_region_yield_type(%x: !tile.block<16xf32>) {
+  // expected-error @+1 {{'tile.reduce' op combine region must yield one 'f32'}}
+  %0 = tile.reduce custom %x {axis = 0 : i32} : !tile.block<16xf32> -> f32 {
+  ^bb0(%a: f32, %b: f32):
+    %c = arith.truncf %a : f32 to f16
+    tile.yield %c : f16
+  }
+  return
+}
+
+// -----
+
+func.func @reduce_region_yield_count(%x: !tile.block<16xf32>) {
+  // expected-error @+1 {{'tile.reduce' op combine region must yield one 'f32'}}
+  %0 = tile.reduce custom %x {axis = 0 : i32} : !tile.block<16xf32> -> f32 {
+  ^bb0(%a: f32, %b: f32):
+    tile.yield %a, %b : f32, f32
+  }
+  return
+}
+
+// -----
+
+func.func @reduce_region_empty_yield(%x: !tile.block<16xf32>) {
+  // expected-error @+1 {{'tile.reduce' op combine region must yield one 'f32'}}
+  %0 = tile.reduce custom %x {axis = 0 : i32} : !tile.block<16xf32> -> f32 {
+  ^bb0(%a: f32, %b: f32):
+  }
+  return
+}
+
+// -----
+
+func.func @reduce_region_terminator(%x: !tile.block<16xf32>) {
+  // expected-error @+1 {{'tile.reduce' op combine region must yield one 'f32'}}
+  %0 = "tile.reduce"(%x) <{axis = 0 : i32, kind = #tile<combine custom>}> ({
+  ^bb0(%a: f32, %b: f32):
+    "func.return"(%a) : (f32) -> ()
+  }) : (!tile.block<16xf32>) -> f32
+  return
+}
+
+// -----
+
+func.func @yield_outside(%a: f32) {
+  // expected-error @+1 {{'tile.yield' op expects parent op to be one of 'tile.reduce, tile.scan'}}
+  tile.yield %a : f32
+}
+
+// -----
+
+func.func @scan_axis(%x: !tile.block<128xi32>) {
+  // expected-error @+1 {{'tile.scan' op axis 1 is out of range for a rank-1 block 128}}
+  %0 = tile.scan sum %x {axis = 1 : i32} : !tile.block<128xi32>
+  return
+}
+
+// -----
+
+func.func @scan_result(%x: !tile.block<128xi32>) {
+  // expected-error @+1 {{'tile.scan' op failed to verify that all of {src, result} have same type}}
+  %0 = "tile.scan"(%x) <{axis = 0 : i32, kind = #tile<combine sum>}> ({}) : (!tile.block<128xi32>) -> !tile.block<128xi64>
+  return
+}
+
+// -----
+
+func.func @scan_custom_no_region(%x: !tile.block<128xi32>) {
+  // expected-error @+1 {{'tile.scan' op with kind 'custom' needs a combine region}}
+  %0 = tile.scan custom %x {axis = 0 : i32} : !tile.block<128xi32>
+  return
+}
+
+// -----
+
+func.func @scan_region_with_min(%x: !tile.block<128xi32>) {
+  // expected-error @+1 {{'tile.scan' op takes a combine region only with kind 'custom', not 'min'}}
+  %0 = tile.scan min %x {axis = 0 : i32} : !tile.block<128xi32> {
+  ^bb0(%a: i32, %b: i32):
+    %m = arith.minsi %a, %b : i32
+    tile.yield %m : i32
+  }
+  return
+}
+
+// -----
+
+func.func @scan_region_args(%x: !tile.block<128xi32>) {
+  // expected-error @+1 {{'tile.scan' op combine region must take two 'i32' arguments}}
+  %0 = tile.scan custom %x {axis = 0 : i32} : !tile.block<128xi32> {
+  ^bb0(%a: i64, %b: i64):
+    %m = arith.trunci %a : i64 to i32
+    tile.yield %m : i32
+  }
+  return
+}
+
+// -----
+
+func.func @scan_region_yield(%x: !tile.block<128xi32>) {
+  // expected-error @+1 {{'tile.scan' op combine region must yield one 'i32'}}
+  %0 = tile.scan custom %x {axis = 0 : i32} : !tile.block<128xi32> {
+  ^bb0(%a: i32, %b: i32):
+    %m = arith.extsi %a : i32 to i64
+    tile.yield %m : i64
+  }
+  return
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// dot
+//===----------------------------------------------------------------------===//
+
+func.func @dot_rank(%a: !tile.block<32xf16>, %b: !tile.block<16x64xf16>, %c: !tile.block<32x64xf32>) {
+  // expected-error @+1 {{'tile.dot' op needs rank-2 operands, got 32, 16x64 and 32x64}}
+  %0 = tile.dot %a, %b, %c : !tile.block<32xf16>, !tile.block<16x64xf16> -> !tile.block<32x64xf32>
+  return
+}
+
+// -----
+
+func.func @dot_rank3(%a: !tile.block<2x32x16xf16>, %b: !tile.block<2x16x64xf16>, %c: !tile.block<2x32x64xf32>) {
+  // expected-error @+1 {{'tile.dot' op needs rank-2 operands, got 2x32x16, 2x16x64 and 2x32x64}}
+  %0 = tile.dot %a, %b, %c : !tile.block<2x32x16xf16>, !tile.block<2x16x64xf16> -> !tile.block<2x32x64xf32>
+  return
+}
+
+// -----
+
+func.func @dot_inner(%a: !tile.block<32x16xf16>, %b: !tile.block<32x64xf16>, %c: !tile.block<32x64xf32>) {
+  // expected-error @+1 {{'tile.dot' op inner dimensions differ: a is 32x16 and b is 32x64}}
+  %0 = tile.dot %a, %b, %c : !tile.block<32x16xf16>, !tile.block<32x64xf16> -> !tile.block<32x64xf32>
+  return
+}
+
+// -----
+
+func.func @dot_acc_shape(%a: !tile.block<32x16xf16>, %b: !tile.block<16x64xf16>, %c: !tile.block<64x32xf32>) {
+  // expected-error @+1 {{'tile.dot' op accumulator is 64x32 but a*b is 32x64}}
+  %0 = tile.dot %a, %b, %c : !tile.block<32x16xf16>, !tile.block<16x64xf16> -> !tile.block<64x32xf32>
+  return
+}
+
+// -----
+
+func.func @dot_mixed_inputs(%a: !tile.block<32x16xf16>, %b: !tile.block<16x64xbf16>, %c: !tile.block<32x64xf32>) {
+  // expected-error @+1 {{'tile.dot' op a and b must have one element type, got 'f16' and 'bf16'}}
+  %0 = tile.dot %a, %b, %c : !tile.block<32x16xf16>, !tile.block<16x64xbf16> -> !tile.block<32x64xf32>
+  return
+}
+
+// -----
+
+func.func @dot_f64_inputs(%a: !tile.block<32x16xf64>, %b: !tile.block<16x64xf64>, %c: !tile.block<32x64xf32>) {
+  // expected-error @+1 {{'tile.dot' op inputs must be f16, bf16 or f32, not 'f64'}}
+  %0 = tile.dot %a, %b, %c : !tile.block<32x16xf64>, !tile.block<16x64xf64> -> !tile.block<32x64xf32>
+  return
+}
+
+// -----
+
+func.func @dot_int_inputs(%a: !tile.block<32x16xi8>, %b: !tile.block<16x64xi8>, %c: !tile.block<32x64xf32>) {
+  // expected-error @+1 {{'tile.dot' op operand #0 must be block of floats, but got '!tile.block<32x16xi8>'}}
+  %0 = tile.dot %a, %b, %c : !tile.block<32x16xi8>, !tile.block<16x64xi8> -> !tile.block<32x64xf32>
+  return
+}
+
+// -----
+
+func.func @dot_f16_acc(%a: !tile.block<32x16xf16>, %b: !tile.block<16x64xf16>, %c: !tile.block<32x64xf16>) {
+  // expected-error @+1 {{'tile.dot' op accumulator must be f32, not 'f16'}}
+  %0 = tile.dot %a, %b, %c : !tile.block<32x16xf16>, !tile.block<16x64xf16> -> !tile.block<32x64xf16>
+  return
+}
+
+// -----
+
+func.func @dot_result(%a: !tile.block<32x16xf16>, %b: !tile.block<16x64xf16>, %c: !tile.block<32x64xf32>) {
+  // expected-error @+1 {{'tile.dot' op failed to verify that result type is the accumulator type}}
+  %0 = "tile.dot"(%a, %b, %c) : (!tile.block<32x16xf16>, !tile.block<16x64xf16>, !tile.block<32x64xf32>) -> !tile.block<32x64xf16>
+  return
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// Elementwise
+//===----------------------------------------------------------------------===//
+
+func.func @addf_shapes(%a: !tile.block<16x1xf32>, %b: !tile.block<8x32xf32>) {
+  // expected-error @+1 {{'tile.addf' op requires the same type for all operands and results}}
+  %0 = "tile.addf"(%a, %b) : (!tile.block<16x1xf32>, !tile.block<8x32xf32>) -> !tile.block<8x32xf32>
+  return
+}
+
+// -----
+
+func.func @addf_custom_shapes(%a: !tile.block<16x1xf32>, %b: !tile.block<8x32xf32>) {
+  // expected-error @+2 {{use of value '%b' expects different type than prior uses: '!tile.block<16x1xf32>' vs '!tile.block<8x32xf32>'}}
+  // expected-note @-2 {{prior use here}}
+  %0 = tile.addf %a, %b : !tile.block<16x1xf32>
+  return
+}
+
+// -----
+
+func.func @addi_result(%a: !tile.block<16xi32>) {
+  // expected-error @+1 {{'tile.addi' op requires the same type for all operands and results}}
+  %0 = "tile.addi"(%a, %a) : (!tile.block<16xi32>, !tile.block<16xi32>) -> !tile.block<16xi64>
+  return
+}
+
+// -----
+
+func.func @addi_of_floats(%a: !tile.block<16xf32>) {
+  // expected-error @+1 {{'tile.addi' op operand #0 must be block of integers, but got '!tile.block<16xf32>'}}
+  %0 = "tile.addi"(%a, %a) : (!tile.block<16xf32>, !tile.block<16xf32>) -> !tile.block<16xf32>
+  return
+}
+
+// -----
+
+func.func @addf_of_ints(%a: !tile.block<16xi32>) {
+  // expected-error @+1 {{'tile.addf' op operand #0 must be block of floats, but got '!tile.block<16xi32>'}}
+  %0 = tile.addf %a, %a : !tile.block<16xi32>
+  return
+}
+
+// -----
+
+func.func @addf_scalars(%a: f32) {
+  // expected-error @+1 {{'tile.addf' op operand #0 must be block of floats, but got 'f32'}}
+  %0 = tile.addf %a, %a : f32
+  return
+}
+
+// -----
+
+func.func @fma_types(%a: !tile.block<16xf32>, %c: !tile.block<16xf16>) {
+  // expected-error @+1 {{'tile.fma' op requires the same type for all operands and results}}
+  %0 = "tile.fma"(%a, %a, %c) : (!tile.block<16xf32>, !tile.block<16xf32>, !tile.block<16xf16>) -> !tile.block<16xf32>
+  return
+}
+
+// -----
+
+func.func @negf_of_ints(%a: !tile.block<16xi32>) {
+  // expected-error @+1 {{'tile.negf' op operand #0 must be block of floats, but got '!tile.block<16xi32>'}}
+  %0 = tile.negf %a : !tile.block<16xi32>
+  return
+}
+
+// -----
+
+func.func @cmpi_operands(%a: !tile.block<16xi32>, %b: !tile.block<16xi64>) {
+  // expected-error @+1 {{'tile.cmpi' op requires all operands to have the same type}}
+  %0 = "tile.cmpi"(%a, %b) <{predicate = 0 : i64}> : (!tile.block<16xi32>, !tile.block<16xi64>) -> !tile.block<16xi1>
+  return
+}
+
+// -----
+
+func.func @cmpi_result(%a: !tile.block<16xi32>) {
+  // expected-error @+1 {{'tile.cmpi' op failed to verify that result is an i1 block of the operands' shape}}
+  %0 = "tile.cmpi"(%a, %a) <{predicate = 0 : i64}> : (!tile.block<16xi32>, !tile.block<16xi32>) -> !tile.block<8xi1>
+  return
+}
+
+// -----
+
+func.func @cmpi_predicate(%a: !tile.block<16xi32>) {
+  // expected-error @+1 {{expected string or keyword containing one of the following enum values for attribute 'predicate' [eq, ne, slt, sle, sgt, sge, ult, ule, ugt, uge]}}
+  %0 = tile.cmpi olt, %a, %a : !tile.block<16xi32>
+  return
+}
+
+// -----
+
+func.func @cmpf_of_ints(%a: !tile.block<16xi32>) {
+  // expected-error @+1 {{custom op 'tile.cmpf' 'lhs' must be block of floats, but got '!tile.block<16xi32>'}}
+  %0 = tile.cmpf olt, %a, %a : !tile.block<16xi32>
+  return
+}
+
+// -----
+
+func.func @select_condition(%c: !tile.block<8xi1>, %a: !tile.block<16xf32>) {
+  // expected-error @+1 {{'tile.select' op failed to verify that condition is an i1 block of the result's shape}}
+  %0 = "tile.select"(%c, %a, %a) : (!tile.block<8xi1>, !tile.block<16xf32>, !tile.block<16xf32>) -> !tile.block<16xf32>
+  return
+}
+
+// -----
+
+func.func @select_values(%c: !tile.block<16xi1>, %a: !tile.block<16xf32>, %b: !tile.block<16xf16>) {
+  // expected-error @+1 {{'tile.select' op failed to verify that all of {true_value, false_value, result} have same type}}
+  %0 = "tile.select"(%c, %a, %b) : (!tile.block<16xi1>, !tile.block<16xf32>, !tile.block<16xf16>) -> !tile.block<16xf32>
+  return
+}
+
+// -----
+
+func.func @cast_shape(%a: !tile.block<128xf32>) {
+  // expected-error @+1 {{'tile.cast' op cannot change the shape from 128 to 64x2; a cast converts elements only}}
+  %0 = tile.cast %a : !tile.block<128xf32> to !tile.block<64x2xf16>
+  return
+}
+
+// -----
+
+func.func @cast_unsigned_float(%a: !tile.block<128xf32>) {
+  // expected-error @+1 {{'tile.cast' op 'unsigned_src' applies to integer sources only, not 'f32'}}
+  %0 = tile.cast %a {unsigned_src} : !tile.block<128xf32> to !tile.block<128xi32>
+  return
+}
+
+// -----
+
+func.func @cast_pointers(%a: !tile.block<128x!tile.ptr<f32>>) {
+  // expected-error @+1 {{'tile.cast' op operand #0 must be block of scalars, but got '!tile.block<128x!tile.ptr<f32>>'}}
+  %0 = tile.cast %a : !tile.block<128x!tile.ptr<f32>> to !tile.block<128xi64>
+  return
+}
