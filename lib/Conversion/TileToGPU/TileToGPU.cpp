@@ -734,7 +734,11 @@ Value KernelEmitter::emitScalarOp(Operation *op, ValueRange operands,
         return arith::XOrIOp::create(builder, loc, operands[0], ones);
       })
       .Case<AbsIOp>([&](auto) -> Value {
-        return math::AbsIOp::create(builder, loc, operands[0]);
+        // max(x, -x): the NVVM lowering has no math.absi.
+        Value zero = arith::ConstantOp::create(
+            builder, loc, builder.getIntegerAttr(resultType, 0));
+        Value negated = arith::SubIOp::create(builder, loc, zero, operands[0]);
+        return arith::MaxSIOp::create(builder, loc, operands[0], negated);
       })
       .Case<AbsFOp>([&](auto) -> Value {
         return math::AbsFOp::create(builder, loc, operands[0]);
