@@ -1,0 +1,23 @@
+"""tile: block-level GPU programming in Python, Triton-compatible.
+
+    import tile as triton
+    import tile.language as tl
+"""
+from . import language  # noqa: F401
+from .compiler.pipeline import CompiledKernel, compile  # noqa: F401
+from .compiler.kernel import Specialization, generate_ir  # noqa: F401
+from .errors import CompilationError  # noqa: F401
+from .runtime.autotuner import Config, autotune, heuristics  # noqa: F401
+from .runtime.jit import JITFunction, jit  # noqa: F401
+
+__version__ = "0.1.0"
+
+
+def cdiv(x: int, y: int) -> int:
+    """Ceiling division of two Python ints (for grids)."""
+    return (x + y - 1) // y
+
+
+def next_power_of_2(n: int) -> int:
+    """The smallest power of two >= n (1 for n <= 1)."""
+    return 1 if n <= 1 else 1 << (int(n) - 1).bit_length()

@@ -1,0 +1,111 @@
+"""ctypes binding of the C++ compile library (`libTileCAPI.so`, include/tile-c/Compile.h)."""
+from __future__ import annotations
+
+import ctypes
+import functools
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..errors import error_from_diagnostics
+
+LIBRARY_NAME = "libTileCAPI.so"
+
+
+class CompilerUnavailableError(RuntimeError):
+    """The compile library was not found (set TILE_LIBRARY or build the project)."""
+
+
+def library_path() -> Path:
+    """$TILE_LIBRARY, else <repo>/build/lib/libTileCAPI.so next to this package."""
+    override = os.environ.get("TILE_LIBRARY")
+    if override:
+        return Path(override)
+    repo = Path(__file__).resolve().parents[3]
+    return repo / "build" / "lib" / LIBRARY_NAME
+
+
+def available() -> bool:
+    return library_path().is_file()
+
+
+@functools.lru_cache(maxsize=None)
+def _load(path: str) -> ctypes.CDLL:
+    lib = ctypes.CDLL(path)
+    lib.tileCompile.argtypes = [ctypes.c_char_p, ctypes.c_size_t, ctypes.c_char_p,
+                                ctypes.c_int, ctypes.c_int]
+    lib.tileCompile.restype = ctypes.c_void_p
+    lib.tileCompileSucceeded.argtypes = [ctypes.c_void_p]
+    lib.tileCompileSucceeded.restype = ctypes.c_int
+    lib.tileCompileResultGet.argtypes = [ctypes.c_void_p, ctypes.c_char_p,
+                                         ctypes.POINTER(ctypes.c_size_t)]
+    lib.tileCompileResultGet.restype = ctypes.c_void_p
+    lib.tileCompileResultDestroy.argtypes = [ctypes.c_void_p]
+    lib.tileCompileResultDestroy.restype = None
+    return lib
+
+
+def library() -> ctypes.CDLL:
+    path = library_path()
+    if not path.is_file():
+        raise CompilerUnavailableError(
+            f"the tile compile library {path} does not exist: build the project "
+            "(it builds build/lib/libTileCAPI.so) or set TILE_LIBRARY to its path")
+    return _load(str(path))
+
+
+def version() -> str:
+    """Identifies the compiler build for cache keys: the library's version
+    string plus its path, size and mtime (a rebuilt library changes the key)."""
+    path = library_path()
+    try:
+        stat = path.stat()
+    except OSError:
+        return "unavailable"
+    reported = ""
+    try:
+        lib = library()
+        if hasattr(lib, "tileCompilerVersion"):
+            lib.tileCompilerVersion.restype = ctypes.c_char_p
+            reported = (lib.tileCompilerVersion() or b"").decode()
+    except OSError:
+        pass
+    return f"{reported}:{path.resolve()}:{stat.st_size}:{stat.st_mtime_ns}"
+
+
+@dataclass
+class BackendResult:
+    llir: str
+    ptx: str
+    cubin: bytes
+    metadata: dict[str, Any]
+
+
+def _get(lib: ctypes.CDLL, result: int, what: str) -> bytes:
+    size = ctypes.c_size_t(0)
+    pointer = lib.tileCompileResultGet(result, what.encode(), ctypes.byref(size))
+    if not pointer:
+        return b""
+    return ctypes.string_at(pointer, size.value)
+
+
+def compile_ir(ir: str, chip: str, num_warps: int, emit_cubin: bool = True) -> BackendResult:
+    """Runs the whole C++ pipeline on tile IR text; failures raise CompilationError
+    located in the user's source (the IR carries Python locations)."""
+    lib = library()
+    data = ir.encode()
+    result = lib.tileCompile(data, len(data), chip.encode(), int(num_warps), int(emit_cubin))
+    if not result:
+        raise CompilerUnavailableError("tileCompile returned no result")
+    try:
+        if not lib.tileCompileSucceeded(result):
+            raise error_from_diagnostics(_get(lib, result, "diagnostics").decode(errors="replace"))
+        metadata_text = _get(lib, result, "metadata").decode() or "{}"
+        return BackendResult(llir=_get(lib, result, "llir").decode(errors="replace"),
+                             ptx=_get(lib, result, "ptx").decode(errors="replace"),
+                             cubin=_get(lib, result, "cubin") if emit_cubin else b"",
+                             metadata=json.loads(metadata_text))
+    finally:
+        lib.tileCompileResultDestroy(result)

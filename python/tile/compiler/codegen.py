@@ -1,0 +1,680 @@
+"""Python AST -> tile IR text.
+
+`CodeGenerator` walks one function's AST. Runtime values are `tensor`s; every
+other value (ints, floats, dtypes, tuples, modules, functions) is a plain
+Python value computed at compile time, so `if` on a constexpr and
+`tl.static_range` are resolved here. Calls to other @tile.jit functions are
+inlined by walking the callee with its own generator.
+"""
+from __future__ import annotations
+
+import ast
+import builtins
+import inspect
+import operator
+import textwrap
+from contextlib import contextmanager
+from typing import Any, Callable, Iterator, Sequence
+
+from ..errors import CompilationError, TileError
+from ..language import core as tl
+from ..language import semantic as S
+from ..language import types as T
+from ..language.semantic import tensor
+from ..language.types import unwrap
+from .ir import Block, Builder, Value
+from .source import FunctionSource
+
+_MISSING = object()
+_MAX_INLINE_DEPTH = 64
+
+# Python operators on runtime values -> semantic functions.
+_BINARY_OPS: dict[type, Callable[..., tensor]] = {
+    ast.Add: S.add, ast.Sub: S.sub, ast.Mult: S.mul, ast.Div: S.truediv,
+    ast.FloorDiv: S.floordiv, ast.Mod: S.mod, ast.Pow: S.power,
+    ast.BitAnd: lambda b, x, y: S.bitwise(b, "andi", x, y),
+    ast.BitOr: lambda b, x, y: S.bitwise(b, "ori", x, y),
+    ast.BitXor: lambda b, x, y: S.bitwise(b, "xori", x, y),
+    ast.LShift: lambda b, x, y: S.bitwise(b, "shli", x, y),
+    ast.RShift: lambda b, x, y: S.bitwise(b, "shr", x, y),
+}
+_PYTHON_BINARY_OPS: dict[type, Callable[[Any, Any], Any]] = {
+    ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
+    ast.Div: operator.truediv, ast.FloorDiv: operator.floordiv, ast.Mod: operator.mod,
+    ast.Pow: operator.pow, ast.BitAnd: operator.and_, ast.BitOr: operator.or_,
+    ast.BitXor: operator.xor, ast.LShift: operator.lshift, ast.RShift: operator.rshift,
+    ast.MatMult: operator.matmul,
+}
+_COMPARE_PREDICATES = {ast.Lt: "lt", ast.LtE: "le", ast.Gt: "gt", ast.GtE: "ge",
+                       ast.Eq: "eq", ast.NotEq: "ne"}
+_PYTHON_COMPARE_OPS: dict[type, Callable[[Any, Any], Any]] = {
+    ast.Lt: operator.lt, ast.LtE: operator.le, ast.Gt: operator.gt, ast.GtE: operator.ge,
+    ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.Is: operator.is_,
+    ast.IsNot: operator.is_not, ast.In: lambda a, b: a in b,
+    ast.NotIn: lambda a, b: a not in b,
+}
+
+
+def is_runtime(value: Any) -> bool:
+    return isinstance(value, tensor)
+
+
+def _changed(before: Any, after: Any) -> bool:
+    if before is _MISSING:
+        return True
+    if is_runtime(before) or is_runtime(after):
+        return not (is_runtime(before) and is_runtime(after) and before.name == after.name
+                    and before.type == after.type)
+    try:
+        return type(before) is not type(after) or bool(before != after)
+    except Exception:  # values without a usable ==
+        return before is not after
+
+
+def _is_jit_function(value: Any) -> bool:
+    from ..runtime.jit import JITFunction
+    return isinstance(value, JITFunction)
+
+
+class CodeGenerator(ast.NodeVisitor):
+    """Emits the IR of one function body into `builder`'s insertion block."""
+
+    def __init__(self, builder: Builder, source: FunctionSource, scope: dict[str, Any],
+                 call_site: str | None = None, depth: int = 0) -> None:
+        self.builder = builder
+        self.source = source
+        self.scope = scope
+        self.call_site = call_site  # the caller's location when inlined
+        self.depth = depth
+        self.returned = False
+        self.return_value: Any = None
+        self.runtime_control_depth = 0  # nesting of scf.if/for/while being emitted
+
+    # -- infrastructure -------------------------------------------------------
+
+    def loc(self, node: ast.AST) -> str:
+        here = self.source.loc(node)
+        if self.call_site is None:
+            return here
+        return f"loc(callsite({here[4:-1]} at {self.call_site[4:-1]}))"
+
+    def error(self, node: ast.AST, message: str) -> CompilationError:
+        return self.source.error(node, message)
+
+    @contextmanager
+    def at(self, node: ast.AST) -> Iterator[None]:
+        """Ops emitted inside get the node's location; errors raised inside
+        become CompilationErrors located at the node (the innermost wins)."""
+        with self.builder.location(self.loc(node)):
+            try:
+                yield
+            except CompilationError:
+                raise
+            except TileError as exc:
+                raise self.error(node, str(exc)) from None
+            except RecursionError:
+                raise self.error(node, "expression nested too deeply") from None
+            except Exception as exc:  # a Python error evaluating user code
+                raise self.error(node, f"{type(exc).__name__}: {exc}") from None
+
+    def visit(self, node: ast.AST) -> Any:
+        if not hasattr(node, "lineno"):
+            return super().visit(node)
+        with self.at(node):
+            return super().visit(node)
+
+    def generic_visit(self, node: ast.AST) -> Any:
+        raise TileError(f"unsupported Python syntax in a kernel: {type(node).__name__}")
+
+    def visit_body(self, statements: Sequence[ast.stmt], top_level: bool = False) -> None:
+        """Visits statements; `top_level` when they are the rest of the function."""
+        for index, statement in enumerate(statements):
+            if self.returned:
+                break
+            if top_level and _is_guard_return(statement):
+                # `if cond: ...; return` followed by the rest of the function:
+                # the rest is the else branch, so the guard becomes one scf.if.
+                self.visit_guard(statement, statements[index + 1:])  # type: ignore[arg-type]
+                return
+            self.visit(statement)
+
+    def visit_guard(self, node: ast.If, rest: Sequence[ast.stmt]) -> None:
+        with self.at(node):
+            condition = self.visit(node.test)
+            if not is_runtime(condition):
+                self.visit_body(node.body if condition else rest, top_level=True)
+            else:
+                guarded = ast.If(test=node.test, body=node.body[:-1] or [ast.Pass()],
+                                 orelse=list(rest))
+                ast.copy_location(guarded, node)
+                self.visit_if_runtime(guarded, condition, else_is_rest=True)
+        self.returned = True
+
+    def lookup(self, name: str) -> Any:
+        if name in self.scope:
+            return self.scope[name]
+        if name in self.source.namespace:
+            return unwrap(self.source.namespace[name])
+        if hasattr(builtins, name):
+            return getattr(builtins, name)
+        raise TileError(f"name '{name}' is not defined")
+
+    def runtime_region(self) -> "_RuntimeRegion":
+        return _RuntimeRegion(self)
+
+    # -- statements -----------------------------------------------------------
+
+    def visit_Expr(self, node: ast.Expr) -> None:
+        if isinstance(node.value, ast.Constant):  # docstrings, bare literals
+            return
+        self.visit(node.value)
+
+    def visit_Pass(self, node: ast.Pass) -> None:
+        return None
+
+    def visit_Assign(self, node: ast.Assign) -> None:
+        value = self.visit(node.value)
+        for target in node.targets:
+            self.assign(target, value)
+
+    def visit_AnnAssign(self, node: ast.AnnAssign) -> None:
+        if node.value is not None:
+            self.assign(node.target, self.visit(node.value))
+
+    def visit_AugAssign(self, node: ast.AugAssign) -> None:
+        if not isinstance(node.target, ast.Name):
+            raise TileError("only names can be updated in place (blocks have value semantics)")
+        current = self.lookup(node.target.id)
+        self.scope[node.target.id] = self.binary_operation(node.op, current,
+                                                           self.visit(node.value))
+
+    def assign(self, target: ast.expr, value: Any) -> None:
+        if isinstance(target, ast.Name):
+            self.scope[target.id] = unwrap(value)
+        elif isinstance(target, (ast.Tuple, ast.List)):
+            if not isinstance(value, (tuple, list)) or len(value) != len(target.elts):
+                raise TileError(f"cannot unpack {value!r} into {len(target.elts)} names")
+            for element, item in zip(target.elts, value):
+                self.assign(element, item)
+        else:
+            raise TileError("only names and tuples of names can be assigned in a kernel "
+                            "(blocks are values: there is no x[i] = ... or x.attr = ...)")
+
+    def visit_Return(self, node: ast.Return) -> None:
+        if self.runtime_control_depth:
+            raise TileError("return inside a runtime if/for/while is not supported; "
+                            "assign a variable and return it at the end")
+        self.return_value = None if node.value is None else self.visit(node.value)
+        self.returned = True
+
+    def visit_Assert(self, node: ast.Assert) -> None:
+        condition = self.visit(node.test)
+        if not is_runtime(condition) and not condition:
+            message = self.visit(node.msg) if node.msg is not None else ""
+            raise TileError(f"assertion failed{': ' + str(message) if message else ''}")
+        # Runtime assertions (device_assert) are not emitted.
+
+    def visit_Break(self, node: ast.Break) -> None:
+        raise TileError("break is not supported in kernels; use a while loop with a condition")
+
+    def visit_Continue(self, node: ast.Continue) -> None:
+        raise TileError("continue is not supported in kernels; use an if around the rest "
+                        "of the body")
+
+    # -- if -------------------------------------------------------------------
+
+    def visit_If(self, node: ast.If) -> None:
+        condition = self.visit(node.test)
+        if not is_runtime(condition):  # a constexpr: resolved now, one branch emitted
+            self.visit_body(node.body if condition else node.orelse)
+            return
+        self.visit_if_runtime(node, condition)
+
+    def visit_if_runtime(self, node: ast.If, condition: tensor, else_is_rest: bool = False
+                         ) -> None:
+        if condition.is_block():
+            raise TileError(f"an if condition must be a scalar, got a block of shape "
+                            f"{condition.shape}; use tl.where to select elementwise")
+        condition = S.to_bool(self.builder, condition)
+        with self.runtime_region():
+            self.emit_if(node, condition, else_is_rest)
+
+    def emit_if(self, node: ast.If, condition: tensor, else_is_rest: bool = False) -> None:
+        b = self.builder
+        before = dict(self.scope)
+        then_block, then_scope = self.emit_branch(node.body, before)
+        else_block, else_scope = self.emit_branch(node.orelse, before, top_level=else_is_rest)
+        self.returned = False
+        # After a guard the function ends: nothing flows out of the if.
+        names = [] if else_is_rest else [
+            n for n in then_scope if n in else_scope and
+            (_changed(before.get(n, _MISSING), then_scope[n])
+             or _changed(before.get(n, _MISSING), else_scope[n]))]
+        merged: dict[str, Any] = {}
+        yielded: list[tuple[str, tensor, tensor]] = []
+        for name in names:
+            then_value, else_value = then_scope[name], else_scope[name]
+            if not is_runtime(then_value) and not is_runtime(else_value) \
+                    and not _changed(then_value, else_value):
+                merged[name] = then_value  # the same constant either way
+                continue
+            with b.insertion_point(then_block):
+                then_value = self.as_runtime(name, then_value, else_value)
+            with b.insertion_point(else_block):
+                else_value = self.as_runtime(name, else_value, then_value)
+            if then_value.type != else_value.type:
+                raise TileError(f"'{name}' has type {then_value.type} in the then branch and "
+                                f"{else_value.type} in the else branch; they must agree")
+            yielded.append((name, then_value, else_value))
+        types = [t.type for _, t, _ in yielded]
+        for block, index in ((then_block, 1), (else_block, 2)):
+            with b.insertion_point(block):
+                b.create_void(_yield("scf.yield", [entry[index] for entry in yielded]))
+        type_list = f"-> ({', '.join(t.to_ir() for t in types)}) " if types else ""
+        results = b.create_with_regions(
+            [f"scf.if {condition.name} {type_list}", then_block, " else ", else_block], types)
+        self.scope = before
+        self.scope.update(merged)
+        for (name, _, _), result in zip(yielded, results):
+            self.scope[name] = tensor(result)
+
+    def emit_branch(self, statements: Sequence[ast.stmt], before: dict[str, Any],
+                    top_level: bool = False) -> tuple[Block, dict[str, Any]]:
+        block = Block()
+        self.scope = dict(before)
+        with self.builder.insertion_point(block):
+            self.visit_body(statements, top_level)
+        return block, self.scope
+
+    def as_runtime(self, name: str, value: Any, like: Any) -> tensor:
+        """A branch or loop value as a runtime value typed like `like` when it is
+        a compile-time number (e.g. `x = 0` in one branch, a tensor in the other)."""
+        if is_runtime(value):
+            return value
+        if not isinstance(value, (bool, int, float)):
+            raise TileError(f"'{name}' is the compile-time value {value!r} on one path and "
+                            "a different value on another; it must be the same on every "
+                            "path or a number")
+        if is_runtime(like):
+            if like.is_block():
+                return S.block_constant(self.builder, value, like.type)
+            return S.cast(self.builder, S.to_tensor(self.builder, value, like=like), like.dtype)
+        if isinstance(like, (bool, int, float)):
+            return S.to_tensor(self.builder, value, like=S.to_tensor(self.builder, like))
+        return S.to_tensor(self.builder, value)
+
+    # -- loops ----------------------------------------------------------------
+
+    def visit_For(self, node: ast.For) -> None:
+        if node.orelse:
+            raise TileError("for ... else is not supported in kernels")
+        if not isinstance(node.iter, ast.Call):
+            raise TileError("a kernel for loop must iterate over range(...), tl.range(...) "
+                            "or tl.static_range(...)")
+        iterator = self.visit(node.iter)
+        if isinstance(iterator, tl.static_range):
+            self.unroll(node, iterator)
+        elif isinstance(iterator, tl.range):
+            if not isinstance(node.target, ast.Name):
+                raise TileError("the loop variable must be a single name")
+            with self.runtime_region():
+                self.emit_for(node, iterator)
+        else:
+            raise TileError("a kernel for loop must iterate over range(...), tl.range(...) "
+                            "or tl.static_range(...)")
+
+    def unroll(self, node: ast.For, loop: tl.static_range) -> None:
+        for bound in (loop.start, loop.end, loop.step):
+            if not isinstance(bound, int):
+                raise TileError("tl.static_range bounds must be compile-time integers, "
+                                f"got {bound!r}")
+        for index in builtins.range(loop.start, loop.end, loop.step):
+            self.assign(node.target, index)
+            self.visit_body(node.body)
+            if self.returned:
+                raise TileError("return inside tl.static_range is not supported")
+
+    def emit_for(self, node: ast.For, loop: tl.range) -> None:
+        b = self.builder
+        bounds = [S.to_tensor(b, v) for v in (loop.start, loop.end, loop.step)]
+        for bound in bounds:
+            if bound.is_block() or not bound.dtype.is_int():
+                raise TileError(f"range bounds must be integer scalars, got {bound.type}")
+        iv_type = T.int64 if any(v.dtype.primitive_bitwidth == 64 for v in bounds) \
+            else T.int32
+        lower, upper, step = (S.cast(b, v, iv_type) for v in bounds)
+        target = node.target.id  # type: ignore[attr-defined]
+
+        def bind_induction(value: Value) -> None:
+            self.scope[target] = tensor(value)
+
+        names, inits = self.loop_carried(node.body, bind_induction, iv_type, exclude=target)
+        body = b.new_block_args([iv_type] + [v.type for v in inits])
+        self.scope = dict(self.scope)
+        saved = dict(self.scope)
+        bind_induction(body.args[0])
+        for name, arg in zip(names, body.args[1:]):
+            self.scope[name] = tensor(arg)
+        with b.insertion_point(body):
+            self.visit_body(node.body)
+            b.create_void(_yield("scf.yield", self.carried_values(names, inits)))
+        iter_args = ", ".join(f"{arg.name} = {init.name}" for arg, init in zip(body.args[1:], inits))
+        header = f"scf.for {body.args[0].name} = {lower.name} to {upper.name} step {step.name} "
+        if inits:
+            header += f"iter_args({iter_args}) -> ({', '.join(v.type.to_ir() for v in inits)}) "
+        results = b.create_with_regions([header + f": {iv_type.mlir} ", body],
+                                        [v.type for v in inits])
+        self.scope = saved
+        self.scope.pop(target, None)
+        for name, result in zip(names, results):
+            self.scope[name] = tensor(result)
+
+    def visit_While(self, node: ast.While) -> None:
+        if node.orelse:
+            raise TileError("while ... else is not supported in kernels")
+        with self.runtime_region():
+            self.emit_while(node)
+
+    def emit_while(self, node: ast.While) -> None:
+        b = self.builder
+        names, inits = self.loop_carried(node.body, lambda value: None, None, exclude=None,
+                                         condition=node.test)
+        types = [v.type for v in inits]
+        saved = dict(self.scope)
+        before = b.new_block_args(types)
+        self.scope = dict(saved)
+        for name, arg in zip(names, before.args):
+            self.scope[name] = tensor(arg)
+        with b.insertion_point(before):
+            condition = self.visit(node.test)
+            if not is_runtime(condition):
+                raise TileError("a while condition must be a runtime value (a loop on a "
+                                "compile-time condition would never end or never run)")
+            if condition.is_block():
+                raise TileError("a while condition must be a scalar, not a block")
+            condition = S.to_bool(b, condition)
+            b.create_void(_yield(f"scf.condition({condition.name})", list(map(tensor, before.args))))
+        after = b.new_block_args(types, labelled=True)
+        self.scope = dict(saved)
+        for name, arg in zip(names, after.args):
+            self.scope[name] = tensor(arg)
+        with b.insertion_point(after):
+            self.visit_body(node.body)
+            b.create_void(_yield("scf.yield", self.carried_values(names, inits)))
+        type_list = ", ".join(t.to_ir() for t in types)
+        args = ", ".join(f"{arg.name} = {init.name}" for arg, init in zip(before.args, inits))
+        header = f"scf.while ({args}) : ({type_list}) -> ({type_list}) " if inits \
+            else "scf.while : () -> () "
+        results = b.create_with_regions([header, before, " do ", after], types)
+        self.scope = saved
+        for name, result in zip(names, results):
+            self.scope[name] = tensor(result)
+
+    def loop_carried(self, body: Sequence[ast.stmt], bind_induction: Callable[[Value], None],
+                     iv_type: Any, exclude: str | None,
+                     condition: ast.expr | None = None) -> tuple[list[str], list[tensor]]:
+        """Finds the variables a loop body updates by emitting it once into a
+        scratch block, and returns them with their initial runtime values."""
+        b = self.builder
+        saved = dict(self.scope)
+        scratch = Block()
+        with b.insertion_point(scratch):
+            if iv_type is not None:
+                bind_induction(Value(b.fresh_name(), iv_type))
+            if condition is not None:
+                self.visit(condition)
+            self.visit_body(body)
+        after, self.scope = self.scope, saved
+        names: list[str] = []
+        inits: list[tensor] = []
+        for name, initial in saved.items():
+            if name == exclude or name not in after or not _changed(initial, after[name]):
+                continue
+            updated = after[name]
+            if is_runtime(initial):
+                inits.append(initial)
+            elif isinstance(initial, (bool, int, float)):
+                if is_runtime(updated) and updated.is_block():
+                    raise TileError(f"'{name}' starts as the number {initial!r} and becomes a "
+                                    f"block of shape {updated.shape} in the loop; initialize it "
+                                    "with tl.zeros/tl.full")
+                inits.append(self.as_runtime(name, initial, updated))
+            else:
+                raise TileError(f"the loop changes the compile-time value '{name}' "
+                                f"({initial!r}); only numbers and runtime values can be "
+                                "updated in a loop")
+            names.append(name)
+        return names, inits
+
+    def carried_values(self, names: list[str], inits: list[tensor]) -> list[tensor]:
+        values = []
+        for name, init in zip(names, inits):
+            value = self.as_runtime(name, self.scope[name], init)
+            if value.type != init.type:
+                raise TileError(f"loop-carried '{name}' has type {init.type} before the loop "
+                                f"and {value.type} after an iteration; cast it with .to()")
+            values.append(value)
+        return values
+
+    # -- expressions ----------------------------------------------------------
+
+    def visit_Constant(self, node: ast.Constant) -> Any:
+        return node.value
+
+    def visit_Name(self, node: ast.Name) -> Any:
+        return self.lookup(node.id)
+
+    def visit_Tuple(self, node: ast.Tuple) -> tuple[Any, ...]:
+        return tuple(self.visit(e) for e in node.elts)
+
+    def visit_List(self, node: ast.List) -> list[Any]:
+        return [self.visit(e) for e in node.elts]
+
+    def visit_JoinedStr(self, node: ast.JoinedStr) -> str:
+        parts = []
+        for value in node.values:
+            if isinstance(value, ast.Constant):
+                parts.append(str(value.value))
+            else:
+                item = self.visit(value.value)  # type: ignore[attr-defined]
+                parts.append(repr(item) if is_runtime(item) else format(item))
+        return "".join(parts)
+
+    def visit_BinOp(self, node: ast.BinOp) -> Any:
+        return self.binary_operation(node.op, self.visit(node.left), self.visit(node.right))
+
+    def binary_operation(self, op: ast.operator, left: Any, right: Any) -> Any:
+        if not is_runtime(left) and not is_runtime(right):
+            return _PYTHON_BINARY_OPS[type(op)](left, right)
+        if type(op) not in _BINARY_OPS:
+            raise TileError(f"operator {type(op).__name__} is not supported on blocks")
+        return _BINARY_OPS[type(op)](self.builder, left, right)
+
+    def visit_UnaryOp(self, node: ast.UnaryOp) -> Any:
+        operand = self.visit(node.operand)
+        if not is_runtime(operand):
+            return {ast.Not: operator.not_, ast.USub: operator.neg, ast.UAdd: operator.pos,
+                    ast.Invert: operator.invert}[type(node.op)](operand)
+        if isinstance(node.op, ast.USub):
+            return S.minus(self.builder, operand)
+        if isinstance(node.op, ast.UAdd):
+            return operand
+        if isinstance(node.op, ast.Invert):
+            return S.invert(self.builder, operand)
+        return S.logical_not(self.builder, operand)
+
+    def visit_Compare(self, node: ast.Compare) -> Any:
+        operands = [self.visit(node.left)] + [self.visit(c) for c in node.comparators]
+        if len(node.ops) > 1:
+            if any(is_runtime(v) for v in operands):
+                text = ast.get_source_segment(self.source_segment_text, node) or "a < b < c"
+                raise TileError(
+                    f"chained comparison `{text}` on runtime values is not supported. "
+                    "Note: & and | bind tighter than comparisons, so `offs_m < M & offs_n < N` "
+                    "means the chained `offs_m < (M & offs_n) < N`; write "
+                    "`(offs_m < M) & (offs_n < N)`")
+            return all(_PYTHON_COMPARE_OPS[type(op)](a, c) for op, a, c
+                       in zip(node.ops, operands, operands[1:]))
+        left, right = operands
+        op = type(node.ops[0])
+        if op in (ast.Is, ast.IsNot, ast.In, ast.NotIn):  # about Python objects
+            return _PYTHON_COMPARE_OPS[op](left, right)
+        if not is_runtime(left) and not is_runtime(right):
+            return _PYTHON_COMPARE_OPS[op](left, right)
+        if op not in _COMPARE_PREDICATES:
+            raise TileError(f"{op.__name__} comparison is not supported on runtime values")
+        return S.compare(self.builder, _COMPARE_PREDICATES[op], left, right)
+
+    @property
+    def source_segment_text(self) -> str:
+        """The text the AST was parsed from (node offsets refer to it)."""
+        return textwrap.dedent(self.source.text)
+
+    def visit_BoolOp(self, node: ast.BoolOp) -> Any:
+        is_and = isinstance(node.op, ast.And)
+        result = self.visit(node.values[0])
+        for value_node in node.values[1:]:
+            if not is_runtime(result):
+                if bool(result) != is_and:  # Python's short circuit
+                    return result
+                result = self.visit(value_node)
+                continue
+            right = self.visit(value_node)
+            for value in (result, right):
+                if is_runtime(value) and value.is_block():
+                    raise TileError("`and`/`or` on blocks is ambiguous; use & and | with "
+                                    "parentheses, e.g. (a < b) & (c < d)")
+            left = S.to_bool(self.builder, result)
+            right = S.to_bool(self.builder, S.to_tensor(self.builder, right))
+            result = S.bitwise(self.builder, "andi" if is_and else "ori", left, right)
+        return result
+
+    def visit_IfExp(self, node: ast.IfExp) -> Any:
+        condition = self.visit(node.test)
+        if not is_runtime(condition):
+            return self.visit(node.body if condition else node.orelse)
+        return S.where(self.builder, condition, self.visit(node.body), self.visit(node.orelse))
+
+    def visit_Attribute(self, node: ast.Attribute) -> Any:
+        value = self.visit(node.value)
+        if is_runtime(value) and node.attr == "T":
+            return S.trans(self.builder, value, None)
+        return unwrap(getattr(value, node.attr))
+
+    def visit_Subscript(self, node: ast.Subscript) -> Any:
+        value = self.visit(node.value)
+        if not is_runtime(value):
+            return unwrap(value[self.visit(node.slice)])
+        index = node.slice
+        entries = list(index.elts) if isinstance(index, ast.Tuple) else [index]
+        result, axis = value, 0
+        for entry in entries:
+            if isinstance(entry, ast.Constant) and entry.value is None:
+                result = S.expand_dims(self.builder, result, axis)
+            elif isinstance(entry, ast.Slice) and entry.lower is None and entry.upper is None \
+                    and entry.step is None:
+                pass
+            else:
+                raise TileError("blocks can only be indexed with `:` and `None` "
+                                "(e.g. x[:, None]); there is no element access")
+            axis += 1
+        kept = sum(1 for e in entries if isinstance(e, ast.Slice))
+        if kept != len(value.shape):
+            raise TileError(f"index has {kept} `:` entries but the block has rank "
+                            f"{len(value.shape)}")
+        return result
+
+    def visit_Starred(self, node: ast.Starred) -> Any:
+        return self.visit(node.value)
+
+    def visit_Call(self, node: ast.Call) -> Any:
+        fn = self.visit(node.func)
+        args: list[Any] = []
+        for arg in node.args:
+            if isinstance(arg, ast.Starred):
+                args.extend(self.visit(arg.value))
+            else:
+                args.append(self.visit(arg))
+        kwargs = {kw.arg: self.visit(kw.value) for kw in node.keywords if kw.arg is not None}
+        args = [unwrap(a) for a in args]
+        kwargs = {k: unwrap(v) for k, v in kwargs.items()}
+        if _is_jit_function(fn):
+            return self.call_jit(fn, args, kwargs, node)
+        if fn is builtins.range:  # a runtime loop in a kernel, as Triton
+            fn = tl.range
+        if fn in (tl.range, tl.static_range):
+            return fn(*args, **kwargs)
+        if tl.is_builtin(fn):
+            self.builder.call_jit = lambda f, a: self.call_jit(f, a, {}, node)
+            return fn(*args, **kwargs, _builder=self.builder)
+        if fn in (builtins.min, builtins.max) and any(is_runtime(a) for a in args):
+            which = "min" if fn is builtins.min else "max"
+            result = args[0]
+            for other in args[1:]:
+                result = S.minmax(self.builder, which, result, other)
+            return result
+        if any(is_runtime(a) for a in list(args) + list(kwargs.values())):
+            name = getattr(fn, "__qualname__", repr(fn))
+            raise TileError(f"cannot call the Python function {name} on runtime values; "
+                            "decorate it with @tile.jit or use a tl builtin")
+        return unwrap(fn(*args, **kwargs))
+
+    def call_jit(self, fn: Any, args: list[Any], kwargs: dict[str, Any],
+                 node: ast.AST) -> Any:
+        """Inlines a @tile.jit function: binds its parameters and walks its body."""
+        if self.depth >= _MAX_INLINE_DEPTH:
+            raise TileError(f"calls nested more than {_MAX_INLINE_DEPTH} deep (recursion?)")
+        try:
+            bound = inspect.signature(fn.fn).bind(*args, **kwargs)
+        except TypeError as exc:
+            raise TileError(f"{fn.__name__}(): {exc}") from None
+        bound.apply_defaults()
+        scope = {name: unwrap(value) for name, value in bound.arguments.items()}
+        for name in fn.constexpr_names:
+            if is_runtime(scope.get(name)):
+                raise TileError(f"argument '{name}' of {fn.__name__} is a tl.constexpr, but a "
+                                "runtime value was passed")
+        callee = CodeGenerator(self.builder, fn.source(), scope, call_site=self.loc(node),
+                               depth=self.depth + 1)
+        saved_hook = getattr(self.builder, "call_jit", None)
+        callee.visit_body(callee.source.tree.body, top_level=True)
+        self.builder.call_jit = saved_hook
+        return callee.return_value
+
+    # Unsupported syntax with a clear name.
+    def visit_Lambda(self, node: ast.Lambda) -> Any:
+        raise TileError("lambda is not supported in kernels; define a @tile.jit function")
+
+    def visit_FunctionDef(self, node: ast.FunctionDef) -> Any:
+        raise TileError("nested function definitions are not supported in kernels; "
+                        "define a @tile.jit function at module level")
+
+    def visit_ListComp(self, node: ast.ListComp) -> Any:
+        raise TileError("comprehensions are not supported in kernels; use tl.static_range")
+
+
+class _RuntimeRegion:
+    """Marks code emitted inside scf regions (where `return` is not allowed)."""
+
+    def __init__(self, generator: CodeGenerator) -> None:
+        self.generator = generator
+
+    def __enter__(self) -> None:
+        self.generator.runtime_control_depth += 1
+
+    def __exit__(self, *exc: Any) -> None:
+        self.generator.runtime_control_depth -= 1
+
+
+def _is_guard_return(statement: ast.stmt) -> bool:
+    """`if cond: ... return` (a bare return ending the branch, no else)."""
+    return (isinstance(statement, ast.If) and not statement.orelse and bool(statement.body)
+            and isinstance(statement.body[-1], ast.Return) and statement.body[-1].value is None)
+
+
+def _yield(op: str, values: list[tensor]) -> str:
+    if not values:
+        return op
+    return (f"{op} {', '.join(v.name for v in values)} : "
+            f"{', '.join(v.type.to_ir() for v in values)}")
+

@@ -1,0 +1,132 @@
+"""A @tile.jit function with a signature -> the tile IR text of its kernel."""
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Mapping, Sequence, Union
+
+from ..errors import CompilationError
+from ..language.semantic import tensor
+from ..language.types import dtype, dtype_from_signature, pointer_type
+from .codegen import CodeGenerator
+from .ir import Builder, Value, quote
+
+if TYPE_CHECKING:
+    from ..runtime.jit import JITFunction
+
+SignatureLike = Union[Mapping[str, str], Sequence[str], str]
+
+
+@dataclass(frozen=True)
+class Specialization:
+    """Facts about argument values that change the generated code, as Triton's:
+    ints equal to 1 become constants, and ints and pointers divisible by 16 get
+    `tile.divisibility = 16` so the compiler can vectorize."""
+    divisible_by_16: frozenset[str] = field(default_factory=frozenset)
+    equal_to_1: frozenset[str] = field(default_factory=frozenset)
+
+    def key(self) -> dict[str, list[str]]:
+        return {"divisible_by_16": sorted(self.divisible_by_16),
+                "equal_to_1": sorted(self.equal_to_1)}
+
+
+def resolve(fn: Any, constexprs: Mapping[str, Any] | None,
+            num_warps: int | None) -> tuple["JITFunction", dict[str, Any], int]:
+    """The JITFunction under autotune/heuristics wrappers, with the first
+    autotune config's constexprs and num_warps as defaults (no GPU is needed
+    to compile; benchmarking configs is the launcher's job)."""
+    from ..runtime.jit import JITFunction
+    defaults: dict[str, Any] = {}
+    tuned_warps = None
+    configs = getattr(fn, "configs", None)
+    if configs:
+        defaults, tuned_warps = dict(configs[0].kwargs), configs[0].num_warps
+    while not isinstance(fn, JITFunction):
+        if not hasattr(fn, "fn"):
+            raise TypeError(f"expected a @tile.jit function, got {fn!r}")
+        fn = fn.fn
+    return fn, {**defaults, **dict(constexprs or {})}, num_warps or tuned_warps or 4
+
+
+def runtime_parameters(jit: "JITFunction", constexprs: Mapping[str, Any]) -> list[str]:
+    return [name for name in jit.arg_names
+            if name not in jit.constexpr_names and name not in constexprs]
+
+
+def normalize_signature(jit: "JITFunction", signature: SignatureLike,
+                        constexprs: Mapping[str, Any]) -> dict[str, str]:
+    """{runtime parameter: Triton type string}, in parameter order."""
+    if isinstance(signature, Mapping):
+        given = {k: v for k, v in signature.items() if v != "constexpr"}
+        unknown = [name for name in given if name not in jit.arg_names]
+        if unknown:
+            raise _signature_error(jit, f"signature names unknown parameters {unknown}")
+        params = runtime_parameters(jit, constexprs)
+        missing = [name for name in params if name not in given]
+        if missing:
+            raise _signature_error(jit, f"signature has no type for parameter(s) {missing} "
+                                   f"of {jit.__name__}")
+        return {name: given[name] for name in params}
+    types = [t.strip() for t in signature.split(",")] if isinstance(signature, str) \
+        else list(signature)
+    params = runtime_parameters(jit, constexprs)
+    if len(types) != len(params):
+        raise _signature_error(jit, f"{jit.__name__} takes {len(params)} runtime argument(s) "
+                               f"({', '.join(params)}) but the signature gives {len(types)}")
+    return dict(zip(params, types))
+
+
+def _signature_error(jit: "JITFunction", message: str) -> CompilationError:
+    source = jit.source()
+    return source.error(source.tree, message)
+
+
+def generate_ir(fn: Any, signature: SignatureLike,
+                constexprs: Mapping[str, Any] | None = None,
+                specialization: Specialization | None = None) -> str:
+    """The tile IR module (text) of a @tile.jit function for `signature`."""
+    jit, constexprs, _ = resolve(fn, constexprs, None)
+    specialization = specialization or Specialization()
+    source = jit.source()
+    types = normalize_signature(jit, signature, constexprs)
+    defaults = jit.defaults()
+    builder = Builder()
+    scope: dict[str, Any] = {}
+    params: list[str] = []
+    arg_nodes = {a.arg: a for a in source.tree.args.args}
+    for name in jit.arg_names:
+        if name in types:
+            try:
+                ty: dtype = dtype_from_signature(types[name])
+            except ValueError as exc:
+                raise source.error(arg_nodes[name], str(exc)) from None
+            value = Value(f"%arg{len(params)}", ty)
+            params.append(_parameter(value, name, source.loc(arg_nodes[name]),
+                                     ty, name in specialization.divisible_by_16))
+            is_int = not isinstance(ty, pointer_type) and ty.is_int()
+            scope[name] = 1 if is_int and name in specialization.equal_to_1 else tensor(value)
+        elif name in constexprs:
+            scope[name] = constexprs[name]
+        elif name in defaults:
+            scope[name] = defaults[name]
+        else:
+            raise source.error(arg_nodes[name], f"constexpr parameter '{name}' of "
+                               f"{jit.__name__} has no value; pass it in constexprs")
+    generator = CodeGenerator(builder, source, scope)
+    generator.visit_body(source.tree.body, top_level=True)
+    if generator.return_value is not None:
+        raise source.error(source.tree, "a kernel cannot return a value")
+    end = source.tree.body[-1]
+    builder.loc = source.loc(ast.Pass(lineno=getattr(end, "end_lineno", end.lineno),
+                                      col_offset=source.tree.col_offset))
+    builder.create_void("return")
+    body = builder.block.render("  ")
+    header = f"func.func @{jit.__name__}({', '.join(params)})"
+    return f"module {{\n  {header} {body} {source.loc(source.tree)}\n}}\n"
+
+
+def _parameter(value: Value, name: str, loc: str, ty: dtype, divisible: bool) -> str:
+    attrs = " {tile.divisibility = 16 : i32}" if divisible and (
+        isinstance(ty, pointer_type) or ty.is_int()) else ""
+    # A NameLoc names the parameter for the metadata and for diagnostics.
+    return f"{value.name}: {ty.to_ir()}{attrs} loc({quote(name)}({loc[4:-1]}))"

@@ -1,0 +1,119 @@
+"""`tile.compile`: a @tile.jit function + signature -> tile IR, LLVM IR, PTX, cubin."""
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+from pathlib import Path
+from typing import Any, Mapping
+
+from ..language.types import dtype
+from . import capi
+from .cache import FileCache
+from .kernel import SignatureLike, Specialization, generate_ir, normalize_signature, resolve
+
+
+class Metadata(dict):
+    """Launch facts (name, num_warps, threads, shared_bytes, params, ...);
+    readable as `md["threads"]` or `md.threads`."""
+
+    def __getattr__(self, name: str) -> Any:
+        try:
+            return self[name]
+        except KeyError:
+            raise AttributeError(name) from None
+
+
+class CompiledKernel:
+    """The artifact of `tile.compile`: `.asm` ("tile", "llir", "ptx", "cubin") and `.metadata`."""
+
+    def __init__(self, asm: dict[str, Any], metadata: Mapping[str, Any]) -> None:
+        self.asm = asm
+        self.metadata = Metadata(metadata)
+
+    @property
+    def name(self) -> str:
+        return self.metadata["name"]
+
+    def __repr__(self) -> str:
+        return f"CompiledKernel({self.name}, target={self.metadata.get('target')})"
+
+
+@functools.lru_cache(maxsize=1)
+def frontend_version() -> str:
+    """Hash of the frontend's own sources: a frontend change invalidates the cache."""
+    digest = hashlib.sha256()
+    package = Path(__file__).resolve().parents[1]
+    for path in sorted(package.rglob("*.py")):
+        digest.update(path.relative_to(package).as_posix().encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def cache_key(jit: Any, signature: Mapping[str, str], specialization: Specialization,
+              constexprs: Mapping[str, Any], target: str, num_warps: int) -> str:
+    parts = {
+        "source": jit.cache_source(),
+        "signature": dict(signature),
+        "specialization": specialization.key(),
+        "constexprs": {k: _constexpr_key(v) for k, v in sorted(constexprs.items())},
+        "target": target,
+        "num_warps": num_warps,
+        "compiler": capi.version(),
+        "frontend": frontend_version(),
+    }
+    return hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()
+
+
+def _constexpr_key(value: Any) -> str:
+    if isinstance(value, dtype):
+        return f"dtype:{value.name}"
+    return f"{type(value).__name__}:{value!r}"
+
+
+def compile(fn: Any, signature: SignatureLike, constexprs: Mapping[str, Any] | None = None,
+            target: str = "sm_90", num_warps: int | None = None,
+            specialization: Specialization | None = None, emit_cubin: bool = True,
+            cache: FileCache | None = None) -> CompiledKernel:
+    """Compiles `fn` for `signature` (Triton type strings: {"x": "*fp32", "n": "i32"}
+    or "*fp32,i32" in parameter order) through the C++ library, with an on-disk cache."""
+    jit, constexprs, num_warps = resolve(fn, constexprs, num_warps)
+    specialization = specialization or Specialization()
+    types = normalize_signature(jit, signature, constexprs)
+    ir = generate_ir(jit, types, constexprs, specialization)
+    cache = cache if cache is not None else FileCache()
+    key = cache_key(jit, types, specialization, constexprs, target, num_warps)
+    entry = cache.get(key)
+    if entry is None:
+        result = capi.compile_ir(ir, target, num_warps, emit_cubin)
+        entry = {"asm": {"tile": ir, "llir": result.llir, "ptx": result.ptx,
+                         "cubin": result.cubin},
+                 "metadata": _metadata(jit, result.metadata, types, constexprs,
+                                       specialization, target, num_warps)}
+        cache.put(key, entry)
+    return CompiledKernel(entry["asm"], entry["metadata"])
+
+
+def _metadata(jit: Any, backend: Mapping[str, Any], types: Mapping[str, str],
+              constexprs: Mapping[str, Any], specialization: Specialization,
+              target: str, num_warps: int) -> dict[str, Any]:
+    kernels = backend.get("kernels") or [{}]
+    kernel = next((k for k in kernels if k.get("name") == jit.__name__), kernels[0])
+    return {
+        "name": kernel.get("name", jit.__name__),
+        "num_warps": kernel.get("num_warps", num_warps),
+        "threads": kernel.get("threads", 32 * num_warps),
+        "shared_bytes": kernel.get("shared_bytes", 0),
+        "params": kernel.get("params", [{"name": n, "type": t} for n, t in types.items()]),
+        "target": backend.get("chip", target),
+        "chip": backend.get("chip", target),  # the name tile.driver reads
+        "signature": dict(types),
+        "constexprs": {k: _json_value(v) for k, v in constexprs.items()},
+        "specialization": specialization.key(),
+    }
+
+
+def _json_value(value: Any) -> Any:
+    if isinstance(value, (bool, int, float, str)) or value is None:
+        return value
+    return value.name if isinstance(value, dtype) else repr(value)

@@ -1,0 +1,57 @@
+"""Errors that the frontend reports to kernel authors."""
+from __future__ import annotations
+
+import linecache
+import re
+
+
+class TileError(Exception):
+    """A semantic error found while lowering a kernel (shape, type, constexpr...).
+
+    Raised by `tile.language` builtins; the code generator attaches the user's
+    source location and turns it into a `CompilationError`.
+    """
+
+
+class CompilationError(Exception):
+    """A kernel failed to compile; the message names the user's file:line:col."""
+
+    def __init__(self, message: str, filename: str | None = None,
+                 line: int | None = None, col: int | None = None,
+                 source_line: str | None = None) -> None:
+        self.message = message
+        self.filename = filename
+        self.line = line
+        self.col = col
+        if source_line is None and filename and line:
+            source_line = linecache.getline(filename, line).rstrip("\n") or None
+        self.source_line = source_line
+        super().__init__(self._format())
+
+    def _format(self) -> str:
+        if self.filename is None or self.line is None:
+            return f"error: {self.message}"
+        col = self.col if self.col is not None else 1
+        text = f"{self.filename}:{self.line}:{col}: error: {self.message}"
+        if self.source_line:
+            text += f"\n{self.source_line}\n{' ' * (col - 1)}^"
+        return text
+
+
+_DIAGNOSTIC = re.compile(r"^(?P<file>.+?):(?P<line>\d+):(?P<col>\d+): error: (?P<msg>.*)$")
+
+
+def error_from_diagnostics(diagnostics: str) -> CompilationError:
+    """Turns the C++ compiler's diagnostics text into a CompilationError.
+
+    The first `file:line:col: error:` line gives the location (the IR carries the
+    user's Python locations); the full text is kept in the message so notes
+    that follow are not lost.
+    """
+    for line in diagnostics.splitlines():
+        match = _DIAGNOSTIC.match(line.strip())
+        if match:
+            rest = diagnostics.replace(line, "", 1).strip()
+            message = match["msg"] + (f"\n{rest}" if rest else "")
+            return CompilationError(message, match["file"], int(match["line"]), int(match["col"]))
+    return CompilationError(diagnostics.strip() or "compilation failed without diagnostics")

@@ -1,0 +1,19 @@
+"""`tile.language`: Triton's kernel language (`import tile.language as tl`)."""
+from . import core as _core
+from .core import *  # noqa: F401,F403 - the builtins, Triton's names
+from .core import builtin, is_builtin, range, static_range  # noqa: F401
+from .semantic import tensor  # noqa: F401
+from .types import (  # noqa: F401
+    block_type, constexpr, dtype, pointer_type,
+    int1, int8, int16, int32, int64, uint8, uint16, uint32, uint64,
+    float16, bfloat16, float32, float64,
+)
+
+# Triton's aliases.
+bool_ = int1  # noqa: F405
+half = float16
+float = float32  # noqa: A001 - Triton exports tl.float
+double = float64
+
+# `tl.math.exp(...)` as in recent Triton.
+math = _core

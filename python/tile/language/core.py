@@ -1,0 +1,598 @@
+"""`tile.language` builtins with Triton's names and signatures.
+
+A builtin is called by the code generator with `_builder=` the IR builder;
+called from plain Python (outside a @tile.jit function) it raises.
+"""
+from __future__ import annotations
+
+import builtins
+import functools
+from typing import Any, Callable, TypeVar
+
+from ..compiler.ir import Block, Builder
+from ..errors import TileError
+from . import semantic as S
+from . import types as T
+from .semantic import tensor
+from .types import block_type, dtype, unwrap
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def builtin(fn: F) -> F:
+    """Marks a function the code generator calls with `_builder`."""
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        if kwargs.get("_builder") is None:
+            raise TileError(f"tl.{fn.__name__} can only be called inside a @tile.jit function")
+        return fn(*args, **kwargs)
+    wrapper.__tile_builtin__ = True  # type: ignore[attr-defined]
+    return wrapper  # type: ignore[return-value]
+
+
+def is_builtin(fn: Any) -> bool:
+    return getattr(fn, "__tile_builtin__", False)
+
+
+def _constexpr_int(value: Any, what: str) -> int:
+    value = unwrap(value)
+    if isinstance(value, tensor):
+        raise TileError(f"{what} must be a compile-time constant (a tl.constexpr argument "
+                        "or a literal), not a runtime value")
+    if not isinstance(value, int):
+        raise TileError(f"{what} must be an integer, got {value!r}")
+    return value
+
+
+def _shape(shape: Any) -> list[int]:
+    shape = unwrap(shape)
+    if isinstance(shape, (list, tuple)):
+        return [_constexpr_int(s, "a shape extent") for s in shape]
+    return [_constexpr_int(shape, "a shape extent")]
+
+
+def _axis(axis: Any, rank: int) -> int:
+    axis = _constexpr_int(axis, "axis")
+    if axis < 0:
+        axis += rank
+    if not 0 <= axis < rank:
+        raise TileError(f"axis {axis} is out of range for a block of rank {rank}")
+    return axis
+
+
+def _dtype(value: Any) -> dtype:
+    value = unwrap(value)
+    if not isinstance(value, dtype):
+        raise TileError(f"expected a dtype such as tl.float32, got {value!r}")
+    return value
+
+
+# ----------------------------------------------------------------------------
+# Program identity and block creation
+# ----------------------------------------------------------------------------
+
+@builtin
+def program_id(axis: Any = 0, _builder: Builder | None = None) -> tensor:
+    axis = _constexpr_int(axis, "program_id's axis")
+    if axis not in (0, 1, 2):
+        raise TileError(f"program_id axis must be 0, 1 or 2, got {axis}")
+    return tensor(_builder.create(f"tile.program_id {axis} : i32", T.int32))
+
+
+@builtin
+def num_programs(axis: Any = 0, _builder: Builder | None = None) -> tensor:
+    axis = _constexpr_int(axis, "num_programs' axis")
+    if axis not in (0, 1, 2):
+        raise TileError(f"num_programs axis must be 0, 1 or 2, got {axis}")
+    return tensor(_builder.create(f"tile.num_programs {axis} : i32", T.int32))
+
+
+@builtin
+def arange(start: Any, end: Any, _builder: Builder | None = None) -> tensor:
+    start = _constexpr_int(start, "arange's start")
+    end = _constexpr_int(end, "arange's end")
+    if end <= start:
+        raise TileError(f"arange({start}, {end}) is empty: end must be greater than start")
+    ty = block_type(T.int32, [end - start])
+    return tensor(_builder.create(f"tile.arange {start}, {end} : {ty.to_ir()}", ty))
+
+
+@builtin
+def full(shape: Any, value: Any, dtype: Any, _builder: Builder | None = None) -> tensor:
+    shape, element = _shape(shape), _dtype(dtype)
+    value = unwrap(value)
+    if isinstance(value, tensor):
+        return S.splat(_builder, S.cast(_builder, value, element), shape)
+    return S.block_constant(_builder, value, block_type(element, shape))
+
+
+@builtin
+def zeros(shape: Any, dtype: Any = T.float32, _builder: Builder | None = None) -> tensor:
+    return full(shape, 0, dtype, _builder=_builder)
+
+
+@builtin
+def zeros_like(input: tensor, _builder: Builder | None = None) -> tensor:
+    return full(input.shape, 0, input.dtype, _builder=_builder)
+
+
+@builtin
+def full_like(input: tensor, value: Any, _builder: Builder | None = None) -> tensor:
+    return full(input.shape, value, input.dtype, _builder=_builder)
+
+
+# ----------------------------------------------------------------------------
+# Memory
+# ----------------------------------------------------------------------------
+
+@builtin
+def load(pointer: Any, mask: Any = None, other: Any = None, boundary_check: Any = (),
+         padding_option: Any = "", cache_modifier: Any = "", eviction_policy: Any = "",
+         volatile: Any = False, _builder: Builder | None = None) -> tensor:
+    b = _builder
+    ptr = S.to_tensor(b, pointer)
+    if not ptr.dtype.is_ptr():
+        raise TileError(f"tl.load needs a pointer or a block of pointers, got {ptr.dtype}")
+    element = ptr.dtype.element_ty
+    text = ""
+    if unwrap(mask) is not None:
+        mask_value = S.to_bool(b, S.to_tensor(b, mask))
+        ptr, mask_value = S.broadcast_together(b, ptr, mask_value)
+        text += f" mask {mask_value.name}"
+        if unwrap(other) is not None:
+            other_value = S.cast(b, S.to_tensor_of(b, other, element), element)
+            other_value = S.broadcast_to(b, other_value, ptr.shape)
+            text += f" other {other_value.name}"
+    result_type = block_type(element, ptr.shape) if ptr.is_block() else element
+    return tensor(b.create(f"tile.load {ptr.name}{text} : {ptr.type.to_ir()}", result_type))
+
+
+@builtin
+def store(pointer: Any, value: Any, mask: Any = None, boundary_check: Any = (),
+          cache_modifier: Any = "", eviction_policy: Any = "",
+          _builder: Builder | None = None) -> None:
+    b = _builder
+    ptr = S.to_tensor(b, pointer)
+    if not ptr.dtype.is_ptr():
+        raise TileError(f"tl.store needs a pointer or a block of pointers, got {ptr.dtype}")
+    value = S.cast(b, S.to_tensor_of(b, value, ptr.dtype.element_ty), ptr.dtype.element_ty)
+    text = ""
+    if unwrap(mask) is not None:
+        mask_value = S.to_bool(b, S.to_tensor(b, mask))
+        ptr, mask_value = S.broadcast_together(b, ptr, mask_value)
+        text = f" mask {mask_value.name}"
+    value = S.broadcast_to(b, value, ptr.shape)
+    b.create_void(f"tile.store {ptr.name}, {value.name}{text} : {ptr.type.to_ir()}")
+
+
+# ----------------------------------------------------------------------------
+# Elementwise math
+# ----------------------------------------------------------------------------
+
+@builtin
+def where(condition: Any, x: Any, y: Any, _builder: Builder | None = None) -> tensor:
+    return S.where(_builder, condition, x, y)
+
+
+@builtin
+def maximum(x: Any, y: Any, propagate_nan: Any = None, _builder: Builder | None = None) -> tensor:
+    return S.minmax(_builder, "max", x, y)
+
+
+@builtin
+def minimum(x: Any, y: Any, propagate_nan: Any = None, _builder: Builder | None = None) -> tensor:
+    return S.minmax(_builder, "min", x, y)
+
+
+@builtin
+def clamp(x: Any, min: Any, max: Any, propagate_nan: Any = None,
+          _builder: Builder | None = None) -> tensor:
+    return S.minmax(_builder, "min", S.minmax(_builder, "max", x, min), max)
+
+
+def _float_math(op: str, doc: str) -> Callable[..., tensor]:
+    def fn(x: Any, _builder: Builder | None = None) -> tensor:
+        return S.float_unary(_builder, op, x)
+    fn.__name__ = fn.__qualname__ = op
+    fn.__doc__ = doc
+    return builtin(fn)
+
+
+exp = _float_math("exp", "e**x, elementwise")
+exp2 = _float_math("exp2", "2**x, elementwise")
+log = _float_math("log", "natural logarithm, elementwise")
+log2 = _float_math("log2", "base-2 logarithm, elementwise")
+sqrt = _float_math("sqrt", "square root, elementwise")
+rsqrt = _float_math("rsqrt", "1/sqrt(x), elementwise")
+floor = _float_math("floor", "round down, elementwise")
+ceil = _float_math("ceil", "round up, elementwise")
+sin = _float_math("sin", "sine, elementwise")
+cos = _float_math("cos", "cosine, elementwise")
+
+
+@builtin
+def abs(x: Any, _builder: Builder | None = None) -> tensor:
+    x = S.to_tensor(_builder, x)
+    if x.dtype.is_int_unsigned():
+        return x
+    return S.unary(_builder, "absf" if x.dtype.is_floating() else "absi", x)
+
+
+@builtin
+def fma(x: Any, y: Any, z: Any, _builder: Builder | None = None) -> tensor:
+    return S.fma(_builder, x, y, z)
+
+
+@builtin
+def sigmoid(x: Any, _builder: Builder | None = None) -> tensor:
+    b = _builder
+    x = S.to_tensor(b, x)
+    if not x.dtype.is_floating():
+        x = S.cast(b, x, T.float32)
+    return S.truediv(b, 1.0, S.add(b, 1.0, S.float_unary(b, "exp", S.minus(b, x))))
+
+
+@builtin
+def cdiv(x: Any, div: Any, _builder: Builder | None = None) -> Any:
+    x, div = unwrap(x), unwrap(div)
+    if not isinstance(x, tensor) and not isinstance(div, tensor):
+        return (x + div - 1) // div
+    b = _builder
+    return S.floordiv(b, S.sub(b, S.add(b, x, div), 1), div)
+
+
+@builtin
+def cast(input: Any, dtype: Any, fp_downcast_rounding: Any = None, bitcast: Any = False,
+         _builder: Builder | None = None) -> tensor:
+    if unwrap(bitcast):
+        raise TileError("bitcast casts are not supported by the tile dialect yet")
+    return S.cast(_builder, S.to_tensor(_builder, input), _dtype(dtype))
+
+
+# ----------------------------------------------------------------------------
+# Shapes
+# ----------------------------------------------------------------------------
+
+@builtin
+def reshape(input: tensor, *shape: Any, can_reorder: Any = False,
+            _builder: Builder | None = None) -> tensor:
+    dims = _shape(shape[0]) if len(shape) == 1 else _shape(shape)
+    return S.reshape(_builder, S.to_tensor(_builder, input), dims)
+
+
+view = reshape
+
+
+@builtin
+def ravel(x: tensor, _builder: Builder | None = None) -> tensor:
+    return S.reshape(_builder, x, [x.numel])
+
+
+@builtin
+def trans(input: tensor, *dims: Any, _builder: Builder | None = None) -> tensor:
+    order = _shape(dims[0]) if len(dims) == 1 else ([_constexpr_int(d, "dim") for d in dims]
+                                                     if dims else None)
+    return S.trans(_builder, input, order)
+
+
+permute = trans
+
+
+@builtin
+def broadcast_to(input: Any, *shape: Any, _builder: Builder | None = None) -> tensor:
+    dims = _shape(shape[0]) if len(shape) == 1 else _shape(shape)
+    return S.broadcast_to(_builder, S.to_tensor(_builder, input), dims)
+
+
+@builtin
+def broadcast(input: Any, other: Any, _builder: Builder | None = None) -> tuple[tensor, tensor]:
+    return tuple(S.broadcast_together(_builder, S.to_tensor(_builder, input),
+                                      S.to_tensor(_builder, other)))
+
+
+@builtin
+def expand_dims(input: Any, axis: Any, _builder: Builder | None = None) -> tensor:
+    x = S.to_tensor(_builder, input)
+    axes = unwrap(axis)
+    axes = list(axes) if isinstance(axes, (list, tuple)) else [axes]
+    rank = len(x.shape) + len(axes)
+    for a in sorted(_constexpr_int(a, "axis") % rank for a in axes):
+        x = S.expand_dims(_builder, x, a)
+    return x
+
+
+# ----------------------------------------------------------------------------
+# Reductions, scans, dot
+# ----------------------------------------------------------------------------
+
+def _reduce_kind(b: Builder, kind: str, x: tensor, axis: int, combine: Block | None = None,
+                 result_element: dtype | None = None) -> tensor:
+    element = result_element or x.dtype
+    shape = x.shape[:axis] + x.shape[axis + 1:]
+    result_type = block_type(element, shape) if shape else element
+    header = (f"tile.reduce {kind} {x.name} {{axis = {axis} : i32}} : "
+              f"{x.type.to_ir()} -> {result_type.to_ir()}")
+    if combine is None:
+        return tensor(b.create(header, result_type))
+    return tensor(b.create_with_regions([header + " ", combine], [result_type])[0])
+
+
+def _reduce(b: Builder, kind: str, input: Any, axis: Any, keep_dims: Any,
+            combine_fn: Any = None) -> tensor:
+    x = S.to_tensor(b, input)
+    if not x.is_block():
+        return x
+    if unwrap(axis) is None:  # reduce everything: flatten first
+        x, axis = S.reshape(b, x, [x.numel]), 0
+        keep_rank = len(input.shape) if unwrap(keep_dims) else 0
+    else:
+        keep_rank = 0
+    axis = _axis(axis, len(x.shape))
+    if kind == "sum" and x.dtype.is_int() and x.dtype.primitive_bitwidth < 32:
+        x = S.cast(b, x, T.int32)  # Triton sums narrow integers in int32
+    combine = _combine_region(b, combine_fn, x.dtype) if kind == "custom" else None
+    result = _reduce_kind(b, kind, x, axis, combine)
+    if unwrap(keep_dims):
+        if keep_rank:
+            return S.reshape(b, result, [1] * keep_rank) if result.is_block() \
+                else S.splat(b, result, [1] * keep_rank)
+        result = S.expand_dims(b, result, axis)
+    return result
+
+
+def _combine_region(b: Builder, combine_fn: Any, element: dtype) -> Block:
+    """The region of a custom reduce/scan: `^bb0(%a, %b)`, the combine
+    function inlined on the two scalars, `tile.yield`."""
+    from ..runtime.jit import JITFunction
+    if not isinstance(combine_fn, JITFunction):
+        raise TileError(f"the combine function must be a @tile.jit function, got {combine_fn!r}")
+    block = b.new_block_args([element, element], labelled=True)
+    with b.insertion_point(block):
+        lhs, rhs = (tensor(arg) for arg in block.args)
+        result = b.call_jit(combine_fn, [lhs, rhs])
+        if isinstance(result, (tuple, list)):
+            if len(result) != 1:
+                raise TileError("combine functions with several values are not supported yet")
+            result = result[0]
+        result = S.cast(b, S.to_tensor(b, result, like=lhs), element)
+        if result.is_block():
+            raise TileError("a combine function must return a scalar")
+        b.create_void(f"tile.yield {result.name} : {element.mlir}")
+    return block
+
+
+@builtin
+def sum(input: Any, axis: Any = None, keep_dims: Any = False, dtype: Any = None,
+        _builder: Builder | None = None) -> tensor:
+    if unwrap(dtype) is not None:
+        input = S.cast(_builder, S.to_tensor(_builder, input), _dtype(dtype))
+    return _reduce(_builder, "sum", input, axis, keep_dims)
+
+
+@builtin
+def max(input: Any, axis: Any = None, return_indices: Any = False,
+        return_indices_tie_break_left: Any = True, keep_dims: Any = False,
+        _builder: Builder | None = None) -> Any:
+    if unwrap(return_indices):
+        return (_reduce(_builder, "max", input, axis, keep_dims),
+                _arg_reduce(_builder, "max", input, axis, keep_dims))
+    return _reduce(_builder, "max", input, axis, keep_dims)
+
+
+@builtin
+def min(input: Any, axis: Any = None, return_indices: Any = False,
+        return_indices_tie_break_left: Any = True, keep_dims: Any = False,
+        _builder: Builder | None = None) -> Any:
+    if unwrap(return_indices):
+        return (_reduce(_builder, "min", input, axis, keep_dims),
+                _arg_reduce(_builder, "min", input, axis, keep_dims))
+    return _reduce(_builder, "min", input, axis, keep_dims)
+
+
+def _arg_reduce(b: Builder, kind: str, input: Any, axis: Any, keep_dims: Any) -> tensor:
+    """Index of the max (min): reduce, compare with the broadcast extreme, and
+    take the smallest index where it is reached (Triton's tie-break)."""
+    x = S.to_tensor(b, input)
+    if unwrap(axis) is None:
+        x, axis = S.reshape(b, x, [x.numel]), 0
+    axis = _axis(axis, len(x.shape))
+    extreme = S.broadcast_to(b, S.expand_dims(b, _reduce_kind(b, kind, x, axis), axis), x.shape)
+    hit = S.compare(b, "eq", x, extreme)
+    index = arange(0, x.shape[axis], _builder=b)
+    for _ in builtins.range(axis):
+        index = S.expand_dims(b, index, 0)
+    while len(index.shape) < len(x.shape):
+        index = S.expand_dims(b, index, len(index.shape))
+    index = S.broadcast_to(b, index, x.shape)
+    candidates = S.where(b, hit, index, x.shape[axis])
+    result = _reduce_kind(b, "min", candidates, axis)
+    return S.expand_dims(b, result, axis) if unwrap(keep_dims) else result
+
+
+@builtin
+def argmax(input: Any, axis: Any, tie_break_left: Any = True, keep_dims: Any = False,
+           _builder: Builder | None = None) -> tensor:
+    return _arg_reduce(_builder, "max", input, axis, keep_dims)
+
+
+@builtin
+def argmin(input: Any, axis: Any, tie_break_left: Any = True, keep_dims: Any = False,
+           _builder: Builder | None = None) -> tensor:
+    return _arg_reduce(_builder, "min", input, axis, keep_dims)
+
+
+@builtin
+def reduce(input: Any, axis: Any, combine_fn: Any, keep_dims: Any = False,
+           _builder: Builder | None = None) -> tensor:
+    if isinstance(input, (tuple, list)):
+        if len(input) != 1:
+            raise TileError("tl.reduce over several blocks at once is not supported yet")
+        input = input[0]
+    return _reduce(_builder, "custom", input, axis, keep_dims, combine_fn)
+
+
+def _scan(b: Builder, kind: str, input: Any, axis: Any, reverse: Any,
+          combine_fn: Any = None) -> tensor:
+    x = S.to_tensor(b, input)
+    if not x.is_block():
+        raise TileError("a scan needs a block")
+    axis = _axis(axis, len(x.shape))
+    if kind == "sum" and x.dtype.is_int() and x.dtype.primitive_bitwidth < 32:
+        x = S.cast(b, x, T.int32)
+    attrs = f"axis = {axis} : i32" + (", reverse" if unwrap(reverse) else "")
+    header = f"tile.scan {kind} {x.name} {{{attrs}}} : {x.type.to_ir()}"
+    if kind != "custom":
+        return tensor(b.create(header, x.type))
+    region = _combine_region(b, combine_fn, x.dtype)
+    return tensor(b.create_with_regions([header + " ", region], [x.type])[0])
+
+
+@builtin
+def cumsum(input: Any, axis: Any = 0, reverse: Any = False,
+           _builder: Builder | None = None) -> tensor:
+    return _scan(_builder, "sum", input, axis, reverse)
+
+
+@builtin
+def cummax(input: Any, axis: Any = 0, reverse: Any = False,
+           _builder: Builder | None = None) -> tensor:
+    return _scan(_builder, "max", input, axis, reverse)
+
+
+@builtin
+def associative_scan(input: Any, axis: Any, combine_fn: Any, reverse: Any = False,
+                     _builder: Builder | None = None) -> tensor:
+    if isinstance(input, (tuple, list)):
+        if len(input) != 1:
+            raise TileError("tl.associative_scan over several blocks is not supported yet")
+        input = input[0]
+    return _scan(_builder, "custom", input, axis, reverse, combine_fn)
+
+
+_DOT_TYPES = (T.float16, T.bfloat16, T.float32)
+
+
+@builtin
+def dot(input: Any, other: Any, acc: Any = None, input_precision: Any = None,
+        allow_tf32: Any = None, max_num_imprecise_acc: Any = None, out_dtype: Any = T.float32,
+        _builder: Builder | None = None) -> tensor:
+    b = _builder
+    a, bb = S.to_tensor(b, input), S.to_tensor(b, other)
+    if len(a.shape) != 2 or len(bb.shape) != 2:
+        raise TileError(f"tl.dot needs two rank-2 blocks, got shapes {a.shape} and {bb.shape}")
+    if a.shape[1] != bb.shape[0]:
+        raise TileError(f"tl.dot shapes do not agree: {a.shape[0]}x{a.shape[1]} times "
+                        f"{bb.shape[0]}x{bb.shape[1]} ({a.shape[1]} != {bb.shape[0]})")
+    if a.dtype not in _DOT_TYPES or bb.dtype not in _DOT_TYPES:
+        raise TileError(f"tl.dot supports fp16, bf16 and fp32 operands, got {a.dtype} "
+                        f"and {bb.dtype}")
+    if a.dtype != bb.dtype:
+        common = S.computation_type(a.dtype, bb.dtype, False)
+        a, bb = S.cast(b, a, common), S.cast(b, bb, common)
+    result_shape = [a.shape[0], bb.shape[1]]
+    out = _dtype(out_dtype)
+    if unwrap(acc) is None:
+        accumulator = S.block_constant(b, 0.0, block_type(T.float32, result_shape))
+    else:
+        accumulator = S.to_tensor(b, acc)
+        if accumulator.shape != result_shape:
+            raise TileError(f"tl.dot accumulator has shape {accumulator.shape}, "
+                            f"expected {result_shape}")
+        out = accumulator.dtype
+        accumulator = S.cast(b, accumulator, T.float32)
+    ty = accumulator.type
+    result = tensor(b.create(f"tile.dot {a.name}, {bb.name}, {accumulator.name} : "
+                             f"{a.type.to_ir()}, {bb.type.to_ir()} -> {ty.to_ir()}", ty))
+    return S.cast(b, result, out)
+
+
+# ----------------------------------------------------------------------------
+# Compile-time helpers and hints
+# ----------------------------------------------------------------------------
+
+@builtin
+def static_assert(cond: Any, msg: Any = "", _builder: Builder | None = None) -> None:
+    cond = unwrap(cond)
+    if isinstance(cond, tensor):
+        raise TileError("static_assert needs a compile-time condition; got a runtime value")
+    if not cond:
+        raise TileError(f"static_assert failed{': ' + str(unwrap(msg)) if unwrap(msg) else ''}")
+
+
+@builtin
+def static_print(*values: Any, _builder: Builder | None = None) -> None:
+    print(*(unwrap(v) for v in values))
+
+
+@builtin
+def multiple_of(input: Any, values: Any, _builder: Builder | None = None) -> Any:
+    # A hint only: the compiler's axis analysis derives divisibility itself.
+    return input
+
+
+@builtin
+def max_contiguous(input: Any, values: Any, _builder: Builder | None = None) -> Any:
+    return input
+
+
+@builtin
+def max_constancy(input: Any, values: Any, _builder: Builder | None = None) -> Any:
+    return input
+
+
+@builtin
+def assume(cond: Any, _builder: Builder | None = None) -> None:
+    return None
+
+
+@builtin
+def debug_barrier(_builder: Builder | None = None) -> None:
+    return None
+
+
+class static_range:
+    """`for i in tl.static_range(...)`: unrolled by the frontend; bounds are constexprs."""
+
+    def __init__(self, arg1: Any, arg2: Any = None, step: Any = None) -> None:
+        if arg2 is None:
+            arg1, arg2 = 0, arg1
+        self.start, self.end = unwrap(arg1), unwrap(arg2)
+        self.step = 1 if step is None else unwrap(step)
+
+
+class range:  # noqa: A001 - Triton's name
+    """`for i in tl.range(...)`: an `scf.for` loop, as Python's `range` in a kernel.
+    Pipelining hints (num_stages, loop_unroll_factor, ...) are accepted and ignored."""
+
+    def __init__(self, arg1: Any, arg2: Any = None, step: Any = None, num_stages: Any = None,
+                 loop_unroll_factor: Any = None, **hints: Any) -> None:
+        if arg2 is None:
+            arg1, arg2 = 0, arg1
+        self.start, self.end = arg1, arg2
+        self.step = 1 if step is None else step
+
+
+# ----------------------------------------------------------------------------
+# Tensor methods (Triton's `x.to(...)`, `x.sum(axis)`, ...)
+# ----------------------------------------------------------------------------
+
+def _tensor_to(self: tensor, dtype: Any, fp_downcast_rounding: Any = None,
+               bitcast: Any = False, _builder: Builder | None = None) -> tensor:
+    return cast(self, dtype, fp_downcast_rounding, bitcast, _builder=_builder)
+
+
+_tensor_to.__tile_builtin__ = True  # type: ignore[attr-defined]
+_METHODS: dict[str, Callable[..., Any]] = {
+    "to": _tensor_to, "sum": sum, "max": max, "min": min, "argmax": argmax, "argmin": argmin,
+    "reshape": reshape, "view": view, "ravel": ravel, "trans": trans, "permute": permute,
+    "broadcast_to": broadcast_to, "expand_dims": expand_dims, "cumsum": cumsum,
+    "reduce": reduce, "associative_scan": associative_scan, "exp": exp, "exp2": exp2,
+    "log": log, "log2": log2, "sqrt": sqrt, "abs": abs, "sigmoid": sigmoid,
+}
+for _name, _fn in _METHODS.items():
+    setattr(tensor, _name, _fn)
+
+__all__ = [name for name in dir() if not name.startswith("_")
+           and name not in ("annotations", "builtins", "functools", "Any", "Callable",
+                            "TypeVar", "F", "Block", "Builder",
+                            "TileError", "S", "T")]

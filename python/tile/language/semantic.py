@@ -1,0 +1,583 @@
+"""Typed emission of tile IR: casts, broadcasting, type promotion, arithmetic.
+
+Scalars use upstream `arith`/`math` ops on builtin types; blocks use tile ops.
+Every function takes the IR builder `b` first and returns `tensor`s.
+"""
+from __future__ import annotations
+
+import math
+from typing import Any, Sequence
+
+from ..compiler.ir import Builder, Value
+from ..errors import TileError
+from . import types as T
+from .types import block_type, dtype
+
+
+class tensor:
+    """A value of a kernel: a scalar, a pointer, or a block (Triton's `tl.tensor`)."""
+
+    def __init__(self, handle: Value) -> None:
+        self.handle = handle
+        self.type = handle.type
+
+    @property
+    def name(self) -> str:
+        return self.handle.name
+
+    @property
+    def dtype(self) -> dtype:
+        return self.type.scalar
+
+    @property
+    def shape(self) -> list[int]:
+        return list(self.type.shape) if isinstance(self.type, block_type) else []
+
+    @property
+    def numel(self) -> int:
+        return self.type.numel if isinstance(self.type, block_type) else 1
+
+    def is_block(self) -> bool:
+        return isinstance(self.type, block_type)
+
+    def __repr__(self) -> str:
+        return f"tensor({self.name}: {self.type!r})"
+
+    def __bool__(self) -> bool:
+        raise TileError("the truth value of a runtime value is not known at compile time; "
+                        "use it in an `if`/`while` condition, or tl.where for blocks")
+
+
+def type_text(ty: Any) -> str:
+    return ty.to_ir()
+
+
+# ----------------------------------------------------------------------------
+# Constants
+# ----------------------------------------------------------------------------
+
+_NON_FINITE_BITS = {  # (+inf, -inf, nan) bit patterns, as MLIR hex float literals
+    "f16": ("0x7C00", "0xFC00", "0x7E00"),
+    "bf16": ("0x7F80", "0xFF80", "0x7FC0"),
+    "f32": ("0x7F800000", "0xFF800000", "0x7FC00000"),
+    "f64": ("0x7FF0000000000000", "0xFFF0000000000000", "0x7FF8000000000000"),
+}
+
+
+def float_literal(value: float, ty: dtype) -> str:
+    """MLIR float literal text: decimal with a '.', or hex bits for inf/nan."""
+    if math.isnan(value):
+        return _NON_FINITE_BITS[ty.mlir][2]
+    if math.isinf(value):
+        return _NON_FINITE_BITS[ty.mlir][0 if value > 0 else 1]
+    text = repr(float(value))  # shortest round-trip form
+    if "e" in text and "." not in text:
+        text = text.replace("e", ".0e")
+    elif "." not in text:
+        text += ".0"
+    return text
+
+
+def int_range(ty: dtype) -> tuple[int, int]:
+    bits = ty.primitive_bitwidth
+    if ty.is_bool():
+        return 0, 1
+    if ty.is_int_unsigned():
+        return 0, (1 << bits) - 1
+    return -(1 << (bits - 1)), (1 << (bits - 1)) - 1
+
+
+def _attr_literal(value: Any, ty: dtype) -> str:
+    if ty.is_floating():
+        return float_literal(float(value), ty)
+    if ty.is_bool():
+        return "true" if value else "false"
+    value = int(value)
+    lo, hi = int_range(ty)
+    if not lo <= value <= hi:
+        # Wrap into the signless bit pattern (e.g. uint32 0xFFFFFFFF -> -1).
+        bits = ty.primitive_bitwidth
+        value &= (1 << bits) - 1
+        if value >= 1 << (bits - 1):
+            value -= 1 << bits
+    elif ty.is_int_unsigned() and value >= 1 << (ty.primitive_bitwidth - 1):
+        value -= 1 << ty.primitive_bitwidth
+    return str(value)
+
+
+def scalar_constant(b: Builder, value: Any, ty: dtype) -> tensor:
+    if ty.is_bool():
+        return tensor(b.create(f"arith.constant {_attr_literal(value, ty)}", ty))
+    return tensor(b.create(f"arith.constant {_attr_literal(value, ty)} : {ty.mlir}", ty))
+
+
+def block_constant(b: Builder, value: Any, ty: block_type) -> tensor:
+    element = ty.element_ty
+    if element.is_floating() and not math.isfinite(float(value)):
+        # Hex literals are not splat values in `dense<...>`: splat a scalar instead.
+        return splat(b, scalar_constant(b, value, element), ty.shape)
+    literal = _attr_literal(value, element)
+    return tensor(b.create(f"tile.constant dense<{literal}> : {ty.to_ir()}", ty))
+
+
+def literal_type(value: Any) -> dtype:
+    """Type of a Python literal standing alone: bool -> i1, int -> i32 unless it
+    does not fit (then i64, or u64), float -> f32."""
+    if isinstance(value, bool):
+        return T.int1
+    if isinstance(value, int):
+        if -2**31 <= value < 2**31:
+            return T.int32
+        if -2**63 <= value < 2**63:
+            return T.int64
+        if 0 <= value < 2**64:
+            return T.uint64
+        raise TileError(f"integer literal {value} does not fit in 64 bits")
+    if isinstance(value, float):
+        return T.float32
+    raise TileError(f"cannot use a value of Python type {type(value).__name__} ({value!r}) "
+                    "in a kernel computation")
+
+
+def literal_type_next_to(value: Any, other: dtype) -> dtype:
+    """Triton's weak typing: a literal takes the other operand's type when it
+    is of the same kind and fits (so `x_fp16 * 2.0` stays fp16)."""
+    if isinstance(value, bool):
+        return T.int1
+    if isinstance(value, int) and other.is_int() and not other.is_bool():
+        lo, hi = int_range(other)
+        return other if lo <= value <= hi else literal_type(value)
+    if isinstance(value, int) and other.is_floating():
+        return other
+    if isinstance(value, float) and other.is_floating():
+        return other
+    return literal_type(value)
+
+
+def to_tensor(b: Builder, value: Any, like: tensor | None = None) -> tensor:
+    """A runtime value from a tensor or a Python literal; a literal next to
+    `like` takes its type when of the same kind (see literal_type_next_to)."""
+    return to_tensor_of(b, value, like.dtype if like is not None else None)
+
+
+def to_tensor_of(b: Builder, value: Any, near: dtype | None) -> tensor:
+    """As to_tensor, with the element type a literal should adopt."""
+    value = T.unwrap(value)
+    if isinstance(value, tensor):
+        return value
+    if isinstance(value, (bool, int, float)):
+        ty = literal_type_next_to(value, near) if near is not None and not near.is_ptr() \
+            else literal_type(value)
+        return scalar_constant(b, value, ty)
+    raise TileError(f"expected a value, got {value!r} of Python type {type(value).__name__}")
+
+
+# ----------------------------------------------------------------------------
+# Shapes
+# ----------------------------------------------------------------------------
+
+def splat(b: Builder, x: tensor, shape: Sequence[int]) -> tensor:
+    ty = block_type(x.dtype, shape)
+    return tensor(b.create(f"tile.splat {x.name} : {x.type.to_ir()} -> {ty.to_ir()}", ty))
+
+
+def expand_dims(b: Builder, x: tensor, axis: int) -> tensor:
+    if not x.is_block():
+        return splat(b, x, [1])
+    shape = x.shape
+    if axis < 0:
+        axis += len(shape) + 1
+    if not 0 <= axis <= len(shape):
+        raise TileError(f"expand_dims axis {axis} is out of range for a block of rank {len(shape)}")
+    ty = block_type(x.dtype, shape[:axis] + [1] + shape[axis:])
+    return tensor(b.create(f"tile.expand_dims {x.name} {{axis = {axis} : i32}} : "
+                           f"{x.type.to_ir()} -> {ty.to_ir()}", ty))
+
+
+def _shape_text(shape: Sequence[int]) -> str:
+    return "x".join(str(s) for s in shape) if shape else "scalar"
+
+
+def broadcast_shapes(a: Sequence[int], b: Sequence[int]) -> list[int]:
+    """NumPy's rule: align right; equal extents stay, extent 1 stretches."""
+    rank = max(len(a), len(b))
+    a_full = [1] * (rank - len(a)) + list(a)
+    b_full = [1] * (rank - len(b)) + list(b)
+    result = []
+    for dim, (x, y) in enumerate(zip(a_full, b_full)):
+        if x == y or y == 1:
+            result.append(x)
+        elif x == 1:
+            result.append(y)
+        else:
+            raise TileError(f"cannot broadcast shapes {_shape_text(a)} and {_shape_text(b)}: "
+                            f"dimension {dim} (aligned right) is {x} in one and {y} in the "
+                            "other, and neither is 1")
+    return result
+
+
+def broadcast_to(b: Builder, x: tensor, shape: Sequence[int]) -> tensor:
+    shape = list(shape)
+    if not x.is_block():
+        return splat(b, x, shape) if shape else x
+    if x.shape == shape:
+        return x
+    if len(x.shape) > len(shape) or broadcast_shapes(x.shape, shape) != shape:
+        raise TileError(f"cannot broadcast a block of shape {_shape_text(x.shape)} "
+                        f"to {_shape_text(shape)}")
+    while len(x.shape) < len(shape):
+        x = expand_dims(b, x, 0)
+    if x.shape == shape:
+        return x
+    ty = block_type(x.dtype, shape)
+    return tensor(b.create(f"tile.broadcast {x.name} : {x.type.to_ir()} -> {ty.to_ir()}", ty))
+
+
+def broadcast_together(b: Builder, *values: tensor) -> list[tensor]:
+    shape: list[int] = []
+    for v in values:
+        shape = broadcast_shapes(shape, v.shape)
+    if not shape:
+        return list(values)
+    return [broadcast_to(b, v, shape) for v in values]
+
+
+def reshape(b: Builder, x: tensor, shape: Sequence[int]) -> tensor:
+    shape = [int(s) for s in shape]
+    if -1 in shape:
+        known = math.prod(s for s in shape if s != -1)
+        shape[shape.index(-1)] = x.numel // max(known, 1)
+    if math.prod(shape) != x.numel:
+        raise TileError(f"cannot reshape a block of shape {_shape_text(x.shape)} "
+                        f"({x.numel} elements) to {_shape_text(shape)}")
+    if not x.is_block():
+        return splat(b, x, shape)
+    if not shape:
+        raise TileError("cannot reshape a block to a scalar; use a reduction")
+    if shape == x.shape:
+        return x
+    ty = block_type(x.dtype, shape)
+    return tensor(b.create(f"tile.reshape {x.name} : {x.type.to_ir()} -> {ty.to_ir()}", ty))
+
+
+def trans(b: Builder, x: tensor, order: Sequence[int] | None) -> tensor:
+    if not x.is_block():
+        raise TileError("trans needs a block")
+    rank = len(x.shape)
+    perm = list(order) if order else list(reversed(range(rank)))
+    if sorted(perm) != list(range(rank)):
+        raise TileError(f"trans order {perm} is not a permutation of the {rank} dimensions")
+    ty = block_type(x.dtype, [x.shape[p] for p in perm])
+    attr = "" if not order else f" {{order = array<i32: {', '.join(map(str, perm))}>}}"
+    return tensor(b.create(f"tile.trans {x.name}{attr} : {x.type.to_ir()} -> {ty.to_ir()}", ty))
+
+
+# ----------------------------------------------------------------------------
+# Casts and type promotion
+# ----------------------------------------------------------------------------
+
+def cast(b: Builder, x: tensor, to: dtype) -> tensor:
+    src = x.dtype
+    if src == to:
+        return x
+    if src.is_ptr() or to.is_ptr():
+        raise TileError(f"cannot cast {src} to {to}: pointer casts are not supported")
+    if src.mlir == to.mlir and not to.is_bool():
+        # Only the signedness differs: same bits, new interpretation.
+        return tensor(Value(x.name, _with_element(x.type, to)))
+    result_type = _with_element(x.type, to)
+    if x.is_block():
+        unsigned = " {unsigned_src}" if src.is_int_unsigned() and not src.is_bool() else ""
+        return tensor(b.create(f"tile.cast {x.name}{unsigned} : {x.type.to_ir()} to "
+                               f"{result_type.to_ir()}", result_type))
+    return _scalar_cast(b, x, to)
+
+
+def _with_element(ty: Any, element: dtype) -> Any:
+    return block_type(element, ty.shape) if isinstance(ty, block_type) else element
+
+
+def _scalar_cast(b: Builder, x: tensor, to: dtype) -> tensor:
+    src = x.dtype
+    text = f"{x.name} : {src.mlir} to {to.mlir}"
+    if to.is_bool():
+        zero = scalar_constant(b, 0, src)
+        kind, pred = ("cmpf", "une") if src.is_floating() else ("cmpi", "ne")
+        return tensor(b.create(f"arith.{kind} {pred}, {x.name}, {zero.name} : {src.mlir}", to))
+    if src.is_int() and to.is_int():
+        if to.primitive_bitwidth > src.primitive_bitwidth:
+            op = "extui" if src.is_int_unsigned() else "extsi"
+        else:
+            op = "trunci"
+    elif src.is_int() and to.is_floating():
+        op = "uitofp" if src.is_int_unsigned() else "sitofp"
+    elif src.is_floating() and to.is_int():
+        op = "fptoui" if to.is_int_unsigned() else "fptosi"
+    elif src.primitive_bitwidth == to.primitive_bitwidth:  # f16 <-> bf16 through f32
+        return _scalar_cast(b, _scalar_cast(b, x, T.float32), to)
+    else:
+        op = "extf" if to.primitive_bitwidth > src.primitive_bitwidth else "truncf"
+    return tensor(b.create(f"arith.{op} {text}", to))
+
+
+def computation_type(a: dtype, b_: dtype, div_or_mod: bool) -> dtype:
+    """Triton's promotion of two operand element types."""
+    if a.is_ptr() or b_.is_ptr():
+        raise TileError(f"cannot compute on pointers {a} and {b_} with this operator")
+    if a.is_fp64() or b_.is_fp64():
+        return T.float64
+    if a.is_fp32() or b_.is_fp32():
+        return T.float32
+    for half in (T.float16, T.bfloat16):
+        if a == half or b_ == half:
+            # PTX has no half-precision division or remainder.
+            return T.float32 if div_or_mod else half
+    if div_or_mod and a.is_int_signed() != b_.is_int_signed() \
+            and not a.is_bool() and not b_.is_bool():
+        raise TileError(f"cannot use /, // or % with {a} and {b_}: the signedness differs; "
+                        "cast one operand first")
+    return integer_promote(a, b_)
+
+
+def integer_promote(a: dtype, b_: dtype) -> dtype:
+    if a == b_:
+        return a
+    if a.is_int_signed() == b_.is_int_signed():
+        return a if a.primitive_bitwidth >= b_.primitive_bitwidth else b_
+    unsigned, signed = (a, b_) if a.is_int_unsigned() else (b_, a)
+    if unsigned.is_bool():
+        return signed
+    return unsigned if unsigned.primitive_bitwidth >= signed.primitive_bitwidth else signed
+
+
+def operands(b: Builder, x: Any, y: Any) -> tuple[tensor, tensor]:
+    """Two runtime operands; a literal takes its type from the other side."""
+    x, y = T.unwrap(x), T.unwrap(y)
+    if isinstance(x, tensor) and not isinstance(y, tensor):
+        return x, to_tensor(b, y, like=x)
+    if isinstance(y, tensor) and not isinstance(x, tensor):
+        return to_tensor(b, x, like=y), y
+    return to_tensor(b, x), to_tensor(b, y)
+
+
+def promote_and_broadcast(b: Builder, x: tensor, y: tensor, ty: dtype) -> tuple[tensor, tensor]:
+    x, y = cast(b, x, ty), cast(b, y, ty)
+    x, y = broadcast_together(b, x, y)
+    return x, y
+
+
+# ----------------------------------------------------------------------------
+# Elementwise operations
+# ----------------------------------------------------------------------------
+
+def binary(b: Builder, op: str, x: tensor, y: tensor, result_type: Any = None) -> tensor:
+    """`tile.<op>` on blocks or `arith.<op>` on scalars, same-typed operands."""
+    result_type = result_type or x.type
+    if x.is_block():
+        return tensor(b.create(f"tile.{op} {x.name}, {y.name} : {x.type.to_ir()}", result_type))
+    return tensor(b.create(f"arith.{op} {x.name}, {y.name} : {x.type.to_ir()}", result_type))
+
+
+_MATH_SCALAR_OPS = {"exp", "exp2", "log", "log2", "sqrt", "rsqrt", "floor", "ceil",
+                    "sin", "cos", "absf", "absi", "powf", "fma"}
+
+
+def unary(b: Builder, op: str, x: tensor) -> tensor:
+    """`tile.<op>` on blocks; on scalars the `math` (or `arith`) op of that name."""
+    if x.is_block():
+        return tensor(b.create(f"tile.{op} {x.name} : {x.type.to_ir()}", x.type))
+    dialect = "math" if op in _MATH_SCALAR_OPS else "arith"
+    return tensor(b.create(f"{dialect}.{op} {x.name} : {x.type.to_ir()}", x.type))
+
+
+def add(b: Builder, x: Any, y: Any) -> tensor:
+    x, y = operands(b, x, y)
+    if y.dtype.is_ptr() and not x.dtype.is_ptr():
+        x, y = y, x
+    if x.dtype.is_ptr():
+        return addptr(b, x, y)
+    x, y = promote_and_broadcast(b, x, y, computation_type(x.dtype, y.dtype, False))
+    return binary(b, "addf" if x.dtype.is_floating() else "addi", x, y)
+
+
+def addptr(b: Builder, ptr: tensor, offset: tensor) -> tensor:
+    if offset.dtype.is_ptr():
+        raise TileError("cannot add two pointers")
+    if offset.dtype.is_floating():
+        raise TileError(f"pointer offsets must be integers, not {offset.dtype}")
+    if offset.dtype.is_bool():
+        offset = cast(b, offset, T.int32)
+    ptr, offset = broadcast_together(b, ptr, offset)
+    return tensor(b.create(f"tile.addptr {ptr.name}, {offset.name} : {ptr.type.to_ir()}, "
+                           f"{offset.type.to_ir()}", ptr.type))
+
+
+def sub(b: Builder, x: Any, y: Any) -> tensor:
+    x, y = operands(b, x, y)
+    if x.dtype.is_ptr():
+        return addptr(b, x, minus(b, y))
+    x, y = promote_and_broadcast(b, x, y, computation_type(x.dtype, y.dtype, False))
+    return binary(b, "subf" if x.dtype.is_floating() else "subi", x, y)
+
+
+def mul(b: Builder, x: Any, y: Any) -> tensor:
+    x, y = operands(b, x, y)
+    x, y = promote_and_broadcast(b, x, y, computation_type(x.dtype, y.dtype, False))
+    return binary(b, "mulf" if x.dtype.is_floating() else "muli", x, y)
+
+
+def truediv(b: Builder, x: Any, y: Any) -> tensor:
+    x, y = operands(b, x, y)
+    ty = computation_type(x.dtype, y.dtype, True)
+    if ty.is_int():
+        ty = T.float32  # int / int is a float32 division, as Triton
+    x, y = promote_and_broadcast(b, x, y, ty)
+    return binary(b, "divf", x, y)
+
+
+def floordiv(b: Builder, x: Any, y: Any) -> tensor:
+    x, y = operands(b, x, y)
+    ty = computation_type(x.dtype, y.dtype, True)
+    if not ty.is_int():
+        raise TileError(f"// is only defined on integers (got {x.dtype} and {y.dtype}); "
+                        "use / and tl.floor for floats")
+    x, y = promote_and_broadcast(b, x, y, ty)
+    # Truncates toward zero, as C and Triton (not Python's floor).
+    return binary(b, "divui" if ty.is_int_unsigned() else "divsi", x, y)
+
+
+def mod(b: Builder, x: Any, y: Any) -> tensor:
+    x, y = operands(b, x, y)
+    ty = computation_type(x.dtype, y.dtype, True)
+    x, y = promote_and_broadcast(b, x, y, ty)
+    if ty.is_floating():
+        return binary(b, "remf", x, y)
+    return binary(b, "remui" if ty.is_int_unsigned() else "remsi", x, y)
+
+
+def power(b: Builder, x: Any, y: Any) -> tensor:
+    exponent = T.unwrap(y)
+    if isinstance(exponent, int) and not isinstance(exponent, bool) and 0 < exponent <= 8 \
+            and isinstance(x, tensor):
+        result = x  # small integer powers: repeated products keep the type exact
+        for _ in range(exponent - 1):
+            result = mul(b, result, x)
+        return result
+    x, y = operands(b, x, y)
+    ty = computation_type(x.dtype, y.dtype, False)
+    if ty.is_int():
+        ty = T.float32
+    x, y = promote_and_broadcast(b, x, y, ty)
+    return binary(b, "powf", x, y) if x.is_block() else \
+        tensor(b.create(f"math.powf {x.name}, {y.name} : {ty.mlir}", ty))
+
+
+def _bitwise_type(x: tensor, y: tensor, what: str) -> dtype:
+    if not x.dtype.is_int() or not y.dtype.is_int():
+        raise TileError(f"{what} needs integer or boolean operands, got {x.dtype} and {y.dtype}")
+    return integer_promote(x.dtype, y.dtype)
+
+
+def bitwise(b: Builder, op: str, x: Any, y: Any) -> tensor:
+    """op: "andi", "ori", "xori", "shli", "shr"."""
+    x, y = operands(b, x, y)
+    ty = _bitwise_type(x, y, {"andi": "&", "ori": "|", "xori": "^"}.get(op, "a shift"))
+    x, y = promote_and_broadcast(b, x, y, ty)
+    if op == "shr":
+        op = "shrui" if ty.is_int_unsigned() else "shrsi"
+    return binary(b, op, x, y)
+
+
+_INT_PREDICATES = {"lt": "lt", "le": "le", "gt": "gt", "ge": "ge"}
+_FLOAT_PREDICATES = {"lt": "olt", "le": "ole", "gt": "ogt", "ge": "oge", "eq": "oeq", "ne": "une"}
+
+
+def compare(b: Builder, pred: str, x: Any, y: Any) -> tensor:
+    """pred: lt, le, gt, ge, eq, ne."""
+    x, y = operands(b, x, y)
+    ty = computation_type(x.dtype, y.dtype, False)
+    x, y = promote_and_broadcast(b, x, y, ty)
+    if ty.is_floating():
+        predicate, kind = _FLOAT_PREDICATES[pred], "cmpf"
+    else:
+        kind = "cmpi"
+        predicate = pred if pred in ("eq", "ne") else \
+            ("u" if ty.is_int_unsigned() else "s") + _INT_PREDICATES[pred]
+    result_type = _with_element(x.type, T.int1)
+    if x.is_block():
+        return tensor(b.create(f"tile.{kind} {predicate}, {x.name}, {y.name} : "
+                               f"{x.type.to_ir()}", result_type))
+    return tensor(b.create(f"arith.{kind} {predicate}, {x.name}, {y.name} : {ty.mlir}",
+                           result_type))
+
+
+def minus(b: Builder, x: Any) -> tensor:
+    x = to_tensor(b, x)
+    if x.dtype.is_floating():
+        return unary(b, "negf", x)
+    if x.dtype.is_ptr():
+        raise TileError("cannot negate a pointer")
+    return sub(b, 0, x)  # integer negation is 0 - x
+
+
+def invert(b: Builder, x: Any) -> tensor:
+    x = to_tensor(b, x)
+    if not x.dtype.is_int():
+        raise TileError(f"~ needs an integer or boolean operand, got {x.dtype}")
+    if x.is_block():
+        return unary(b, "noti", x)
+    ones = scalar_constant(b, -1 if not x.dtype.is_bool() else 1, x.dtype)
+    return binary(b, "xori", x, ones)
+
+
+def logical_not(b: Builder, x: Any) -> tensor:
+    x = to_tensor(b, x)
+    return compare(b, "eq", x, 0) if not x.dtype.is_bool() else invert(b, x)
+
+
+def to_bool(b: Builder, x: tensor) -> tensor:
+    return x if x.dtype.is_bool() else cast(b, x, T.int1)
+
+
+def where(b: Builder, cond: Any, x: Any, y: Any) -> tensor:
+    cond = to_bool(b, to_tensor(b, cond))
+    x, y = operands(b, x, y)
+    ty = x.dtype if x.dtype == y.dtype else computation_type(x.dtype, y.dtype, False)
+    x, y = cast(b, x, ty), cast(b, y, ty)
+    cond, x, y = broadcast_together(b, cond, x, y)
+    if x.is_block():
+        return tensor(b.create(f"tile.select {cond.name}, {x.name}, {y.name} : "
+                               f"{x.type.to_ir()}", x.type))
+    return tensor(b.create(f"arith.select {cond.name}, {x.name}, {y.name} : {ty.mlir}", ty))
+
+
+def minmax(b: Builder, which: str, x: Any, y: Any) -> tensor:
+    """which: "min" or "max"; floats propagate NaN."""
+    x, y = operands(b, x, y)
+    ty = computation_type(x.dtype, y.dtype, False)
+    x, y = promote_and_broadcast(b, x, y, ty)
+    if ty.is_floating():
+        op = f"{which}imumf"
+    else:
+        op = f"{which}{'ui' if ty.is_int_unsigned() else 'si'}"
+    return binary(b, op, x, y)
+
+
+def float_unary(b: Builder, op: str, x: Any) -> tensor:
+    """A float math op; integers are computed in float32."""
+    x = to_tensor(b, x)
+    if not x.dtype.is_floating():
+        x = cast(b, x, T.float32)
+    return unary(b, op, x)
+
+
+def fma(b: Builder, x: Any, y: Any, z: Any) -> tensor:
+    x, y, z = (to_tensor(b, v) for v in (x, y, z))
+    ty = computation_type(computation_type(x.dtype, y.dtype, False), z.dtype, False)
+    if not ty.is_floating():
+        ty = T.float32
+    x, y, z = broadcast_together(b, *(cast(b, v, ty) for v in (x, y, z)))
+    dialect = "tile" if x.is_block() else "math"
+    return tensor(b.create(f"{dialect}.fma {x.name}, {y.name}, {z.name} : "
+                           f"{x.type.to_ir()}", x.type))
+

@@ -1,0 +1,198 @@
+"""Element types, pointer and block types, and `constexpr` (Triton's names)."""
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+
+class dtype:
+    """A scalar element type (`tl.float32`, `tl.int32`, ...)."""
+
+    def __init__(self, name: str, mlir: str, bits: int, kind: str) -> None:
+        self.name = name          # Triton's name: "fp32", "int32", "uint8", "int1"
+        self.mlir = mlir          # MLIR type text: "f32", "i32"
+        self.primitive_bitwidth = bits
+        self.kind = kind          # "int", "uint", "float"
+
+    # Triton's predicates, used by kernels and by the semantic layer.
+    def is_floating(self) -> bool:
+        return self.kind == "float"
+
+    def is_int(self) -> bool:
+        return self.kind in ("int", "uint")
+
+    def is_int_signed(self) -> bool:
+        return self.kind == "int"
+
+    def is_int_unsigned(self) -> bool:
+        return self.kind == "uint"
+
+    def is_bool(self) -> bool:
+        return self.name == "int1"
+
+    def is_ptr(self) -> bool:
+        return False
+
+    def is_block(self) -> bool:
+        return False
+
+    def is_fp16(self) -> bool:
+        return self.name == "fp16"
+
+    def is_bf16(self) -> bool:
+        return self.name == "bf16"
+
+    def is_fp32(self) -> bool:
+        return self.name == "fp32"
+
+    def is_fp64(self) -> bool:
+        return self.name == "fp64"
+
+    @property
+    def scalar(self) -> "dtype":
+        return self
+
+    def to_ir(self) -> str:
+        return self.mlir
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, dtype) and not isinstance(other, pointer_type) \
+            and self.name == other.name
+
+    def __hash__(self) -> int:
+        return hash(("dtype", self.name))
+
+    def __repr__(self) -> str:
+        return self.name
+
+    __str__ = __repr__
+
+
+class pointer_type(dtype):
+    """A pointer into global memory; `ptr.dtype.element_ty` is the pointee."""
+
+    def __init__(self, element_ty: dtype) -> None:
+        super().__init__(f"*{element_ty.name}", f"!tile.ptr<{element_ty.mlir}>", 64, "ptr")
+        self.element_ty = element_ty
+
+    def is_ptr(self) -> bool:
+        return True
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, pointer_type) and self.element_ty == other.element_ty
+
+    def __hash__(self) -> int:
+        return hash(("ptr", self.element_ty))
+
+
+class block_type:
+    """The type of a block value: an element type and a static shape."""
+
+    def __init__(self, element_ty: dtype, shape: Sequence[int]) -> None:
+        self.element_ty = element_ty
+        self.shape = tuple(int(s) for s in shape)
+
+    @property
+    def scalar(self) -> dtype:
+        return self.element_ty
+
+    def is_block(self) -> bool:
+        return True
+
+    def is_ptr(self) -> bool:
+        return False
+
+    @property
+    def numel(self) -> int:
+        count = 1
+        for extent in self.shape:
+            count *= extent
+        return count
+
+    def to_ir(self) -> str:
+        dims = "x".join(str(s) for s in self.shape)
+        return f"!tile.block<{dims}x{self.element_ty.mlir}>"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, block_type) and self.shape == other.shape \
+            and self.element_ty == other.element_ty
+
+    def __hash__(self) -> int:
+        return hash((self.element_ty, self.shape))
+
+    def __repr__(self) -> str:
+        return f"<{list(self.shape)}, {self.element_ty}>"
+
+
+int1 = dtype("int1", "i1", 1, "uint")
+int8 = dtype("int8", "i8", 8, "int")
+int16 = dtype("int16", "i16", 16, "int")
+int32 = dtype("int32", "i32", 32, "int")
+int64 = dtype("int64", "i64", 64, "int")
+uint8 = dtype("uint8", "i8", 8, "uint")
+uint16 = dtype("uint16", "i16", 16, "uint")
+uint32 = dtype("uint32", "i32", 32, "uint")
+uint64 = dtype("uint64", "i64", 64, "uint")
+float16 = dtype("fp16", "f16", 16, "float")
+bfloat16 = dtype("bf16", "bf16", 16, "float")
+float32 = dtype("fp32", "f32", 32, "float")
+float64 = dtype("fp64", "f64", 64, "float")
+
+ALL_DTYPES = (int1, int8, int16, int32, int64, uint8, uint16, uint32, uint64,
+              float16, bfloat16, float32, float64)
+
+# Triton signature strings ("fp32", "i32", "u8", "bf16"...) to dtypes.
+_BY_SIGNATURE = {
+    "i1": int1, "i8": int8, "i16": int16, "i32": int32, "i64": int64,
+    "u1": int1, "u8": uint8, "u16": uint16, "u32": uint32, "u64": uint64,
+    "fp16": float16, "bf16": bfloat16, "fp32": float32, "fp64": float64,
+    "f16": float16, "f32": float32, "f64": float64,
+}
+
+
+def dtype_from_signature(text: str) -> dtype:
+    """`"*fp32"` -> pointer_type(float32); `"i32"` -> int32."""
+    text = text.strip()
+    if text.startswith("*"):
+        return pointer_type(dtype_from_signature(text[1:]))
+    if text in _BY_SIGNATURE:
+        return _BY_SIGNATURE[text]
+    raise ValueError(f"unknown type {text!r} in signature; expected one of "
+                     f"{', '.join(sorted(_BY_SIGNATURE))} or a pointer such as '*fp32'")
+
+
+def signature_name(ty: dtype) -> str:
+    """Inverse of `dtype_from_signature`, for cache keys and metadata."""
+    if isinstance(ty, pointer_type):
+        return "*" + signature_name(ty.element_ty)
+    for key, value in _BY_SIGNATURE.items():
+        if value == ty:
+            return key
+    raise ValueError(f"no signature name for {ty}")
+
+
+class constexpr:
+    """A compile-time constant. As an annotation it marks kernel arguments that
+    are baked into the compiled code; called, it wraps a value."""
+
+    def __init__(self, value: Any) -> None:
+        self.value = value.value if isinstance(value, constexpr) else value
+
+    def __repr__(self) -> str:
+        return f"constexpr[{self.value!r}]"
+
+    def __index__(self) -> int:
+        return int(self.value)
+
+    def __bool__(self) -> bool:
+        return bool(self.value)
+
+    def __eq__(self, other: object) -> bool:
+        return self.value == (other.value if isinstance(other, constexpr) else other)
+
+    def __hash__(self) -> int:
+        return hash(self.value)
+
+
+def unwrap(value: Any) -> Any:
+    """The Python value of a constexpr, or the value itself."""
+    return value.value if isinstance(value, constexpr) else value

@@ -1,0 +1,1 @@
+"""JIT functions, launching, autotuning."""

@@ -1,0 +1,59 @@
+"""Shared helpers: import path, tile-opt verification, the compile library."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(REPO / "python"))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from tile.compiler import capi  # noqa: E402
+
+
+def tile_opt_path() -> Path:
+    return Path(os.environ.get("TILE_OPT", REPO / "build" / "bin" / "tile-opt"))
+
+
+requires_tile_opt = pytest.mark.skipif(
+    not tile_opt_path().is_file(),
+    reason=f"tile-opt not built ({tile_opt_path()}); set TILE_OPT or build the project")
+
+requires_library = pytest.mark.skipif(
+    not capi.available(),
+    reason=f"compile library not built ({capi.library_path()}); set TILE_LIBRARY or build it")
+
+
+def run_tile_opt(ir: str, *passes: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([str(tile_opt_path()), *passes, "-"], input=ir,
+                          capture_output=True, text=True, timeout=120)
+
+
+def verify(ir: str) -> str:
+    """Asserts that tile-opt parses, verifies, canonicalizes and inlines the IR."""
+    if not tile_opt_path().is_file():
+        return ir  # structural checks still run; tile-opt checks need the build
+    result = run_tile_opt(ir, "--canonicalize", "--inline")
+    assert result.returncode == 0, f"tile-opt rejected the IR:\n{result.stderr}\n{ir}"
+    return result.stdout
+
+
+def check_order(text: str, *patterns: str) -> None:
+    """FileCheck-like: each pattern occurs, in this order."""
+    position = 0
+    for pattern in patterns:
+        found = text.find(pattern, position)
+        assert found >= 0, f"expected {pattern!r} after offset {position} in:\n{text}"
+        position = found + len(pattern)
+
+
+@pytest.fixture(autouse=True)
+def isolated_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Every test gets its own kernel cache directory."""
+    cache = tmp_path / "tile-cache"
+    monkeypatch.setenv("TILE_CACHE_DIR", str(cache))
+    return cache

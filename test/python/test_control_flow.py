@@ -1,0 +1,288 @@
+"""Python control flow -> scf (if/for/while), constexpr resolution, calls."""
+from __future__ import annotations
+
+from conftest import check_order, verify
+
+import tile
+import tile.language as tl
+from kernels import helpers
+
+
+def ir_of(kernel, signature, constexprs=None) -> str:
+    ir = tile.generate_ir(kernel, signature, constexprs or {})
+    verify(ir)
+    return ir
+
+
+@tile.jit
+def runtime_if(x_ptr, n):
+    offs = tl.arange(0, 16)
+    x = tl.load(x_ptr + offs)
+    y = 0.0
+    if n > 4:
+        x = x * 2.0
+        y = 1.5
+    else:
+        x = x + 1.0
+    tl.store(x_ptr + offs, x + y)
+
+
+def test_if_else_with_results():
+    ir = ir_of(runtime_if, "*fp32,i32")
+    check_order(ir, "arith.cmpi sgt", "scf.if %", "-> (!tile.block<16xf32>, f32) {",
+                "tile.mulf", "scf.yield", "} else {", "tile.addf", "scf.yield", "}")
+    assert ":2 = scf.if" in ir  # x and y both flow out of the if
+
+
+@tile.jit
+def if_without_else(x_ptr, n):
+    if n == 0:
+        tl.store(x_ptr, 1.0)
+
+
+def test_if_without_results():
+    ir = ir_of(if_without_else, "*fp32,i32")
+    check_order(ir, "scf.if %", "{", "tile.store", "scf.yield", "} else {", "scf.yield")
+
+
+@tile.jit
+def constexpr_if(x_ptr, MODE: tl.constexpr):
+    if MODE == "double":
+        tl.store(x_ptr, 2.0)
+    elif MODE == "triple":
+        tl.store(x_ptr, 3.0)
+    else:
+        tl.store(x_ptr, 4.0)
+
+
+def test_constexpr_if_is_resolved():
+    ir = ir_of(constexpr_if, "*fp32", {"MODE": "triple"})
+    assert "scf.if" not in ir
+    assert "3.0 : f32" in ir and "2.0 : f32" not in ir and "4.0 : f32" not in ir
+
+
+@tile.jit
+def for_loop(x_ptr, out_ptr, n, stride):
+    acc = tl.zeros((32,), dtype=tl.float32)
+    count = 0
+    p = x_ptr + tl.arange(0, 32)
+    for i in range(1, n, 2):
+        acc += tl.load(p)
+        p += stride
+        count += i
+    tl.store(out_ptr + tl.arange(0, 32), acc + count)
+
+
+def test_for_with_loop_carried_values():
+    ir = ir_of(for_loop, "*fp32,*fp32,i32,i32")
+    check_order(ir, "arith.constant 1 : i32", "arith.constant 2 : i32", "scf.for %",
+                " = %", " to %arg2 step %", "iter_args(",
+                "-> (!tile.block<32xf32>, i32, !tile.block<32x!tile.ptr<f32>>) : i32 {",
+                "tile.load", "tile.addptr", "arith.addi", "scf.yield")
+
+
+@tile.jit
+def tl_range_loop(x_ptr, n):
+    s = 0.0
+    for i in tl.range(0, n, num_stages=3):
+        s += tl.load(x_ptr + i)
+    tl.store(x_ptr, s)
+
+
+def test_tl_range_and_scalar_accumulator():
+    ir = ir_of(tl_range_loop, "*fp32,i32")
+    check_order(ir, "scf.for", "iter_args(", "-> (f32) : i32", "arith.addf", "scf.yield")
+
+
+@tile.jit
+def i64_bounds(x_ptr, n):
+    for i in range(0, n):
+        tl.store(x_ptr + i, 1.0)
+
+
+def test_i64_bounds_give_i64_induction_variable():
+    ir = ir_of(i64_bounds, "*fp32,i64")
+    assert "arith.extsi" in ir and ": i64 {" in ir
+
+
+@tile.jit
+def while_loop(x_ptr, n):
+    i = 0
+    total = 0.0
+    while i < n:
+        total += tl.load(x_ptr + i)
+        i += 1
+    tl.store(x_ptr, total)
+
+
+def test_while_loop():
+    ir = ir_of(while_loop, "*fp32,i32")
+    check_order(ir, "scf.while (", ") : (i32, f32) -> (i32, f32) {", "arith.cmpi slt",
+                "scf.condition(", "} do {", "^bb0(", "tile.load", "scf.yield")
+
+
+@tile.jit
+def static_unroll(x_ptr, N: tl.constexpr):
+    acc = 0.0
+    for i in tl.static_range(N):
+        acc += tl.load(x_ptr + i)
+    for j in tl.static_range(2, 8, 3):
+        acc += j
+    tl.store(x_ptr, acc)
+
+
+def test_static_range_is_unrolled():
+    ir = ir_of(static_unroll, "*fp32", {"N": 3})
+    assert "scf.for" not in ir
+    assert ir.count("tile.load") == 3
+    # j = 2 and 5 are folded into the f32 additions as literals
+    assert "2.0 : f32" in ir and "5.0 : f32" in ir
+
+
+@tile.jit
+def nested(x_ptr, n, m):
+    acc = tl.zeros((8,), dtype=tl.float32)
+    for i in range(0, n):
+        for j in range(0, m):
+            if i < j:
+                acc += 1.0
+            else:
+                acc -= 1.0
+    tl.store(x_ptr + tl.arange(0, 8), acc)
+
+
+def test_nested_loops_and_ifs():
+    ir = ir_of(nested, "*fp32,i32,i32")
+    check_order(ir, "scf.for", "scf.for", "scf.if", "scf.yield", "} else {", "scf.yield",
+                "scf.yield", "scf.yield")
+
+
+@tile.jit
+def calls(x_ptr, KIND: tl.constexpr):
+    offs = tl.arange(0, 16)
+    x = tl.load(x_ptr + offs)
+    y = helpers.scaled(x, 3.0)
+    y = helpers.activation(y, KIND)
+    y = helpers.activation(y, KIND="none")
+    tl.store(x_ptr + offs, y)
+
+
+def test_calls_are_inlined_with_callsite_locations():
+    ir = ir_of(calls, "*fp32", {"KIND": "relu"})
+    assert "func.call" not in ir
+    assert "tile.mulf" in ir and "tile.maximumf" in ir
+    assert "loc(callsite(" in ir and "helpers.py" in ir and "test_control_flow.py" in ir
+
+
+@tile.jit
+def ternary(x_ptr, n, FLAG: tl.constexpr):
+    offs = tl.arange(0, 16)
+    v = 1.0 if FLAG else 2.0
+    w = tl.where(offs < n, v, 0.0)
+    s = 3.0 if n > 2 else 4.0
+    tl.store(x_ptr + offs, w + s)
+
+
+def test_conditional_expressions():
+    ir = ir_of(ternary, "*fp32,i32", {"FLAG": True})
+    assert "1.0 : f32" in ir and "2.0 : f32" not in ir
+    assert "arith.select" in ir
+
+
+@tile.jit
+def bool_ops(x_ptr, a, b):
+    if (a > 0 and b > 0) or not (a == b):
+        tl.store(x_ptr, 1.0)
+
+
+def test_scalar_boolean_operators():
+    ir = ir_of(bool_ops, "*fp32,i32,i32")
+    check_order(ir, "arith.andi", "arith.cmpi eq", "arith.xori", "arith.ori", "scf.if")
+
+
+@tile.jit
+def equal_to_one(x_ptr, stride, n):
+    tl.store(x_ptr + tl.arange(0, 16) * stride, 1.0, mask=tl.arange(0, 16) < n)
+
+
+def test_specialization_in_ir():
+    spec = tile.Specialization(divisible_by_16=frozenset({"x_ptr", "n"}),
+                               equal_to_1=frozenset({"stride"}))
+    ir = tile.generate_ir(equal_to_one, "*fp32,i32,i32", {}, spec)
+    verify(ir)
+    assert "%arg0: !tile.ptr<f32> {tile.divisibility = 16 : i32}" in ir
+    assert "%arg2: i32 {tile.divisibility = 16 : i32}" in ir
+    assert "%arg1: i32 loc(" in ir and "%arg1," not in ir  # stride == 1 is a constant
+    assert 'loc("stride"(' in ir  # the parameter is still named
+
+
+def test_locations_point_into_the_user_file():
+    ir = ir_of(runtime_if, "*fp32,i32")
+    line = runtime_if.fn.__code__.co_firstlineno
+    assert f'test_control_flow.py":{line + 3}:' in ir  # x = tl.load(...)
+    ops = [l for l in ir.splitlines() if l.strip().startswith(("%", "tile.", "scf.", "}"))
+           and not l.rstrip().endswith("{") and l.strip() not in ("}", "} else {")]
+    assert ops and all("loc(" in l for l in ops)
+
+
+@tile.jit
+def optional_mask(x_ptr, n, mask_ptr=None):
+    offs = tl.arange(0, 8)
+    mask = offs < n
+    if mask_ptr is not None:
+        mask = mask & (tl.load(mask_ptr + offs) != 0)
+    tl.store(x_ptr + offs, 1.0, mask=mask)
+
+
+def test_is_none_checks_are_compile_time():
+    with_mask = ir_of(optional_mask, "*fp32,i32,*i8")
+    without = ir_of(optional_mask, "*fp32,i32", {"mask_ptr": None})
+    assert with_mask.count("tile.load") == 1 and "tile.load" not in without
+
+
+@tile.jit
+def side_effect_while(x_ptr, n):
+    while tl.load(x_ptr) < n:
+        tl.store(x_ptr, tl.load(x_ptr) + 1.0)
+
+
+def test_while_without_carried_values():
+    ir = ir_of(side_effect_while, "*fp32,i32")
+    check_order(ir, "scf.while : () -> () {", "tile.load", "scf.condition(", "} do {",
+                "tile.store", "scf.yield")
+
+
+@tile.jit
+def early_exit(x_ptr, n, BLOCK: tl.constexpr):
+    pid = tl.program_id(0)
+    if pid * BLOCK >= n:
+        return
+    offs = pid * BLOCK + tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs, mask=offs < n)
+    if tl.sum(x, axis=0) < 0.0:
+        tl.store(x_ptr + offs, -x, mask=offs < n)
+        return
+    x = x.to(tl.float16).to(tl.float32)  # a different value on this path only
+    tl.store(x_ptr + offs, x * 2.0, mask=offs < n)
+
+
+def test_early_return_guards_become_if_else():
+    ir = ir_of(early_exit, "*fp32,i32", {"BLOCK": 32})
+    check_order(ir, "arith.cmpi sge", "scf.if", "scf.yield", "} else {", "tile.load",
+                "tile.reduce sum", "scf.if", "tile.negf", "tile.store", "} else {",
+                "tile.mulf", "tile.store", "scf.yield", "}", "scf.yield", "}", "return")
+    assert "-> (" not in ir  # nothing flows out of a guard
+
+
+@tile.jit
+def return_in_loop(x_ptr, n):
+    for i in range(0, n):
+        if i > 3:
+            return  # ERR-loop-return
+        tl.store(x_ptr + i, 1.0)
+
+
+def test_return_inside_a_loop_is_rejected():
+    import pytest
+    with pytest.raises(tile.CompilationError, match="return inside a runtime"):
+        tile.generate_ir(return_in_loop, "*fp32,i32")

@@ -1,0 +1,259 @@
+"""User errors become tile.CompilationError naming file:line:col with a caret."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from conftest import requires_library
+
+import tile
+import tile.language as tl
+from kernels import helpers
+from tile.compiler import capi
+from tile.errors import error_from_diagnostics
+
+THIS_FILE = Path(__file__).resolve()
+
+
+def line_of(marker: str) -> int:
+    for number, line in enumerate(THIS_FILE.read_text().splitlines(), 1):
+        if line.rstrip().endswith(f"# {marker}"):
+            return number
+    raise AssertionError(marker)
+
+
+def compile_error(kernel, signature, constexprs=None) -> tile.CompilationError:
+    with pytest.raises(tile.CompilationError) as info:
+        tile.generate_ir(kernel, signature, constexprs or {})
+    error = info.value
+    # No compiler internals in the chain: the error stands for the user's code.
+    assert error.__cause__ is None and error.__suppress_context__
+    return error
+
+
+def assert_located(error: tile.CompilationError, marker: str, snippet: str) -> None:
+    line = line_of(marker)
+    text = str(error)
+    assert error.filename == str(THIS_FILE)
+    assert error.line == line
+    source_line = THIS_FILE.read_text().splitlines()[line - 1]
+    assert error.col == source_line.index(snippet) + 1
+    first, shown, caret = text.splitlines()[:3]
+    assert first.startswith(f"{THIS_FILE}:{line}:{error.col}: error: ")
+    assert shown == source_line
+    assert caret == " " * (error.col - 1) + "^"
+
+
+@tile.jit
+def shape_mismatch(x_ptr):
+    a = tl.zeros((16, 1), dtype=tl.float32)
+    b = tl.zeros((8, 32), dtype=tl.float32)
+    c = a + b  # ERR-shape
+    tl.store(x_ptr + tl.arange(0, 8), tl.sum(c, axis=1))
+
+
+def test_shape_mismatch():
+    error = compile_error(shape_mismatch, "*fp32")
+    assert_located(error, "ERR-shape", "a + b")
+    assert "cannot broadcast shapes 16x1 and 8x32" in error.message
+    assert "dimension 0" in error.message
+
+
+@tile.jit
+def runtime_arange(x_ptr, n):
+    offs = tl.arange(0, n)  # ERR-constexpr
+    tl.store(x_ptr + offs, 1.0)
+
+
+def test_runtime_value_where_constexpr_needed():
+    error = compile_error(runtime_arange, "*fp32,i32")
+    assert_located(error, "ERR-constexpr", "tl.arange(0, n)")
+    assert "compile-time constant" in error.message
+
+
+@tile.jit
+def chained_mask(x_ptr, M, N):
+    offs_m = tl.arange(0, 16)[:, None]
+    offs_n = tl.arange(0, 16)[None, :]
+    mask = offs_m < M & offs_n < N  # ERR-chain
+    tl.store(x_ptr + offs_m * 16 + offs_n, 1.0, mask=mask)
+
+
+def test_chained_comparison_without_parentheses():
+    error = compile_error(chained_mask, "*fp32,i32,i32")
+    assert_located(error, "ERR-chain", "offs_m < M & offs_n < N")
+    assert "chained comparison" in error.message
+    assert "(offs_m < M) & (offs_n < N)" in error.message
+
+
+@tile.jit
+def unsupported_syntax(x_ptr):
+    with open("f"):  # ERR-with
+        tl.store(x_ptr, 1.0)
+
+
+def test_unsupported_syntax():
+    error = compile_error(unsupported_syntax, "*fp32")
+    assert_located(error, "ERR-with", "with")
+    assert "unsupported Python syntax" in error.message and "With" in error.message
+
+
+@tile.jit
+def uses_break(x_ptr, n):
+    for i in range(0, n):
+        break  # ERR-break
+
+
+def test_break_is_rejected():
+    error = compile_error(uses_break, "*fp32,i32")
+    assert_located(error, "ERR-break", "break")
+
+
+@tile.jit
+def too_many_args(x_ptr):
+    y = helpers.scaled(1.0, 2.0, 3.0)  # ERR-args
+    tl.store(x_ptr, y)
+
+
+def test_wrong_number_of_arguments_to_a_jit_function():
+    error = compile_error(too_many_args, "*fp32")
+    assert_located(error, "ERR-args", "helpers.scaled(1.0, 2.0, 3.0)")
+    assert "scaled()" in error.message and "too many positional arguments" in error.message
+
+
+@tile.jit
+def takes_three(a_ptr, b_ptr, n):  # ERR-sig
+    tl.store(a_ptr, n)
+
+
+def test_wrong_number_of_types_in_signature():
+    with pytest.raises(tile.CompilationError) as info:
+        tile.generate_ir(takes_three, "*fp32,i32")
+    assert info.value.line == line_of("ERR-sig")
+    assert "takes 3 runtime argument(s) (a_ptr, b_ptr, n) but the signature gives 2" in str(
+        info.value)
+
+
+def test_wrong_number_of_arguments_at_launch():
+    with pytest.raises(tile.CompilationError) as info:
+        takes_three[(1,)](1, 2)
+    assert "missing a required argument: 'n'" in str(info.value)
+    assert info.value.line == line_of("ERR-sig")
+
+
+@tile.jit
+def constexpr_param(x, N: tl.constexpr):
+    return x * N
+
+
+@tile.jit
+def passes_runtime_to_constexpr(x_ptr, n):
+    tl.store(x_ptr, constexpr_param(1.0, n))  # ERR-cxarg
+
+
+def test_runtime_value_for_constexpr_parameter():
+    error = compile_error(passes_runtime_to_constexpr, "*fp32,i32")
+    assert_located(error, "ERR-cxarg", "constexpr_param(1.0, n)")
+    assert "'N'" in error.message and "tl.constexpr" in error.message
+
+
+@tile.jit
+def undefined_name(x_ptr):
+    tl.store(x_ptr, not_defined_anywhere)  # ERR-name
+
+
+def test_undefined_name():
+    error = compile_error(undefined_name, "*fp32")
+    assert_located(error, "ERR-name", "not_defined_anywhere")
+    assert "not_defined_anywhere" in error.message
+
+
+@tile.jit
+def branch_types_differ(x_ptr, n):
+    if n > 0:  # ERR-branch
+        v = tl.zeros((4,), dtype=tl.float32)
+    else:
+        v = tl.zeros((8,), dtype=tl.float32)
+    tl.store(x_ptr + tl.arange(0, 4), v)
+
+
+def test_if_branches_must_agree():
+    error = compile_error(branch_types_differ, "*fp32,i32")
+    assert_located(error, "ERR-branch", "if n > 0")
+    assert "'v'" in error.message and "then branch" in error.message
+
+
+@tile.jit
+def block_condition(x_ptr):
+    offs = tl.arange(0, 4)
+    if offs < 2:  # ERR-blockif
+        tl.store(x_ptr, 1.0)
+
+
+def test_block_if_condition():
+    error = compile_error(block_condition, "*fp32")
+    assert_located(error, "ERR-blockif", "if offs < 2")
+    assert "tl.where" in error.message
+
+
+@tile.jit
+def failing_static_assert(x_ptr, BLOCK: tl.constexpr):
+    tl.static_assert(BLOCK <= 64, "BLOCK too large")  # ERR-static
+
+
+def test_static_assert():
+    error = compile_error(failing_static_assert, "*fp32", {"BLOCK": 128})
+    assert_located(error, "ERR-static", "tl.static_assert")
+    assert "BLOCK too large" in error.message
+
+
+@tile.jit
+def error_in_callee(x_ptr):
+    tl.store(x_ptr, helpers.scaled(tl.zeros((2, 3), dtype=tl.float32),
+                                   tl.zeros((4,), dtype=tl.float32)))
+
+
+def test_error_inside_a_called_function_names_the_callee_file():
+    error = compile_error(error_in_callee, "*fp32")
+    assert error.filename.endswith("helpers.py")
+    assert "cannot broadcast" in error.message
+
+
+def test_missing_constexpr_value():
+    with pytest.raises(tile.CompilationError, match="constexpr parameter 'BLOCK'.*no value"):
+        tile.generate_ir(failing_static_assert, "*fp32")
+
+
+def test_diagnostics_from_the_cpp_compiler_become_compilation_errors():
+    diagnostics = (f"{THIS_FILE}:{line_of('ERR-shape')}:9: error: 'tile.addf' op bad thing\n"
+                   f"{THIS_FILE}:10:2: note: called from\n")
+    error = error_from_diagnostics(diagnostics)
+    assert isinstance(error, tile.CompilationError)
+    assert error.line == line_of("ERR-shape") and error.col == 9
+    assert "'tile.addf' op bad thing" in str(error) and "called from" in str(error)
+    assert "c = a + b" in str(error)
+
+
+@requires_library
+def test_library_diagnostics_name_the_user_location():
+    ir = ("func.func @k(%x: !tile.block<16x2xf32>) {\n"
+          "  %0 = tile.broadcast %x : !tile.block<16x2xf32> -> !tile.block<16x32xf32> "
+          'loc("user.py":3:7)\n  return\n}\n')
+    with pytest.raises(tile.CompilationError) as info:
+        capi.compile_ir(ir, "sm_90", 4, emit_cubin=False)
+    error = info.value
+    assert (error.filename, error.line, error.col) == ("user.py", 3, 7)
+    assert "cannot broadcast 16x2 to 16x32" in error.message
+
+
+@tile.jit
+def plain_combine(x_ptr):
+    x = tl.load(x_ptr + tl.arange(0, 8))
+    tl.store(x_ptr, tl.reduce(x, 0, max))  # ERR-combine
+
+
+def test_combine_function_must_be_jit():
+    error = compile_error(plain_combine, "*fp32")
+    assert_located(error, "ERR-combine", "tl.reduce(x, 0, max)")
+    assert "@tile.jit" in error.message

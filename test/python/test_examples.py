@@ -1,0 +1,136 @@
+"""The example kernels and Triton's tutorial kernels: IR that verifies, and
+PTX when the compile library is built."""
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import pytest
+
+from conftest import REPO, check_order, requires_library, verify
+
+import tile
+
+EXAMPLES = REPO / "examples" / "python"
+
+
+def load(path: Path):
+    spec = importlib.util.spec_from_file_location(f"example_{path.stem}", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def example_cases():
+    cases = []
+    for path in sorted(EXAMPLES.rglob("*.py")):
+        for index, case in enumerate(load(path).CASES):
+            cases.append(pytest.param(path, index, id=f"{path.relative_to(EXAMPLES)}[{index}]"))
+    return cases
+
+
+CASES = example_cases()
+
+
+def case(path: Path, index: int):
+    kernel, signature, constexprs = load(path).CASES[index]
+    return kernel, signature, constexprs
+
+
+def test_all_examples_are_covered():
+    names = {p.name for p in EXAMPLES.rglob("*.py")}
+    assert {"vector_add.py", "matrix_add.py", "matmul_naive.py", "softmax.py", "reductions.py",
+            "rank3.py", "01_vector_add.py", "02_fused_softmax.py", "03_matmul.py"} <= names
+
+
+@pytest.mark.parametrize("path,index", CASES)
+def test_example_ir_verifies(path, index):
+    kernel, signature, constexprs = case(path, index)
+    ir = tile.generate_ir(kernel, signature, constexprs)
+    verify(ir)
+    assert str(path) in ir  # locations point into the example
+
+
+def ir_for(name: str, index: int = 0) -> str:
+    path = next(EXAMPLES.rglob(name))
+    kernel, signature, constexprs = case(path, index)
+    return tile.generate_ir(kernel, signature, constexprs)
+
+
+def test_matrix_add_non_power_of_two_tile():
+    ir = ir_for("matrix_add.py", 1)
+    assert "tile.arange 0, 24 : !tile.block<24xi32>" in ir
+    assert "tile.arange 0, 40 : !tile.block<40xi32>" in ir
+    assert "!tile.block<24x40x!tile.ptr<f32>>" in ir
+
+
+def test_matmul_naive_is_unrolled():
+    ir = ir_for("matmul_naive.py")
+    assert "scf.for" not in ir and ir.count("tile.load") == 16
+    assert "!tile.block<16x16xf32>" in ir
+
+
+def test_tutorial_softmax_loop():
+    ir = ir_for("02_fused_softmax.py")
+    check_order(ir, "tile.program_id 0", "tile.num_programs 0", "scf.for", "tile.load",
+                "tile.reduce max", "tile.exp", "tile.reduce sum", "tile.divf", "tile.store")
+
+
+def test_tutorial_matmul_uses_first_autotune_config():
+    ir = ir_for("03_matmul.py")
+    assert "!tile.block<128x64xf16>, !tile.block<64x256xf16> -> !tile.block<128x256xf32>" in ir
+    assert "tile.maximumf" not in ir and "tile.select" not in ir  # no activation
+    leaky = ir_for("03_matmul.py", 1)
+    assert "tile.select" in leaky and "loc(callsite(" in leaky
+
+
+def test_autotuner_keeps_configs():
+    matmul = load(next(EXAMPLES.rglob("03_matmul.py"))).matmul_kernel
+    assert isinstance(matmul, tile.runtime.autotuner.Autotuner)
+    assert len(matmul.configs) == 4 and matmul.key == ["M", "N", "K"]
+    chosen = matmul.select({"M": 512, "N": 512, "K": 512}, benchmark=None)
+    assert chosen is matmul.configs[0]
+    timings = {id(c): t for c, t in zip(matmul.configs, [3.0, 1.0, 2.0, 4.0])}
+    best = matmul.select({"M": 1024, "N": 512, "K": 512}, benchmark=lambda c: timings[id(c)])
+    assert best is matmul.configs[1]
+
+
+def test_heuristics_compute_constexprs(monkeypatch):
+    import tile.language as tl
+    captured = {}
+
+    def fake_launch(fn, grid, *args, stream=None, **kwargs):
+        captured.update(kwargs)
+    monkeypatch.setattr(tile.runtime.autotuner, "launch_jit", fake_launch)
+    kernel = load(next(EXAMPLES.rglob("vector_add.py"))).vector_add
+    wrapped = tile.heuristics({"BLOCK": lambda args: tile.next_power_of_2(args["n"])})(kernel)
+    wrapped[(1,)](1, 2, 3, 1000)
+    assert captured == {"BLOCK": 1024}
+    assert tl.constexpr(3) == 3
+
+
+@requires_library
+@pytest.mark.parametrize("path,index", CASES)
+def test_example_ptx(path, index):
+    kernel, signature, constexprs = case(path, index)
+    compiled = tile.compile(kernel, signature, constexprs, target="sm_90")
+    name = compiled.metadata["name"]
+    assert f".entry {name}" in compiled.asm["ptx"] or f".entry {name}(" in compiled.asm["ptx"]
+    assert ".target sm_90" in compiled.asm["ptx"]
+    assert compiled.asm["cubin"][:4] == b"\x7fELF"
+    assert compiled.metadata["threads"] == 32 * compiled.metadata["num_warps"]
+    assert [p["name"] for p in compiled.metadata["params"]] == list(
+        tile.compiler.kernel.normalize_signature(
+            tile.compiler.kernel.resolve(kernel, constexprs, None)[0], signature,
+            tile.compiler.kernel.resolve(kernel, constexprs, None)[1]))
+
+
+@requires_library
+def test_divisibility_specialization_reaches_ptx():
+    path = next(EXAMPLES.rglob("vector_add.py"))
+    kernel, signature, constexprs = case(path, 0)
+    spec = tile.Specialization(divisible_by_16=frozenset({"x_ptr", "y_ptr", "out_ptr", "n"}))
+    aligned = tile.compile(kernel, signature, constexprs, specialization=spec)
+    plain = tile.compile(kernel, signature, constexprs)
+    assert aligned.asm["tile"] != plain.asm["tile"]
+    assert "tile.divisibility = 16" in aligned.asm["tile"]
