@@ -8,6 +8,9 @@ bash scripts/setup.sh
 echo "== lit"
 /usr/lib/llvm-22/bin/lit -sv build/test
 
+echo "== embedding: installed package, downstream CMake project, C API, mlir-opt plugin"
+bash scripts/test-embedding.sh
+
 echo "== dialect reference is up to date"
 ninja -C build mlir-doc >/dev/null
 for doc in TileDialect TilePasses TileConversionPasses; do
