@@ -19,6 +19,9 @@ for doc in TileDialect TilePasses TileConversionPasses; do
     { echo "docs/reference/$doc.md is stale: run scripts/update-docs.sh"; exit 1; }
 done
 
+echo "== reliability: lit under ASan+UBSan, fuzzers (about a minute each)"
+bash scripts/test-reliability.sh
+
 echo "== pytest"
 if [[ -d test/python ]]; then
   PYTHONPATH=python .venv/bin/pytest -q test/python

@@ -33,3 +33,8 @@ ptxas = os.path.join(config.cuda_toolkit, "bin", "ptxas")
 if os.path.exists(ptxas):
     config.available_features.add("ptxas")
     config.substitutions.append(("%ptxas", ptxas))
+
+# A sanitizer build instruments our plugin, which stock (uninstrumented)
+# mlir-opt cannot load.
+if config.tile_sanitizers.upper() in ("ON", "1", "TRUE", "YES"):
+    config.available_features.add("asan")

@@ -86,19 +86,34 @@ func.func @tile_2d_f16(%x: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %strid
 // Values carried by a loop share one layout with their initial value, the
 // yielded value and the loop's result.
 // CHECK-LABEL: func.func @loop_carried
-// CHECK: scf.for {{.*}} iter_args(%{{.*}} = %{{.*}}) -> (!tile.block<128xf32, #tile.blocked<vector = 4, warps = 4>>)
+// CHECK: scf.for {{.*}} iter_args(%{{.*}} = %{{.*}}) -> (!tile.block<512xf32, #tile.blocked<vector = 4, warps = 4>>)
 func.func @loop_carried(%x: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %n: i32) {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
-  %zero = tile.constant dense<0.0> : !tile.block<128xf32>
-  %r = tile.arange 0, 128 : !tile.block<128xi32>
-  %xb = tile.splat %x : !tile.ptr<f32> -> !tile.block<128x!tile.ptr<f32>>
-  %p = tile.addptr %xb, %r : !tile.block<128x!tile.ptr<f32>>, !tile.block<128xi32>
-  %acc = scf.for %i = %c0 to %n step %c1 iter_args(%a = %zero) -> (!tile.block<128xf32>) : i32 {
-    %v = tile.load %p : !tile.block<128x!tile.ptr<f32>>
-    %s = tile.addf %a, %v : !tile.block<128xf32>
-    scf.yield %s : !tile.block<128xf32>
+  %zero = tile.constant dense<0.0> : !tile.block<512xf32>
+  %r = tile.arange 0, 512 : !tile.block<512xi32>
+  %xb = tile.splat %x : !tile.ptr<f32> -> !tile.block<512x!tile.ptr<f32>>
+  %p = tile.addptr %xb, %r : !tile.block<512x!tile.ptr<f32>>, !tile.block<512xi32>
+  %acc = scf.for %i = %c0 to %n step %c1 iter_args(%a = %zero) -> (!tile.block<512xf32>) : i32 {
+    %v = tile.load %p : !tile.block<512x!tile.ptr<f32>>
+    %s = tile.addf %a, %v : !tile.block<512xf32>
+    scf.yield %s : !tile.block<512xf32>
   }
-  tile.store %p, %acc : !tile.block<128x!tile.ptr<f32>>
+  tile.store %p, %acc : !tile.block<512x!tile.ptr<f32>>
+  return
+}
+
+// -----
+
+// A block smaller than four elements per thread gets narrower chunks, so
+// that every thread has work: 256 elements over 128 threads, two each.
+// CHECK-LABEL: func.func @small_block
+// CHECK: tile.load {{.*}} : !tile.block<256x!tile.ptr<f32>, #tile.blocked<vector = 2, warps = 4>>
+func.func @small_block(%x: !tile.ptr<f32> {tile.divisibility = 16 : i32}) {
+  %r = tile.arange 0, 256 : !tile.block<256xi32>
+  %xb = tile.splat %x : !tile.ptr<f32> -> !tile.block<256x!tile.ptr<f32>>
+  %p = tile.addptr %xb, %r : !tile.block<256x!tile.ptr<f32>>, !tile.block<256xi32>
+  %v = tile.load %p : !tile.block<256x!tile.ptr<f32>>
+  tile.store %p, %v : !tile.block<256x!tile.ptr<f32>>
   return
 }

@@ -1,5 +1,6 @@
 // The stock mlir-opt (Debian's mlir-opt-22) loads the tile dialect, passes
 // and pipeline from TilePlugin.so and runs the whole pipeline to PTX.
+// UNSUPPORTED: asan
 //
 // Parse, verify and print with the dialect plugin alone:
 // RUN: %mlir_opt --load-dialect-plugin=%tile_plugin %s | FileCheck %s --check-prefix=PARSE

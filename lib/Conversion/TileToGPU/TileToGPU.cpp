@@ -1964,6 +1964,42 @@ struct ConvertTileToGPUPass
         return signalPassFailure();
       }
       int64_t numWarps = numWarpsAttr.getInt();
+      // Resource limits, diagnosed before anything is emitted (see
+      // docs/reliability.md): 1 to 1024 threads, and no block value with more
+      // elements per thread than a thread has registers. The lowering keeps
+      // one scalar per element per thread: 2^20 f32 at 4 warps (8192 per
+      // thread) took ptxas 32 s and 2 GB, and spilled to local memory.
+      {
+        constexpr int64_t kMaxThreads = 1024, kMaxRegisters = 255;
+        if (numWarps < 1 || numWarps * kWarpSize > kMaxThreads) {
+          kernel.emitError() << "kernel '" << kernel.getName()
+                             << "' has tile.num_warps = " << numWarps
+                             << ": a block has 1 to " << kMaxThreads
+                             << " threads, so 1 to "
+                             << kMaxThreads / kWarpSize << " warps";
+          return signalPassFailure();
+        }
+        int64_t numThreads = numWarps * kWarpSize;
+        WalkResult tooBig = kernel.walk([&](Operation *op) {
+          for (Type type : op->getResultTypes()) {
+            auto block = dyn_cast<BlockType>(type);
+            if (!block)
+              continue;
+            int64_t perThread = getLayout(block, numThreads).numSlots();
+            if (perThread <= kMaxRegisters)
+              continue;
+            op->emitError() << "block of " << block.getNumElements()
+                            << " elements needs " << perThread
+                            << " registers per thread at " << numThreads
+                            << " threads, more than " << kMaxRegisters
+                            << "; use smaller blocks or more warps";
+            return WalkResult::interrupt();
+          }
+          return WalkResult::advance();
+        });
+        if (tooBig.wasInterrupted())
+          return signalPassFailure();
+      }
       SmallVector<Type> argTypes;
       for (Type type : kernel.getArgumentTypes()) {
         if (isa<BlockType>(type)) {

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import copy as copy_module
 import inspect
 import operator
 import textwrap
@@ -74,6 +75,13 @@ def _changed(before: Any, after: Any) -> bool:
 def _is_jit_function(value: Any) -> bool:
     from ..runtime.jit import JITFunction
     return isinstance(value, JITFunction)
+
+
+# `tl.static_range` loops with more trips than this become constant-bound
+# loops when their index need not be a compile-time constant.
+STATIC_RANGE_UNROLL_LIMIT = 16
+# Copies of the body in each iteration of such a loop.
+STATIC_RANGE_LOOP_UNROLL = 4
 
 
 class CodeGenerator(ast.NodeVisitor):
@@ -328,11 +336,66 @@ class CodeGenerator(ast.NodeVisitor):
             if not isinstance(bound, int):
                 raise TileError("tl.static_range bounds must be compile-time integers, "
                                 f"got {bound!r}")
+        if self.try_constant_trip_loop(node, loop):
+            return
         for index in builtins.range(loop.start, loop.end, loop.step):
             self.assign(node.target, index)
             self.visit_body(node.body)
             if self.returned:
                 raise TileError("return inside tl.static_range is not supported")
+
+    def try_constant_trip_loop(self, node: ast.For, loop: tl.static_range) -> bool:
+        """Emits a long `tl.static_range` loop as an `scf.for` with constant
+        bounds when its index is only used as a runtime value: the results are
+        the same as unrolling here, LLVM still unrolls what pays, and compile
+        time stops growing with the trip count (Triton's unrolled K=512 naive
+        matmul compiles for minutes). Where the body needs the index as a
+        compile-time constant, nothing is kept and the caller unrolls."""
+        trips = len(builtins.range(loop.start, loop.end, loop.step))
+        if trips <= STATIC_RANGE_UNROLL_LIMIT or not isinstance(node.target, ast.Name):
+            return False
+        block, emitted = self.builder.block, len(self.builder.block.items)
+        scope, returned = dict(self.scope), self.returned
+        # The loop runs UNROLL copies of the body per iteration (the index
+        # advancing by one step per copy); the remaining trips are unrolled
+        # here, after the loop.
+        main_trips = trips - trips % STATIC_RANGE_LOOP_UNROLL
+        main_end = loop.start + main_trips * loop.step
+        try:
+            with self.runtime_region():
+                self.emit_for(self.unrolled_body_loop(node, loop.step), tl.range(
+                    loop.start, main_end, loop.step * STATIC_RANGE_LOOP_UNROLL))
+        except (TileError, CompilationError):
+            del block.items[emitted:]
+            self.builder.block = block
+            self.scope, self.returned = scope, returned
+            return False
+        for index in builtins.range(main_end, loop.end, loop.step):
+            self.assign(node.target, index)
+            self.visit_body(node.body)
+        return True
+
+    @staticmethod
+    def unrolled_body_loop(node: ast.For, step: int) -> ast.For:
+        """`for k in ...: body` as `for k_base in ...: k = k_base; body;
+        k = k_base + step; body; ...` (STATIC_RANGE_LOOP_UNROLL copies), keeping
+        the body's source locations for diagnostics."""
+        target = node.target.id  # type: ignore[attr-defined]
+        base = f"{target}__unroll_base"
+        body: list[ast.stmt] = []
+        for copy in builtins.range(STATIC_RANGE_LOOP_UNROLL):
+            index: ast.expr = ast.Name(id=base, ctx=ast.Load())
+            if copy:
+                index = ast.BinOp(left=index, op=ast.Add(), right=ast.Constant(copy * step))
+            body.append(ast.Assign(targets=[ast.Name(id=target, ctx=ast.Store())],
+                                   value=index))
+            body.extend(copy_module.deepcopy(node.body))
+        loop = ast.For(target=ast.Name(id=base, ctx=ast.Store()), iter=node.iter,
+                       body=body, orelse=[])
+        for new in ast.walk(loop):
+            if not hasattr(new, "lineno"):
+                ast.copy_location(new, node)
+        return ast.fix_missing_locations(loop)
 
     def emit_for(self, node: ast.For, loop: tl.range) -> None:
         b = self.builder

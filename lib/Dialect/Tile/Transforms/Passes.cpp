@@ -153,8 +153,12 @@ struct TileAssignLayoutsPass
       auto type = cast<BlockType>(value.getType());
       Value leader = groups.classes.getOrInsertLeaderValue(value);
       unsigned vector = std::max(1u, groups.preferredWidth.lookup(leader));
-      // Whole chunks: the vector width divides the element count.
-      while (type.getNumElements() % vector != 0)
+      // Whole chunks: the vector width divides the element count. And no
+      // wider than a thread's share, as Triton's coalescing: wide chunks of
+      // a small block would leave most threads idle.
+      int64_t share =
+          std::max<int64_t>(1, type.getNumElements() / (32 * numWarps));
+      while (type.getNumElements() % vector != 0 || vector > share)
         vector /= 2;
       return BlockedLayoutAttr::get(context, vector, numWarps);
     };

@@ -1,0 +1,73 @@
+//===- FuzzCommon.h - shared pieces of the tile fuzz targets ----*- C++ -*-===//
+//
+// Both targets parse the input as tile IR with only the dialects tile kernels
+// use (tile, func, arith, math, scf, ub), so that the fuzzer spends its time in
+// our code and not in the parsers of unrelated upstream dialects. Every
+// diagnostic is swallowed: bad input must end in a diagnostic, never in a
+// crash, and a diagnostic is not a finding.
+//
+// A finding is anything libFuzzer or the sanitizers report (crash, abort,
+// ASan/UBSan report, timeout, out-of-memory, exit) and the oracles each
+// target checks with `fuzzCheck` below.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_FUZZ_FUZZCOMMON_H
+#define TILE_FUZZ_FUZZCOMMON_H
+
+#include "tile/Dialect/Tile/IR/TileOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/UB/IR/UBOps.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstdio>
+#include <cstdlib>
+
+namespace tile_fuzz {
+
+/// The dialects a tile kernel is written in.
+inline void registerKernelDialects(mlir::DialectRegistry &registry) {
+  registry.insert<mlir::tile::TileDialect, mlir::func::FuncDialect,
+                  mlir::arith::ArithDialect, mlir::math::MathDialect,
+                  mlir::scf::SCFDialect, mlir::ub::UBDialect>();
+}
+
+/// Ignores every diagnostic (errors included) of `context`.
+inline void swallowDiagnostics(mlir::MLIRContext &context) {
+  context.printOpOnDiagnostic(false);
+  context.printStackTraceOnDiagnostic(false);
+  context.getDiagEngine().registerHandler(
+      [](mlir::Diagnostic &) { return mlir::success(); });
+}
+
+/// Parses (and so verifies) `text` as a module in `context`.
+inline mlir::OwningOpRef<mlir::ModuleOp> parseKernel(llvm::StringRef text,
+                                                     mlir::MLIRContext &context) {
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(
+      llvm::MemoryBuffer::getMemBufferCopy(text, "fuzz-input.mlir"),
+      llvm::SMLoc());
+  return mlir::parseSourceFile<mlir::ModuleOp>(sourceMgr, &context);
+}
+
+/// An oracle failed: report and abort, so that libFuzzer saves the input.
+[[noreturn]] inline void fuzzFail(const char *what, llvm::StringRef detail) {
+  llvm::errs() << "tile-fuzz: " << what << "\n" << detail << "\n";
+  llvm::errs().flush();
+  std::abort();
+}
+
+} // namespace tile_fuzz
+
+#endif // TILE_FUZZ_FUZZCOMMON_H

@@ -1,0 +1,49 @@
+//===- tile-fuzz-compile.cpp - fuzz the whole pipeline to PTX -------------===//
+//
+// Input: tile IR text. Input that parses and verifies with the kernel
+// dialects is compiled to PTX (no ptxas) with mlir::tile::compileTileSource,
+// the library every driver uses, at a number of warps picked from the
+// input's hash (1 to 32, so 1024 threads are exercised too).
+//
+// The compile may fail, but only with a diagnostic: a failure without any
+// error text is a finding, as are crashes and sanitizer reports.
+//
+//===----------------------------------------------------------------------===//
+
+#include "FuzzCommon.h"
+
+#include "tile/Target/Compile.h"
+
+#include "llvm/ADT/Hashing.h"
+
+#include <cstddef>
+#include <cstdint>
+
+using namespace mlir;
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  llvm::StringRef input(reinterpret_cast<const char *>(data), size);
+  {
+    // Only inputs that verify with the kernel dialects go down the pipeline.
+    static DialectRegistry *registry = [] {
+      auto *r = new DialectRegistry();
+      tile_fuzz::registerKernelDialects(*r);
+      return r;
+    }();
+    MLIRContext context(*registry, MLIRContext::Threading::DISABLED);
+    tile_fuzz::swallowDiagnostics(context);
+    if (!tile_fuzz::parseKernel(input, context))
+      return 0;
+  }
+
+  tile::CompileOptions options;
+  options.emitCubin = false;
+  options.numWarps = 1u << (llvm::hash_value(input) % 6); // 1, 2, ..., 32
+  tile::CompileResult result =
+      tile::compileTileSource(input, "fuzz-input.mlir", options);
+  if (!result.succeeded && result.diagnostics.empty())
+    tile_fuzz::fuzzFail("the compile failed without a diagnostic", input);
+  if (result.succeeded && result.ptx.empty())
+    tile_fuzz::fuzzFail("the compile succeeded without PTX", input);
+  return 0;
+}

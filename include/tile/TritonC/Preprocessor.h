@@ -1,0 +1,31 @@
+//===- Preprocessor.h - Triton-C macros -------------------------*- C++ -*-===//
+//
+// Object-like macros only: `#define NAME tokens`, `#undef`, `#ifdef`,
+// `#ifndef`, `#else`, `#endif`, and `-DNAME=VALUE` from the command line.
+// That is what parameterizes a kernel (tile sizes, element types); lists
+// (`-DSIZE=[32, 64]`) are split into variants before this runs.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_TRITONC_PREPROCESSOR_H
+#define TILE_TRITONC_PREPROCESSOR_H
+
+#include "tile/TritonC/Lexer.h"
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace tile::tritonc {
+
+/// A command-line definition: NAME and its replacement text.
+using MacroDefinition = std::pair<std::string, std::string>;
+
+/// Runs the directives and expands the macros in `tokens`. Expanded tokens
+/// keep the location of the macro's use. Throws CompileError.
+std::vector<Token> preprocess(const std::vector<Token> &tokens,
+                              const std::vector<MacroDefinition> &defines);
+
+} // namespace tile::tritonc
+
+#endif // TILE_TRITONC_PREPROCESSOR_H
