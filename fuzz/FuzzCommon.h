@@ -52,8 +52,8 @@ inline void swallowDiagnostics(mlir::MLIRContext &context) {
 }
 
 /// Parses (and so verifies) `text` as a module in `context`.
-inline mlir::OwningOpRef<mlir::ModuleOp> parseKernel(llvm::StringRef text,
-                                                     mlir::MLIRContext &context) {
+inline mlir::OwningOpRef<mlir::ModuleOp>
+parseKernel(llvm::StringRef text, mlir::MLIRContext &context) {
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(
       llvm::MemoryBuffer::getMemBufferCopy(text, "fuzz-input.mlir"),

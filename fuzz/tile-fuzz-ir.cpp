@@ -60,10 +60,10 @@ static void checkRoundTrip(ModuleOp module, const char *stage) {
       return success();
     });
     if (!tile_fuzz::parseKernel(text, context))
-      tile_fuzz::fuzzFail(
-          generic ? "the generic print does not parse again"
-                  : "the print does not parse again",
-          std::string(stage) + ":\n" + text + "\n" + diagnostics);
+      tile_fuzz::fuzzFail(generic ? "the generic print does not parse again"
+                                  : "the print does not parse again",
+                          std::string(stage) + ":\n" + text + "\n" +
+                              diagnostics);
   }
 }
 

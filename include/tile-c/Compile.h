@@ -1,4 +1,5 @@
-/*===- tile-c/Compile.h - C API: compile tile IR to PTX and cubins -*- C -*-===*\
+/*===- tile-c/Compile.h - C API: compile tile IR to PTX and cubins -*- C
+-*-===*\
 |*                                                                            *|
 |* One call takes tile IR text and options and returns PTX, a cubin, LLVM IR  *|
 |* and the launch facts (JSON). Errors come back as diagnostics text, never   *|
@@ -27,9 +28,10 @@ typedef struct TileCompileResult TileCompileResult;
  *  NULL means "sm_90"), `numWarps` the warps per program instance, and
  *  `emitCubin` whether to run ptxas. `bufferName` (may be NULL) names the
  *  source in diagnostics. Never returns NULL. */
-TILE_CAPI_EXPORTED TileCompileResult *
-tileCompile(const char *irText, size_t irSize, const char *chip, int numWarps,
-            int emitCubin);
+TILE_CAPI_EXPORTED TileCompileResult *tileCompile(const char *irText,
+                                                  size_t irSize,
+                                                  const char *chip,
+                                                  int numWarps, int emitCubin);
 
 /** As tileCompile, naming the source buffer and the CUDA toolkit (NULL:
  *  $CUDA_HOME or the build's default). */

@@ -48,8 +48,7 @@ MLIR_CAPI_EXPORTED MlirType tileBlockTypeGetChecked(MlirLocation loc,
 MLIR_CAPI_EXPORTED intptr_t tileBlockTypeGetRank(MlirType type);
 
 /** Extent `pos` (0 <= pos < rank) of a block type. */
-MLIR_CAPI_EXPORTED int64_t tileBlockTypeGetDimSize(MlirType type,
-                                                   intptr_t pos);
+MLIR_CAPI_EXPORTED int64_t tileBlockTypeGetDimSize(MlirType type, intptr_t pos);
 
 /** The element type of a block type. */
 MLIR_CAPI_EXPORTED MlirType tileBlockTypeGetElementType(MlirType type);

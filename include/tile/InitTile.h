@@ -1,4 +1,5 @@
-//===- InitTile.h - register the tile dialect, passes, translations -*- C++ -*-===//
+//===- InitTile.h - register the tile dialect, passes, translations -*- C++
+//-*-===//
 //
 // The entry points an MLIR tool calls to offer tile: tile-opt, tile-translate,
 // the mlir-opt plugin, the C API and downstream compilers all go through

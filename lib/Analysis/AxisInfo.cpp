@@ -80,9 +80,8 @@ AxisInfo AxisInfoAnalysis::compute(Value value) {
     auto func = dyn_cast<FunctionOpInterface>(arg.getOwner()->getParentOp());
     if (!func || arg.getOwner() != &func.getFunctionBody().front())
       return unknownInfo;
-    int64_t divisibility = isa<PtrType>(value.getType())
-                               ? pointeeBytes(value.getType())
-                               : 1;
+    int64_t divisibility =
+        isa<PtrType>(value.getType()) ? pointeeBytes(value.getType()) : 1;
     if (auto attr = func.getArgAttrOfType<IntegerAttr>(arg.getArgNumber(),
                                                        "tile.divisibility"))
       divisibility = std::max<int64_t>(divisibility, attr.getInt());
@@ -128,14 +127,16 @@ AxisInfo AxisInfoAnalysis::compute(Value value) {
         auto splat = dyn_cast<SplatElementsAttr>(constant.getValue());
         if (!splat)
           return unknownInfo;
-        if (auto integer = dyn_cast<IntegerAttr>(splat.getSplatValue<Attribute>()))
+        if (auto integer =
+                dyn_cast<IntegerAttr>(splat.getSplatValue<Attribute>()))
           return uniform(shape, highestPowerOf2Dividing(integer.getInt()));
         return uniform(shape, 1);
       })
       .Case<ArangeOp>([&](ArangeOp arange) {
         AxisInfo info = AxisInfo::unknown(1);
         info.contiguity[0] = shape[0];
-        info.divisibility[0] = highestPowerOf2Dividing(arange.getStartAttr().getInt());
+        info.divisibility[0] =
+            highestPowerOf2Dividing(arange.getStartAttr().getInt());
         return info;
       })
       .Case<SplatOp>([&](SplatOp splat) {
@@ -146,7 +147,8 @@ AxisInfo AxisInfoAnalysis::compute(Value value) {
         int64_t axis = expand.getAxis();
         int64_t divisibility = *llvm::min_element(info.divisibility);
         info.contiguity.insert(info.contiguity.begin() + axis, 1);
-        info.divisibility.insert(info.divisibility.begin() + axis, divisibility);
+        info.divisibility.insert(info.divisibility.begin() + axis,
+                                 divisibility);
         info.constancy.insert(info.constancy.begin() + axis, 1);
         return info;
       })
@@ -166,17 +168,16 @@ AxisInfo AxisInfoAnalysis::compute(Value value) {
       .Case<AddIOp, arith::AddIOp>([&](auto) { return addLike(1, false); })
       .Case<SubIOp, arith::SubIOp>([&](auto) { return addLike(1, true); })
       .Case<MulIOp, arith::MulIOp>([&](auto) {
-        return binary([](const AxisInfo &lhs, const AxisInfo &rhs,
-                         unsigned dim, AxisInfo &info) {
+        return binary([](const AxisInfo &lhs, const AxisInfo &rhs, unsigned dim,
+                         AxisInfo &info) {
           info.divisibility[dim] = std::min(
               kMaxDivisibility, lhs.divisibility[dim] * rhs.divisibility[dim]);
           info.constancy[dim] = gcd(lhs.constancy[dim], rhs.constancy[dim]);
         });
       })
       .Case<arith::ExtSIOp, arith::ExtUIOp, arith::TruncIOp,
-            arith::IndexCastOp>([&](Operation *cast) {
-        return get(cast->getOperand(0));
-      })
+            arith::IndexCastOp>(
+          [&](Operation *cast) { return get(cast->getOperand(0)); })
       .Case<CastOp>([&](CastOp cast) {
         if (isa<IntegerType>(getElementTypeOrSelf(cast.getSrc().getType())) &&
             isa<IntegerType>(getElementTypeOrSelf(cast.getType())))
@@ -190,8 +191,8 @@ AxisInfo AxisInfoAnalysis::compute(Value value) {
         // over the run and divisible by the run's alignment flips at most at
         // a multiple of that alignment: `offs < n` with 16 | n is constant
         // over aligned groups of 16.
-        return binary([](const AxisInfo &lhs, const AxisInfo &rhs,
-                         unsigned dim, AxisInfo &info) {
+        return binary([](const AxisInfo &lhs, const AxisInfo &rhs, unsigned dim,
+                         AxisInfo &info) {
           int64_t constancy = gcd(lhs.constancy[dim], rhs.constancy[dim]);
           auto runOf = [dim](const AxisInfo &run, const AxisInfo &bound) {
             int64_t aligned = gcd(run.contiguity[dim], run.divisibility[dim]);
@@ -205,7 +206,8 @@ AxisInfo AxisInfoAnalysis::compute(Value value) {
           info.constancy[dim] = constancy;
         });
       })
-      .Case<AndIOp, OrIOp, XOrIOp, CmpFOp>([&](auto) { return keepConstancy(); })
+      .Case<AndIOp, OrIOp, XOrIOp, CmpFOp>(
+          [&](auto) { return keepConstancy(); })
       .Case<SelectOp>([&](SelectOp select) {
         const AxisInfo cond = get(select.getCondition());
         const AxisInfo a = get(select.getTrueValue());
@@ -215,7 +217,8 @@ AxisInfo AxisInfoAnalysis::compute(Value value) {
           info.contiguity[dim] =
               std::min(gcd(cond.constancy[dim], a.contiguity[dim]),
                        gcd(cond.constancy[dim], b.contiguity[dim]));
-          info.divisibility[dim] = gcd(a.divisibility[dim], b.divisibility[dim]);
+          info.divisibility[dim] =
+              gcd(a.divisibility[dim], b.divisibility[dim]);
           info.constancy[dim] =
               gcd(cond.constancy[dim], gcd(a.constancy[dim], b.constancy[dim]));
         }
@@ -239,7 +242,8 @@ unsigned AxisInfoAnalysis::getPreferredWidth(Value ptr, Value mask) {
   const AxisInfo &info = get(ptr);
   int64_t bytes = pointeeBytes(ptr.getType());
   int64_t width = std::min<int64_t>(info.contiguity[last], 16 / bytes);
-  width = std::min<int64_t>(width, std::max<int64_t>(1, info.divisibility[last] / bytes));
+  width = std::min<int64_t>(
+      width, std::max<int64_t>(1, info.divisibility[last] / bytes));
   if (mask)
     width = std::min<int64_t>(width, get(mask).constancy[last]);
   // A chunk must not cross the end of a row.

@@ -27,9 +27,8 @@ TileCompileResult *tileCompileWithOptions(const char *irText, size_t irSize,
   if (chip && *chip)
     options.chip = chip;
   if (numWarps <= 0 || numWarps > 32) {
-    handle->result.diagnostics =
-        "error: num_warps must be from 1 to 32, not " +
-        std::to_string(numWarps) + "\n";
+    handle->result.diagnostics = "error: num_warps must be from 1 to 32, not " +
+                                 std::to_string(numWarps) + "\n";
     return handle;
   }
   options.numWarps = numWarps;

@@ -76,8 +76,7 @@ static LogicalResult translateTileModule(Operation *op, raw_ostream &os,
     // through the tool's diagnostic engine rather than printing them.
     StringRef diagnostics = StringRef(result.diagnostics).rtrim();
     return op->emitError() << "tile compile failed"
-                           << (diagnostics.empty() ? "" : ":\n")
-                           << diagnostics;
+                           << (diagnostics.empty() ? "" : ":\n") << diagnostics;
   }
   switch (output) {
   case TileOutput::LLVMIR:

@@ -178,12 +178,12 @@ std::string CompileResult::metadataJson() const {
         object["pointee"] = param.pointee;
       params.push_back(std::move(object));
     }
-    kernelArray.push_back(llvm::json::Object{
-        {"name", kernel.name},
-        {"num_warps", kernel.numWarps},
-        {"threads", kernel.threads},
-        {"shared_bytes", kernel.sharedBytes},
-        {"params", std::move(params)}});
+    kernelArray.push_back(
+        llvm::json::Object{{"name", kernel.name},
+                           {"num_warps", kernel.numWarps},
+                           {"threads", kernel.threads},
+                           {"shared_bytes", kernel.sharedBytes},
+                           {"params", std::move(params)}});
   }
   llvm::json::Object root{{"chip", chip}, {"kernels", std::move(kernelArray)}};
   std::string text;

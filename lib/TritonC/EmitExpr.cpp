@@ -52,10 +52,14 @@ std::optional<int64_t> Emitter::constantInt(const Expr &e) {
     auto v = constantInt(*e.operands[0]);
     if (!v)
       return std::nullopt;
-    if (e.op == "-") return -*v;
-    if (e.op == "+") return *v;
-    if (e.op == "~") return ~*v;
-    if (e.op == "!") return (int64_t)!*v;
+    if (e.op == "-")
+      return -*v;
+    if (e.op == "+")
+      return *v;
+    if (e.op == "~")
+      return ~*v;
+    if (e.op == "!")
+      return (int64_t) !*v;
     return std::nullopt;
   }
   case Expr::Ternary: {
@@ -69,26 +73,44 @@ std::optional<int64_t> Emitter::constantInt(const Expr &e) {
     if (!a || !b)
       return std::nullopt;
     const std::string &op = e.op;
-    if (op == "+") return *a + *b;
-    if (op == "-") return *a - *b;
-    if (op == "*") return *a * *b;
+    if (op == "+")
+      return *a + *b;
+    if (op == "-")
+      return *a - *b;
+    if (op == "*")
+      return *a * *b;
     if ((op == "/" || op == "%") && *b == 0)
       fail(e.loc, "division by zero in a constant expression");
-    if (op == "/") return *a / *b;
-    if (op == "%") return *a % *b;
-    if (op == "<<") return *a << *b;
-    if (op == ">>") return *a >> *b;
-    if (op == "&") return *a & *b;
-    if (op == "|") return *a | *b;
-    if (op == "^") return *a ^ *b;
-    if (op == "<") return (int64_t)(*a < *b);
-    if (op == ">") return (int64_t)(*a > *b);
-    if (op == "<=") return (int64_t)(*a <= *b);
-    if (op == ">=") return (int64_t)(*a >= *b);
-    if (op == "==") return (int64_t)(*a == *b);
-    if (op == "!=") return (int64_t)(*a != *b);
-    if (op == "&&") return (int64_t)(*a && *b);
-    if (op == "||") return (int64_t)(*a || *b);
+    if (op == "/")
+      return *a / *b;
+    if (op == "%")
+      return *a % *b;
+    if (op == "<<")
+      return *a << *b;
+    if (op == ">>")
+      return *a >> *b;
+    if (op == "&")
+      return *a & *b;
+    if (op == "|")
+      return *a | *b;
+    if (op == "^")
+      return *a ^ *b;
+    if (op == "<")
+      return (int64_t)(*a < *b);
+    if (op == ">")
+      return (int64_t)(*a > *b);
+    if (op == "<=")
+      return (int64_t)(*a <= *b);
+    if (op == ">=")
+      return (int64_t)(*a >= *b);
+    if (op == "==")
+      return (int64_t)(*a == *b);
+    if (op == "!=")
+      return (int64_t)(*a != *b);
+    if (op == "&&")
+      return (int64_t)(*a && *b);
+    if (op == "||")
+      return (int64_t)(*a || *b);
     return std::nullopt;
   }
   default:
@@ -266,11 +288,12 @@ Val Emitter::emitBinary(const std::string &name, Val a, Val b, Location at) {
       std::swap(a, b);
     if ((name != "+" && name != "-") || b.type.pointer)
       fail(at, "operator '" + name + "' does not apply to '" + a.type.str() +
-                   "' and '" + b.type.str() + "' (pointers take '+' or '-' "
+                   "' and '" + b.type.str() +
+                   "' (pointers take '+' or '-' "
                    "an integer offset)");
     if (!b.type.isInteger())
-      fail(at, "a pointer offset must be an integer, got '" + b.type.str() +
-                   "'");
+      fail(at,
+           "a pointer offset must be an integer, got '" + b.type.str() + "'");
     if (b.type.isBool())
       b = convert(b, ScalarKind::Int, at);
     if (name == "-")
@@ -310,12 +333,16 @@ Val Emitter::emitBinary(const std::string &name, Val a, Val b, Location at) {
   if (a.isConstant && b.isConstant && shape.empty() && !isComparison(name)) {
     double x = a.constant, y = b.constant, r;
     bool folded = true;
-    if (name == "+") r = x + y;
-    else if (name == "-") r = x - y;
-    else if (name == "*") r = x * y;
+    if (name == "+")
+      r = x + y;
+    else if (name == "-")
+      r = x - y;
+    else if (name == "*")
+      r = x * y;
     else if (name == "/" && (isFloat || y != 0))
       r = isFloat ? x / y : std::trunc(x / y);
-    else folded = false;
+    else
+      folded = false;
     if (folded) {
       Val c = constant(r, a.type);
       c.isLiteral = literal;
@@ -331,16 +358,26 @@ Val Emitter::emitBinary(const std::string &name, Val a, Val b, Location at) {
     std::string o = isFloat ? floatOp : intOp;
     return elementwise("arith." + o, "tile." + o, a, b, type);
   };
-  if (name == "+") return both("addi", "addf");
-  if (name == "-") return both("subi", "subf");
-  if (name == "*") return both("muli", "mulf");
-  if (name == "/") return both("divsi", "divf");
-  if (name == "%") return both("remsi", "remf");
-  if (name == "<<") return both("shli", "");
-  if (name == ">>") return both("shrsi", "");
-  if (name == "&") return both("andi", "");
-  if (name == "|") return both("ori", "");
-  if (name == "^") return both("xori", "");
+  if (name == "+")
+    return both("addi", "addf");
+  if (name == "-")
+    return both("subi", "subf");
+  if (name == "*")
+    return both("muli", "mulf");
+  if (name == "/")
+    return both("divsi", "divf");
+  if (name == "%")
+    return both("remsi", "remf");
+  if (name == "<<")
+    return both("shli", "");
+  if (name == ">>")
+    return both("shrsi", "");
+  if (name == "&")
+    return both("andi", "");
+  if (name == "|")
+    return both("ori", "");
+  if (name == "^")
+    return both("xori", "");
   if (isComparison(name)) {
     static const std::map<std::string, std::pair<const char *, const char *>>
         predicates = {{"<", {"slt", "olt"}},  {">", {"sgt", "ogt"}},
@@ -349,8 +386,8 @@ Val Emitter::emitBinary(const std::string &name, Val a, Val b, Location at) {
     auto [intPred, floatPred] = predicates.at(name);
     std::string prefix = isFloat ? "cmpf " : "cmpi ";
     std::string pred = isFloat ? floatPred : intPred;
-    std::string text = prefix + pred + ", " + a.ssa + ", " + b.ssa + " : " +
-                       type.mlir();
+    std::string text =
+        prefix + pred + ", " + a.ssa + ", " + b.ssa + " : " + type.mlir();
     return op((type.isTile() ? "tile." : "arith.") + text, boolType);
   }
   fail(at, "unsupported operator '" + name + "'");
@@ -399,8 +436,8 @@ Val Emitter::assignTo(const Expr &target, Val value, Location at) {
   fail(target.loc, "cannot assign to this expression");
 }
 
-Val Emitter::emitLoad(Val ptr, std::optional<Val> mask, std::optional<Val> other,
-                      Location at) {
+Val Emitter::emitLoad(Val ptr, std::optional<Val> mask,
+                      std::optional<Val> other, Location at) {
   if (!ptr.type.pointer)
     fail(at, "cannot dereference '" + ptr.type.str() + "': not a pointer");
   std::vector<int64_t> shape = ptr.type.shape;
@@ -442,8 +479,7 @@ void Emitter::emitStore(Val ptr, Val value, std::optional<Val> mask,
     if (!fits)
       fail(at, "cannot store a value of shape " +
                    shapeString(value.type.shape) +
-                   " through pointers of shape " +
-                   shapeString(ptr.type.shape));
+                   " through pointers of shape " + shapeString(ptr.type.shape));
   }
   value = coerce(value, type, at, "store");
   std::string text = "tile.store " + ptr.ssa + ", " + value.ssa;
@@ -528,8 +564,9 @@ Val Emitter::emitSubscript(const Expr &e) {
   if (!v.type.isTile())
     fail(e.loc, "cannot subscript the scalar '" + v.type.str() +
                     "' (write *(p + i) to read memory)");
-  size_t kept = llvm::count_if(
-      e.slices, [](const Expr::Slice &s) { return s.kind == Expr::Slice::All; });
+  size_t kept = llvm::count_if(e.slices, [](const Expr::Slice &s) {
+    return s.kind == Expr::Slice::All;
+  });
   if (kept != v.type.shape.size())
     fail(e.loc, "the subscript keeps " + std::to_string(kept) +
                     " dimension(s) with ':' but the tile '" + v.type.str() +
@@ -571,8 +608,8 @@ Val Emitter::emitCall(const Expr &e) {
   TcType result =
       TcType{callee.returnType.scalar, callee.returnType.pointer, {}};
   loc = e.loc;
-  std::string text = "func.call @" + e.op + "(" + args + ") : (" + types +
-                     ") -> ";
+  std::string text =
+      "func.call @" + e.op + "(" + args + ") : (" + types + ") -> ";
   if (result.isVoid()) {
     line(text + "() " + locText());
     return Val{"", result};
@@ -616,7 +653,8 @@ Val Emitter::emitBuiltin(const Expr &e, bool &handled) {
       if (axis < 0)
         axis += rank;
       if (axis < 0 || axis >= rank)
-        fail(e.operands[1]->loc, "axis out of range for '" + x.type.str() + "'");
+        fail(e.operands[1]->loc,
+             "axis out of range for '" + x.type.str() + "'");
       axes.push_back(axis);
     } else {
       axes.assign(rank, 0); // the whole tile: reduce axis 0 until a scalar
@@ -626,9 +664,9 @@ Val Emitter::emitBuiltin(const Expr &e, bool &handled) {
       shape.erase(shape.begin() + axis);
       TcType type = x.type.withShape(shape);
       loc = e.loc;
-      x = op("tile.reduce " + name + " " + x.ssa + " {axis = " +
-                 std::to_string(axis) + " : i32} : " + x.type.mlir() + " -> " +
-                 type.mlir(),
+      x = op("tile.reduce " + name + " " + x.ssa +
+                 " {axis = " + std::to_string(axis) +
+                 " : i32} : " + x.type.mlir() + " -> " + type.mlir(),
              type);
     }
     return x;
@@ -641,16 +679,16 @@ Val Emitter::emitBuiltin(const Expr &e, bool &handled) {
       fail(e.loc, "'dot' multiplies two 2-D tiles of floats, got '" +
                       a.type.str() + "' and '" + b.type.str() + "'");
     if (a.type.shape[1] != b.type.shape[0])
-      fail(e.loc, "'dot': the inner dimensions differ: " +
-                      shapeString(a.type.shape) + " times " +
-                      shapeString(b.type.shape));
+      fail(e.loc,
+           "'dot': the inner dimensions differ: " + shapeString(a.type.shape) +
+               " times " + shapeString(b.type.shape));
     ScalarKind kind = commonScalar(a, b);
     if (kind == ScalarKind::Double)
       fail(e.loc, "'dot' takes half or float tiles, not double");
     a = convert(a, kind, e.loc);
     b = convert(b, kind, e.loc);
-    TcType accType =
-        TcType::of(ScalarKind::Float).withShape({a.type.shape[0], b.type.shape[1]});
+    TcType accType = TcType::of(ScalarKind::Float)
+                         .withShape({a.type.shape[0], b.type.shape[1]});
     Val acc = n == 3 ? coerce(notNullValue(*e.operands[2]), accType,
                               e.operands[2]->loc, "the accumulator of 'dot'")
                      : constant(0, accType);
@@ -673,8 +711,8 @@ Val Emitter::emitBuiltin(const Expr &e, bool &handled) {
                   type.mlir(),
               type);
   }
-  static const char *const unaryFloat[] = {"exp",  "exp2", "log", "log2",
-                                           "sqrt", "rsqrt", "sin", "cos",
+  static const char *const unaryFloat[] = {"exp",   "exp2",  "log", "log2",
+                                           "sqrt",  "rsqrt", "sin", "cos",
                                            "floor", "ceil"};
   if (llvm::is_contained(unaryFloat, name) || name == "abs") {
     arity(1, 1);
@@ -697,8 +735,10 @@ Val Emitter::emitBuiltin(const Expr &e, bool &handled) {
       // where(c, a, b) is c ? a : b with both sides evaluated.
       Val c = toBool(notNullValue(*e.operands[0]), e.loc);
       Val a = notNullValue(*e.operands[1]), b = notNullValue(*e.operands[2]);
-      TcType type = a.type.pointer ? a.type : a.type.withScalar(commonScalar(a, b));
-      std::vector<int64_t> shape = broadcastShapes(a.type, b.type, e.loc, "'where'");
+      TcType type =
+          a.type.pointer ? a.type : a.type.withScalar(commonScalar(a, b));
+      std::vector<int64_t> shape =
+          broadcastShapes(a.type, b.type, e.loc, "'where'");
       shape = broadcastShapes(c.type, type.withShape(shape), e.loc, "'where'");
       type.shape = shape;
       a = coerce(a, type, e.loc, "'where'");

@@ -98,9 +98,9 @@ private:
   bool emitCountedFor(const Stmt &stmt);
   void emitWhile(const Expr *cond, const Stmt *body, const Expr *step,
                  Location at);
-  std::vector<std::string> carriedVariables(
-      const std::vector<const Stmt *> &stmts,
-      const std::vector<const Expr *> &exprs);
+  std::vector<std::string>
+  carriedVariables(const std::vector<const Stmt *> &stmts,
+                   const std::vector<const Expr *> &exprs);
   Variable *lookup(const std::string &name);
   void declare(const std::string &name, Location at, Variable var);
   TcType resolveType(const TypeSpec &spec, const std::vector<ExprPtr> &shape);
@@ -129,8 +129,7 @@ private:
   Val broadcastTo(Val v, const std::vector<int64_t> &shape, Location at,
                   const std::string &context);
   std::vector<int64_t> broadcastShapes(const TcType &a, const TcType &b,
-                                       Location at,
-                                       const std::string &context);
+                                       Location at, const std::string &context);
   /// Converts to `type` as an assignment or argument does: the element
   /// converts, a scalar splats, a tile broadcasts to the declared shape.
   Val coerce(Val v, const TcType &type, Location at,

@@ -39,11 +39,10 @@ void tile::tritonc::fail(Location loc, std::string message) {
 namespace {
 // Longest first, so that "<<=" is not lexed as "<<" "=".
 const char *const punctuators[] = {
-    "...", "<<=", ">>=", "<<", ">>", "<=", ">=", "==", "!=", "&&", "||",
-    "++",  "--",  "+=",  "-=", "*=", "/=", "%=", "&=", "|=", "^=", "->",
-    "+",   "-",   "*",   "/",  "%",  "<",  ">",  "=",  "!",  "~",  "&",
-    "|",   "^",   "?",   ":",  ";",  ",",  ".",  "(",  ")",  "[",  "]",
-    "{",   "}",   "@",   "#"};
+    "...", "<<=", ">>=", "<<", ">>", "<=", ">=", "==", "!=", "&&", "||", "++",
+    "--",  "+=",  "-=",  "*=", "/=", "%=", "&=", "|=", "^=", "->", "+",  "-",
+    "*",   "/",   "%",   "<",  ">",  "=",  "!",  "~",  "&",  "|",  "^",  "?",
+    ":",   ";",   ",",   ".",  "(",  ")",  "[",  "]",  "{",  "}",  "@",  "#"};
 
 bool isIdentifierStart(char c) { return llvm::isAlpha(c) || c == '_'; }
 bool isIdentifierChar(char c) { return llvm::isAlnum(c) || c == '_'; }
@@ -98,9 +97,8 @@ std::vector<Token> tile::tritonc::lex(llvm::StringRef source) {
       while (i < source.size() && isIdentifierChar(source[i]))
         advance(1);
       token.kind = Token::Identifier;
-    } else if (llvm::isDigit(c) ||
-               (c == '.' && i + 1 < source.size() &&
-                llvm::isDigit(source[i + 1]))) {
+    } else if (llvm::isDigit(c) || (c == '.' && i + 1 < source.size() &&
+                                    llvm::isDigit(source[i + 1]))) {
       bool isFloat = false;
       if (source.substr(i).starts_with_insensitive("0x")) {
         advance(2);
@@ -135,8 +133,8 @@ std::vector<Token> tile::tritonc::lex(llvm::StringRef source) {
         advance(1);
       }
       if (i < source.size() && isIdentifierChar(source[i]))
-        fail({line, column}, std::string("invalid character '") + source[i] +
-                                 "' in a number");
+        fail({line, column},
+             std::string("invalid character '") + source[i] + "' in a number");
       token.kind = isFloat ? Token::Float : Token::Integer;
     } else {
       for (const char *p : punctuators) {
@@ -147,9 +145,9 @@ std::vector<Token> tile::tritonc::lex(llvm::StringRef source) {
         }
       }
       if (token.kind != Token::Punct) {
-        std::string shown = llvm::isPrint(c) ? std::string(1, c)
-                                             : "\\x" + llvm::utohexstr(
-                                                           (unsigned char)c);
+        std::string shown = llvm::isPrint(c)
+                                ? std::string(1, c)
+                                : "\\x" + llvm::utohexstr((unsigned char)c);
         fail(token.loc, "unexpected character '" + shown + "'");
       }
     }

@@ -23,9 +23,9 @@ namespace {
 /// Qualifiers and attributes that say nothing the compiler uses.
 bool isIgnoredQualifier(const Token &t) {
   return t.kind == Token::Identifier &&
-         llvm::is_contained({"const", "restrict", "__restrict",
-                             "__restrict__", "__noalias", "__readonly",
-                             "__writeonly", "volatile", "__device__"},
+         llvm::is_contained({"const", "restrict", "__restrict", "__restrict__",
+                             "__noalias", "__readonly", "__writeonly",
+                             "volatile", "__device__"},
                             t.text);
 }
 
@@ -286,9 +286,9 @@ private:
     ExprPtr lhs = parseConditional();
     const Token &t = peek();
     if (t.kind == Token::Punct &&
-        llvm::is_contained({"=", "+=", "-=", "*=", "/=", "%=", "<<=", ">>=",
-                            "&=", "|=", "^="},
-                           t.text)) {
+        llvm::is_contained(
+            {"=", "+=", "-=", "*=", "/=", "%=", "<<=", ">>=", "&=", "|=", "^="},
+            t.text)) {
       next();
       auto e = std::make_unique<Expr>(Expr::Assign, t.loc);
       e->op = t.text;
@@ -320,11 +320,19 @@ private:
         .Case("|", 2)
         .Case("^", 3)
         .Case("&", 4)
-        .Case("==", 5).Case("!=", 5)
-        .Case("<", 6).Case(">", 6).Case("<=", 6).Case(">=", 6)
-        .Case("<<", 7).Case(">>", 7)
-        .Case("+", 8).Case("-", 8)
-        .Case("*", 9).Case("/", 9).Case("%", 9)
+        .Case("==", 5)
+        .Case("!=", 5)
+        .Case("<", 6)
+        .Case(">", 6)
+        .Case("<=", 6)
+        .Case(">=", 6)
+        .Case("<<", 7)
+        .Case(">>", 7)
+        .Case("+", 8)
+        .Case("-", 8)
+        .Case("*", 9)
+        .Case("/", 9)
+        .Case("%", 9)
         .Default(-1);
   }
 

@@ -48,7 +48,7 @@ public:
 private:
   struct Condition {
     Location loc;
-    bool taking;     // this branch's tokens are kept
+    bool taking;      // this branch's tokens are kept
     bool outerTaking; // the enclosing branch's tokens are kept
     bool seenElse;
   };

@@ -7,13 +7,20 @@ using namespace tile::tritonc;
 namespace {
 std::string mlirScalar(ScalarKind kind) {
   switch (kind) {
-  case ScalarKind::Void: return "none";
-  case ScalarKind::Bool: return "i1";
-  case ScalarKind::Int: return "i32";
-  case ScalarKind::Long: return "i64";
-  case ScalarKind::Half: return "f16";
-  case ScalarKind::Float: return "f32";
-  case ScalarKind::Double: return "f64";
+  case ScalarKind::Void:
+    return "none";
+  case ScalarKind::Bool:
+    return "i1";
+  case ScalarKind::Int:
+    return "i32";
+  case ScalarKind::Long:
+    return "i64";
+  case ScalarKind::Half:
+    return "f16";
+  case ScalarKind::Float:
+    return "f32";
+  case ScalarKind::Double:
+    return "f64";
   }
   return "none";
 }
@@ -21,13 +28,20 @@ std::string mlirScalar(ScalarKind kind) {
 
 std::string tile::tritonc::scalarName(ScalarKind kind) {
   switch (kind) {
-  case ScalarKind::Void: return "void";
-  case ScalarKind::Bool: return "bool";
-  case ScalarKind::Int: return "int";
-  case ScalarKind::Long: return "long";
-  case ScalarKind::Half: return "half";
-  case ScalarKind::Float: return "float";
-  case ScalarKind::Double: return "double";
+  case ScalarKind::Void:
+    return "void";
+  case ScalarKind::Bool:
+    return "bool";
+  case ScalarKind::Int:
+    return "int";
+  case ScalarKind::Long:
+    return "long";
+  case ScalarKind::Half:
+    return "half";
+  case ScalarKind::Float:
+    return "float";
+  case ScalarKind::Double:
+    return "double";
   }
   return "?";
 }
@@ -43,13 +57,18 @@ unsigned TcType::elementBytes() const {
   if (pointer)
     return 8;
   switch (scalar) {
-  case ScalarKind::Void: return 0;
-  case ScalarKind::Bool: return 1;
-  case ScalarKind::Half: return 2;
+  case ScalarKind::Void:
+    return 0;
+  case ScalarKind::Bool:
+    return 1;
+  case ScalarKind::Half:
+    return 2;
   case ScalarKind::Int:
-  case ScalarKind::Float: return 4;
+  case ScalarKind::Float:
+    return 4;
   case ScalarKind::Long:
-  case ScalarKind::Double: return 8;
+  case ScalarKind::Double:
+    return 8;
   }
   return 0;
 }

@@ -22,13 +22,14 @@ struct TcType {
   static TcType of(ScalarKind kind) { return TcType{kind, false, {}}; }
   bool isTile() const { return !shape.empty(); }
   bool isFloat() const {
-    return !pointer && (scalar == ScalarKind::Half ||
-                        scalar == ScalarKind::Float ||
-                        scalar == ScalarKind::Double);
+    return !pointer &&
+           (scalar == ScalarKind::Half || scalar == ScalarKind::Float ||
+            scalar == ScalarKind::Double);
   }
   bool isInteger() const {
-    return !pointer && (scalar == ScalarKind::Bool || scalar == ScalarKind::Int ||
-                        scalar == ScalarKind::Long);
+    return !pointer &&
+           (scalar == ScalarKind::Bool || scalar == ScalarKind::Int ||
+            scalar == ScalarKind::Long);
   }
   bool isBool() const { return !pointer && scalar == ScalarKind::Bool; }
   bool isVoid() const { return !pointer && scalar == ScalarKind::Void; }

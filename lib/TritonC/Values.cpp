@@ -89,13 +89,20 @@ std::string literalText(double value, const TcType &type) {
 
 int rank(ScalarKind kind) {
   switch (kind) {
-  case ScalarKind::Void: return -1;
-  case ScalarKind::Bool: return 0;
-  case ScalarKind::Int: return 1;
-  case ScalarKind::Long: return 2;
-  case ScalarKind::Half: return 3;
-  case ScalarKind::Float: return 4;
-  case ScalarKind::Double: return 5;
+  case ScalarKind::Void:
+    return -1;
+  case ScalarKind::Bool:
+    return 0;
+  case ScalarKind::Int:
+    return 1;
+  case ScalarKind::Long:
+    return 2;
+  case ScalarKind::Half:
+    return 3;
+  case ScalarKind::Float:
+    return 4;
+  case ScalarKind::Double:
+    return 5;
   }
   return -1;
 }
@@ -104,8 +111,8 @@ int rank(ScalarKind kind) {
 Val Emitter::constant(double value, const TcType &type) {
   Val v;
   if (type.isTile())
-    v = op("tile.constant dense<" + literalText(value, type) + "> : " +
-               type.mlir(),
+    v = op("tile.constant dense<" + literalText(value, type) +
+               "> : " + type.mlir(),
            type);
   else if (type.isBool())
     v = op("arith.constant " + literalText(value, type), type);
@@ -169,13 +176,12 @@ Val Emitter::convert(Val v, ScalarKind to, Location at) {
     std::string fromText = from.mlir(), toText = target.mlir();
     if (to == ScalarKind::Bool) {
       Val zero = constant(0, from);
-      result = from.isFloat()
-                   ? op("arith.cmpf une, " + v.ssa + ", " + zero.ssa + " : " +
-                            fromText,
-                        target)
-                   : op("arith.cmpi ne, " + v.ssa + ", " + zero.ssa + " : " +
-                            fromText,
-                        target);
+      result = from.isFloat() ? op("arith.cmpf une, " + v.ssa + ", " +
+                                       zero.ssa + " : " + fromText,
+                                   target)
+                              : op("arith.cmpi ne, " + v.ssa + ", " + zero.ssa +
+                                       " : " + fromText,
+                                   target);
     } else {
       std::string name;
       unsigned fromBytes = from.elementBytes(), toBytes = target.elementBytes();
@@ -189,8 +195,8 @@ Val Emitter::convert(Val v, ScalarKind to, Location at) {
         name = from.isBool() ? "arith.extui" : "arith.extsi";
       else
         name = "arith.trunci";
-      result = op(name + " " + v.ssa + " : " + fromText + " to " + toText,
-                  target);
+      result =
+          op(name + " " + v.ssa + " : " + fromText + " to " + toText, target);
     }
   }
   loc = saved;
@@ -246,8 +252,8 @@ Val Emitter::broadcastTo(Val v, const std::vector<int64_t> &shape, Location at,
     return result;
   }
   if (v.type.shape.size() > shape.size())
-    fail(at, context + ": cannot broadcast shape " +
-                 shapeString(v.type.shape) + " to " + shapeString(shape));
+    fail(at, context + ": cannot broadcast shape " + shapeString(v.type.shape) +
+                 " to " + shapeString(shape));
   // NumPy: align on the right, then stretch dimensions of extent 1.
   while (v.type.shape.size() < shape.size())
     v = expandDims(v, 0);
@@ -293,8 +299,7 @@ Val Emitter::coerce(Val v, const TcType &type, Location at,
 }
 
 Val Emitter::elementwise(const std::string &scalarOp, const std::string &tileOp,
-                         const Val &a, const Val &b,
-                         const TcType &resultType) {
+                         const Val &a, const Val &b, const TcType &resultType) {
   if (a.type.isTile())
     return op(tileOp + " " + a.ssa + ", " + b.ssa + " : " + a.type.mlir(),
               resultType);

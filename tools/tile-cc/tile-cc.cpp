@@ -28,34 +28,37 @@ using namespace llvm;
 using namespace tile::tritonc;
 
 namespace {
+cl::OptionCategory toolOptions("tile-cc options");
 enum class Emit { Tile, PTX, Cubin };
 
-cl::opt<std::string> inputFilename(cl::Positional, cl::desc("<input .tc>"),
-                                   cl::init("-"));
-cl::opt<std::string> outputFilename("o", cl::desc("Output file"),
+cl::opt<std::string> inputFilename(cl::cat(toolOptions), cl::Positional,
+                                   cl::desc("<input .tc>"), cl::init("-"));
+cl::opt<std::string> outputFilename(cl::cat(toolOptions), "o",
+                                    cl::desc("Output file"),
                                     cl::value_desc("filename"), cl::init("-"));
 cl::list<std::string>
-    defines("D", cl::Prefix,
+    defines(cl::cat(toolOptions), "D", cl::Prefix,
             cl::desc("Define a macro: -DNAME=VALUE, or -DNAME=[V1, V2, ...] "
                      "to compile one variant per value (auto-tuning)"),
             cl::value_desc("NAME=VALUE"));
-cl::opt<Emit> emit("emit", cl::desc("What to produce:"),
+cl::opt<Emit> emit(cl::cat(toolOptions), "emit", cl::desc("What to produce:"),
                    cl::values(clEnumValN(Emit::Tile, "tile", "tile IR"),
                               clEnumValN(Emit::PTX, "ptx", "PTX assembly"),
                               clEnumValN(Emit::Cubin, "cubin",
                                          "a cubin assembled by ptxas")),
                    cl::init(Emit::PTX));
-cl::opt<std::string> chip("chip", cl::desc("Target GPU (default sm_90)"),
+cl::opt<std::string> chip(cl::cat(toolOptions), "chip",
+                          cl::desc("Target GPU (default sm_90)"),
                           cl::init("sm_90"));
 cl::opt<unsigned> numWarps(
-    "num-warps",
+    cl::cat(toolOptions), "num-warps",
     cl::desc("Warps per program (default: chosen from the tile sizes)"),
     cl::init(0));
-cl::opt<bool> noAssumeAligned(
-    "fno-assume-aligned",
-    cl::desc("Do not assume 16-byte aligned pointer arguments"),
-    cl::init(false));
-cl::opt<std::string> cudaPath("cuda-path",
+cl::opt<bool>
+    noAssumeAligned(cl::cat(toolOptions), "fno-assume-aligned",
+                    cl::desc("Do not assume 16-byte aligned pointer arguments"),
+                    cl::init(false));
+cl::opt<std::string> cudaPath(cl::cat(toolOptions), "cuda-path",
                               cl::desc("CUDA toolkit (ptxas, libdevice)"),
                               cl::init(""));
 
@@ -94,8 +97,8 @@ bool compileVariant(StringRef source, const Variant &variant,
   options.defines = variant.defines;
   options.assumeAligned = !noAssumeAligned;
   options.numWarps = numWarps;
-  std::string name =
-      inputFilename == "-" ? std::string("<stdin>") : std::string(inputFilename);
+  std::string name = inputFilename == "-" ? std::string("<stdin>")
+                                          : std::string(inputFilename);
   FrontendResult tile = translateToTile(source, name, options);
   if (!tile.succeeded) {
     if (!variant.tuned.empty()) {
@@ -108,14 +111,15 @@ bool compileVariant(StringRef source, const Variant &variant,
     return false;
   }
   result.numWarps = tile.numWarps;
-  StringRef extension =
-      emit == Emit::Tile ? ".mlir" : emit == Emit::PTX ? ".ptx" : ".cubin";
-  result.file = outputFilename == "-"
-                    ? "-"
-                    : (variant.suffix.empty()
-                           ? std::string(outputFilename)
-                           : withSuffix(outputFilename, variant.suffix,
-                                        extension));
+  StringRef extension = emit == Emit::Tile  ? ".mlir"
+                        : emit == Emit::PTX ? ".ptx"
+                                            : ".cubin";
+  result.file =
+      outputFilename == "-"
+          ? "-"
+          : (variant.suffix.empty()
+                 ? std::string(outputFilename)
+                 : withSuffix(outputFilename, variant.suffix, extension));
   if (emit == Emit::Tile)
     return writeFile(result.file, tile.tileIR);
 
@@ -130,8 +134,8 @@ bool compileVariant(StringRef source, const Variant &variant,
     errs() << compiled.diagnostics;
     return false;
   }
-  if (!writeFile(result.file, emit == Emit::PTX ? compiled.ptx
-                                                : compiled.cubin))
+  if (!writeFile(result.file,
+                 emit == Emit::PTX ? compiled.ptx : compiled.cubin))
     return false;
   std::string facts = compiled.metadataJson();
   if (auto parsed = json::parse(facts))
@@ -166,11 +170,12 @@ bool writeIndex(const std::vector<VariantOutput> &outputs) {
       entry["launch"] = out.launchFacts;
     variants.push_back(std::move(entry));
   }
-  json::Object index{
-      {"source", std::string(inputFilename)},
-      {"emit", emit == Emit::Tile ? "tile" : emit == Emit::PTX ? "ptx" : "cubin"},
-      {"tuned", std::move(tuned)},
-      {"variants", std::move(variants)}};
+  json::Object index{{"source", std::string(inputFilename)},
+                     {"emit", emit == Emit::Tile  ? "tile"
+                              : emit == Emit::PTX ? "ptx"
+                                                  : "cubin"},
+                     {"tuned", std::move(tuned)},
+                     {"variants", std::move(variants)}};
   std::string text;
   raw_string_ostream os(text);
   os << formatv("{0:2}", json::Value(std::move(index))) << "\n";
@@ -180,6 +185,8 @@ bool writeIndex(const std::vector<VariantOutput> &outputs) {
 
 int main(int argc, char **argv) {
   InitLLVM init(argc, argv);
+  // Only our options in --help, not every LLVM backend flag.
+  cl::HideUnrelatedOptions(toolOptions);
   cl::ParseCommandLineOptions(argc, argv, "Triton-C compiler\n");
 
   std::vector<MacroDefinition> macros;

@@ -22,37 +22,43 @@
 using namespace llvm;
 
 namespace {
+cl::OptionCategory toolOptions("tile-translate options");
 enum class Action { LLVMIR, PTX, Cubin };
 
-cl::opt<std::string> inputFilename(cl::Positional, cl::desc("<input .mlir>"),
-                                   cl::init("-"));
-cl::opt<std::string> outputFilename("o", cl::desc("Output file"),
+cl::opt<std::string> inputFilename(cl::cat(toolOptions), cl::Positional,
+                                   cl::desc("<input .mlir>"), cl::init("-"));
+cl::opt<std::string> outputFilename(cl::cat(toolOptions), "o",
+                                    cl::desc("Output file"),
                                     cl::value_desc("filename"), cl::init("-"));
-cl::opt<Action> action(
-    cl::desc("What to produce:"),
-    cl::values(clEnumValN(Action::LLVMIR, "tile-to-llvmir",
-                          "LLVM IR of the kernels (before libdevice)"),
-               clEnumValN(Action::PTX, "tile-to-ptx", "PTX assembly"),
-               clEnumValN(Action::Cubin, "tile-to-cubin",
-                          "a cubin assembled by ptxas")),
-    cl::Required);
-cl::opt<std::string> chip("chip", cl::desc("Target GPU (default sm_90)"),
+cl::opt<Action>
+    action(cl::cat(toolOptions), cl::desc("What to produce:"),
+           cl::values(clEnumValN(Action::LLVMIR, "tile-to-llvmir",
+                                 "LLVM IR of the kernels (before libdevice)"),
+                      clEnumValN(Action::PTX, "tile-to-ptx", "PTX assembly"),
+                      clEnumValN(Action::Cubin, "tile-to-cubin",
+                                 "a cubin assembled by ptxas")),
+           cl::Required);
+cl::opt<std::string> chip(cl::cat(toolOptions), "chip",
+                          cl::desc("Target GPU (default sm_90)"),
                           cl::init("sm_90"));
-cl::opt<unsigned> numWarps("num-warps",
+cl::opt<unsigned> numWarps(cl::cat(toolOptions), "num-warps",
                            cl::desc("Warps per program instance (default 4)"),
                            cl::init(4));
-cl::opt<std::string> cudaPath("cuda-path",
+cl::opt<std::string> cudaPath(cl::cat(toolOptions), "cuda-path",
                               cl::desc("CUDA toolkit (ptxas, libdevice); "
                                        "default $CUDA_HOME or the build's"),
                               cl::init(""));
 cl::opt<std::string> metadataFilename(
-    "metadata", cl::desc("Where to write the launch facts as JSON (default: "
-                         "next to -o, with the extension .json)"),
+    cl::cat(toolOptions), "metadata",
+    cl::desc("Where to write the launch facts as JSON (default: "
+             "next to -o, with the extension .json)"),
     cl::init(""));
 } // namespace
 
 int main(int argc, char **argv) {
   InitLLVM init(argc, argv);
+  // Only our options in --help, not every LLVM backend flag.
+  cl::HideUnrelatedOptions(toolOptions);
   cl::ParseCommandLineOptions(argc, argv, "tile translator\n");
 
   std::string errorMessage;
@@ -67,7 +73,9 @@ int main(int argc, char **argv) {
   options.cudaToolkit = cudaPath;
   options.emitCubin = action == Action::Cubin;
   mlir::tile::CompileResult result = mlir::tile::compileTileSource(
-      input->getBuffer(), inputFilename == "-" ? std::string("<stdin>") : std::string(inputFilename),
+      input->getBuffer(),
+      inputFilename == "-" ? std::string("<stdin>")
+                           : std::string(inputFilename),
       options);
   if (!result.succeeded) {
     errs() << result.diagnostics;
@@ -80,9 +88,15 @@ int main(int argc, char **argv) {
     return 1;
   }
   switch (action) {
-  case Action::LLVMIR: output->os() << result.llvmIR; break;
-  case Action::PTX: output->os() << result.ptx; break;
-  case Action::Cubin: output->os() << result.cubin; break;
+  case Action::LLVMIR:
+    output->os() << result.llvmIR;
+    break;
+  case Action::PTX:
+    output->os() << result.ptx;
+    break;
+  case Action::Cubin:
+    output->os() << result.cubin;
+    break;
   }
   output->keep();
 

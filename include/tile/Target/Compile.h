@@ -36,7 +36,8 @@ struct CompileOptions {
 struct KernelInfo {
   struct Param {
     std::string name;
-    /// "ptr" or a scalar type name (i1, i8, i16, i32, i64, f16, bf16, f32, f64).
+    /// "ptr" or a scalar type name (i1, i8, i16, i32, i64, f16, bf16, f32,
+    /// f64).
     std::string type;
     /// For pointers, the pointee type name.
     std::string pointee;

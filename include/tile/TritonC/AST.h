@@ -86,11 +86,11 @@ struct Stmt {
   Kind kind;
   Location loc;
   std::vector<Declarator> declarators; // Decl
-  ExprPtr expr;  // ExprStmt, Return (may be null), If/While/For condition
-  ExprPtr step;  // For (may be null)
-  StmtPtr init;  // For (Decl or ExprStmt, may be null)
-  StmtPtr body;  // If (then), For, While
-  StmtPtr elseBody;           // If (may be null)
+  ExprPtr expr;     // ExprStmt, Return (may be null), If/While/For condition
+  ExprPtr step;     // For (may be null)
+  StmtPtr init;     // For (Decl or ExprStmt, may be null)
+  StmtPtr body;     // If (then), For, While
+  StmtPtr elseBody; // If (may be null)
   std::vector<StmtPtr> stmts; // Block
 
   Stmt(Kind kind, Location loc) : kind(kind), loc(loc) {}

@@ -21,8 +21,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tile/Conversion/TileToGPU/Passes.h"
 #include "tile/Analysis/AxisInfo.h"
+#include "tile/Conversion/TileToGPU/Passes.h"
 #include "tile/Dialect/Tile/IR/TileOps.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -89,8 +89,8 @@ struct Accumulator {
 
 class KernelEmitter {
 public:
-  KernelEmitter(func::FuncOp kernel, gpu::GPUFuncOp gpuFunc,
-                int64_t numWarps, AxisInfoAnalysis &axisInfo)
+  KernelEmitter(func::FuncOp kernel, gpu::GPUFuncOp gpuFunc, int64_t numWarps,
+                AxisInfoAnalysis &axisInfo)
       : kernel(kernel), gpuFunc(gpuFunc), numWarps(numWarps),
         threads(numWarps * kWarpSize), axisInfo(axisInfo),
         builder(kernel.getContext()) {}
@@ -152,7 +152,9 @@ private:
   Type sharedStorageType(Type elementType);
   void storeShared(Location loc, Value base, Value index, Value value);
   Value loadShared(Location loc, Value base, Value index, Type elementType);
-  void reserveShared(int64_t bytes) { sharedBytes = std::max(sharedBytes, bytes); }
+  void reserveShared(int64_t bytes) {
+    sharedBytes = std::max(sharedBytes, bytes);
+  }
   void barrier(Location loc) { gpu::BarrierOp::create(builder, loc); }
   /// Writes the slots of `value` to shared memory at its linear indices.
   void spillToShared(Location loc, Value value, Value base);
@@ -281,7 +283,8 @@ SmallVector<Type> KernelEmitter::flatTypes(TypeRange types) {
   for (Type type : types) {
     if (auto block = dyn_cast<BlockType>(type)) {
       Layout layout = getLayout(block, threads);
-      flat.append(layout.numSlots(), convertElementType(block.getElementType()));
+      flat.append(layout.numSlots(),
+                  convertElementType(block.getElementType()));
     } else {
       flat.push_back(convertScalarType(type));
     }
@@ -321,9 +324,9 @@ Value KernelEmitter::getScalar(Value value) {
 LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
   Location loc = op.getLoc();
   SmallVector<Value> inits = flatten(op.getInitArgs());
-  auto newFor = scf::ForOp::create(
-      builder, loc, getScalar(op.getLowerBound()), getScalar(op.getUpperBound()),
-      getScalar(op.getStep()), inits);
+  auto newFor = scf::ForOp::create(builder, loc, getScalar(op.getLowerBound()),
+                                   getScalar(op.getUpperBound()),
+                                   getScalar(op.getStep()), inits);
   OpBuilder::InsertionGuard guard(builder);
   builder.setInsertionPointToStart(newFor.getBody());
   scalars.map(op.getInductionVar(), newFor.getInductionVar());
@@ -336,8 +339,7 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
       flatten(op.getBody()->getTerminator()->getOperands());
   popScope();
   // scf.for::create adds an empty yield when there are no iter_args.
-  if (!newFor.getBody()->empty() &&
-      isa<scf::YieldOp>(newFor.getBody()->back()))
+  if (!newFor.getBody()->empty() && isa<scf::YieldOp>(newFor.getBody()->back()))
     newFor.getBody()->back().erase();
   builder.setInsertionPointToEnd(newFor.getBody());
   scf::YieldOp::create(builder, loc, yielded);
@@ -348,9 +350,9 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
 LogicalResult KernelEmitter::emitIf(scf::IfOp op) {
   Location loc = op.getLoc();
   SmallVector<Type> resultTypes = flatTypes(op.getResultTypes());
-  auto newIf = scf::IfOp::create(builder, loc, resultTypes,
-                                 getScalar(op.getCondition()),
-                                 /*withElseRegion=*/true);
+  auto newIf =
+      scf::IfOp::create(builder, loc, resultTypes, getScalar(op.getCondition()),
+                        /*withElseRegion=*/true);
   OpBuilder::InsertionGuard guard(builder);
   for (auto [oldRegion, newRegion] :
        {std::make_pair(&op.getThenRegion(), &newIf.getThenRegion()),
@@ -384,8 +386,8 @@ LogicalResult KernelEmitter::emitWhile(scf::WhileOp op) {
   OpBuilder::InsertionGuard guard(builder);
   SmallVector<Location> beforeLocs(beforeTypes.size(), loc);
   SmallVector<Location> afterLocs(afterTypes.size(), loc);
-  Block *before = builder.createBlock(&newWhile.getBefore(), {}, beforeTypes,
-                                      beforeLocs);
+  Block *before =
+      builder.createBlock(&newWhile.getBefore(), {}, beforeTypes, beforeLocs);
   unflatten(op.getBeforeArguments(), before->getArguments());
   pushScope();
   for (Operation &inner : op.getBeforeBody()->without_terminator())
@@ -491,11 +493,10 @@ SmallVector<Value> KernelEmitter::slotCoords(const Layout &layout,
     // Chunks do not cross rows: a lane is its chunk start moved along the
     // last dimension.
     coords = slotCoords(layout, chunkSlot);
-    coords.back() = arith::AddIOp::create(builder, loc, coords.back(),
-                                          constI32(loc, lane));
+    coords.back() =
+        arith::AddIOp::create(builder, loc, coords.back(), constI32(loc, lane));
   } else if (lane == 0 && repeat > 0 &&
-             (repeat * layout.threads * layout.vector) %
-                     layout.shape.back() ==
+             (repeat * layout.threads * layout.vector) % layout.shape.back() ==
                  0) {
     // Repetition r starts r * T * V elements after the first: when that is
     // a whole number of rows, the trailing coordinates are the first
@@ -508,8 +509,8 @@ SmallVector<Value> KernelEmitter::slotCoords(const Layout &layout,
       --dim;
     }
     if (dim == 0) {
-      coords[0] = arith::AddIOp::create(builder, loc, coords[0],
-                                        constI32(loc, addend));
+      coords[0] =
+          arith::AddIOp::create(builder, loc, coords[0], constI32(loc, addend));
     } else {
       Value linear = arith::MulIOp::create(
           builder, loc,
@@ -519,8 +520,8 @@ SmallVector<Value> KernelEmitter::slotCoords(const Layout &layout,
       coords = delinearize(loc, layout.shape, linear);
     }
   } else {
-    Value chunk = arith::AddIOp::create(
-        builder, loc, tid, constI32(loc, repeat * layout.threads));
+    Value chunk = arith::AddIOp::create(builder, loc, tid,
+                                        constI32(loc, repeat * layout.threads));
     Value linear = arith::MulIOp::create(builder, loc, chunk,
                                          constI32(loc, layout.vector));
     if (lane != 0)
@@ -535,8 +536,8 @@ Value KernelEmitter::chunkValid(const Layout &layout, int64_t repeat) {
   Location loc = kernel.getLoc();
   if (layout.alwaysValid(repeat))
     return arith::ConstantOp::create(builder, loc, builder.getBoolAttr(true));
-  Value chunk = arith::AddIOp::create(
-      builder, loc, tid, constI32(loc, repeat * layout.threads));
+  Value chunk = arith::AddIOp::create(builder, loc, tid,
+                                      constI32(loc, repeat * layout.threads));
   Value start =
       arith::MulIOp::create(builder, loc, chunk, constI32(loc, layout.vector));
   return arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult, start,
@@ -597,15 +598,17 @@ Value KernelEmitter::evalAt(Value value, ArrayRef<Value> coords) {
           .Case<ArangeOp>([&](ArangeOp arange) -> Value {
             if (arange.getStartAttr().getInt() == 0)
               return coords[0];
-            return arith::AddIOp::create(builder, loc, coords[0],
-                                         constI32(loc, arange.getStartAttr().getInt()));
+            return arith::AddIOp::create(
+                builder, loc, coords[0],
+                constI32(loc, arange.getStartAttr().getInt()));
           })
           .Case<SplatOp>(
               [&](SplatOp splat) { return getScalar(splat.getSrc()); })
           .Case<ConstantOp>([&](ConstantOp constant) -> Value {
             auto splat = cast<SplatElementsAttr>(constant.getValue());
             return arith::ConstantOp::create(
-                builder, loc, cast<TypedAttr>(splat.getSplatValue<Attribute>()));
+                builder, loc,
+                cast<TypedAttr>(splat.getSplatValue<Attribute>()));
           })
           .Case<ExpandDimsOp, BroadcastOp, ReshapeOp, TransOp>(
               [&](Operation *shapeOp) {
@@ -638,10 +641,12 @@ Value KernelEmitter::castScalar(Location loc, Value value, Type to,
     if (toInt.getWidth() == 1)
       return arith::CmpIOp::create(
           builder, loc, arith::CmpIPredicate::ne, value,
-          arith::ConstantOp::create(builder, loc, builder.getIntegerAttr(from, 0)));
+          arith::ConstantOp::create(builder, loc,
+                                    builder.getIntegerAttr(from, 0)));
     if (toInt.getWidth() > fromInt.getWidth())
-      return zeroExtend ? Value(arith::ExtUIOp::create(builder, loc, to, value))
-                        : Value(arith::ExtSIOp::create(builder, loc, to, value));
+      return zeroExtend
+                 ? Value(arith::ExtUIOp::create(builder, loc, to, value))
+                 : Value(arith::ExtSIOp::create(builder, loc, to, value));
     return arith::TruncIOp::create(builder, loc, to, value);
   }
   if (fromInt) {
@@ -660,7 +665,8 @@ Value KernelEmitter::castScalar(Location loc, Value value, Type to,
   unsigned fromWidth = from.getIntOrFloatBitWidth();
   unsigned toWidth = to.getIntOrFloatBitWidth();
   if (fromWidth == toWidth) { // f16 <-> bf16 through f32
-    Value wide = arith::ExtFOp::create(builder, loc, builder.getF32Type(), value);
+    Value wide =
+        arith::ExtFOp::create(builder, loc, builder.getF32Type(), value);
     return arith::TruncFOp::create(builder, loc, to, wide);
   }
   if (toWidth > fromWidth)
@@ -801,9 +807,15 @@ LogicalResult KernelEmitter::emitOp(Operation *op) {
   if (auto pid = dyn_cast<ProgramIdOp>(op)) {
     Value id;
     switch (pid.getAxis()) {
-    case 0: id = NVVM::BlockIdXOp::create(builder, loc, i32Type()); break;
-    case 1: id = NVVM::BlockIdYOp::create(builder, loc, i32Type()); break;
-    default: id = NVVM::BlockIdZOp::create(builder, loc, i32Type()); break;
+    case 0:
+      id = NVVM::BlockIdXOp::create(builder, loc, i32Type());
+      break;
+    case 1:
+      id = NVVM::BlockIdYOp::create(builder, loc, i32Type());
+      break;
+    default:
+      id = NVVM::BlockIdZOp::create(builder, loc, i32Type());
+      break;
     }
     scalars.map(pid.getResult(), id);
     return success();
@@ -811,9 +823,15 @@ LogicalResult KernelEmitter::emitOp(Operation *op) {
   if (auto num = dyn_cast<NumProgramsOp>(op)) {
     Value count;
     switch (num.getAxis()) {
-    case 0: count = NVVM::GridDimXOp::create(builder, loc, i32Type()); break;
-    case 1: count = NVVM::GridDimYOp::create(builder, loc, i32Type()); break;
-    default: count = NVVM::GridDimZOp::create(builder, loc, i32Type()); break;
+    case 0:
+      count = NVVM::GridDimXOp::create(builder, loc, i32Type());
+      break;
+    case 1:
+      count = NVVM::GridDimYOp::create(builder, loc, i32Type());
+      break;
+    default:
+      count = NVVM::GridDimZOp::create(builder, loc, i32Type());
+      break;
     }
     scalars.map(num.getResult(), count);
     return success();
@@ -847,11 +865,11 @@ LogicalResult KernelEmitter::emitOp(Operation *op) {
     SmallVector<Value> result;
     for (int64_t slot = 0; slot < layout.numSlots(); ++slot) {
       Value linear = linearIndex(loc, layout.shape, slotCoords(layout, slot));
-      Value picked = arith::ConstantOp::create(
-          builder, loc, cast<TypedAttr>(values[0]));
+      Value picked =
+          arith::ConstantOp::create(builder, loc, cast<TypedAttr>(values[0]));
       for (size_t i = 1; i < values.size(); ++i) {
-        Value here = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq,
-                                           linear, constI32(loc, i));
+        Value here = arith::CmpIOp::create(
+            builder, loc, arith::CmpIPredicate::eq, linear, constI32(loc, i));
         Value candidate =
             arith::ConstantOp::create(builder, loc, cast<TypedAttr>(values[i]));
         picked = arith::SelectOp::create(builder, loc, here, candidate, picked);
@@ -872,7 +890,8 @@ LogicalResult KernelEmitter::emitOp(Operation *op) {
     return emitRelayout(op);
   }
   if (op->hasTrait<OpTrait::Elementwise>() || isa<AddPtrOp, SplatOp>(op)) {
-    if (op->getNumResults() == 1 && isa<BlockType>(op->getResult(0).getType())) {
+    if (op->getNumResults() == 1 &&
+        isa<BlockType>(op->getResult(0).getType())) {
       auto type = cast<BlockType>(op->getResult(0).getType());
       Layout layout = getLayout(type, threads);
       SmallVector<SmallVector<Value>> operandSlots;
@@ -934,8 +953,7 @@ static StringRef wordConstraint(int64_t bytes) {
 /// (empty: zero) where the mask is off. Accesses whose pointer, predicate
 /// and `other` equal an earlier one's reuse its result.
 SmallVector<Value> KernelEmitter::loadSlots(Location loc, Type pointee,
-                                            const Layout &layout,
-                                            int64_t width,
+                                            const Layout &layout, int64_t width,
                                             ArrayRef<Value> ptrs,
                                             ArrayRef<Value> masks,
                                             ArrayRef<Value> others) {
@@ -972,15 +990,15 @@ SmallVector<Value> KernelEmitter::loadSlots(Location loc, Type pointee,
       }
       if (!predicated) {
         // Unmasked: an aligned vector load LLVM turns into ld.global.vN.
-        Type accessType = width == 1 ? memoryType
-                                     : VectorType::get({width}, memoryType);
+        Type accessType =
+            width == 1 ? memoryType : VectorType::get({width}, memoryType);
         Value value = LLVM::LoadOp::create(builder, loc, accessType,
                                            ptrs[first], totalBytes);
         for (int64_t lane = 0; lane < width; ++lane)
-          loaded.push_back(width == 1 ? value
-                                      : Value(LLVM::ExtractElementOp::create(
-                                            builder, loc, value,
-                                            constI32(loc, lane))));
+          loaded.push_back(
+              width == 1 ? value
+                         : Value(LLVM::ExtractElementOp::create(
+                               builder, loc, value, constI32(loc, lane))));
       } else if (totalBytes >= 4 || totalBytes == 2) {
         // Predicated: one PTX instruction that leaves `other` in place
         // where the predicate is off, as Triton does.
@@ -991,13 +1009,14 @@ SmallVector<Value> KernelEmitter::loadSlots(Location loc, Type pointee,
         Type wordType = builder.getIntegerType(wordBytes * 8);
         // Words of `other` (or zero): pack the lanes of each word.
         SmallVector<Value> otherWords;
-        Type lanesType = width == 1 ? memoryType
-                                    : VectorType::get({width}, memoryType);
+        Type lanesType =
+            width == 1 ? memoryType : VectorType::get({width}, memoryType);
         Value otherVector;
         if (!others.empty()) {
           if (width == 1) {
-            otherVector = isBool ? castScalar(loc, others[first], memoryType, false)
-                                 : others[first];
+            otherVector =
+                isBool ? castScalar(loc, others[first], memoryType, false)
+                       : others[first];
           } else {
             otherVector = LLVM::UndefOp::create(builder, loc, lanesType);
             for (int64_t lane = 0; lane < width; ++lane) {
@@ -1011,7 +1030,8 @@ SmallVector<Value> KernelEmitter::loadSlots(Location loc, Type pointee,
         } else {
           otherVector = LLVM::ZeroOp::create(builder, loc, lanesType);
         }
-        Type wordsType = words == 1 ? wordType : VectorType::get({words}, wordType);
+        Type wordsType =
+            words == 1 ? wordType : VectorType::get({words}, wordType);
         Value otherBits =
             LLVM::BitcastOp::create(builder, loc, wordsType, otherVector);
         for (int64_t word = 0; word < words; ++word)
@@ -1020,7 +1040,8 @@ SmallVector<Value> KernelEmitter::loadSlots(Location loc, Type pointee,
                          : Value(LLVM::ExtractElementOp::create(
                                builder, loc, otherBits, constI32(loc, word))));
         std::string asmText, constraints;
-        llvm::raw_string_ostream asmStream(asmText), constraintStream(constraints);
+        llvm::raw_string_ostream asmStream(asmText),
+            constraintStream(constraints);
         StringRef reg = wordConstraint(wordBytes);
         for (int64_t word = 0; word < words; ++word) {
           asmStream << "mov.b" << wordBytes * 8 << " $" << word << ", $"
@@ -1066,26 +1087,28 @@ SmallVector<Value> KernelEmitter::loadSlots(Location loc, Type pointee,
                 builder, loc, wordsValue, extracted, constI32(loc, word));
           }
         }
-        Value lanes = LLVM::BitcastOp::create(builder, loc, lanesType, wordsValue);
+        Value lanes =
+            LLVM::BitcastOp::create(builder, loc, lanesType, wordsValue);
         for (int64_t lane = 0; lane < width; ++lane)
-          loaded.push_back(width == 1 ? lanes
-                                      : Value(LLVM::ExtractElementOp::create(
-                                            builder, loc, lanes,
-                                            constI32(loc, lane))));
+          loaded.push_back(
+              width == 1 ? lanes
+                         : Value(LLVM::ExtractElementOp::create(
+                               builder, loc, lanes, constI32(loc, lane))));
       } else {
         // Single bytes: a branch around a plain load.
-        auto ifOp = scf::IfOp::create(builder, loc, TypeRange{memoryType}, pred,
-                                      true);
+        auto ifOp =
+            scf::IfOp::create(builder, loc, TypeRange{memoryType}, pred, true);
         OpBuilder::InsertionGuard guard(builder);
         builder.setInsertionPointToStart(&ifOp.getThenRegion().front());
         scf::YieldOp::create(
             builder, loc,
             Value(LLVM::LoadOp::create(builder, loc, memoryType, ptrs[first])));
         builder.setInsertionPointToStart(&ifOp.getElseRegion().front());
-        Value other = others.empty()
-                          ? Value(LLVM::ZeroOp::create(builder, loc, memoryType))
-                          : (isBool ? castScalar(loc, others[first], memoryType, false)
-                                    : others[first]);
+        Value other =
+            others.empty()
+                ? Value(LLVM::ZeroOp::create(builder, loc, memoryType))
+                : (isBool ? castScalar(loc, others[first], memoryType, false)
+                          : others[first]);
         scf::YieldOp::create(builder, loc, other);
         loaded.push_back(ifOp.getResult(0));
       }
@@ -1136,8 +1159,8 @@ LogicalResult KernelEmitter::emitLoad(LoadOp op) {
 
   auto type = cast<BlockType>(resultType);
   Layout layout = getLayout(type, threads);
-  int64_t width = axisInfo.getAccessWidth(op.getPtr(), op.getMask(),
-                                          layout.vector);
+  int64_t width =
+      axisInfo.getAccessWidth(op.getPtr(), op.getMask(), layout.vector);
   SmallVector<Value> masks, others;
   if (op.getMask())
     masks = getSlots(op.getMask());
@@ -1222,7 +1245,8 @@ LogicalResult KernelEmitter::emitStore(StoreOp op) {
         wordBytes = 8;
       int64_t words = totalBytes / wordBytes;
       Type wordType = builder.getIntegerType(wordBytes * 8);
-      Type wordsType = words == 1 ? wordType : VectorType::get({words}, wordType);
+      Type wordsType =
+          words == 1 ? wordType : VectorType::get({words}, wordType);
       Value bits = LLVM::BitcastOp::create(builder, loc, wordsType, lanes);
       SmallVector<Value> asmOperands{pred, ptrs[first]};
       for (int64_t word = 0; word < words; ++word)
@@ -1362,7 +1386,8 @@ bool KernelEmitter::canReloadAt(LoadOp load, Operation *user) {
     bool writes = false;
     op->walk([&](Operation *inner) {
       if (isa<StoreOp>(inner) ||
-          (!isMemoryEffectFree(inner) && !isa<LoadOp, ReduceOp, ScanOp>(inner) &&
+          (!isMemoryEffectFree(inner) &&
+           !isa<LoadOp, ReduceOp, ScanOp>(inner) &&
            !inner->hasTrait<OpTrait::HasRecursiveMemoryEffects>()))
         writes = true;
     });
@@ -1430,10 +1455,10 @@ LogicalResult KernelEmitter::emitRelayout(Operation *op) {
       lastDimKept = lastDimKept && keeps;
     }
     if (lastDimKept)
-      width = axisInfo.getAccessWidth(load.getPtr(), load.getMask(),
-                                      layout.vector);
-    slots[op->getResult(0)] = loadSlots(loc, element, layout, width, ptrs,
-                                        masks, others);
+      width =
+          axisInfo.getAccessWidth(load.getPtr(), load.getMask(), layout.vector);
+    slots[op->getResult(0)] =
+        loadSlots(loc, element, layout, width, ptrs, masks, others);
     return success();
   }
 
@@ -1445,7 +1470,8 @@ LogicalResult KernelEmitter::emitRelayout(Operation *op) {
   barrier(loc);
   SmallVector<Value> result;
   for (int64_t slot = 0; slot < layout.numSlots(); ++slot) {
-    SmallVector<Value> srcCoords = mapCoordsToOperand(op, slotCoords(layout, slot));
+    SmallVector<Value> srcCoords =
+        mapCoordsToOperand(op, slotCoords(layout, slot));
     Value linear = linearIndex(loc, srcType.getShape(), srcCoords);
     // Lanes past the end of the block read element 0 instead.
     if (!layout.alwaysValid(slot / layout.vector))
@@ -1482,7 +1508,8 @@ Accumulator KernelEmitter::identityAccumulator(Location loc, CombineKind kind,
                   : kind == CombineKind::max ? APInt::getSignedMinValue(width)
                                              : APInt::getSignedMaxValue(width);
     if (width == 1) // i1 max is "or", min is "and"
-      value = kind == CombineKind::min ? APInt::getAllOnes(1) : APInt::getZero(1);
+      value =
+          kind == CombineKind::min ? APInt::getAllOnes(1) : APInt::getZero(1);
     identity = builder.getIntegerAttr(type, value);
   }
   return {arith::ConstantOp::create(builder, loc, identity), Value()};
@@ -1529,7 +1556,8 @@ Accumulator KernelEmitter::combine(Location loc, CombineKind kind,
     return {combined, Value()};
   // Without an identity: take whichever side holds a value.
   Value both = arith::AndIOp::create(builder, loc, a.valid, b.valid);
-  Value onlyA = arith::SelectOp::create(builder, loc, a.valid, a.value, b.value);
+  Value onlyA =
+      arith::SelectOp::create(builder, loc, a.valid, a.value, b.value);
   Value value = arith::SelectOp::create(builder, loc, both, combined, onlyA);
   Value valid = arith::OrIOp::create(builder, loc, a.valid, b.valid);
   return {value, valid};
@@ -1548,9 +1576,10 @@ Value KernelEmitter::shuffleXor(Location loc, Value value, int64_t offset) {
     return shuffle32(value);
   unsigned bits = type.getIntOrFloatBitWidth();
   Type intType = builder.getIntegerType(bits);
-  Value asInt = isa<FloatType>(type)
-                    ? Value(arith::BitcastOp::create(builder, loc, intType, value))
-                    : value;
+  Value asInt =
+      isa<FloatType>(type)
+          ? Value(arith::BitcastOp::create(builder, loc, intType, value))
+          : value;
   Value result;
   if (bits < 32) {
     Value wide = arith::ExtUIOp::create(builder, loc, i32Type(), asInt);
@@ -1563,7 +1592,8 @@ Value KernelEmitter::shuffleXor(Location loc, Value value, int64_t offset) {
             builder, loc, asInt,
             arith::ConstantOp::create(builder, loc,
                                       builder.getIntegerAttr(intType, 32))));
-    Value newLow = arith::ExtUIOp::create(builder, loc, intType, shuffle32(low));
+    Value newLow =
+        arith::ExtUIOp::create(builder, loc, intType, shuffle32(low));
     Value newHigh =
         arith::ExtUIOp::create(builder, loc, intType, shuffle32(high));
     result = arith::OrIOp::create(
@@ -1620,8 +1650,7 @@ LogicalResult KernelEmitter::emitReduce(ReduceOp op) {
       Accumulator other{shuffleXor(loc, acc.value, offset), Value()};
       if (acc.valid) {
         Value flag = arith::ExtUIOp::create(builder, loc, i32Type(), acc.valid);
-        other.valid = arith::TruncIOp::create(builder, loc,
-                                              builder.getI1Type(),
+        other.valid = arith::TruncIOp::create(builder, loc, builder.getI1Type(),
                                               shuffleXor(loc, flag, offset));
       }
       acc = combine(loc, kind, region, acc, other);
@@ -1631,21 +1660,23 @@ LogicalResult KernelEmitter::emitReduce(ReduceOp op) {
       // combines, whose empty warps must be skipped.
       int64_t flagsOffset = numWarps * storageBytes;
       reserveShared(flagsOffset + numWarps * 4);
-      Value lane = arith::RemUIOp::create(builder, loc, tid,
-                                          constI32(loc, kWarpSize));
-      Value warp = arith::DivUIOp::create(builder, loc, tid,
-                                          constI32(loc, kWarpSize));
+      Value lane =
+          arith::RemUIOp::create(builder, loc, tid, constI32(loc, kWarpSize));
+      Value warp =
+          arith::DivUIOp::create(builder, loc, tid, constI32(loc, kWarpSize));
       barrier(loc);
       Value isLeader = arith::CmpIOp::create(
           builder, loc, arith::CmpIPredicate::eq, lane, zero);
       {
-        auto ifOp = scf::IfOp::create(builder, loc, TypeRange{}, isLeader, false);
+        auto ifOp =
+            scf::IfOp::create(builder, loc, TypeRange{}, isLeader, false);
         OpBuilder::InsertionGuard guard(builder);
         builder.setInsertionPointToStart(&ifOp.getThenRegion().front());
         storeShared(loc, zero, warp, acc.value);
         if (acc.valid)
-          storeShared(loc, constI32(loc, flagsOffset), warp,
-                      arith::ExtUIOp::create(builder, loc, i32Type(), acc.valid));
+          storeShared(
+              loc, constI32(loc, flagsOffset), warp,
+              arith::ExtUIOp::create(builder, loc, i32Type(), acc.valid));
       }
       barrier(loc);
       Accumulator total = identityAccumulator(loc, kind, element);
@@ -1653,11 +1684,10 @@ LogicalResult KernelEmitter::emitReduce(ReduceOp op) {
         Accumulator part{loadShared(loc, zero, constI32(loc, w), element),
                          Value()};
         if (total.valid)
-          part.valid = castScalar(
-              loc,
-              loadShared(loc, constI32(loc, flagsOffset), constI32(loc, w),
-                         i32Type()),
-              builder.getI1Type(), false);
+          part.valid = castScalar(loc,
+                                  loadShared(loc, constI32(loc, flagsOffset),
+                                             constI32(loc, w), i32Type()),
+                                  builder.getI1Type(), false);
         total = combine(loc, kind, region, total, part);
       }
       acc = total;
@@ -1688,7 +1718,8 @@ LogicalResult KernelEmitter::emitReduce(ReduceOp op) {
     group *= 2;
   int64_t groups = threads / group;
   Value lane = arith::RemUIOp::create(builder, loc, tid, constI32(loc, group));
-  Value groupId = arith::DivUIOp::create(builder, loc, tid, constI32(loc, group));
+  Value groupId =
+      arith::DivUIOp::create(builder, loc, tid, constI32(loc, group));
   int64_t rounds = (outputs + groups - 1) / groups;
   Value one = constI32(loc, 1);
   auto roundLoop = scf::ForOp::create(builder, loc, zero, constI32(loc, rounds),
@@ -1702,8 +1733,9 @@ LogicalResult KernelEmitter::emitReduce(ReduceOp op) {
         arith::MulIOp::create(builder, loc, roundLoop.getInductionVar(),
                               constI32(loc, groups)),
         groupId);
-    Value outputValid = arith::CmpIOp::create(
-        builder, loc, arith::CmpIPredicate::ult, output, constI32(loc, outputs));
+    Value outputValid =
+        arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult, output,
+                              constI32(loc, outputs));
     Value safeOutput =
         arith::SelectOp::create(builder, loc, outputValid, output, zero);
     Value outerIndex =
@@ -1720,9 +1752,9 @@ LogicalResult KernelEmitter::emitReduce(ReduceOp op) {
     SmallVector<Value> carried{start.value};
     if (start.valid)
       carried.push_back(start.valid);
-    auto strideLoop = scf::ForOp::create(builder, loc, lane,
-                                         constI32(loc, extent),
-                                         constI32(loc, group), carried);
+    auto strideLoop =
+        scf::ForOp::create(builder, loc, lane, constI32(loc, extent),
+                           constI32(loc, group), carried);
     {
       OpBuilder::InsertionGuard innerGuard(builder);
       builder.setInsertionPointToStart(strideLoop.getBody());
@@ -1732,7 +1764,8 @@ LogicalResult KernelEmitter::emitReduce(ReduceOp op) {
           builder, loc, rowBase,
           arith::MulIOp::create(builder, loc, k, constI32(loc, inner)));
       Accumulator acc{strideLoop.getRegionIterArgs()[0],
-                      start.valid ? strideLoop.getRegionIterArgs()[1] : Value()};
+                      start.valid ? strideLoop.getRegionIterArgs()[1]
+                                  : Value()};
       Accumulator element_{loadShared(loc, zero, index, element), Value()};
       if (acc.valid)
         element_.valid =
@@ -1794,7 +1827,8 @@ LogicalResult KernelEmitter::emitScan(ScanOp op) {
   for (int64_t dim = 0; dim < axis; ++dim)
     outer *= shape[dim];
   int64_t lines = outer * inner;
-  reserveShared(type.getNumElements() * elementBytes(sharedStorageType(element)));
+  reserveShared(type.getNumElements() *
+                elementBytes(sharedStorageType(element)));
   Value zero = constI32(loc, 0), one = constI32(loc, 1);
   barrier(loc);
   spillToShared(loc, op.getSrc(), zero);
@@ -1818,8 +1852,8 @@ LogicalResult KernelEmitter::emitScan(ScanOp op) {
     Value first = loadShared(
         loc, zero,
         op.getReverse()
-            ? Value(arith::AddIOp::create(
-                  builder, loc, base, constI32(loc, (extent - 1) * inner)))
+            ? Value(arith::AddIOp::create(builder, loc, base,
+                                          constI32(loc, (extent - 1) * inner)))
             : base,
         element);
     auto stepLoop = scf::ForOp::create(builder, loc, one, constI32(loc, extent),
@@ -1888,8 +1922,9 @@ LogicalResult KernelEmitter::emitDot(DotOp op) {
   }
   Type f32 = builder.getF32Type();
   auto toF32 = [&](Value value) {
-    return element.isF32() ? value
-                           : Value(arith::ExtFOp::create(builder, loc, f32, value));
+    return element.isF32()
+               ? value
+               : Value(arith::ExtFOp::create(builder, loc, f32, value));
   };
   auto kLoop = scf::ForOp::create(builder, loc, zero, constI32(loc, k),
                                   constI32(loc, 1), accumulators);
@@ -1972,11 +2007,11 @@ struct ConvertTileToGPUPass
       {
         constexpr int64_t kMaxThreads = 1024, kMaxRegisters = 255;
         if (numWarps < 1 || numWarps * kWarpSize > kMaxThreads) {
-          kernel.emitError() << "kernel '" << kernel.getName()
-                             << "' has tile.num_warps = " << numWarps
-                             << ": a block has 1 to " << kMaxThreads
-                             << " threads, so 1 to "
-                             << kMaxThreads / kWarpSize << " warps";
+          kernel.emitError()
+              << "kernel '" << kernel.getName()
+              << "' has tile.num_warps = " << numWarps << ": a block has 1 to "
+              << kMaxThreads << " threads, so 1 to " << kMaxThreads / kWarpSize
+              << " warps";
           return signalPassFailure();
         }
         int64_t numThreads = numWarps * kWarpSize;
@@ -1988,11 +2023,11 @@ struct ConvertTileToGPUPass
             int64_t perThread = getLayout(block, numThreads).numSlots();
             if (perThread <= kMaxRegisters)
               continue;
-            op->emitError() << "block of " << block.getNumElements()
-                            << " elements needs " << perThread
-                            << " registers per thread at " << numThreads
-                            << " threads, more than " << kMaxRegisters
-                            << "; use smaller blocks or more warps";
+            op->emitError()
+                << "block of " << block.getNumElements() << " elements needs "
+                << perThread << " registers per thread at " << numThreads
+                << " threads, more than " << kMaxRegisters
+                << "; use smaller blocks or more warps";
             return WalkResult::interrupt();
           }
           return WalkResult::advance();
@@ -2013,9 +2048,9 @@ struct ConvertTileToGPUPass
                                : type);
       }
       builder.setInsertionPointToEnd(gpuModule.getBody());
-      auto gpuFunc = gpu::GPUFuncOp::create(
-          builder, kernel.getLoc(), kernel.getName(),
-          builder.getFunctionType(argTypes, {}));
+      auto gpuFunc =
+          gpu::GPUFuncOp::create(builder, kernel.getLoc(), kernel.getName(),
+                                 builder.getFunctionType(argTypes, {}));
       gpuFunc->setAttr(gpu::GPUDialect::getKernelFuncAttrName(),
                        builder.getUnitAttr());
       int32_t threads = numWarps * kWarpSize;
@@ -2041,7 +2076,8 @@ struct ConvertTileToGPUPass
       gpuFunc->setAttr("tile.shared_bytes", builder.getI32IntegerAttr(shared));
       // Argument attributes (divisibility) carry over for documentation.
       for (unsigned i = 0; i < kernel.getNumArguments(); ++i)
-        if (auto attr = kernel.getArgAttrOfType<IntegerAttr>(i, "tile.divisibility"))
+        if (auto attr =
+                kernel.getArgAttrOfType<IntegerAttr>(i, "tile.divisibility"))
           gpuFunc.setArgAttr(i, "tile.divisibility", attr);
     }
     if (maxShared > 0) {

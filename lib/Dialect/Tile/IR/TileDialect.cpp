@@ -167,8 +167,7 @@ Type BlockType::parse(AsmParser &parser) {
                                 /*withTrailingX=*/true) ||
       parser.parseType(elementType))
     return {};
-  if (succeeded(parser.parseOptionalComma()) &&
-      parser.parseAttribute(encoding))
+  if (succeeded(parser.parseOptionalComma()) && parser.parseAttribute(encoding))
     return {};
   if (parser.parseGreater())
     return {};

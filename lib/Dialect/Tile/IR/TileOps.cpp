@@ -179,10 +179,9 @@ OpFoldResult SplatOp::fold(FoldAdaptor adaptor) {
 static LogicalResult verifySameElementType(Operation *op, BlockType src,
                                            BlockType result) {
   if (src.getElementType() != result.getElementType())
-    return op->emitOpError() << "changes the element type from "
-                             << src.getElementType() << " to "
-                             << result.getElementType()
-                             << "; use tile.cast for conversions";
+    return op->emitOpError()
+           << "changes the element type from " << src.getElementType() << " to "
+           << result.getElementType() << "; use tile.cast for conversions";
   return success();
 }
 
@@ -231,10 +230,10 @@ LogicalResult BroadcastOp::verify() {
   for (int64_t dim = 0; dim < src.getRank(); ++dim) {
     int64_t from = src.getShape()[dim], to = result.getShape()[dim];
     if (from != to && from != 1)
-      return emitOpError() << "cannot broadcast "
-                           << formatShape(src.getShape()) << " to "
-                           << formatShape(result.getShape()) << ": dimension "
-                           << dim << " is " << from << ", not 1";
+      return emitOpError() << "cannot broadcast " << formatShape(src.getShape())
+                           << " to " << formatShape(result.getShape())
+                           << ": dimension " << dim << " is " << from
+                           << ", not 1";
   }
   return verifySameElementType(*this, src, result);
 }
@@ -340,11 +339,10 @@ static LogicalResult verifySameShape(Operation *op, Type a, StringRef aName,
                              << " must both be blocks or both scalars; "
                                 "splat the scalar first";
   if (blockA.getShape() != blockB.getShape())
-    return op->emitOpError() << aName << " is "
-                             << formatShape(blockA.getShape()) << " but "
-                             << bName << " is "
-                             << formatShape(blockB.getShape())
-                             << "; broadcast them to one shape first";
+    return op->emitOpError()
+           << aName << " is " << formatShape(blockA.getShape()) << " but "
+           << bName << " is " << formatShape(blockB.getShape())
+           << "; broadcast them to one shape first";
   return success();
 }
 
@@ -436,9 +434,9 @@ static LogicalResult verifyCombine(Operation *op, CombineKind kind,
                                    BlockType src, int64_t axis,
                                    Region &combine) {
   if (axis >= src.getRank())
-    return op->emitOpError() << "axis " << axis << " is out of range for a rank-"
-                             << src.getRank() << " block "
-                             << formatShape(src.getShape());
+    return op->emitOpError()
+           << "axis " << axis << " is out of range for a rank-" << src.getRank()
+           << " block " << formatShape(src.getShape());
   Type element = src.getElementType();
   if (kind != CombineKind::custom) {
     if (!combine.empty())
@@ -450,11 +448,10 @@ static LogicalResult verifyCombine(Operation *op, CombineKind kind,
   if (combine.empty())
     return op->emitOpError() << "with kind 'custom' needs a combine region";
   Block &body = combine.front();
-  if (body.getNumArguments() != 2 ||
-      body.getArgument(0).getType() != element ||
+  if (body.getNumArguments() != 2 || body.getArgument(0).getType() != element ||
       body.getArgument(1).getType() != element)
-    return op->emitOpError() << "combine region must take two " << element
-                             << " arguments";
+    return op->emitOpError()
+           << "combine region must take two " << element << " arguments";
   auto yield = dyn_cast<YieldOp>(body.getTerminator());
   if (!yield || yield.getValues().size() != 1 ||
       yield.getValues()[0].getType() != element)
@@ -467,8 +464,8 @@ void ReduceOp::build(OpBuilder &builder, OperationState &state,
   auto type = cast<BlockType>(src.getType());
   SmallVector<int64_t> shape(type.getShape());
   shape.erase(shape.begin() + axis);
-  Type resultType = shape.empty() ? type.getElementType()
-                                  : Type(type.withShape(shape));
+  Type resultType =
+      shape.empty() ? type.getElementType() : Type(type.withShape(shape));
   state.addOperands(src);
   state.addAttribute(getKindAttrName(state.name),
                      CombineKindAttr::get(builder.getContext(), kind));
@@ -680,8 +677,9 @@ LogicalResult CastOp::verify() {
                          << formatShape(result.getShape())
                          << "; a cast converts elements only";
   if (getUnsignedSrc() && !isa<IntegerType>(src.getElementType()))
-    return emitOpError() << "'unsigned_src' applies to integer sources only, not "
-                         << src.getElementType();
+    return emitOpError()
+           << "'unsigned_src' applies to integer sources only, not "
+           << src.getElementType();
   return success();
 }
 

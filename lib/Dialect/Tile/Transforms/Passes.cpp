@@ -122,8 +122,8 @@ struct TileAssignLayoutsPass
 
   void runOnOperation() override {
     if (numWarps == 0 || numWarps > 32) {
-      getOperation().emitError() << "num-warps must be from 1 to 32, not "
-                                 << numWarps.getValue();
+      getOperation().emitError()
+          << "num-warps must be from 1 to 32, not " << numWarps.getValue();
       return signalPassFailure();
     }
     for (auto func : getOperation().getOps<func::FuncOp>())

@@ -14,7 +14,6 @@ namespace mlir::tile {
 #define GEN_PASS_REGISTRATION
 #include "tile/Dialect/Tile/Transforms/Passes.h.inc"
 
-
 } // namespace mlir::tile
 
 #endif // TILE_DIALECT_TILE_TRANSFORMS_PASSES_H

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# On the GPU machine, from the repository root, after gpu/prepare.sh ran on
+# the build machine and gpu/artifacts and .gpu came along:
+#   bash gpu/run_gpu.sh checks   # examples, Triton-C examples, conformance suite, memcheck
+#   bash gpu/run_gpu.sh bench    # benchmarks side by side with Triton and PyTorch
+# Logs go to $OUT when it is set (the device tool's output folder).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+export PYTHONPATH=python PYTHONUNBUFFERED=1
+export TILE_PREBUILT_DIR=$PWD/.gpu/prebuilt
+out="${OUT:-/tmp/tile-gpu}"
+mkdir -p "$out"
+status=0
+run() {  # run NAME COMMAND...: log to $out/NAME.log, remember failures
+  local name=$1; shift
+  echo "== $name"
+  "$@" 2>&1 | tee "$out/$name.log"
+  local rc=${PIPESTATUS[0]}
+  echo "== $name: exit $rc"
+  [[ $rc == 0 ]] || status=1
+}
+case "${1:-checks}" in
+  checks)
+    nvidia-smi --query-gpu=name,driver_version,clocks.sm --format=csv,noheader
+    run examples python3 gpu/run_examples.py --isolate
+    run tritonc python3 gpu/run_tritonc.py
+    run conformance python3 -m pytest -q -rs test/gpu
+    run memcheck bash gpu/memcheck.sh
+    ;;
+  bench)
+    run bench python3 bench/run.py
+    ;;
+  *) echo "usage: $0 checks|bench"; exit 2 ;;
+esac
+exit $status
