@@ -57,6 +57,8 @@ def backend(monkeypatch: pytest.MonkeyPatch) -> FakeBackend:
     fake = FakeBackend()
     monkeypatch.setattr(capi, "compile_ir", fake)
     monkeypatch.setattr(capi, "version", lambda: "fake-compiler-1")
+    # The fake stands in for the library, also where it is not built.
+    monkeypatch.setattr(capi, "available", lambda: True)
     return fake
 
 
@@ -221,6 +223,7 @@ def test_processes_compiling_at_once(tmp_path, monkeypatch, isolated_cache):
     if not capi.available():  # the real library when built, else a slow fake
         monkeypatch.setattr(capi, "compile_ir", FakeBackend(delay=0.2))
         monkeypatch.setattr(capi, "version", lambda: "fake-compiler-1")
+        monkeypatch.setattr(capi, "available", lambda: True)
     outputs = _run_concurrently(tmp_path, 4)
     assert all(ptx != "error" for ptx, _ in outputs), outputs
     assert len(set(outputs)) == 1, "every process must get the same kernel"

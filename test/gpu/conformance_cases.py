@@ -1,0 +1,515 @@
+"""The GPU conformance suite as data (issue 5).
+
+A `Case` is (kernel, grid, argument specs, constexprs, num_warps, reference,
+tolerance). `build(case, backend)` makes its arguments either
+
+* `backend="torch"`: real CUDA tensors with fresh random data; outputs are
+  poisoned (NaN for floats, a sentinel for integers) and surrounded by guard
+  bands that must survive the launch; or
+* `backend="fake"`: `FakeArray`s with the same dtype, shape, strides and
+  pointer alignment (what specialization looks at), so that
+  `gpu/prepare_conformance.py` compiles -- and, with TILE_EXPORT_DIR set,
+  exports -- exactly the kernels the GPU run will load.
+
+Nothing here imports torch: the reference and init functions receive it as an
+argument.
+"""
+from __future__ import annotations
+
+import importlib.util
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Mapping, Sequence
+
+import tile
+import tile.language as tl
+
+import conformance_kernels as K
+
+REPO = Path(__file__).resolve().parents[2]
+
+# Guard band before and after every array, in bytes: a multiple of 16, so the
+# pointer alignment seen by specialization is the same as in fake mode.
+GUARD_BYTES = 256
+FAKE_BASE = 1 << 32
+INT_POISON = -0x5A5A5A5A
+
+ITEMSIZE = {"float16": 2, "bfloat16": 2, "float32": 4, "float64": 8, "int8": 1,
+            "int16": 2, "int32": 4, "int64": 8, "uint8": 1, "bool": 1}
+
+
+def is_float(dtype: str) -> bool:
+    return dtype.startswith(("float", "bfloat"))
+
+
+# ----------------------------------------------------------------------------
+# Specs
+# ----------------------------------------------------------------------------
+
+Init = Callable[[Any, Any, tuple], Any]  # (torch, generator, shape) -> tensor (cuda)
+
+
+@dataclass
+class Arr:
+    """An array argument. `init` fills an input (None: an output, poisoned);
+    `order` "C" (row-major) or "F" (column-major: a transposed view through its
+    strides); `offset` in elements from the (16-byte aligned) allocation start."""
+    shape: tuple
+    dtype: str = "float32"
+    init: Init | None = None
+    order: str = "C"
+    offset: int = 0
+
+    @property
+    def is_output(self) -> bool:
+        return self.init is None
+
+    def strides(self) -> tuple:
+        dims = list(self.shape)
+        strides, step = [0] * len(dims), 1
+        order = range(len(dims) - 1, -1, -1) if self.order == "C" else range(len(dims))
+        for axis in order:
+            strides[axis] = step
+            step *= dims[axis]
+        return tuple(strides)
+
+    def numel(self) -> int:
+        return math.prod(self.shape)
+
+
+def out(shape: Any, dtype: str = "float32", **kw: Any) -> Arr:
+    return Arr(tuple(shape) if isinstance(shape, (tuple, list)) else (shape,), dtype, None, **kw)
+
+
+def inp(shape: Any, dtype: str = "float32", init: Init | None = None, **kw: Any) -> Arr:
+    return Arr(tuple(shape) if isinstance(shape, (tuple, list)) else (shape,), dtype,
+               init or randn(), **kw)
+
+
+# Initializers (run only with torch).
+
+def randn(scale: float = 1.0) -> Init:
+    return lambda torch, g, shape: torch.randn(shape, generator=g, device="cuda",
+                                               dtype=torch.float64) * scale
+
+
+def uniform(lo: float, hi: float) -> Init:
+    return lambda torch, g, shape: torch.rand(shape, generator=g, device="cuda",
+                                              dtype=torch.float64) * (hi - lo) + lo
+
+
+def randint(lo: int, hi: int, avoid_zero: bool = False) -> Init:
+    def init(torch: Any, g: Any, shape: tuple) -> Any:
+        x = torch.randint(lo, hi, shape, generator=g, device="cuda", dtype=torch.int64)
+        if avoid_zero:
+            x = torch.where(x == 0, torch.full_like(x, 7), x)
+        return x
+    return init
+
+
+def with_specials(base: Init, specials: Sequence[float]) -> Init:
+    """`base`, with the first elements replaced by `specials` and the specials
+    also scattered at random positions."""
+    def init(torch: Any, g: Any, shape: tuple) -> Any:
+        x = base(torch, g, shape).reshape(-1)
+        s = torch.tensor(list(specials), dtype=x.dtype, device="cuda")
+        x[:len(s)] = s
+        where = torch.randint(0, x.numel(), (x.numel() // 8,), generator=g, device="cuda")
+        x[where] = s[torch.randint(0, len(s), (where.numel(),), generator=g,
+                                   device="cuda")]
+        return x.reshape(shape)
+    return init
+
+
+def pm_thousand(torch: Any, g: Any, shape: tuple) -> Any:
+    """Rows of +-1000 values (plus a little noise)."""
+    sign = torch.randint(0, 2, shape, generator=g, device="cuda").double() * 2 - 1
+    return sign * 1000 + torch.randn(shape, generator=g, device="cuda", dtype=torch.float64)
+
+
+@dataclass
+class Stride:
+    """A scalar argument: the stride of array argument `name` along `axis`."""
+    name: str
+    axis: int
+
+
+@dataclass
+class Case:
+    id: str
+    kernel: Any
+    grid: Any
+    args: Sequence[tuple[str, Any]]  # (name, Arr | Stride | int | float | bool)
+    ref: Callable[[Mapping[str, Any], Any], Mapping[str, Any]]  # (args by name, torch)
+    constexprs: Mapping[str, Any] = field(default_factory=dict)
+    num_warps: int | None = None
+    tol: float | None = 1e-5       # relative L2 error; None: bit-exact (NaNs at the same places)
+    check_zero_sign: bool = False  # also compare the sign of zero results
+
+    def launch_kwargs(self) -> dict[str, Any]:
+        kw = dict(self.constexprs)
+        if self.num_warps is not None:
+            kw["num_warps"] = self.num_warps
+        return kw
+
+
+# ----------------------------------------------------------------------------
+# Building arguments
+# ----------------------------------------------------------------------------
+
+class FakeDtype:
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __str__(self) -> str:
+        return f"torch.{self.name}"
+
+    __repr__ = __str__
+
+
+class FakeArray:
+    """Looks like a CUDA torch tensor to `tile.runtime.launch`: `data_ptr()`
+    (a 256-aligned fake address plus the view's byte offset) and `dtype`."""
+
+    _next = FAKE_BASE
+
+    def __init__(self, spec: Arr) -> None:
+        self.shape = tuple(spec.shape)
+        self.dtype = FakeDtype(spec.dtype)
+        self._strides = spec.strides()
+        size = (spec.numel() + spec.offset) * ITEMSIZE[spec.dtype] + 2 * GUARD_BYTES
+        base = FakeArray._next
+        FakeArray._next += (size + 255) // 256 * 256 + 256
+        self._ptr = base + GUARD_BYTES + spec.offset * ITEMSIZE[spec.dtype]
+
+    def data_ptr(self) -> int:
+        return self._ptr
+
+    def stride(self, axis: int | None = None) -> Any:
+        return self._strides if axis is None else self._strides[axis]
+
+    def numel(self) -> int:
+        return math.prod(self.shape)
+
+    def element_size(self) -> int:
+        return ITEMSIZE[self.dtype.name]
+
+    def __repr__(self) -> str:
+        return f"FakeArray({self.shape}, {self.dtype}, ptr={self._ptr:#x})"
+
+
+@dataclass
+class Built:
+    args: list                      # positional kernel arguments
+    named: dict                     # name -> array / scalar
+    bases: dict = field(default_factory=dict)  # output name -> (flat allocation, start, end)
+
+
+def _poison(torch: Any, dtype: Any) -> Any:
+    return float("nan") if dtype.is_floating_point else INT_POISON
+
+
+def build(case: Case, backend: str, torch: Any = None, generator: Any = None) -> Built:
+    named: dict[str, Any] = {}
+    bases: dict[str, Any] = {}
+    for name, spec in case.args:
+        if not isinstance(spec, Arr):
+            continue
+        if backend == "fake":
+            named[name] = FakeArray(spec)
+            continue
+        dtype = getattr(torch, spec.dtype)
+        guard = GUARD_BYTES // ITEMSIZE[spec.dtype]
+        start = guard + spec.offset
+        end = start + spec.numel()
+        flat = torch.empty(end + guard, dtype=dtype, device="cuda")
+        flat.fill_(_poison(torch, dtype))
+        view = flat.as_strided(spec.shape, spec.strides(), start)
+        if spec.is_output:
+            bases[name] = (flat, start, end)
+        else:
+            view.copy_(spec.init(torch, generator, tuple(spec.shape)).to(dtype))
+        named[name] = view
+    args = []
+    for name, spec in case.args:
+        if isinstance(spec, Stride):
+            named[name] = named[spec.name].stride(spec.axis)
+        elif not isinstance(spec, Arr):
+            named[name] = spec
+        args.append(named[name])
+    return Built(args, named, bases)
+
+
+def launch(case: Case, built: Built) -> None:
+    case.kernel[case.grid](*built.args, **case.launch_kwargs())
+
+
+# ----------------------------------------------------------------------------
+# The cases
+# ----------------------------------------------------------------------------
+
+def _example(relative: str, name: str) -> Any:
+    path = REPO / "examples" / "python" / relative
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+T01 = _example("tutorials/01_vector_add.py", "conformance_tutorial_01")
+T02 = _example("tutorials/02_fused_softmax.py", "conformance_tutorial_02")
+T03 = _example("tutorials/03_matmul.py", "conformance_tutorial_03")
+
+cdiv = tile.cdiv
+CASES: list[Case] = []
+
+
+def case(*a: Any, **kw: Any) -> None:
+    CASES.append(Case(*a, **kw))
+
+
+def _d(t: Any) -> Any:
+    return t.double()
+
+
+# -- elementwise ---------------------------------------------------------------
+
+for n, dt, block in [(98_432, "float32", 1024), (1_000_003, "float32", 1024), (1, "float32", 128),
+                     (4097, "float16", 512), (4097, "bfloat16", 256)]:
+    case(f"vec_add-{dt}-n{n}-B{block}", K.vec_add, (cdiv(n, block),),
+         [("x", inp(n, dt)), ("y", inp(n, dt)), ("out", out(n, dt)), ("n", n)],
+         lambda A, torch: {"out": A["x"] + A["y"]},  # torch rounds the f32 sum, as f16 add does
+         {"BLOCK": block}, tol=1e-5 if dt == "float32" else None)
+
+for n, dt, offset in [(100_000, "float32", 0), (1001, "float16", 0), (777, "int32", 0),
+                      (1000, "float32", 1), (513, "int64", 3)]:
+    init = randint(-2**30, 2**30) if dt.startswith("int") else randn()
+    case(f"copy-{dt}-n{n}-off{offset}", K.copy, (cdiv(n, 256),),
+         [("src", inp(n, dt, init, offset=offset)), ("dst", out(n, dt)), ("n", n)],
+         lambda A, torch: {"dst": A["src"].clone()}, {"BLOCK": 256}, tol=None)
+
+_RELU_SPECIALS = [float("nan"), 0.0, -0.0, float("inf"), -float("inf"), 1e-30, -1e-30]
+for dt in ("float32", "float16"):
+    case(f"relu-{dt}", K.relu, (cdiv(4099, 512),),
+         [("x", inp(4099, dt, with_specials(randn(), _RELU_SPECIALS))), ("out", out(4099, dt)),
+          ("n", 4099)],
+         lambda A, torch: {"out": torch.relu(A["x"])}, {"BLOCK": 512}, tol=None)
+# The same kernel (same specialization) on zeros only: the sign of zero as torch.relu.
+case("relu-zero_sign", K.relu, (cdiv(4099, 512),),
+     [("x", inp(4099, "float32", with_specials(lambda torch, g, s: torch.zeros(
+         s, device="cuda", dtype=torch.float64), [0.0, -0.0, float("nan")]))),
+      ("out", out(4099)), ("n", 4099)],
+     lambda A, torch: {"out": torch.relu(A["x"])}, {"BLOCK": 512}, tol=None,
+     check_zero_sign=True)
+
+for alpha in (0.1, -2.5):
+    case(f"leaky_relu-alpha{alpha}", K.leaky_relu, (cdiv(10_001, 1024),),
+         [("x", inp(10_001)), ("out", out(10_001)), ("n", 10_001), ("alpha", alpha)],
+         lambda A, torch: {"out": torch.where(_d(A["x"]) >= 0, _d(A["x"]),
+                                              A["alpha"] * _d(A["x"]))},
+         {"BLOCK": 1024})
+
+for kernel in (K.sigmoid, K.sigmoid_explicit):
+    case(f"{kernel.__name__}", kernel, (cdiv(10_000, 1024),),
+         [("x", inp(10_000, init=with_specials(randn(4.0), [100.0, -100.0, 0.0, 20.0, -20.0]))),
+          ("out", out(10_000)), ("n", 10_000)],
+         lambda A, torch: {"out": torch.sigmoid(_d(A["x"]))}, {"BLOCK": 1024})
+
+_F16_SPECIALS = [65504.0, 65519.0, 65520.0, -70000.0, 1e-8, -3e-5, 6.1e-5, 0.1, 1.0 / 3,
+                 float("inf"), -float("inf"), -0.0]
+for src, dst, tdt in [("float32", "float16", tl.float16), ("float16", "float32", tl.float32),
+                      ("float32", "bfloat16", tl.bfloat16), ("bfloat16", "float32", tl.float32),
+                      ("float16", "bfloat16", tl.bfloat16)]:
+    init = with_specials(randn(100.0), _F16_SPECIALS) if src == "float32" else randn(100.0)
+    case(f"cast-{src}-to-{dst}", K.cast, (cdiv(5000, 1024),),
+         [("src", inp(5000, src, init)), ("dst", out(5000, dst)), ("n", 5000)],
+         lambda A, torch, d=dst: {"dst": A["src"].to(getattr(torch, d))},
+         {"DTYPE": tdt, "BLOCK": 1024}, tol=None)
+
+
+def _int_ref(A: Mapping[str, Any], torch: Any) -> dict[str, Any]:
+    a, b, s = A["a"], A["b"], A["s"]
+    return {"div": torch.div(a, b, rounding_mode="trunc"), "mod": torch.fmod(a, b),
+            "and_": a & b, "or_": a | b, "xor": a ^ b, "shl": a << s, "shr": a >> s,
+            "min": torch.minimum(a, b), "max": torch.maximum(a, b)}
+
+
+for dt in ("int32", "int64"):
+    n = 10_007
+    case(f"int_ops-{dt}", K.int_ops, (cdiv(n, 1024),),
+         [("a", inp(n, dt, randint(-1000, 1001))), ("b", inp(n, dt, randint(-50, 51, True))),
+          ("s", inp(n, dt, randint(0, 21)))]
+         + [(o, out(n, dt)) for o in ("div", "mod", "and_", "or_", "xor", "shl", "shr",
+                                      "min", "max")] + [("n", n)],
+         _int_ref, {"BLOCK": 1024}, tol=None)
+
+# -- 2-D tiles -----------------------------------------------------------------
+
+for (m, n) in [(1000, 1001), (37, 5)]:
+    for (tm, tn) in [(16, 32), (1, 8), (4, 1), (24, 40)]:
+        case(f"matrix_add-{m}x{n}-tile{tm}x{tn}", K.matrix_add, (cdiv(m, tm), cdiv(n, tn)),
+             [("a", inp((m, n))), ("b", inp((m, n))), ("c", out((m, n))), ("M", m), ("N", n),
+              ("stride_m", Stride("a", 0))],
+             lambda A, torch: {"c": _d(A["a"]) + _d(A["b"])}, {"TILE_M": tm, "TILE_N": tn})
+
+_REDUCE = {"sum": lambda x, d: x.sum(d), "max": lambda x, d: x.amax(d),
+           "min": lambda x, d: x.amin(d)}
+for (rows, cols, block) in [(123, 781, 1024), (64, 16, 16)]:
+    for op in ("sum", "max", "min"):
+        case(f"row_{op}-{rows}x{cols}", K.row_reduce, (rows,),
+             [("x", inp((rows, cols))), ("out", out(rows)), ("n_cols", cols),
+              ("stride", Stride("x", 0))],
+             lambda A, torch, op=op: {"out": _REDUCE[op](_d(A["x"]), 1)},
+             {"OP": op, "BLOCK": block})
+
+for (m, n) in [(13, 29), (16, 32)]:
+    for op in ("sum", "max", "min"):
+        for axis in (0, 1):
+            case(f"tile_{op}-axis{axis}-{m}x{n}", K.tile_reduce, (1,),
+                 [("x", inp((m, n))), ("out", out(n if axis == 0 else m)), ("M", m), ("N", n),
+                  ("stride", Stride("x", 0))],
+                 lambda A, torch, op=op, axis=axis: {"out": _REDUCE[op](_d(A["x"]), axis)},
+                 {"AXIS": axis, "OP": op, "BM": 16, "BN": 32})
+
+for (rows, cols, block, init, tag) in [(97, 781, 1024, randn(3.0), "randn"),
+                                       (64, 96, 128, randn(), "randn"),
+                                       (50, 300, 512, pm_thousand, "pm1000")]:
+    case(f"softmax-{tag}-{rows}x{cols}", K.softmax, (rows,),
+         [("out", out((rows, cols))), ("x", inp((rows, cols), init=init)), ("n_cols", cols),
+          ("in_stride", Stride("x", 0)), ("out_stride", Stride("out", 0))],
+         lambda A, torch: {"out": torch.softmax(_d(A["x"]), dim=1)}, {"BLOCK": block})
+
+case("cumsum-rows-f32", K.cumsum_rows, (50,),
+     [("x", inp((50, 300))), ("out", out((50, 300))), ("n_cols", 300), ("stride", 300)],
+     lambda A, torch: {"out": torch.cumsum(_d(A["x"]), dim=1)}, {"BLOCK": 512})
+case("cumsum-rows-i32", K.cumsum_rows, (20,),
+     [("x", inp((20, 100), "int32", randint(-100, 101))), ("out", out((20, 100), "int32")),
+      ("n_cols", 100), ("stride", 100)],
+     lambda A, torch: {"out": torch.cumsum(A["x"], dim=1).to(torch.int32)}, {"BLOCK": 128},
+     tol=None)
+for axis in (0, 1):
+    case(f"cumsum-2d-axis{axis}", K.cumsum_2d, (1,),
+         [("x", inp((13, 29))), ("out", out((13, 29))), ("M", 13), ("N", 29), ("stride", 29)],
+         lambda A, torch, axis=axis: {"out": torch.cumsum(_d(A["x"]), dim=axis)},
+         {"AXIS": axis, "BM": 16, "BN": 32})
+
+for (d0, d1, d2, programs) in [(2, 4, 8, 1), (4, 8, 16, 5)]:
+    case(f"rank3-{d0}x{d1}x{d2}-p{programs}", K.rank3, (programs,),
+         [("x", inp((programs, d0, d1, d2))), ("y", out((programs, d0, d1, d2))),
+          ("s", out((programs, d0, d2))), ("scale", 1.5)],
+         lambda A, torch: {"y": _d(A["x"]) * 1.5, "s": _d(A["x"]).sum(2)},
+         {"D0": d0, "D1": d1, "D2": d2})
+
+# -- matmul --------------------------------------------------------------------
+
+
+def _mm_ref(c: str = "c") -> Callable[[Mapping[str, Any], Any], dict[str, Any]]:
+    return lambda A, torch: {c: _d(A["a"]) @ _d(A["b"])}
+
+
+_MM_STRIDES = [("stride_am", Stride("a", 0)), ("stride_ak", Stride("a", 1)),
+               ("stride_bk", Stride("b", 0)), ("stride_bn", Stride("b", 1))]
+
+for (m, n, k, a_order) in [(37, 45, 8, "C"), (64, 64, 8, "F")]:
+    case(f"matmul_static_k-{m}x{n}x{k}-a{a_order}", K.matmul_static_k,
+         (cdiv(m, 16), cdiv(n, 16)),
+         [("a", inp((m, k), order=a_order)), ("b", inp((k, n))), ("c", out((m, n))),
+          ("M", m), ("N", n), *_MM_STRIDES, ("stride_cm", Stride("c", 0))],
+         _mm_ref(), {"K": k, "BLOCK_M": 16, "BLOCK_N": 16})
+
+for (m, n, k, a_order, b_order) in [(37, 45, 67, "C", "C"), (100, 75, 53, "F", "F")]:
+    case(f"matmul_loop_k-{m}x{n}x{k}-a{a_order}b{b_order}", K.matmul_loop_k,
+         (cdiv(m, 32), cdiv(n, 32)),
+         [("a", inp((m, k), order=a_order)), ("b", inp((k, n), order=b_order)),
+          ("c", out((m, n))), ("M", m), ("N", n), ("K", k), *_MM_STRIDES,
+          ("stride_cm", Stride("c", 0))],
+         _mm_ref(), {"BLOCK_M": 32, "BLOCK_N": 32})
+
+_DOT = [
+    # (dtype, M, N, K, tiles, a order, b order, c order, warps)
+    ("float16", 128, 128, 64, (64, 64, 32), "C", "C", "C", 4),
+    ("float16", 100, 75, 53, (32, 32, 16), "C", "C", "C", 4),
+    ("float16", 100, 75, 53, (32, 32, 16), "F", "F", "C", 4),
+    ("float16", 256, 192, 96, (128, 128, 32), "C", "F", "C", 8),
+    ("bfloat16", 100, 75, 53, (32, 32, 16), "C", "C", "C", 4),
+    ("bfloat16", 64, 48, 40, (16, 16, 16), "F", "C", "F", 4),
+    ("float32", 100, 75, 53, (32, 32, 16), "C", "C", "C", 4),
+    ("float32", 100, 75, 53, (32, 32, 16), "F", "F", "F", 4),
+    ("float32", 64, 64, 64, (64, 64, 32), "C", "C", "C", 4),
+]
+for (dt, m, n, k, (bm, bn, bk), ao, bo, co, warps) in _DOT:
+    case(f"dot-{dt}-{m}x{n}x{k}-tile{bm}x{bn}x{bk}-a{ao}b{bo}c{co}-w{warps}", K.dot_matmul,
+         (cdiv(m, bm), cdiv(n, bn)),
+         [("a", inp((m, k), dt, order=ao)), ("b", inp((k, n), dt, order=bo)),
+          ("c", out((m, n), order=co)), ("M", m), ("N", n), ("K", k), *_MM_STRIDES,
+          ("stride_cm", Stride("c", 0)), ("stride_cn", Stride("c", 1))],
+         _mm_ref(), {"BLOCK_M": bm, "BLOCK_N": bn, "BLOCK_K": bk}, num_warps=warps,
+         tol=1e-5 if dt == "float32" else 1e-2)
+
+# -- control flow on runtime values ----------------------------------------------
+
+
+def _while_if_ref(A: Mapping[str, Any], torch: Any) -> dict[str, Any]:
+    x, counts = _d(A["x"]), A["counts"].tolist()
+    rows = []
+    for c in counts:
+        s = x[:c].sum(0) if c > 0 else torch.zeros_like(x[0])
+        rows.append(s * 2 if c > 3 else -s)
+    return {"out": torch.stack(rows)}
+
+
+case("while_if", K.while_if, (20,),
+     [("counts", inp(20, "int32", randint(0, 9))), ("x", inp((8, 300))), ("out", out((20, 300))),
+      ("n", 300)],
+     _while_if_ref, {"BLOCK": 512})
+
+
+def _early_exit_ref(A: Mapping[str, Any], torch: Any) -> dict[str, Any]:
+    ref = _d(A["x"]) * 3
+    ref[A["limit"] * 256:] = float("nan")  # never written: stays poisoned
+    return {"out": ref}
+
+
+case("early_exit", K.early_exit, (cdiv(5000, 256),),
+     [("x", inp(5000)), ("out", out(5000)), ("n", 5000), ("limit", 13)],
+     _early_exit_ref, {"BLOCK": 256})
+
+# -- Triton's tutorials ------------------------------------------------------------
+
+case("tutorial01-vector_add", T01.add_kernel, lambda meta: (cdiv(98_432, meta["BLOCK_SIZE"]),),
+     [("x", inp(98_432)), ("y", inp(98_432)), ("output", out(98_432)), ("n", 98_432)],
+     lambda A, torch: {"output": _d(A["x"]) + _d(A["y"])}, {"BLOCK_SIZE": 1024})
+
+for (rows, cols, programs, warps) in [(1823, 781, 132, 8), (9, 100, 4, 4)]:
+    case(f"tutorial02-softmax-{rows}x{cols}", T02.softmax_kernel, (programs,),
+         [("y", out((rows, cols))), ("x", inp((rows, cols), init=randn(3.0))),
+          ("in_stride", Stride("x", 0)), ("out_stride", Stride("y", 0)), ("n_rows", rows),
+          ("n_cols", cols)],
+         lambda A, torch: {"y": torch.softmax(_d(A["x"]), dim=1)},
+         {"BLOCK_SIZE": tile.next_power_of_2(cols), "num_stages": 4}, num_warps=warps)
+
+
+def _t03_ref(activation: str) -> Callable[[Mapping[str, Any], Any], dict[str, Any]]:
+    def ref(A: Mapping[str, Any], torch: Any) -> dict[str, Any]:
+        c = _d(A["a"]) @ _d(A["b"])
+        if activation == "leaky_relu":
+            c = torch.where(c >= 0, c, 0.01 * c)
+        return {"c": c}
+    return ref
+
+
+# tile's autotuner takes the first config when it cannot benchmark (tile.driver has
+# no benchmark()): 128 x 256 x 64, GROUP_SIZE_M 8, 8 warps.
+for (m, n, k, activation) in [(512, 512, 256, ""), (300, 500, 200, "leaky_relu")]:
+    case(f"tutorial03-matmul-{m}x{n}x{k}-{activation or 'none'}", T03.matmul_kernel,
+         lambda meta, m=m, n=n: (cdiv(m, meta["BLOCK_SIZE_M"]) * cdiv(n, meta["BLOCK_SIZE_N"]),),
+         [("a", inp((m, k), "float16")), ("b", inp((k, n), "float16")),
+          ("c", out((m, n), "float16")), ("M", m), ("N", n), ("K", k),
+          ("stride_am", Stride("a", 0)), ("stride_ak", Stride("a", 1)),
+          ("stride_bk", Stride("b", 0)), ("stride_bn", Stride("b", 1)),
+          ("stride_cm", Stride("c", 0)), ("stride_cn", Stride("c", 1))],
+         _t03_ref(activation), {"ACTIVATION": activation}, tol=1e-2)
+
+CASE_IDS = [c.id for c in CASES]
+assert len(set(CASE_IDS)) == len(CASE_IDS), "case ids must be unique"
