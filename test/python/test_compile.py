@@ -120,8 +120,15 @@ def test_launch_goes_through_tile_driver(backend, monkeypatch):
     assert "%arg4: i32 loc(" in ir and "%arg4," not in ir  # stride == 1 is constant
     saxpy[grid](x, y, 1000, 3.0, 1, BLOCK=128)
     assert len(backend.calls) == 1 and launches[1][0] is compiled  # memoized
+    assert launches[1][1] == (8, 1, 1) and launches[1][2] == [x, y, 1000, 3.0, 1]
     saxpy[grid](x, y, 1000, 3.0, 2, BLOCK=128)
     assert len(backend.calls) == 2  # stride != 1: another specialization
+    saxpy[grid](y, y, 1000, 3.0, 2, BLOCK=128)
+    assert len(backend.calls) == 3  # x no longer 16-byte aligned
+    saxpy[grid](x, y, 2048, 3.0, 2, BLOCK=256)
+    assert len(backend.calls) == 4 and launches[-1][1] == (8, 1, 1)  # new constexpr
+    saxpy[grid](x, y, 2048, 3.0, 2, BLOCK=256)
+    assert len(backend.calls) == 4 and launches[-1][0] is launches[-2][0]
 
 
 def test_launch_without_driver_explains(backend, monkeypatch):

@@ -136,6 +136,8 @@ private:
   bool isRelayout(Operation *op);
   bool onlyReloaded(Value value, LoadOp load);
   Value emitScalarOp(Operation *op, ValueRange operands, Location loc);
+  Value ptxUnaryOrBinary(Location loc, StringRef instruction,
+                         ValueRange operands);
   Value castScalar(Location loc, Value value, Type to, bool unsignedSrc);
   Value threadId() { return tid; }
 
@@ -674,6 +676,22 @@ Value KernelEmitter::castScalar(Location loc, Value value, Type to,
   return arith::TruncFOp::create(builder, loc, to, value);
 }
 
+/// A pure f32 PTX instruction on f32 operands: no side effects, so LLVM may
+/// schedule, share and drop it like any arithmetic.
+Value KernelEmitter::ptxUnaryOrBinary(Location loc, StringRef instruction,
+                                      ValueRange operands) {
+  std::string constraints = "=f";
+  for (size_t i = 0; i < operands.size(); ++i)
+    constraints += ",f";
+  auto asmOp = LLVM::InlineAsmOp::create(
+      builder, loc, builder.getF32Type(), operands, instruction, constraints,
+      /*has_side_effects=*/false, /*is_align_stack=*/false,
+      LLVM::tailcallkind::TailCallKind::None,
+      LLVM::AsmDialectAttr::get(builder.getContext(), LLVM::AsmDialect::AD_ATT),
+      ArrayAttr());
+  return asmOp.getResult(0);
+}
+
 /// Emits the scalar form of an elementwise tile op.
 Value KernelEmitter::emitScalarOp(Operation *op, ValueRange operands,
                                   Location loc) {
@@ -714,7 +732,13 @@ Value KernelEmitter::emitScalarOp(Operation *op, ValueRange operands,
       .Case<MulFOp>([&](auto) { return contractible(arith::MulFOp()); })
       .Case<DivSIOp>([&](auto) { return binary(arith::DivSIOp()); })
       .Case<DivUIOp>([&](auto) { return binary(arith::DivUIOp()); })
-      .Case<DivFOp>([&](auto) { return binary(arith::DivFOp()); })
+      .Case<DivFOp>([&](auto) -> Value {
+        // f32 division is div.full.f32 (at most 2 ulp), as Triton's `/`;
+        // the IEEE-rounded div.rn.f32 is a long instruction sequence.
+        if (resultType.isF32())
+          return ptxUnaryOrBinary(loc, "div.full.f32 $0, $1, $2;", operands);
+        return binary(arith::DivFOp());
+      })
       .Case<RemSIOp>([&](auto) { return binary(arith::RemSIOp()); })
       .Case<RemUIOp>([&](auto) { return binary(arith::RemUIOp()); })
       .Case<RemFOp>([&](auto) { return transcendental(arith::RemFOp()); })
@@ -749,7 +773,16 @@ Value KernelEmitter::emitScalarOp(Operation *op, ValueRange operands,
       .Case<AbsFOp>([&](auto) -> Value {
         return math::AbsFOp::create(builder, loc, operands[0]);
       })
-      .Case<ExpOp>([&](auto) { return transcendental(math::ExpOp()); })
+      .Case<ExpOp>([&](auto) -> Value {
+        // exp(x) = 2^(x log2 e) with the hardware's ex2.approx, as Triton
+        // computes f32 exp.
+        if (!resultType.isF32())
+          return transcendental(math::ExpOp());
+        Value log2e = arith::ConstantOp::create(
+            builder, loc, builder.getF32FloatAttr(1.4426950408889634));
+        Value scaled = arith::MulFOp::create(builder, loc, operands[0], log2e);
+        return ptxUnaryOrBinary(loc, "ex2.approx.f32 $0, $1;", scaled);
+      })
       .Case<Exp2Op>([&](auto) { return transcendental(math::Exp2Op()); })
       .Case<LogOp>([&](auto) { return transcendental(math::LogOp()); })
       .Case<Log2Op>([&](auto) { return transcendental(math::Log2Op()); })

@@ -79,9 +79,9 @@ def _is_jit_function(value: Any) -> bool:
 
 # `tl.static_range` loops with more trips than this become constant-bound
 # loops when their index need not be a compile-time constant.
-STATIC_RANGE_UNROLL_LIMIT = 16
+STATIC_RANGE_UNROLL_LIMIT = 128
 # Copies of the body in each iteration of such a loop.
-STATIC_RANGE_LOOP_UNROLL = 4
+STATIC_RANGE_LOOP_UNROLL = 8
 
 
 class CodeGenerator(ast.NodeVisitor):

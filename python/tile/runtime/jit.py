@@ -39,6 +39,10 @@ class JITFunction:
             if _is_constexpr_annotation(p.annotation))
         self._source: FunctionSource | None = None
         self._compiled: dict[Any, Any] = {}
+        self._default_values = {name: p.default for name, p in self.signature.parameters.items()
+                         if p.default is not inspect.Parameter.empty}
+        # Launches seen before, by argument kinds: see launch.launch_jit.
+        self._fast_launch: dict[Any, Any] = {}
 
     def source(self) -> FunctionSource:
         if self._source is None:
