@@ -1,0 +1,134 @@
+"""Benchmark kernels, written once against a module-level `triton` / `tl` pair.
+
+bench/run.py loads this file twice with importlib (spec_from_file_location on
+this very path, so `inspect.getsource` works for both @jit decorators), under
+two module names, after setting `BACKEND` on the fresh module:
+
+    BACKEND = "tile"    ->  import tile as triton; import tile.language as tl
+    BACKEND = "triton"  ->  import triton; import triton.language as tl
+
+Imported plainly (no BACKEND injected) it uses tile.
+
+Keep the kernels' text stable: tile's prebuilt artifacts are found by a key
+that includes each function's source, this file's base name and the first line
+of the function. Editing this file means running `bench/run.py --prepare`
+again on the build machine.
+"""
+BACKEND = globals().get("BACKEND", "tile")
+
+if BACKEND == "triton":
+    import triton
+    import triton.language as tl
+elif BACKEND == "tile":
+    import tile as triton
+    import tile.language as tl
+else:
+    raise ImportError(f"bench/kernels.py: unknown BACKEND {BACKEND!r}")
+
+
+@triton.jit
+def warmup_kernel(x_ptr, n, BLOCK: tl.constexpr):
+    """Compiled first, to take each backend's one-time start-up cost out of the
+    compile times of the real cases."""
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    tl.store(x_ptr + offs, tl.load(x_ptr + offs, mask=mask) * 2.0, mask=mask)
+
+
+@triton.jit
+def tiny_kernel(x_ptr, n, BLOCK: tl.constexpr):
+    """Launch-overhead probe: x += 1 on a few elements."""
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    tl.store(x_ptr + offs, tl.load(x_ptr + offs, mask=mask) + 1.0, mask=mask)
+
+
+@triton.jit
+def vector_add(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    pid = tl.program_id(0)
+    offsets = pid * BLOCK + tl.arange(0, BLOCK)
+    mask = offsets < n
+    x = tl.load(x_ptr + offsets, mask=mask)
+    y = tl.load(y_ptr + offsets, mask=mask)
+    tl.store(out_ptr + offsets, x + y, mask=mask)
+
+
+@triton.jit
+def matrix_add(a_ptr, b_ptr, c_ptr, M, N, stride_m, TILE_M: tl.constexpr, TILE_N: tl.constexpr):
+    pid_m = tl.program_id(0)
+    pid_n = tl.program_id(1)
+    rows = pid_m * TILE_M + tl.arange(0, TILE_M)
+    cols = pid_n * TILE_N + tl.arange(0, TILE_N)
+    offsets = rows[:, None] * stride_m + cols[None, :]
+    mask = (rows[:, None] < M) & (cols[None, :] < N)
+    a = tl.load(a_ptr + offsets, mask=mask, other=0.0)
+    b = tl.load(b_ptr + offsets, mask=mask, other=0.0)
+    tl.store(c_ptr + offsets, a + b, mask=mask)
+
+
+@triton.jit
+def softmax(out_ptr, in_ptr, n_cols, in_stride, out_stride, BLOCK: tl.constexpr):
+    """Row softmax: one program per row, the row held in one block."""
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK)
+    mask = cols < n_cols
+    x = tl.load(in_ptr + row * in_stride + cols, mask=mask, other=-float("inf"))
+    x = x - tl.max(x, axis=0)
+    numerator = tl.exp(x)
+    denominator = tl.sum(numerator, axis=0)
+    tl.store(out_ptr + row * out_stride + cols, numerator / denominator, mask=mask)
+
+
+@triton.jit
+def matmul_naive(a_ptr, b_ptr, c_ptr, M, N, stride_am, stride_bk, stride_cm,
+                 K: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):
+    """C = A @ B as a sum of K outer products, K unrolled with tl.static_range (f32)."""
+    offs_m = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)
+    offs_n = tl.program_id(1) * BLOCK_N + tl.arange(0, BLOCK_N)
+    mask_m = offs_m < M
+    mask_n = offs_n < N
+    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+    for k in tl.static_range(K):
+        a = tl.load(a_ptr + offs_m * stride_am + k, mask=mask_m, other=0.0)
+        b = tl.load(b_ptr + k * stride_bk + offs_n, mask=mask_n, other=0.0)
+        acc += a[:, None] * b[None, :]
+    c_ptrs = c_ptr + offs_m[:, None] * stride_cm + offs_n[None, :]
+    tl.store(c_ptrs, acc, mask=mask_m[:, None] & mask_n[None, :])
+
+
+@triton.jit
+def matmul_dot(a_ptr, b_ptr, c_ptr, M, N, K,
+               stride_am, stride_ak, stride_bk, stride_bn, stride_cm, stride_cn,
+               BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
+               GROUP_M: tl.constexpr):
+    """Triton tutorial 03's matmul (grouped program order, tl.dot, f32 accumulator)."""
+    pid = tl.program_id(axis=0)
+    num_pid_m = tl.cdiv(M, BLOCK_M)
+    num_pid_n = tl.cdiv(N, BLOCK_N)
+    num_pid_in_group = GROUP_M * num_pid_n
+    group_id = pid // num_pid_in_group
+    first_pid_m = group_id * GROUP_M
+    group_size_m = min(num_pid_m - first_pid_m, GROUP_M)
+    pid_m = first_pid_m + ((pid % num_pid_in_group) % group_size_m)
+    pid_n = (pid % num_pid_in_group) // group_size_m
+
+    offs_am = (pid_m * BLOCK_M + tl.arange(0, BLOCK_M)) % M
+    offs_bn = (pid_n * BLOCK_N + tl.arange(0, BLOCK_N)) % N
+    offs_k = tl.arange(0, BLOCK_K)
+    a_ptrs = a_ptr + (offs_am[:, None] * stride_am + offs_k[None, :] * stride_ak)
+    b_ptrs = b_ptr + (offs_k[:, None] * stride_bk + offs_bn[None, :] * stride_bn)
+
+    accumulator = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+    for k in range(0, tl.cdiv(K, BLOCK_K)):
+        a = tl.load(a_ptrs, mask=offs_k[None, :] < K - k * BLOCK_K, other=0.0)
+        b = tl.load(b_ptrs, mask=offs_k[:, None] < K - k * BLOCK_K, other=0.0)
+        accumulator = tl.dot(a, b, accumulator)
+        a_ptrs += BLOCK_K * stride_ak
+        b_ptrs += BLOCK_K * stride_bk
+    c = accumulator.to(c_ptr.dtype.element_ty)
+
+    offs_cm = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
+    offs_cn = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
+    c_ptrs = c_ptr + stride_cm * offs_cm[:, None] + stride_cn * offs_cn[None, :]
+    c_mask = (offs_cm[:, None] < M) & (offs_cn[None, :] < N)
+    tl.store(c_ptrs, c, mask=c_mask)

@@ -1,0 +1,721 @@
+#!/usr/bin/env python3
+"""tile vs Triton vs PyTorch: the same kernel sources (bench/kernels.py), one process.
+
+Two modes (see bench/README.md):
+
+  build machine (LLVM + libTileCAPI.so, no GPU, no torch):
+      TILE_EXPORT_DIR=.gpu/prebuilt TILE_CACHE_DIR=$(mktemp -d) PYTHONPATH=python \\
+          python3 bench/run.py --prepare
+    compiles every tile kernel the GPU run launches (fake arguments, launch
+    replaced by a no-op), exports the artifacts and writes the tile compile
+    times to .gpu/bench-tile-compile.json.
+
+  GPU machine (torch, triton, no LLVM):
+      TILE_PREBUILT_DIR=.gpu/prebuilt PYTHONPATH=python python3 bench/run.py
+    runs every case under tile (prebuilt artifacts), Triton and torch, checks
+    tile's (and Triton's) results against torch, prints the table and writes
+    $OUT/bench.md and $OUT/bench.json when OUT is set.
+"""
+from __future__ import annotations
+
+import argparse
+import fnmatch
+import importlib.util
+import json
+import math
+import os
+import platform
+import statistics
+import sys
+import tempfile
+import time
+import traceback
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+KERNELS = HERE / "kernels.py"
+DEFAULT_COMPILE_JSON = ROOT / ".gpu" / "bench-tile-compile.json"
+TRITON_K512_ANCHOR = "377 s (ANCHORS.md)"
+
+# ---------------------------------------------------------------------------
+# Loading kernels.py under a backend
+# ---------------------------------------------------------------------------
+
+
+def load_kernels(backend: str) -> Any:
+    """bench/kernels.py executed with `BACKEND` set, from its real path (so both
+    @jit decorators can read the functions' source)."""
+    name = f"bench_kernels_{backend}"
+    spec = importlib.util.spec_from_file_location(name, KERNELS)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    module.BACKEND = backend
+    sys.modules[name] = module
+    try:
+        spec.loader.exec_module(module)
+    except BaseException:
+        del sys.modules[name]
+        raise
+    return module
+
+
+# ---------------------------------------------------------------------------
+# Buffers: torch tensors on the GPU, fake arrays when preparing
+# ---------------------------------------------------------------------------
+
+_ITEMSIZE = {"float32": 4, "float16": 2, "bfloat16": 2, "int32": 4}
+
+
+class FakeDtype:
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.itemsize = _ITEMSIZE[name]
+
+    def __str__(self) -> str:
+        return f"torch.{self.name}"
+
+    __repr__ = __str__
+
+
+class FakeTensor:
+    """What tile's launch path reads from a torch tensor: data_ptr() (a
+    256-aligned fake address, as the CUDA caching allocator gives fresh tensors),
+    dtype, shape, stride(), numel()."""
+
+    _next_address = 1 << 36
+
+    def __init__(self, shape: tuple[int, ...], dtype: str) -> None:
+        self.shape = tuple(shape)
+        self.dtype = FakeDtype(dtype)
+        self._address = FakeTensor._next_address
+        size = self.numel() * self.dtype.itemsize
+        FakeTensor._next_address += (size + 511) // 256 * 256
+        strides, step = [], 1
+        for extent in reversed(self.shape):
+            strides.append(step)
+            step *= extent
+        self._strides = tuple(reversed(strides))
+
+    def data_ptr(self) -> int:
+        return self._address
+
+    def numel(self) -> int:
+        return math.prod(self.shape)
+
+    def element_size(self) -> int:
+        return self.dtype.itemsize
+
+    def stride(self, dim: int | None = None) -> Any:
+        return self._strides if dim is None else self._strides[dim]
+
+
+class FakeAlloc:
+    def randn(self, shape: tuple[int, ...], dtype: str = "float32") -> FakeTensor:
+        return FakeTensor(shape, dtype)
+
+    empty = randn
+
+
+class TorchAlloc:
+    def __init__(self, torch: Any) -> None:
+        self.torch = torch
+
+    def randn(self, shape: tuple[int, ...], dtype: str = "float32") -> Any:
+        return self.torch.randn(shape, device="cuda", dtype=getattr(self.torch, dtype))
+
+    def empty(self, shape: tuple[int, ...], dtype: str = "float32") -> Any:
+        return self.torch.empty(shape, device="cuda", dtype=getattr(self.torch, dtype))
+
+
+# ---------------------------------------------------------------------------
+# Cases
+# ---------------------------------------------------------------------------
+
+
+@dataclass
+class Case:
+    id: str
+    kernel: str
+    shape: str
+    make: Callable[[Any], dict]                      # alloc -> buffers
+    launch: Callable[[Any, dict, str], None]         # (kernels module, buffers, backend)
+    metric: str = "GB/s"                             # "GB/s", "TFLOP/s" or "us/launch"
+    work: float = 0.0                                # bytes moved or flops
+    check: Callable[[Any, dict], tuple] | None = None  # (torch, bufs) -> (got, expected, atol, rtol)
+    output: str | None = "out"                       # buffer poisoned before the check
+    torch_fn: Callable[[Any, dict], Callable[[], Any]] | None = None
+    triton_default: bool = True                      # run Triton unless a flag asks
+    triton_anchor: str | None = None                 # shown when Triton is not run
+    reps: int = 100                                  # do_bench rep (ms)
+    note: str = ""
+    config: dict = field(default_factory=dict)       # shown in bench.json
+
+
+def _grid1(n: int, block: int) -> tuple[int]:
+    return ((n + block - 1) // block,)
+
+
+def case_vector_add() -> Case:
+    n, block = 1 << 28, 1024
+
+    def make(alloc: Any) -> dict:
+        return {"x": alloc.randn((n,)), "y": alloc.randn((n,)), "out": alloc.empty((n,))}
+
+    def launch(k: Any, b: dict, backend: str) -> None:
+        k.vector_add[_grid1(n, block)](b["x"], b["y"], b["out"], n, BLOCK=block)
+
+    return Case("vector_add", "vector add", "2^28 f32, BLOCK 1024", make, launch,
+                work=3 * n * 4,
+                check=lambda t, b: (b["out"], b["x"] + b["y"], 0.0, 0.0),
+                torch_fn=lambda t, b: (lambda: t.add(b["x"], b["y"], out=b["out"])),
+                config={"n": n, "BLOCK": block})
+
+
+def case_matrix_add(m: int, n: int, tm: int, tn: int) -> Case:
+    def make(alloc: Any) -> dict:
+        return {"a": alloc.randn((m, n)), "b": alloc.randn((m, n)), "out": alloc.empty((m, n))}
+
+    def launch(k: Any, b: dict, backend: str) -> None:
+        grid = ((m + tm - 1) // tm, (n + tn - 1) // tn)
+        k.matrix_add[grid](b["a"], b["b"], b["out"], m, n, b["a"].stride(0),
+                           TILE_M=tm, TILE_N=tn)
+
+    return Case(f"matrix_add_{m}x{n}_{tm}x{tn}", "2-D add", f"{m}x{n} f32, tile {tm}x{tn}",
+                make, launch, work=3 * m * n * 4,
+                check=lambda t, b: (b["out"], b["a"] + b["b"], 0.0, 0.0),
+                torch_fn=lambda t, b: (lambda: t.add(b["a"], b["b"], out=b["out"])),
+                config={"M": m, "N": n, "TILE_M": tm, "TILE_N": tn})
+
+
+def case_softmax(rows: int, cols: int, num_warps: int) -> Case:
+    block = 1 << (cols - 1).bit_length()
+
+    def make(alloc: Any) -> dict:
+        return {"x": alloc.randn((rows, cols)), "out": alloc.empty((rows, cols))}
+
+    def launch(k: Any, b: dict, backend: str) -> None:
+        k.softmax[(rows,)](b["out"], b["x"], cols, b["x"].stride(0), b["out"].stride(0),
+                           BLOCK=block, num_warps=num_warps)
+
+    return Case(f"softmax_{rows}x{cols}", "row softmax",
+                f"{rows}x{cols} f32, BLOCK {block}, {num_warps} warps", make, launch,
+                work=2 * rows * cols * 4,
+                check=lambda t, b: (b["out"], t.softmax(b["x"], dim=1), 1e-6, 1e-4),
+                torch_fn=lambda t, b: (lambda: t.softmax(b["x"], dim=1)),
+                config={"rows": rows, "cols": cols, "BLOCK": block, "num_warps": num_warps})
+
+
+def case_matmul_naive(kdim: int, triton_default: bool = True,
+                      anchor: str | None = None) -> Case:
+    m = n = 4096
+    bm, bn = 32, 64
+
+    def make(alloc: Any) -> dict:
+        return {"a": alloc.randn((m, kdim)), "b": alloc.randn((kdim, n)),
+                "out": alloc.empty((m, n))}
+
+    def launch(k: Any, b: dict, backend: str) -> None:
+        grid = ((m + bm - 1) // bm, (n + bn - 1) // bn)
+        k.matmul_naive[grid](b["a"], b["b"], b["out"], m, n, b["a"].stride(0),
+                             b["b"].stride(0), b["out"].stride(0), K=kdim, BLOCK_M=bm,
+                             BLOCK_N=bn)
+
+    return Case(f"matmul_naive_k{kdim}", "naive matmul (static_range K)",
+                f"4096x4096, K={kdim} f32, tile {bm}x{bn}", make, launch,
+                metric="TFLOP/s", work=2 * m * n * kdim,
+                check=lambda t, b: (b["out"], t.matmul(b["a"], b["b"]), 1e-3, 1e-4),
+                torch_fn=lambda t, b: (lambda: t.matmul(b["a"], b["b"])),
+                triton_default=triton_default, triton_anchor=anchor,
+                config={"M": m, "N": n, "K": kdim, "BLOCK_M": bm, "BLOCK_N": bn})
+
+
+# tl.dot blocks. Triton: tutorial 03's Hopper-sized tile. tile: no tensor cores
+# yet; A and B blocks are staged in its 48 KiB static shared memory in their own
+# type ((64*32 + 32*64) * 2 B = 8 KiB) and its FMA dot keeps 64*64/128 = 32
+# accumulators per thread.
+DOT_CONFIG = {
+    "triton": {"BLOCK_M": 128, "BLOCK_N": 128, "BLOCK_K": 64, "GROUP_M": 8,
+               "num_warps": 8, "num_stages": 3},
+    "tile": {"BLOCK_M": 64, "BLOCK_N": 64, "BLOCK_K": 32, "GROUP_M": 8, "num_warps": 4},
+}
+
+
+def case_matmul_dot(dtype: str) -> Case:
+    m = n = k_ = 4096
+    short = {"float16": "f16", "bfloat16": "bf16"}[dtype]
+
+    def make(alloc: Any) -> dict:
+        return {"a": alloc.randn((m, k_), dtype), "b": alloc.randn((k_, n), dtype),
+                "out": alloc.empty((m, n), dtype)}
+
+    def launch(k: Any, b: dict, backend: str) -> None:
+        cfg = dict(DOT_CONFIG[backend])
+        grid = (((m + cfg["BLOCK_M"] - 1) // cfg["BLOCK_M"])
+                * ((n + cfg["BLOCK_N"] - 1) // cfg["BLOCK_N"]),)
+        a, bb, c = b["a"], b["b"], b["out"]
+        k.matmul_dot[grid](a, bb, c, m, n, k_, a.stride(0), a.stride(1), bb.stride(0),
+                           bb.stride(1), c.stride(0), c.stride(1), **cfg)
+
+    def check(t: Any, b: dict) -> tuple:
+        expected = t.matmul(b["a"].float(), b["b"].float())
+        # |C| ~ sqrt(4096) = 64: f16 rounds at 0.03, bf16 at 0.25 there.
+        atol = 0.25 if dtype == "float16" else 1.0
+        return b["out"].float(), expected, atol, 1e-2
+
+    blocks = ", ".join(f"{be} {c['BLOCK_M']}x{c['BLOCK_N']}x{c['BLOCK_K']} w{c['num_warps']}"
+                       for be, c in DOT_CONFIG.items())
+    return Case(f"matmul_dot_{short}", "tl.dot matmul", f"4096^3 {short}; {blocks}", make,
+                launch, metric="TFLOP/s", work=2 * m * n * k_, check=check,
+                torch_fn=lambda t, b: (lambda: t.matmul(b["a"], b["b"])), reps=200,
+                note="tile: no tensor cores yet (FMA dot); blocks differ per backend",
+                config={"dtype": dtype, **{f"{be}": c for be, c in DOT_CONFIG.items()}})
+
+
+def case_launch_overhead() -> Case:
+    n, block = 128, 128
+
+    def make(alloc: Any) -> dict:
+        return {"x": alloc.randn((n,))}
+
+    def launch(k: Any, b: dict, backend: str) -> None:
+        k.tiny_kernel[(1,)](b["x"], n, BLOCK=block)
+
+    return Case("launch_overhead", "host launch overhead", "tiny kernel, cached, 1 program",
+                make, launch, metric="us/launch", output=None,
+                torch_fn=lambda t, b: (lambda: b["x"].add_(1)),
+                note="median over repeats of (N launches + 1 synchronize) / N",
+                config={"n": n, "BLOCK": block})
+
+
+def all_cases() -> list[Case]:
+    return [
+        case_vector_add(),
+        case_matrix_add(8192, 8192, 16, 32),
+        case_matrix_add(8192, 8192, 64, 64),
+        case_matrix_add(8191, 8193, 32, 128),
+        case_softmax(8192, 1024, 4),
+        case_softmax(4096, 4096, 8),
+        case_matmul_naive(128),
+        case_matmul_naive(64),
+        case_matmul_naive(512, triton_default=False, anchor=TRITON_K512_ANCHOR),
+        case_matmul_dot("float16"),
+        case_matmul_dot("bfloat16"),
+        case_launch_overhead(),
+    ]
+
+
+def select(cases: list[Case], patterns: list[str] | None) -> list[Case]:
+    if not patterns:
+        return cases
+    chosen = [c for c in cases
+              if any(fnmatch.fnmatch(c.id, p) or p in c.id for p in patterns)]
+    if not chosen:
+        sys.exit(f"no case matches {patterns}; cases: {', '.join(c.id for c in cases)}")
+    return chosen
+
+
+# ---------------------------------------------------------------------------
+# --prepare: compile every tile kernel here, time it, export it
+# ---------------------------------------------------------------------------
+
+
+def prepare(cases: list[Case], out_json: Path) -> int:
+    if not os.environ.get("TILE_EXPORT_DIR"):
+        print("warning: TILE_EXPORT_DIR is not set: nothing is exported for the GPU machine",
+              file=sys.stderr)
+    if not os.environ.get("TILE_CACHE_DIR"):
+        print("warning: TILE_CACHE_DIR is not set: cached kernels make the compile times "
+              "meaningless (use a fresh `mktemp -d`)", file=sys.stderr)
+    import tile
+    import tile.driver
+    from tile.compiler import capi
+    if not capi.available():
+        sys.exit(f"--prepare needs the tile compile library ({capi.library_path()})")
+    tile.driver.launch = lambda *args, **kwargs: None  # compile only
+
+    k = load_kernels("tile")
+    alloc = FakeAlloc()
+    t0 = time.perf_counter()
+    k.warmup_kernel[(1,)](alloc.randn((256,)), 256, BLOCK=256)
+    startup = time.perf_counter() - t0
+    print(f"tile one-time start-up (library load + warmup kernel): {startup:.3f} s")
+
+    results: dict[str, Any] = {}
+    failures = 0
+    for case in cases:
+        bufs = case.make(alloc)
+        t0 = time.perf_counter()
+        try:
+            case.launch(k, bufs, "tile")
+        except Exception as exc:  # report and go on
+            failures += 1
+            error = f"{type(exc).__name__}: {exc}"
+            results[case.id] = {"error": error}
+            print(f"  {case.id:<28} FAILED: {error}")
+            traceback.print_exc()
+            continue
+        seconds = time.perf_counter() - t0
+        results[case.id] = {"compile_s": seconds}
+        print(f"  {case.id:<28} {seconds:8.3f} s")
+
+    previous: dict[str, Any] = {}
+    if out_json.exists():
+        try:
+            previous = json.loads(out_json.read_text()).get("cases", {})
+        except (ValueError, OSError):
+            previous = {}
+    previous.update(results)
+    payload = {
+        "measured_on": f"build machine ({platform.node()}, {platform.processor() or platform.machine()}, "
+                       f"Python {platform.python_version()})",
+        "date": time.strftime("%Y-%m-%d %H:%M:%S"),
+        "what": "wall clock of the first kernel[grid](...) call per case (tile.compile through "
+                "libTileCAPI.so, fresh TILE_CACHE_DIR; launch replaced by a no-op)",
+        "startup_s": startup,
+        "cases": previous,
+    }
+    out_json.parent.mkdir(parents=True, exist_ok=True)
+    out_json.write_text(json.dumps(payload, indent=2) + "\n")
+    print(f"wrote {out_json}")
+    return 1 if failures else 0
+
+
+# ---------------------------------------------------------------------------
+# GPU run
+# ---------------------------------------------------------------------------
+
+
+def bench_time(triton: Any, fn: Callable[[], Any], rep: int) -> float:
+    """Median milliseconds by triton.testing.do_bench."""
+    try:
+        return float(triton.testing.do_bench(fn, warmup=max(10, rep // 4), rep=rep,
+                                             return_mode="median"))
+    except TypeError:  # an older do_bench without return_mode
+        return float(triton.testing.do_bench(fn, warmup=max(10, rep // 4), rep=rep,
+                                             quantiles=[0.5]))
+
+
+def launch_overhead_us(torch: Any, fn: Callable[[], Any], launches: int, repeats: int) -> float:
+    for _ in range(50):
+        fn()
+    torch.cuda.synchronize()
+    samples = []
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        for _ in range(launches):
+            fn()
+        torch.cuda.synchronize()
+        samples.append((time.perf_counter() - t0) / launches * 1e6)
+    return statistics.median(samples)
+
+
+def check_result(torch: Any, case: Case, bufs: dict) -> tuple[bool, str]:
+    got, expected, atol, rtol = case.check(torch, bufs)
+    got, expected = got.float(), expected.float()
+    if not torch.isfinite(got).all():
+        return False, "non-finite values"
+    ok = torch.allclose(got, expected, atol=atol, rtol=rtol)
+    err = (got - expected).abs().max().item()
+    return bool(ok), f"max abs err {err:.3g}"
+
+
+def poison(torch: Any, case: Case, bufs: dict) -> None:
+    if case.output:
+        bufs[case.output].fill_(float("nan"))
+    torch.cuda.synchronize()
+
+
+def run_backend(torch: Any, triton: Any, case: Case, module: Any, backend: str,
+                bufs: dict, args: argparse.Namespace) -> dict:
+    """First call (timed), correctness check, then timing."""
+    res: dict[str, Any] = {}
+    fn = lambda: case.launch(module, bufs, backend)  # noqa: E731
+    try:
+        if case.metric != "us/launch":
+            poison(torch, case, bufs)
+        t0 = time.perf_counter()
+        fn()
+        torch.cuda.synchronize()
+        res["first_call_s"] = time.perf_counter() - t0
+        if case.check is not None:
+            ok, detail = check_result(torch, case, bufs)
+            res["check"] = "ok" if ok else "FAIL"
+            res["check_detail"] = detail
+        if case.metric == "us/launch":
+            res["us"] = launch_overhead_us(torch, fn, args.launches, args.launch_repeats)
+        else:
+            res["ms"] = bench_time(triton, fn, max(10, int(case.reps * args.rep_scale)))
+    except Exception as exc:
+        res["error"] = f"{type(exc).__name__}: {exc}"
+        traceback.print_exc()
+    return res
+
+
+def throughput(case: Case, ms: float | None) -> float | None:
+    if ms is None or ms <= 0:
+        return None
+    per_s = case.work / (ms * 1e-3)
+    return per_s / 1e9 if case.metric == "GB/s" else per_s / 1e12
+
+
+def run_gpu(cases: list[Case], args: argparse.Namespace) -> int:
+    triton_cache = tempfile.mkdtemp(prefix="bench-triton-cache-")
+    os.environ["TRITON_CACHE_DIR"] = triton_cache  # Triton really compiles
+    import torch
+    import triton
+    import triton.testing  # noqa: F401
+    import tile
+
+    if not torch.cuda.is_available():
+        sys.exit("the GPU run needs CUDA (use --prepare on the build machine)")
+    torch.backends.cuda.matmul.allow_tf32 = False  # fp32 reference/baseline: no TF32
+    torch.backends.cudnn.allow_tf32 = False
+    torch.manual_seed(0)
+
+    compile_info: dict[str, Any] = {}
+    if args.tile_compile_json.exists():
+        compile_info = json.loads(args.tile_compile_json.read_text())
+    else:
+        print(f"note: {args.tile_compile_json} not found: no tile compile times", file=sys.stderr)
+    tile_compile = compile_info.get("cases", {})
+
+    kt = load_kernels("tile")
+    kr = load_kernels("triton") if not args.no_triton else None
+    alloc = TorchAlloc(torch)
+    device = torch.cuda.get_device_name()
+    print(f"device: {device}; torch {torch.__version__}, triton {triton.__version__}, "
+          f"tile {tile.__version__}; Python {platform.python_version()}")
+
+    # One-time start-up of each backend, kept out of the per-case figures.
+    startup: dict[str, float] = {}
+    x = alloc.randn((256,))
+    torch.cuda.synchronize()
+    for backend, module in (("tile", kt), ("triton", kr)):
+        if module is None:
+            continue
+        t0 = time.perf_counter()
+        try:
+            module.warmup_kernel[(1,)](x, 256, BLOCK=256)
+            torch.cuda.synchronize()
+            startup[backend] = time.perf_counter() - t0
+        except Exception as exc:
+            print(f"{backend} warm-up failed: {exc}", file=sys.stderr)
+    print("one-time start-up (first launch of a warm-up kernel): "
+          + ", ".join(f"{b} {s:.3f} s" for b, s in startup.items()))
+
+    rows = []
+    t_start = time.perf_counter()
+    for case in cases:
+        print(f"== {case.id}", flush=True)
+        row: dict[str, Any] = {"id": case.id, "kernel": case.kernel, "shape": case.shape,
+                               "metric": case.metric, "config": case.config, "note": case.note}
+        try:
+            bufs = case.make(alloc)
+            torch.cuda.synchronize()
+        except Exception as exc:
+            row["error"] = f"allocation: {exc}"
+            rows.append(row)
+            continue
+        row["tile"] = run_backend(torch, triton, case, kt, "tile", bufs, args)
+        tc = tile_compile.get(case.id, {})
+        row["tile"]["compile_s"] = tc.get("compile_s")
+        if "error" in tc:
+            row["tile"]["compile_error"] = tc["error"]
+        run_triton = kr is not None and (case.triton_default or
+                                          (case.id == "matmul_naive_k512" and args.triton_k512))
+        if run_triton:
+            row["triton"] = run_backend(torch, triton, case, kr, "triton", bufs, args)
+            row["triton"]["compile_s"] = row["triton"].get("first_call_s")
+        else:
+            row["triton"] = {"skipped": True, "anchor": case.triton_anchor}
+        if case.torch_fn is not None and not args.no_torch:
+            fn = case.torch_fn(torch, bufs)
+            try:
+                if case.metric == "us/launch":
+                    row["torch"] = {"us": launch_overhead_us(torch, fn, args.launches,
+                                                             args.launch_repeats)}
+                else:
+                    row["torch"] = {"ms": bench_time(triton, fn,
+                                                     max(10, int(case.reps * args.rep_scale)))}
+            except Exception as exc:
+                row["torch"] = {"error": f"{type(exc).__name__}: {exc}"}
+        for backend in ("tile", "triton", "torch"):
+            r = row.get(backend) or {}
+            if "ms" in r:
+                r["throughput"] = throughput(case, r["ms"])
+        del bufs
+        torch.cuda.empty_cache()
+        rows.append(row)
+        print("   " + format_row(row)[0], flush=True)
+    total = time.perf_counter() - t_start
+
+    meta = {"device": device, "torch": torch.__version__, "triton": triton.__version__,
+            "tile": tile.__version__, "python": platform.python_version(),
+            "date": time.strftime("%Y-%m-%d %H:%M:%S"), "startup_s": startup,
+            "tile_compile_measured_on": compile_info.get("measured_on"),
+            "tile_compile_date": compile_info.get("date"),
+            "triton_cache_dir": triton_cache, "total_s": total}
+    md = render_markdown(rows, meta)
+    print()
+    print(md)
+    out = os.environ.get("OUT")
+    if out:
+        Path(out).mkdir(parents=True, exist_ok=True)
+        (Path(out) / "bench.md").write_text(md)
+        (Path(out) / "bench.json").write_text(json.dumps({"meta": meta, "rows": rows},
+                                                         indent=2, default=str) + "\n")
+        print(f"wrote {out}/bench.md and {out}/bench.json")
+    bad = any((r.get("tile") or {}).get("check") == "FAIL" or "error" in (r.get("tile") or {})
+              for r in rows)
+    return 1 if bad else 0
+
+
+# ---------------------------------------------------------------------------
+# Table
+# ---------------------------------------------------------------------------
+
+HEADER = ["kernel", "shape", "tile time", "tile", "Triton time", "Triton", "torch",
+          "tile/Triton", "tile compile*", "Triton compile", "tile check"]
+
+
+def _time(r: dict | None) -> str:
+    if not r:
+        return "—"
+    if "error" in r:
+        return "ERROR"
+    if r.get("skipped"):
+        return "not run"
+    if "us" in r:
+        return f"{r['us']:.2f} µs"
+    if "ms" in r:
+        ms = r["ms"]
+        return f"{ms * 1e3:.1f} µs" if ms < 1 else f"{ms:.3f} ms"
+    return "—"
+
+
+def _rate(r: dict | None, metric: str) -> str:
+    if not r or "error" in r or r.get("skipped"):
+        return "—"
+    if metric == "us/launch":
+        return f"{r['us']:.2f} µs/launch" if "us" in r else "—"
+    value = r.get("throughput")
+    if value is None:
+        return "—"
+    return f"{value:.0f} GB/s" if metric == "GB/s" else f"{value:.2f} TFLOP/s"
+
+
+def format_row(row: dict) -> list[str]:
+    metric = row["metric"]
+    tile_r, tri_r, torch_r = row.get("tile"), row.get("triton"), row.get("torch")
+    ratio = "—"
+    if tile_r and tri_r and "error" not in tile_r and "error" not in tri_r:
+        if metric == "us/launch" and tile_r.get("us") and tri_r.get("us"):
+            ratio = f"{tri_r['us'] / tile_r['us']:.2f}x"
+        elif tile_r.get("ms") and tri_r.get("ms"):
+            ratio = f"{tri_r['ms'] / tile_r['ms']:.2f}x"
+    tc = (tile_r or {}).get("compile_s")
+    tile_compile = f"{tc:.3f} s" if tc is not None else (
+        "FAILED" if (tile_r or {}).get("compile_error") else "—")
+    if tri_r and tri_r.get("skipped"):
+        tri_compile = (f"{tri_r['anchor']}, not measured in this run" if tri_r.get("anchor")
+                       else "not run")
+    elif tri_r and tri_r.get("compile_s") is not None:
+        tri_compile = f"{tri_r['compile_s']:.3f} s"
+    else:
+        tri_compile = "—"
+    check = (tile_r or {}).get("check", "—")
+    if tile_r and "error" in tile_r:
+        check = "ERROR"
+    if check == "FAIL":
+        check = f"FAIL ({tile_r.get('check_detail', '')})"
+    if tri_r and tri_r.get("check") == "FAIL":
+        check += " (Triton FAIL too)"
+    torch_cell = _rate(torch_r, metric)
+    if torch_r and "error" in torch_r:
+        torch_cell = "ERROR"
+    line = " | ".join([row["kernel"], row["shape"], _time(tile_r), _rate(tile_r, metric),
+                       _time(tri_r), _rate(tri_r, metric), torch_cell, ratio, tile_compile,
+                       tri_compile, check])
+    return [line]
+
+
+def render_markdown(rows: list[dict], meta: dict) -> str:
+    lines = [f"# tile vs Triton vs torch — {meta['device']}", "",
+             f"torch {meta['torch']}, Triton {meta['triton']}, tile {meta['tile']}, "
+             f"Python {meta['python']}, {meta['date']}. Times: median of "
+             "`triton.testing.do_bench`; GB/s counts bytes read + written; "
+             "tile/Triton = Triton time / tile time (> 1: tile faster).", "",
+             "| " + " | ".join(HEADER) + " |", "|" + "---|" * len(HEADER)]
+    for row in rows:
+        lines.append("| " + format_row(row)[0] + " |")
+    lines += ["",
+              f"\\* tile compile time: **measured on the build machine** at `bench/run.py "
+              f"--prepare` ({meta.get('tile_compile_measured_on') or 'no record found'}, "
+              f"{meta.get('tile_compile_date') or '?'}): wall clock of the first "
+              "`kernel[grid](...)`, fresh tile cache. The GPU machine has no compiler; "
+              "tile loads prebuilt artifacts there.",
+              "Triton compile time: wall clock of the first call here (compile + launch + "
+              "synchronize), fresh `TRITON_CACHE_DIR`.",
+              "One-time start-up, not included above: "
+              + ", ".join(f"{b} {s:.3f} s" for b, s in meta.get("startup_s", {}).items()) + ".",
+              f"Triton's K=512 naive matmul compile is skipped unless `--triton-k512`; "
+              f"{TRITON_K512_ANCHOR} is the anchor figure, not measured in this run.",
+              f"Benchmark wall time: {meta['total_s']:.0f} s."]
+    notes = [f"- {r['id']}: {r['note']}" for r in rows if r.get("note")]
+    errors = []
+    for r in rows:
+        for backend in ("tile", "triton", "torch"):
+            e = (r.get(backend) or {}).get("error")
+            if e:
+                errors.append(f"- {r['id']} ({backend}): {e}")
+        if r.get("error"):
+            errors.append(f"- {r['id']}: {r['error']}")
+    if notes:
+        lines += ["", "Notes:"] + notes
+    if errors:
+        lines += ["", "Errors:"] + errors
+    return "\n".join(lines) + "\n"
+
+
+# ---------------------------------------------------------------------------
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--prepare", action="store_true",
+                        help="build machine: compile + export every tile case, record "
+                             "compile times (no GPU, no torch needed)")
+    parser.add_argument("--cases", nargs="+", metavar="PATTERN",
+                        help="case ids or fnmatch patterns/substrings (default: all); "
+                             "--list shows them")
+    parser.add_argument("--list", action="store_true", help="list the cases and exit")
+    parser.add_argument("--tile-compile-json", type=Path, default=DEFAULT_COMPILE_JSON,
+                        help=f"tile compile times (default {DEFAULT_COMPILE_JSON.relative_to(ROOT)})")
+    parser.add_argument("--triton-k512", action="store_true",
+                        help="also compile Triton's naive matmul at K=512 (minutes!)")
+    parser.add_argument("--no-triton", action="store_true", help="skip Triton")
+    parser.add_argument("--no-torch", action="store_true", help="skip the torch baselines")
+    parser.add_argument("--rep-scale", type=float, default=1.0,
+                        help="scale do_bench's rep (ms) of every case (default 1)")
+    parser.add_argument("--launches", type=int, default=2000,
+                        help="launches per repeat for the launch-overhead case")
+    parser.add_argument("--launch-repeats", type=int, default=7)
+    args = parser.parse_args(argv)
+
+    cases = all_cases()
+    if args.list:
+        for c in cases:
+            print(f"{c.id:<28} {c.kernel}: {c.shape}")
+        return 0
+    cases = select(cases, args.cases)
+    if args.prepare:
+        return prepare(cases, args.tile_compile_json)
+    return run_gpu(cases, args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
