@@ -181,6 +181,8 @@ private:
   /// An i32 constant shared within the current scope, so that equal
   /// coordinates are equal values and their evaluations are shared.
   Value scopedConstI32(int64_t value);
+  /// `value + constant`, shared within the current scope.
+  Value scopedAddI32(Value value, int64_t constant);
   void pushScope() { scopes.emplace_back(); }
   void popScope() { scopes.pop_back(); }
 
@@ -202,6 +204,7 @@ private:
   struct Scope {
     llvm::DenseMap<MemoKey, Value> values;
     std::map<int64_t, Value> constants;
+    std::map<std::pair<const void *, int64_t>, Value> sums;
     std::map<CoordKey, SmallVector<Value>> coords;
   };
   SmallVector<Scope> scopes;
@@ -235,6 +238,19 @@ Value KernelEmitter::scopedConstI32(int64_t value) {
   Value constant = constI32(kernel.getLoc(), value);
   scopes.back().constants[value] = constant;
   return constant;
+}
+
+Value KernelEmitter::scopedAddI32(Value value, int64_t constant) {
+  auto key = std::make_pair(value.getAsOpaquePointer(), constant);
+  for (Scope &scope : llvm::reverse(scopes)) {
+    auto it = scope.sums.find(key);
+    if (it != scope.sums.end())
+      return it->second;
+  }
+  Value sum = arith::AddIOp::create(builder, kernel.getLoc(), value,
+                                    constI32(kernel.getLoc(), constant));
+  scopes.back().sums[key] = sum;
+  return sum;
 }
 
 Value KernelEmitter::lookupMemo(MemoKey key) {
@@ -493,10 +509,10 @@ SmallVector<Value> KernelEmitter::slotCoords(const Layout &layout,
   SmallVector<Value> coords;
   if (lane != 0 && layout.shape.back() % layout.vector == 0) {
     // Chunks do not cross rows: a lane is its chunk start moved along the
-    // last dimension.
+    // last dimension (the same value for every chunk starting in that
+    // column, so the lanes' evaluations are shared too).
     coords = slotCoords(layout, chunkSlot);
-    coords.back() =
-        arith::AddIOp::create(builder, loc, coords.back(), constI32(loc, lane));
+    coords.back() = scopedAddI32(coords.back(), lane);
   } else if (lane == 0 && repeat > 0 &&
              (repeat * layout.threads * layout.vector) % layout.shape.back() ==
                  0) {
@@ -511,8 +527,7 @@ SmallVector<Value> KernelEmitter::slotCoords(const Layout &layout,
       --dim;
     }
     if (dim == 0) {
-      coords[0] =
-          arith::AddIOp::create(builder, loc, coords[0], constI32(loc, addend));
+      coords[0] = scopedAddI32(coords[0], addend);
     } else {
       Value linear = arith::MulIOp::create(
           builder, loc,

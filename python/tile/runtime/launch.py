@@ -8,6 +8,7 @@ a 3-tuple.
 from __future__ import annotations
 
 import functools
+import sys
 
 from typing import Any, Mapping, Sequence
 
@@ -129,6 +130,20 @@ def normalize_grid(grid: Any, named_args: Mapping[str, Any]) -> tuple[int, int, 
     return grid + (1,) * (3 - len(grid))  # type: ignore[return-value]
 
 
+def _driver_module() -> Any:
+    """tile.driver: a dictionary lookup once imported (an import statement
+    costs a microsecond per launch)."""
+    driver = sys.modules.get("tile.driver")
+    if driver is not None:
+        return driver
+    try:
+        from .. import driver  # type: ignore[attr-defined]
+    except ImportError as exc:
+        raise RuntimeError("launching needs tile.driver, which is not available: "
+                           f"{exc}") from None
+    return driver
+
+
 def _argument_code(value: Any) -> Any:
     """What about one argument decides the compiled kernel: its type, and
     the facts specialization looks at (alignment, == 1, % 16)."""
@@ -149,11 +164,7 @@ def launch_jit(jit: Any, grid: Any, *args: Any, stream: Any = None, **kwargs: An
     options = {k: kwargs.pop(k) for k in ("num_warps", "num_stages", "target")
                if k in kwargs and k not in jit.arg_names}
     options.pop("num_stages", None)  # no software pipelining yet
-    try:
-        from .. import driver  # type: ignore[attr-defined]
-    except ImportError as exc:
-        raise RuntimeError("launching needs tile.driver, which is not available: "
-                           f"{exc}") from None
+    driver = _driver_module()
     # The fast path: a launch like an earlier one (same argument kinds,
     # alignment facts and constexprs) reuses its kernel without binding or
     # specializing again. Host overhead per launch is part of the product.
@@ -175,7 +186,9 @@ def launch_jit(jit: Any, grid: Any, *args: Any, stream: Any = None, **kwargs: An
                 if callable(grid):  # grid lambdas see every argument by name
                     named = {**jit._default_values, **dict(zip(jit.arg_names, args)), **kwargs}
                 values = [args[i] if i >= 0 else kwargs[name] for i, name in runtime_positions]
-                return driver.launch(compiled, normalize_grid(grid, named or {}), values, stream)
+                if named is not None or type(grid) is not tuple:
+                    grid = normalize_grid(grid, named or {})
+                return driver.launch(compiled, grid, values, stream)  # it checks the grid
     compiled, values, named = compile_for_args(jit, args, kwargs, options)
     if fast_key is not None:
         positions = []
