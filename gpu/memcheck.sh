@@ -31,7 +31,9 @@ mkdir -p "$LOGS"
 "$CS" --version | tail -n 1
 
 if (($#)); then names=("$@"); else
-  names=(); for j in gpu/artifacts/*.json; do names+=("$(basename "$j" .json)"); done
+  # The tile IR examples that gpu/run_examples.py checks (the Triton-C
+  # artifacts tc_* have their own checker).
+  names=(); for f in examples/*.mlir; do names+=("$(basename "$f" .mlir)"); done
 fi
 
 uses_shared() {  # whether any kernel of artifact $1 has shared_bytes > 0
