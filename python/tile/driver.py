@@ -245,6 +245,22 @@ def _torch_cuda() -> Any | None:
     return cuda
 
 
+_torch_fast: tuple[Any, Any] | None = None
+
+
+def _torch_fast_queries() -> tuple[Any, Any] | None:
+    """torch's C functions for the current device and its current raw stream,
+    once torch has initialized CUDA (it never un-initializes); else None."""
+    global _torch_fast
+    if _torch_fast is None and _torch_cuda() is not None:
+        torch_c = sys.modules["torch"]._C
+        get_device = getattr(torch_c, "_cuda_getDevice", None)
+        get_stream = getattr(torch_c, "_cuda_getCurrentRawStream", None)
+        if get_device is not None and get_stream is not None:
+            _torch_fast = (get_device, get_stream)
+    return _torch_fast
+
+
 def _current_device_ordinal(drv: _Driver) -> int:
     """torch's current device, else the device of the thread's context, else 0."""
     cuda = _torch_cuda()
@@ -678,7 +694,16 @@ def launch(artifact: Any, grid: Any, args: Sequence[Any], stream: Any = None) ->
     cubin = artifact.asm["cubin"]
     metadata = artifact.metadata
     name = str(metadata.get("name", ""))
-    ordinal = _launch_device()
+    fast = _torch_fast_queries()
+    if fast is not None:
+        # torch's current device and stream straight from its C functions:
+        # the Python wrappers cost microseconds per launch.
+        get_device, get_stream = fast
+        ordinal = get_device()
+        if stream is None:
+            stream = get_stream(ordinal)
+    else:
+        ordinal = _launch_device()
     key = (ordinal, cubin, name)
     kernel = _artifact_kernels.get(key)
     if kernel is None:
