@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Runs the GPU example checks (gpu/run_examples.py: shapes that are not
+# Runs the GPU conformance suite (test/gpu) and the example checks
+# (gpu/run_examples.py), both on shapes that are not
 # multiples of the tiles, so the masks matter) under NVIDIA compute-sanitizer:
 # every example under --tool memcheck (out-of-bounds and misaligned global and
 # shared accesses, CUDA API errors), and the examples whose kernels use shared
@@ -71,5 +72,20 @@ for name in "${names[@]}"; do
     echo "$name $tool: $e errors$([[ $tool == racecheck ]] && echo ", $h hazards") (log: $log)"
   done
 done
+# The conformance suite (test/gpu: every case on shapes that are not
+# multiples of the tile, launched through kernel[grid](...) from prebuilt
+# kernels) under memcheck, in one process. Skipped when names were given.
+if ((! $#)) && [[ -d test/gpu && -z "${SKIP_CONFORMANCE:-}" ]]; then
+  log="$LOGS/conformance.memcheck.log"
+  TILE_PREBUILT_DIR="${TILE_PREBUILT_DIR:-$PWD/.gpu/prebuilt}" \
+    "$CS" --tool memcheck --leak-check no --print-limit 50 \
+    "$PY" -m pytest -q -p no:cacheprovider test/gpu >"$log" 2>&1
+  e=$(errors_in "$log")
+  mem_runs=$((mem_runs + 1)); mem_errors=$((mem_errors + e))
+  summary=$(grep -E '^[0-9]+ (passed|failed)' "$log" | tail -n 1)
+  grep -qE '^[0-9]+ passed' "$log" && ! grep -qE '[0-9]+ failed' "$log" ||
+    { failures=$((failures + 1)); tail -n 30 "$log"; }
+  echo "conformance suite memcheck: $e errors; pytest: ${summary:-no summary} (log: $log)"
+fi
 echo "memcheck: $mem_runs runs, $mem_errors errors; racecheck: $race_runs runs, $race_hazards hazards ($race_errors errors); $failures example failures"
 ((mem_errors + race_errors + race_hazards + failures == 0))

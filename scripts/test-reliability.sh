@@ -57,7 +57,7 @@ if [[ -z "${SKIP_ASAN:-}" ]]; then
 fi
 
 if [[ -z "${SKIP_FUZZ:-}" ]]; then
-  fuzzers=(tile-fuzz-ir tile-fuzz-compile)
+  fuzzers=(tile-fuzz-ir tile-fuzz-compile tile-fuzz-tritonc)
   step "fuzzer build in $FUZZ_DIR"
   if timed cmake -S . -B "$FUZZ_DIR" "${cmake_args[@]}" -DTILE_ENABLE_FUZZERS=ON \
          -DLLVM_USE_SANITIZE_COVERAGE=ON >/dev/null &&
@@ -65,6 +65,9 @@ if [[ -z "${SKIP_FUZZ:-}" ]]; then
     work="$FUZZ_DIR/fuzz-work"
     rm -rf "$work/seeds" && mkdir -p "$work/artifacts"
     python3 fuzz/make-corpus.py "$work/seeds" --dict "$work/tile.dict"
+    # The Triton-C frontend's seeds are the Triton-C tests and examples.
+    rm -rf "$work/seeds-tritonc" && mkdir -p "$work/seeds-tritonc"
+    cp test/TritonC/*.tc examples/triton-c/*.tc "$work/seeds-tritonc/"
     opts=(-dict="$work/tile.dict" -max_len=16384 -timeout=25 -rss_limit_mb=3072
           -print_final_stats=1)
 
@@ -85,9 +88,11 @@ if [[ -z "${SKIP_FUZZ:-}" ]]; then
     pids=()
     for f in "${fuzzers[@]}"; do
       mkdir -p "$work/corpus-$f"
+      seeds="$work/seeds"
+      [[ $f == tile-fuzz-tritonc ]] && seeds="$work/seeds-tritonc"
       timeout $((FUZZ_SECONDS + 300)) "$FUZZ_DIR/bin/$f" "${opts[@]}" \
         -max_total_time="$FUZZ_SECONDS" -artifact_prefix="$work/artifacts/$f-" \
-        "$work/corpus-$f" "$work/seeds" >"$work/$f.log" 2>&1 &
+        "$work/corpus-$f" "$seeds" >"$work/$f.log" 2>&1 &
       pids+=($!)
     done
     for i in "${!fuzzers[@]}"; do
