@@ -22,6 +22,9 @@ done
 echo "== reliability: lit under ASan+UBSan, fuzzers (about a minute each)"
 bash scripts/test-reliability.sh
 
+echo "== CUDA driver launcher against a fake libcuda (argument packing, error paths)"
+PYTHONPATH=python .venv/bin/python gpu/tests/test_driver_cpu.py
+
 echo "== pytest"
 if [[ -d test/python ]]; then
   PYTHONPATH=python .venv/bin/pytest -q test/python

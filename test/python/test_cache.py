@@ -194,22 +194,25 @@ def test_read_only_cache_dir_warns_and_compiles(tmp_path, backend, monkeypatch):
         read_only.chmod(0o755)
 
 
-def _compile_in_child(kernel, barrier, results) -> None:
+def _compile_in_child(kernel, barrier, results, block: int = 128) -> None:
     try:
         barrier.wait()
-        compiled = compile_copy(kernel)
-        results.put((compiled.asm["ptx"], compiled.metadata["name"]))
+        compiled = compile_copy(kernel, constexprs={"BLOCK": block})
+        results.put((compiled.asm["ptx"], compiled.metadata["name"], block))
     except BaseException as exc:  # report instead of leaving the parent waiting
         results.put(("error", repr(exc)))
 
 
-def _run_concurrently(tmp_path: Path, processes: int) -> list[tuple[str, str]]:
+def _run_concurrently(tmp_path: Path, processes: int,
+                      blocks: list[int] | None = None) -> list[tuple[str, str, int]]:
     context = multiprocessing.get_context("fork")  # children inherit the (fake) backend
     barrier = context.Barrier(processes)
     results = context.Queue()
     kernel = load_kernel(tmp_path)  # loaded once; forked children inherit it
-    workers = [context.Process(target=_compile_in_child, args=(kernel, barrier, results))
-               for _ in range(processes)]
+    blocks = blocks or [128] * processes
+    workers = [context.Process(target=_compile_in_child,
+                               args=(kernel, barrier, results, blocks[i]))
+               for i in range(processes)]
     for worker in workers:
         worker.start()
     outputs = [results.get(timeout=120) for _ in workers]
@@ -225,11 +228,30 @@ def test_processes_compiling_at_once(tmp_path, monkeypatch, isolated_cache):
         monkeypatch.setattr(capi, "version", lambda: "fake-compiler-1")
         monkeypatch.setattr(capi, "available", lambda: True)
     outputs = _run_concurrently(tmp_path, 4)
-    assert all(ptx != "error" for ptx, _ in outputs), outputs
+    assert all(ptx != "error" for ptx, _, _ in outputs), outputs
     assert len(set(outputs)) == 1, "every process must get the same kernel"
     entries = list(isolated_cache.rglob("*.json"))
     assert len(entries) == 1 and not list(isolated_cache.rglob("*.tmp"))
     assert FileCache(isolated_cache).get(entries[0].stem) is not None
+
+
+def test_processes_compiling_same_and_different_kernels_at_once(tmp_path, monkeypatch,
+                                                               isolated_cache):
+    if not capi.available():
+        monkeypatch.setattr(capi, "compile_ir", FakeBackend(delay=0.2))
+        monkeypatch.setattr(capi, "version", lambda: "fake-compiler-1")
+        monkeypatch.setattr(capi, "available", lambda: True)
+    blocks = [64, 128, 256, 64, 128, 256]
+    outputs = _run_concurrently(tmp_path, len(blocks), blocks)
+    assert all(ptx != "error" for ptx, _, _ in outputs), outputs
+    by_block: dict[int, set[str]] = {}
+    for ptx, _, block in outputs:
+        by_block.setdefault(block, set()).add(ptx)
+    # Each specialization: one kernel, whoever compiled it; different ones differ.
+    assert all(len(kernels) == 1 for kernels in by_block.values())
+    assert len({next(iter(k)) for k in by_block.values()}) == 3
+    entries = list(isolated_cache.rglob("*.json"))
+    assert len(entries) == 3 and not list(isolated_cache.rglob("*.tmp"))
 
 
 def _hammer(directory: str, key: str, index: int, rounds: int) -> None:
