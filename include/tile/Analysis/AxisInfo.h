@@ -30,10 +30,10 @@ struct AxisInfo {
   unsigned getRank() const { return contiguity.size(); }
 };
 
-/// Computes axis information for the values of one function on demand.
+/// Computes axis information for values on demand (one instance per
+/// function: results are cached by value).
 class AxisInfoAnalysis {
 public:
-  explicit AxisInfoAnalysis(Operation *function) : function(function) {}
 
   const AxisInfo &get(Value value);
 
@@ -48,7 +48,6 @@ public:
 
 private:
   AxisInfo compute(Value value);
-  Operation *function;
   llvm::DenseMap<Value, AxisInfo> cache;
 };
 

@@ -2104,7 +2104,7 @@ struct ConvertTileToGPUPass
       int32_t threads = numWarps * kWarpSize;
       gpuFunc.setKnownBlockSizeAttr(
           builder.getDenseI32ArrayAttr({threads, 1, 1}));
-      AxisInfoAnalysis axisInfo(kernel);
+      AxisInfoAnalysis axisInfo;
       KernelEmitter emitter(kernel, gpuFunc, numWarps, axisInfo);
       if (failed(emitter.emit()))
         return signalPassFailure();
