@@ -108,6 +108,16 @@ private:
                                      builder.getI32IntegerAttr(value));
   }
 
+  /// The x, y or z special register (block ids, grid sizes) of `axis`.
+  template <typename X, typename Y, typename Z>
+  Value readAxisRegister(Location loc, unsigned axis) {
+    if (axis == 0)
+      return X::create(builder, loc, i32Type());
+    if (axis == 1)
+      return Y::create(builder, loc, i32Type());
+    return Z::create(builder, loc, i32Type());
+  }
+
   // Program structure.
   LogicalResult emitBlock(Block &block);
   LogicalResult emitOp(Operation *op);
@@ -853,35 +863,17 @@ LogicalResult KernelEmitter::emitOp(Operation *op) {
     return success();
   }
   if (auto pid = dyn_cast<ProgramIdOp>(op)) {
-    Value id;
-    switch (pid.getAxis()) {
-    case 0:
-      id = NVVM::BlockIdXOp::create(builder, loc, i32Type());
-      break;
-    case 1:
-      id = NVVM::BlockIdYOp::create(builder, loc, i32Type());
-      break;
-    default:
-      id = NVVM::BlockIdZOp::create(builder, loc, i32Type());
-      break;
-    }
-    scalars.map(pid.getResult(), id);
+    scalars.map(
+        pid.getResult(),
+        readAxisRegister<NVVM::BlockIdXOp, NVVM::BlockIdYOp, NVVM::BlockIdZOp>(
+            loc, pid.getAxis()));
     return success();
   }
   if (auto num = dyn_cast<NumProgramsOp>(op)) {
-    Value count;
-    switch (num.getAxis()) {
-    case 0:
-      count = NVVM::GridDimXOp::create(builder, loc, i32Type());
-      break;
-    case 1:
-      count = NVVM::GridDimYOp::create(builder, loc, i32Type());
-      break;
-    default:
-      count = NVVM::GridDimZOp::create(builder, loc, i32Type());
-      break;
-    }
-    scalars.map(num.getResult(), count);
+    scalars.map(
+        num.getResult(),
+        readAxisRegister<NVVM::GridDimXOp, NVVM::GridDimYOp, NVVM::GridDimZOp>(
+            loc, num.getAxis()));
     return success();
   }
   if (auto forOp = dyn_cast<scf::ForOp>(op))
