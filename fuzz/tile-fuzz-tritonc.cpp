@@ -18,10 +18,10 @@ using namespace mlir;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   llvm::StringRef input(reinterpret_cast<const char *>(data), size);
-  tile::tritonc::FrontendOptions options;
+  ::tile::tritonc::FrontendOptions options;
   options.defines.push_back({"SIZE", "64"});
-  tile::tritonc::FrontendResult result =
-      tile::tritonc::translateToTile(input, "fuzz-input.tc", options);
+  ::tile::tritonc::FrontendResult result =
+      ::tile::tritonc::translateToTile(input, "fuzz-input.tc", options);
   if (!result.succeeded) {
     if (result.diagnostics.empty())
       tile_fuzz::fuzzFail("the frontend failed without a diagnostic", input);

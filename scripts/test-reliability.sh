@@ -67,7 +67,9 @@ if [[ -z "${SKIP_FUZZ:-}" ]]; then
     python3 fuzz/make-corpus.py "$work/seeds" --dict "$work/tile.dict"
     # The Triton-C frontend's seeds are the Triton-C tests and examples.
     rm -rf "$work/seeds-tritonc" && mkdir -p "$work/seeds-tritonc"
-    cp test/TritonC/*.tc examples/triton-c/*.tc "$work/seeds-tritonc/"
+    for seed in test/TritonC/*.tc examples/triton-c/*.tc; do
+      cp "$seed" "$work/seeds-tritonc/$(basename "$(dirname "$seed")")-$(basename "$seed")"
+    done
     opts=(-dict="$work/tile.dict" -max_len=16384 -timeout=25 -rss_limit_mb=3072
           -print_final_stats=1)
 
