@@ -43,9 +43,13 @@ def test_header_declares_a_driver_api_launcher():
     assert "cuFuncSetAttribute" not in header
 
 
-def test_large_shared_memory_is_requested():
-    header = aot.header_text(fake_artifact(shared_bytes=100_000), "add_kernel")
-    assert "CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, 100000" in header
+def test_static_shared_memory_is_not_requested_again_as_dynamic():
+    # A kernel's shared memory is a static global of its module: asking for
+    # the same bytes as dynamic shared memory would double the footprint.
+    header = aot.header_text(fake_artifact(shared_bytes=32_768), "add_kernel")
+    assert "ADD_KERNEL_THREADS, 1, 1,\n                        0, stream" in header
+    assert "#define ADD_KERNEL_SHARED_BYTES 32768" in header
+    assert "cuFuncSetAttribute" not in header
 
 
 @pytest.mark.skipif(not (CUDA_INCLUDE / "cuda.h").is_file() or not shutil.which("cc"),
