@@ -43,6 +43,16 @@ inline void registerKernelDialects(mlir::DialectRegistry &registry) {
                   mlir::scf::SCFDialect, mlir::ub::UBDialect>();
 }
 
+/// A registry of the kernel dialects, built once for all inputs.
+inline const mlir::DialectRegistry &kernelRegistry() {
+  static mlir::DialectRegistry *registry = [] {
+    auto *r = new mlir::DialectRegistry();
+    registerKernelDialects(*r);
+    return r;
+  }();
+  return *registry;
+}
+
 /// Ignores every diagnostic (errors included) of `context`.
 inline void swallowDiagnostics(mlir::MLIRContext &context) {
   context.printOpOnDiagnostic(false);

@@ -25,12 +25,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   llvm::StringRef input(reinterpret_cast<const char *>(data), size);
   {
     // Only inputs that verify with the kernel dialects go down the pipeline.
-    static DialectRegistry *registry = [] {
-      auto *r = new DialectRegistry();
-      tile_fuzz::registerKernelDialects(*r);
-      return r;
-    }();
-    MLIRContext context(*registry, MLIRContext::Threading::DISABLED);
+    MLIRContext context(tile_fuzz::kernelRegistry(),
+                        MLIRContext::Threading::DISABLED);
     tile_fuzz::swallowDiagnostics(context);
     if (!tile_fuzz::parseKernel(input, context))
       return 0;

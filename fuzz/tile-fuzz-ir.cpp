@@ -28,15 +28,6 @@
 
 using namespace mlir;
 
-static const DialectRegistry &getRegistry() {
-  static DialectRegistry *registry = [] {
-    auto *r = new DialectRegistry();
-    tile_fuzz::registerKernelDialects(*r);
-    return r;
-  }();
-  return *registry;
-}
-
 static std::string print(ModuleOp module, bool generic) {
   std::string text;
   llvm::raw_string_ostream os(text);
@@ -51,7 +42,8 @@ static std::string print(ModuleOp module, bool generic) {
 static void checkRoundTrip(ModuleOp module, const char *stage) {
   for (bool generic : {false, true}) {
     std::string text = print(module, generic);
-    MLIRContext context(getRegistry(), MLIRContext::Threading::DISABLED);
+    MLIRContext context(tile_fuzz::kernelRegistry(),
+                        MLIRContext::Threading::DISABLED);
     // Collect the diagnostics: they are the finding's explanation.
     std::string diagnostics;
     context.printOpOnDiagnostic(false);
@@ -69,7 +61,8 @@ static void checkRoundTrip(ModuleOp module, const char *stage) {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   llvm::StringRef input(reinterpret_cast<const char *>(data), size);
-  MLIRContext context(getRegistry(), MLIRContext::Threading::DISABLED);
+  MLIRContext context(tile_fuzz::kernelRegistry(),
+                      MLIRContext::Threading::DISABLED);
   tile_fuzz::swallowDiagnostics(context);
   OwningOpRef<ModuleOp> module = tile_fuzz::parseKernel(input, context);
   if (!module)

@@ -27,12 +27,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       tile_fuzz::fuzzFail("the frontend failed without a diagnostic", input);
     return 0;
   }
-  static DialectRegistry *registry = [] {
-    auto *r = new DialectRegistry();
-    tile_fuzz::registerKernelDialects(*r);
-    return r;
-  }();
-  MLIRContext context(*registry, MLIRContext::Threading::DISABLED);
+  MLIRContext context(tile_fuzz::kernelRegistry(),
+                      MLIRContext::Threading::DISABLED);
   tile_fuzz::swallowDiagnostics(context);
   if (!tile_fuzz::parseKernel(result.tileIR, context))
     tile_fuzz::fuzzFail("the frontend produced tile IR that does not verify",

@@ -182,6 +182,14 @@ private:
   Value combineValues(Location loc, CombineKind kind, Region &region, Value a,
                       Value b);
   Value shuffleXor(Location loc, Value value, int64_t offset);
+  /// Combines `acc` across aligned groups of `width` lanes with xor
+  /// shuffles; every lane of a group ends with the group's combination.
+  Accumulator butterfly(Location loc, CombineKind kind, Region &region,
+                        Accumulator acc, int64_t width);
+  /// The linear index of element (outer, 0, inner) of the line `line`
+  /// (= outer * inner + inner) along an axis of `extent` elements with
+  /// `inner` elements after it: lines are what reductions and scans walk.
+  Value lineStart(Location loc, Value line, int64_t extent, int64_t inner);
 
   // Memoized evaluations, scoped by region so that a value computed inside a
   // loop body is never used after the loop.
@@ -1648,6 +1656,35 @@ Value KernelEmitter::shuffleXor(Location loc, Value value, int64_t offset) {
              : result;
 }
 
+Accumulator KernelEmitter::butterfly(Location loc, CombineKind kind,
+                                     Region &region, Accumulator acc,
+                                     int64_t width) {
+  for (int64_t offset = width / 2; offset >= 1; offset /= 2) {
+    Accumulator other{shuffleXor(loc, acc.value, offset), Value()};
+    if (acc.valid) {
+      Value flag = arith::ExtUIOp::create(builder, loc, i32Type(), acc.valid);
+      other.valid = arith::TruncIOp::create(builder, loc, builder.getI1Type(),
+                                            shuffleXor(loc, flag, offset));
+    }
+    acc = combine(loc, kind, region, acc, other);
+  }
+  return acc;
+}
+
+Value KernelEmitter::lineStart(Location loc, Value line, int64_t extent,
+                               int64_t inner) {
+  Value outerIndex =
+      arith::DivUIOp::create(builder, loc, line, constI32(loc, inner));
+  Value innerIndex =
+      arith::RemUIOp::create(builder, loc, line, constI32(loc, inner));
+  // Element (outer, k, inner) sits at (outer * extent + k) * inner + inner.
+  return arith::AddIOp::create(
+      builder, loc,
+      arith::MulIOp::create(builder, loc, outerIndex,
+                            constI32(loc, extent * inner)),
+      innerIndex);
+}
+
 LogicalResult KernelEmitter::emitReduce(ReduceOp op) {
   Location loc = op.getLoc();
   auto srcType = cast<BlockType>(op.getSrc().getType());
@@ -1686,15 +1723,7 @@ LogicalResult KernelEmitter::emitReduce(ReduceOp op) {
       }
       acc = combine(loc, kind, region, acc, next);
     }
-    for (int64_t offset = kWarpSize / 2; offset >= 1; offset /= 2) {
-      Accumulator other{shuffleXor(loc, acc.value, offset), Value()};
-      if (acc.valid) {
-        Value flag = arith::ExtUIOp::create(builder, loc, i32Type(), acc.valid);
-        other.valid = arith::TruncIOp::create(builder, loc, builder.getI1Type(),
-                                              shuffleXor(loc, flag, offset));
-      }
-      acc = combine(loc, kind, region, acc, other);
-    }
+    acc = butterfly(loc, kind, region, acc, kWarpSize);
     if (numWarps > 1) {
       // Warp w's lane 0 writes slot w; a flag array follows for custom
       // combines, whose empty warps must be skipped.
@@ -1778,16 +1807,7 @@ LogicalResult KernelEmitter::emitReduce(ReduceOp op) {
                               constI32(loc, outputs));
     Value safeOutput =
         arith::SelectOp::create(builder, loc, outputValid, output, zero);
-    Value outerIndex =
-        arith::DivUIOp::create(builder, loc, safeOutput, constI32(loc, inner));
-    Value innerIndex =
-        arith::RemUIOp::create(builder, loc, safeOutput, constI32(loc, inner));
-    // Element (outer, k, inner) sits at (outer * extent + k) * inner + inner.
-    Value rowBase = arith::AddIOp::create(
-        builder, loc,
-        arith::MulIOp::create(builder, loc, outerIndex,
-                              constI32(loc, extent * inner)),
-        innerIndex);
+    Value rowBase = lineStart(loc, safeOutput, extent, inner);
     Accumulator start = identityAccumulator(loc, kind, element);
     SmallVector<Value> carried{start.value};
     if (start.valid)
@@ -1819,15 +1839,7 @@ LogicalResult KernelEmitter::emitReduce(ReduceOp op) {
     }
     Accumulator acc{strideLoop.getResult(0),
                     start.valid ? strideLoop.getResult(1) : Value()};
-    for (int64_t offset = group / 2; offset >= 1; offset /= 2) {
-      Accumulator other{shuffleXor(loc, acc.value, offset), Value()};
-      if (acc.valid) {
-        Value flag = arith::ExtUIOp::create(builder, loc, i32Type(), acc.valid);
-        other.valid = arith::TruncIOp::create(builder, loc, builder.getI1Type(),
-                                              shuffleXor(loc, flag, offset));
-      }
-      acc = combine(loc, kind, op.getCombine(), acc, other);
-    }
+    acc = butterfly(loc, kind, op.getCombine(), acc, group);
     Value isLeader = arith::AndIOp::create(
         builder, loc, outputValid,
         arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq, lane,
@@ -1880,15 +1892,7 @@ LogicalResult KernelEmitter::emitScan(ScanOp op) {
     builder.setInsertionPointToStart(lineLoop.getBody());
     pushScope();
     Value line = lineLoop.getInductionVar();
-    Value outerIndex =
-        arith::DivUIOp::create(builder, loc, line, constI32(loc, inner));
-    Value innerIndex =
-        arith::RemUIOp::create(builder, loc, line, constI32(loc, inner));
-    Value base = arith::AddIOp::create(
-        builder, loc,
-        arith::MulIOp::create(builder, loc, outerIndex,
-                              constI32(loc, extent * inner)),
-        innerIndex);
+    Value base = lineStart(loc, line, extent, inner);
     Value first = loadShared(
         loc, zero,
         op.getReverse()
