@@ -274,6 +274,90 @@ def case_matmul_dot(dtype: str) -> Case:
                 config={"dtype": dtype, **{f"{be}": c for be, c in DOT_CONFIG.items()}})
 
 
+def case_row_cumsum(rows: int, cols: int) -> Case:
+    block = 1 << (cols - 1).bit_length()
+
+    def make(alloc: Any) -> dict:
+        return {"x": alloc.randn((rows, cols)), "out": alloc.empty((rows, cols))}
+
+    def launch(k: Any, b: dict, backend: str) -> None:
+        k.row_cumsum[(rows,)](b["x"], b["out"], b["x"].stride(0), cols, BLOCK=block)
+
+    def check(t: Any, b: dict) -> tuple:
+        # Sums of up to 4096 N(0, 1) terms: |x| ~ 64; f32 order differences ~1e-4.
+        return b["out"], t.cumsum(b["x"].double(), dim=1).float(), 2e-3, 1e-4
+
+    return Case(f"row_cumsum_{rows}x{cols}", "row cumsum", f"{rows}x{cols} f32, one row "
+                f"per program, BLOCK {block}", make, launch, work=2 * rows * cols * 4,
+                check=check, torch_fn=lambda t, b: (lambda: t.cumsum(b["x"], dim=1, out=b["out"])),
+                config={"rows": rows, "cols": cols, "BLOCK": block})
+
+
+def case_column_sum(m: int, n: int, bm: int, bn: int) -> Case:
+    def make(alloc: Any) -> dict:
+        return {"x": alloc.randn((m, n)), "out": alloc.empty((n,))}
+
+    def launch(k: Any, b: dict, backend: str) -> None:
+        k.column_sum[((n + bn - 1) // bn,)](b["x"], b["out"], m, n, b["x"].stride(0),
+                                            BLOCK_M=bm, BLOCK_N=bn)
+
+    def check(t: Any, b: dict) -> tuple:
+        return b["out"], b["x"].double().sum(dim=0).float(), 2e-2, 1e-4
+
+    return Case(f"column_sum_{m}x{n}_{bm}x{bn}", "column sum (loop over rows)",
+                f"{m}x{n} f32, tile {bm}x{bn}, {(n + bn - 1) // bn} programs", make, launch,
+                work=m * n * 4 + n * 4, check=check,
+                torch_fn=lambda t, b: (lambda: t.sum(b["x"], dim=0, out=b["out"])),
+                config={"M": m, "N": n, "BLOCK_M": bm, "BLOCK_N": bn})
+
+
+def case_transpose(kind: str, m: int, n: int, bm: int, bn: int) -> Case:
+    def make(alloc: Any) -> dict:
+        return {"x": alloc.randn((m, n)), "out": alloc.empty((n, m))}
+
+    def launch(k: Any, b: dict, backend: str) -> None:
+        kernel = k.transpose_strided if kind == "strided" else k.transpose_trans
+        grid = ((m + bm - 1) // bm, (n + bn - 1) // bn)
+        kernel[grid](b["x"], b["out"], m, n, b["x"].stride(0), b["out"].stride(0),
+                     BLOCK_M=bm, BLOCK_N=bn)
+
+    what = "strided store" if kind == "strided" else "tl.trans"
+    return Case(f"transpose_{kind}_{m}x{n}_{bm}x{bn}", f"transpose, {what}",
+                f"{m}x{n} f32, tile {bm}x{bn}", make, launch, work=2 * m * n * 4,
+                check=lambda t, b: (b["out"], b["x"].t(), 0.0, 0.0),
+                torch_fn=lambda t, b: (lambda: b["out"].copy_(b["x"].t())),
+                config={"M": m, "N": n, "BLOCK_M": bm, "BLOCK_N": bn, "kind": kind})
+
+
+def case_layer_norm(m: int, n: int) -> Case:
+    eps = 1e-5
+
+    def make(alloc: Any) -> dict:
+        return {"x": alloc.randn((m, n), "float16"), "w": alloc.randn((n,), "float16"),
+                "b": alloc.randn((n,), "float16"), "out": alloc.empty((m, n), "float16"),
+                "mean": alloc.empty((m,)), "rstd": alloc.empty((m,))}
+
+    def launch(k: Any, b: dict, backend: str) -> None:
+        # The tutorial's launch: the row in one block, 8 warps at most.
+        block = min(65536 // 2, 1 << (n - 1).bit_length())
+        num_warps = min(max(block // 256, 1), 8)
+        k.layer_norm_fwd[(m,)](b["x"], b["out"], b["w"], b["b"], b["mean"], b["rstd"],
+                               b["x"].stride(0), n, eps, BLOCK_SIZE=block,
+                               num_warps=num_warps)
+
+    def check(t: Any, b: dict) -> tuple:
+        expected = t.nn.functional.layer_norm(b["x"].float(), (n,), b["w"].float(),
+                                              b["b"].float(), eps)
+        return b["out"].float(), expected, 2e-2, 1e-2
+
+    return Case(f"layer_norm_fwd_{m}x{n}", "layer-norm forward (tutorial 05)",
+                f"{m}x{n} f16", make, launch, work=2 * m * n * 2, check=check,
+                torch_fn=lambda t, b: (lambda: t.nn.functional.layer_norm(
+                    b["x"], (n,), b["w"], b["b"], eps)),
+                note="GB/s counts x read once and y written, as the tutorial does",
+                config={"M": m, "N": n})
+
+
 def case_launch_overhead() -> Case:
     n, block = 128, 128
 
@@ -303,6 +387,13 @@ def all_cases() -> list[Case]:
         case_matmul_naive(512, triton_default=False, anchor=TRITON_K512_ANCHOR),
         case_matmul_dot("float16"),
         case_matmul_dot("bfloat16"),
+        case_row_cumsum(4096, 4096),
+        case_column_sum(8192, 8192, 64, 64),
+        case_column_sum(8192, 8192, 32, 128),
+        case_transpose("strided", 8192, 8192, 64, 64),
+        case_transpose("trans", 8192, 8192, 64, 64),
+        case_layer_norm(8192, 4096),
+        case_layer_norm(4096, 8192),
         case_launch_overhead(),
     ]
 

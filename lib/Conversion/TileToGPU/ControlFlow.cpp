@@ -1,5 +1,4 @@
-//===- ControlFlow.cpp - kernel structure, scf ops
-//--------------------------===//
+//===- ControlFlow.cpp - kernel structure, scf ops ------------------------===//
 
 #include "Emitter.h"
 
@@ -17,19 +16,15 @@ LogicalResult KernelEmitter::emit() {
   for (auto [oldArg, newArg] :
        llvm::zip(kernel.getArguments(), entry.getArguments()))
     scalars.map(oldArg, newArg);
-  tid = NVVM::ThreadIdXOp::create(builder, kernel.getLoc(), i32Type());
-  kernel.walk([&](LoadOp load) {
-    if (!onlyReloaded(load.getResult(), load))
-      return;
-    SmallVector<Value> worklist{load.getResult()};
-    while (!worklist.empty()) {
-      Value value = worklist.pop_back_val();
-      reloadOnly.insert(value);
-      for (Operation *user : value.getUsers())
-        if (!isRelayout(user))
-          worklist.push_back(user->getResult(0));
-    }
-  });
+  Location loc = kernel.getLoc();
+  tid = NVVM::ThreadIdXOp::create(builder, loc, i32Type());
+  lane = arith::AndIOp::create(builder, loc, tid, constI32(loc, kWarpSize - 1));
+  warp = arith::ShRUIOp::create(builder, loc, tid, constI32(loc, 5));
+  // Per-thread coordinates go before this marker, ahead of everything that
+  // uses them (an insertion point at the end of the block would move past
+  // the ops emitted later). Canonicalization drops the unused constant.
+  Operation *marker = constI32(loc, 0).getDefiningOp();
+  entryBuilder.setInsertionPoint(marker);
   pushScope();
   return emitBlock(kernel.getBody().front());
 }
@@ -45,11 +40,10 @@ SmallVector<Type> KernelEmitter::flatTypes(TypeRange types) {
   SmallVector<Type> flat;
   for (Type type : types) {
     if (auto block = dyn_cast<BlockType>(type)) {
-      Layout layout = getLayout(block, threads);
-      flat.append(layout.numSlots(),
+      flat.append(getBlockLayout(block).numRegisters(),
                   convertElementType(block.getElementType()));
     } else {
-      flat.push_back(convertScalarType(type));
+      flat.push_back(convertElementType(type));
     }
   }
   return flat;
@@ -59,7 +53,7 @@ SmallVector<Value> KernelEmitter::flatten(ValueRange values) {
   SmallVector<Value> flat;
   for (Value value : values) {
     if (isa<BlockType>(value.getType()))
-      llvm::append_range(flat, getSlots(value));
+      llvm::append_range(flat, getRegisters(value));
     else
       flat.push_back(getScalar(value));
   }
@@ -70,8 +64,8 @@ void KernelEmitter::unflatten(ValueRange oldValues, ValueRange flat) {
   size_t position = 0;
   for (Value old : oldValues) {
     if (auto block = dyn_cast<BlockType>(old.getType())) {
-      int64_t count = getLayout(block, threads).numSlots();
-      slots[old] = SmallVector<Value>(flat.slice(position, count));
+      int64_t count = getBlockLayout(block).numRegisters();
+      registers[old] = SmallVector<Value>(flat.slice(position, count));
       indexFunction[old] = false;
       position += count;
     } else {

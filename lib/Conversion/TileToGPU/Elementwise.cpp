@@ -1,5 +1,4 @@
-//===- Elementwise.cpp - per-element arithmetic
-//-----------------------------===//
+//===- Elementwise.cpp - per-element arithmetic ---------------------------===//
 
 #include "Emitter.h"
 #include "PTXAsm.h"
@@ -188,4 +187,79 @@ Value KernelEmitter::emitScalarOp(Operation *op, ValueRange operands,
                                    operands[0], ValueRange{operands[1]});
       })
       .Default([&](Operation *) -> Value { return {}; });
+}
+
+//===----------------------------------------------------------------------===//
+// Blocks
+//===----------------------------------------------------------------------===//
+
+LogicalResult KernelEmitter::emitElementwise(Operation *op) {
+  Location loc = op->getLoc();
+  if (op->getNumResults() == 1 && isa<BlockType>(op->getResult(0).getType())) {
+    // Operands and result share one layout (the layout pass sees to it), so
+    // register r of each operand feeds register r of the result.
+    auto type = cast<BlockType>(op->getResult(0).getType());
+    BlockLayout layout = getBlockLayout(type);
+    SmallVector<SmallVector<Value>> operandRegisters;
+    for (Value operand : op->getOperands()) {
+      if (!isa<BlockType>(operand.getType()))
+        return op->emitOpError() << "mixes scalars and blocks";
+      std::optional<SmallVector<Value>> values = registersIn(operand, layout);
+      if (!values)
+        return op->emitOpError()
+               << "has an operand in another layout than its result";
+      operandRegisters.push_back(std::move(*values));
+    }
+    SmallVector<Value> result;
+    for (int64_t reg = 0; reg < layout.numRegisters(); ++reg) {
+      SmallVector<Value> operands;
+      for (auto &operand : operandRegisters)
+        operands.push_back(operand[reg]);
+      Value value = emitScalarOp(op, operands, loc);
+      if (!value)
+        return op->emitOpError() << "cannot be lowered to the GPU yet";
+      result.push_back(value);
+    }
+    registers[op->getResult(0)] = std::move(result);
+    return success();
+  }
+  // Scalar tile.addptr.
+  if (auto addptr = dyn_cast<AddPtrOp>(op)) {
+    scalars.map(addptr.getResult(),
+                emitScalarOp(
+                    op,
+                    {getScalar(addptr.getPtr()), getScalar(addptr.getOffset())},
+                    loc));
+    return success();
+  }
+  return op->emitOpError() << "cannot be lowered to the GPU yet";
+}
+
+LogicalResult KernelEmitter::emitDenseConstant(ConstantOp op) {
+  // Non-splat constants: each thread picks its elements from the attribute
+  // with a chain of selects over the linear index.
+  Location loc = op.getLoc();
+  auto type = cast<BlockType>(op.getType());
+  BlockLayout layout = getBlockLayout(type);
+  auto elements = cast<DenseElementsAttr>(op.getValue());
+  SmallVector<Attribute> values(elements.getValues<Attribute>());
+  if (values.size() > 4096)
+    return op->emitOpError() << "non-splat constant with " << values.size()
+                             << " elements is too large to lower";
+  SmallVector<Value> result;
+  for (int64_t reg = 0; reg < layout.numRegisters(); ++reg) {
+    Value linear = linearIndex(loc, layout.shape, registerCoords(layout, reg));
+    Value picked =
+        arith::ConstantOp::create(builder, loc, cast<TypedAttr>(values[0]));
+    for (size_t i = 1; i < values.size(); ++i) {
+      Value here = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq,
+                                         linear, constI32(loc, i));
+      Value candidate =
+          arith::ConstantOp::create(builder, loc, cast<TypedAttr>(values[i]));
+      picked = arith::SelectOp::create(builder, loc, here, candidate, picked);
+    }
+    result.push_back(picked);
+  }
+  registers[op.getResult()] = std::move(result);
+  return success();
 }

@@ -2,27 +2,33 @@
 //
 // Each tile kernel becomes one gpu.func. The conversion walks the kernel in
 // program order and emits, for every block value, the scalars its layout
-// gives the running thread ("slots"): slot s of a thread t holds the linear
-// element (r * T + t) * V + v, with r = s / V and v = s % V, for a layout of
-// vector width V over T threads.
+// gives the running thread: register r of a thread holds the element at the
+// coordinates its linear layout maps (r, lane, warp) to (LinearLayout.h).
+// Coordinates are a per-thread part, computed once at the kernel's entry from
+// the thread id, plus a per-register constant, so index arithmetic folds.
 //
 // Values that are functions of the element index alone (aranges, splats,
 // constants, and elementwise ops, broadcasts, expand_dims, reshapes and
 // transposes of those: index and pointer arithmetic) are not stored but
-// evaluated at whatever index a consumer needs. That makes broadcasting them
-// free: `offs_m[:, None] * stride + offs_n[None, :]` costs two
-// multiply-adds per element and no data movement. Other values live in
-// registers; moving them between threads (broadcast, transpose, reduce,
-// scan, dot) goes through shared memory and warp shuffles.
+// evaluated at whatever coordinates a consumer needs, in whatever layout the
+// consumer has. That makes them free to broadcast and to convert:
+// `offs_m[:, None] * stride + offs_n[None, :]` costs a multiply-add per
+// distinct row and column and no data movement. Other values live in
+// registers; a change of layout (tile.convert_layout, or a shape op whose
+// result layout does not line up with its operand's) is a renaming of
+// registers when no element changes threads, warp shuffles when elements stay
+// in their warp, and a trip through shared memory otherwise (Relayout.cpp).
 //
-// Slots are scalar SSA values, not vectors: the per-element arithmetic stays
-// plain arith/math that upstream lowers, and memory accesses group the slots
-// of a chunk into vector loads and stores explicitly.
+// A thread's share of a block is a list of scalar SSA values, one per
+// register, not an LLVM vector or struct: the per-element arithmetic stays
+// plain arith/math that upstream lowers and LLVM schedules freely, and memory
+// accesses group the registers of a contiguous run into vector loads and
+// stores explicitly (LoadStore.cpp).
 //
 // The emitter is one class whose methods live in one file per op family:
 // ControlFlow.cpp, IndexFunctions.cpp, Elementwise.cpp, LoadStore.cpp,
-// SharedMemory.cpp, Relayout.cpp, ReduceScan.cpp, Dot.cpp; the pass and its
-// resource limits are in TileToGPU.cpp and ResourceLimits.cpp.
+// SharedMemory.cpp, Relayout.cpp, Reduce.cpp, Scan.cpp, Dot.cpp; the pass and
+// its resource limits are in TileToGPU.cpp and ResourceLimits.cpp.
 //
 //===----------------------------------------------------------------------===//
 
@@ -41,8 +47,8 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
-#include "llvm/ADT/DenseSet.h"
 #include <map>
+#include <optional>
 
 namespace mlir::tile::lowering {
 
@@ -51,33 +57,20 @@ constexpr int64_t kWarpSize = 32;
 constexpr int64_t kMaxStaticSharedBytes = 48 * 1024;
 inline constexpr StringLiteral kSharedSymbol = "tile_shared";
 
-/// How a block value is spread over the threads of a program instance.
-struct Layout {
+/// How a block value is spread over the threads of a program instance: the
+/// linear layout of its encoding over the padded block, and the real extents
+/// that mask the padding off.
+struct BlockLayout {
   SmallVector<int64_t> shape;
-  int64_t numElements = 0;
-  int64_t vector = 1;
-  int64_t threads = 0;
-  /// Chunks of `vector` elements each thread holds (the last may be masked).
-  int64_t repeats = 0;
+  LinearLayout linear;
 
-  int64_t numSlots() const { return repeats * vector; }
-  /// Whether every chunk of repetition `r` lies inside the block.
-  bool alwaysValid(int64_t r) const {
-    return (r + 1) * threads * vector <= numElements;
-  }
+  int64_t numRegisters() const { return linear.getNumRegisters(); }
+  unsigned getRank() const { return shape.size(); }
+  /// Equal keys place equal elements in equal registers of equal threads.
+  std::vector<int64_t> key() const;
 };
 
-inline Layout getLayout(BlockType type, int64_t threads) {
-  Layout layout;
-  layout.shape.assign(type.getShape().begin(), type.getShape().end());
-  layout.numElements = type.getNumElements();
-  auto blocked = dyn_cast_or_null<BlockedLayoutAttr>(type.getEncoding());
-  layout.vector = blocked ? blocked.getVector() : 1;
-  layout.threads = threads;
-  int64_t perRepeat = threads * layout.vector;
-  layout.repeats = (layout.numElements + perRepeat - 1) / perRepeat;
-  return layout;
-}
+BlockLayout getBlockLayout(BlockType type);
 
 inline int64_t elementBytes(Type type) {
   if (isa<PtrType, LLVM::LLVMPointerType>(type))
@@ -85,11 +78,28 @@ inline int64_t elementBytes(Type type) {
   return std::max<int64_t>(1, type.getIntOrFloatBitWidth() / 8);
 }
 
-/// An accumulator of a reduction: a value, and for combine functions
-/// without an identity, whether it holds anything yet.
+/// An XOR swizzle of the last coordinate of a block staged in shared memory:
+/// bit `colBit` of the last coordinate flips with bit `rowBit` of coordinate
+/// `rowDim`. It permutes each row, so the staging stays a bijection, and it
+/// spreads accesses that would fall into one bank over several.
+struct SharedSwizzle {
+  struct Term {
+    unsigned rowDim, rowBit, colBit;
+  };
+  SmallVector<Term> terms;
+};
+
+/// The swizzle under which the threads of `dst` read a block written by
+/// the threads of `src` with the fewest bank conflicts, keeping runs of
+/// `keptBits` low bits of the last coordinate (the writers' vectors) intact.
+SharedSwizzle chooseSwizzle(const BlockLayout &dst, int64_t elementBytes,
+                            int64_t readWidth, unsigned keptBits);
+
+/// An accumulator of a reduction or scan: a value, and for combine
+/// functions without an identity, whether it holds anything yet.
 struct Accumulator {
   Value value;
-  Value valid; // null: `value` starts at the identity and is always valid
+  Value valid; // null: `value` is always valid
 };
 
 class KernelEmitter {
@@ -98,20 +108,24 @@ public:
                 AxisInfoAnalysis &axisInfo)
       : kernel(kernel), gpuFunc(gpuFunc), numWarps(numWarps),
         threads(numWarps * kWarpSize), axisInfo(axisInfo),
-        builder(kernel.getContext()) {}
+        builder(kernel.getContext()), entryBuilder(kernel.getContext()) {}
 
   LogicalResult emit();
   int64_t getSharedBytes() const { return sharedBytes; }
 
 private:
-  // Types.
+  // Types and constants.
   Type convertElementType(Type type);
-  Type convertScalarType(Type type) { return convertElementType(type); }
   Type i32Type() { return builder.getI32Type(); }
   Value constI32(Location loc, int64_t value) {
     return arith::ConstantOp::create(builder, loc,
                                      builder.getI32IntegerAttr(value));
   }
+  Value constBool(Location loc, bool value) {
+    return arith::ConstantOp::create(builder, loc, builder.getBoolAttr(value));
+  }
+  /// `a & b` where either may be null (true).
+  Value andPredicates(Location loc, Value a, Value b);
 
   /// The x, y or z special register (block ids, grid sizes) of `axis`.
   template <typename X, typename Y, typename Z>
@@ -123,7 +137,7 @@ private:
     return Z::create(builder, loc, i32Type());
   }
 
-  // Program structure.
+  // Program structure (ControlFlow.cpp, EmitOp.cpp).
   LogicalResult emitBlock(Block &block);
   LogicalResult emitOp(Operation *op);
   LogicalResult emitFor(scf::ForOp op);
@@ -133,66 +147,135 @@ private:
   void unflatten(ValueRange oldValues, ValueRange flat);
   SmallVector<Type> flatTypes(TypeRange types);
 
-  // Slots and index evaluation.
+  // Registers, coordinates and index functions (IndexFunctions.cpp).
   bool isIndexFunction(Value value);
-  SmallVector<Value> getSlots(Value value);
+  /// The registers of a block value (evaluating it if it is an index
+  /// function).
+  SmallVector<Value> getRegisters(Value value);
   Value getScalar(Value value);
-  SmallVector<Value> slotCoords(const Layout &layout, int64_t slot);
-  Value chunkValid(const Layout &layout, int64_t repeat);
+  /// The registers of `value` in `layout`: an index function is evaluated
+  /// at the layout's coordinates; other values must already be in it.
+  std::optional<SmallVector<Value>> registersIn(Value value,
+                                                const BlockLayout &layout);
+  /// This thread's part of the coordinates of `layout` (computed once, at
+  /// the kernel's entry) and the bits it may set, per dimension.
+  struct ThreadCoords {
+    SmallVector<Value> values;
+    SmallVector<int64_t> bits;
+  };
+  const ThreadCoords &threadCoords(const BlockLayout &layout);
+  /// The coordinates register `reg` of this thread holds.
+  SmallVector<Value> registerCoords(const BlockLayout &layout, int64_t reg);
+  /// Whether register `reg` of this thread is inside the block (null when
+  /// always): padded dimensions are masked off.
+  Value registerValid(const BlockLayout &layout, int64_t reg);
+  /// Whether register `reg` is inside the block along dimension `dim` (null
+  /// when always).
+  Value registerValidAlong(const BlockLayout &layout, int64_t reg,
+                           unsigned dim);
   Value linearIndex(Location loc, ArrayRef<int64_t> shape,
                     ArrayRef<Value> coords);
   SmallVector<Value> delinearize(Location loc, ArrayRef<int64_t> shape,
                                  Value linear);
   Value evalAt(Value value, ArrayRef<Value> coords);
   SmallVector<Value> mapCoordsToOperand(Operation *op, ArrayRef<Value> coords);
-  /// The load a shape-op chain ending in `value` starts from, if every op of
-  /// the chain is a shape op.
-  LoadOp findChainLoad(Value value);
-  bool isRelayout(Operation *op);
-  bool onlyReloaded(Value value, LoadOp load);
+  Value threadId() { return tid; }
+  Value laneId() { return lane; }
+  Value warpId() { return warp; }
+  /// The value of a hardware index built from bits of the thread id:
+  /// bit i of the result is bit `bits[i]` of the thread id.
+  Value gatherThreadBits(Location loc, ArrayRef<unsigned> bits);
+
+  // Elementwise ops and constants (Elementwise.cpp).
+  LogicalResult emitElementwise(Operation *op);
+  LogicalResult emitDenseConstant(ConstantOp op);
   Value emitScalarOp(Operation *op, ValueRange operands, Location loc);
   Value castScalar(Location loc, Value value, Type to, bool unsignedSrc);
-  Value threadId() { return tid; }
 
-  // Memory.
+  // Global memory (LoadStore.cpp).
   LogicalResult emitLoad(LoadOp op);
-  SmallVector<Value> loadSlots(Location loc, Type pointee, const Layout &layout,
-                               int64_t width, ArrayRef<Value> ptrs,
-                               ArrayRef<Value> masks, ArrayRef<Value> others);
-  bool canReloadAt(LoadOp load, Operation *user);
   LogicalResult emitStore(StoreOp op);
+  /// The widest access (in elements) to `ptr` under `mask` that the
+  /// registers of `layout` allow.
+  int64_t accessWidth(Value ptr, Value mask, const BlockLayout &layout);
+  SmallVector<Value> loadRegisters(Location loc, Type pointee,
+                                   const BlockLayout &layout, int64_t width,
+                                   ArrayRef<Value> ptrs, ArrayRef<Value> masks,
+                                   ArrayRef<Value> others);
+  /// Whether this thread is the one that writes register `reg`'s element
+  /// among the threads and registers holding copies of it (null: always).
+  Value ownsRegister(const BlockLayout &layout, int64_t reg);
+
+  // Shared memory (SharedMemory.cpp).
   Value sharedBase(Location loc);
   Value sharedAddress(Location loc, Type elementType, Value byteOffset,
                       Value index);
   Type sharedStorageType(Type elementType);
-  void storeShared(Location loc, Value base, Value index, Value value);
-  Value loadShared(Location loc, Value base, Value index, Type elementType);
+  void storeShared(Location loc, Value byteOffset, Value index, Value value);
+  Value loadShared(Location loc, Value byteOffset, Value index,
+                   Type elementType);
+  /// Stores `values` (consecutive elements) at `index`, as one vector
+  /// access when there is more than one.
+  void storeSharedVector(Location loc, Value byteOffset, Value index,
+                         ArrayRef<Value> values);
+  SmallVector<Value> loadSharedVector(Location loc, Value byteOffset,
+                                      Value index, Type elementType,
+                                      int64_t count);
   void reserveShared(int64_t bytes) {
     sharedBytes = std::max(sharedBytes, bytes);
   }
   void barrier(Location loc) { gpu::BarrierOp::create(builder, loc); }
-  /// Writes the slots of `value` to shared memory at its linear indices.
-  void spillToShared(Location loc, Value value, Value base);
+  /// Writes the registers of a block in `layout` to shared memory at their
+  /// row-major indices (vectorized along runs of the last dimension).
+  void spillToShared(Location loc, ArrayRef<Value> values,
+                     const BlockLayout &layout, Value byteOffset,
+                     const SharedSwizzle &swizzle = {});
+  /// `coords` with the swizzle applied to the last coordinate.
+  SmallVector<Value> swizzleCoords(Location loc, ArrayRef<Value> coords,
+                                   const SharedSwizzle &swizzle);
 
-  // Data movement.
-  LogicalResult emitRelayout(Operation *op);
+  // Layout changes (Relayout.cpp).
+  LogicalResult emitLayoutChange(Operation *op);
+  /// The registers of `dst` for a value held as `values` in `src`, where
+  /// destination coordinates map to source coordinates through `op` (a shape
+  /// op) or identically (null).
+  SmallVector<Value> changeLayout(Location loc, Type elementType,
+                                  ArrayRef<Value> values,
+                                  const BlockLayout &src,
+                                  const BlockLayout &dst, Operation *op);
+  std::optional<SmallVector<Value>> renameRegisters(ArrayRef<Value> values,
+                                                    const BlockLayout &src,
+                                                    const BlockLayout &dst,
+                                                    Operation *op);
+  std::optional<SmallVector<Value>> shuffleWithinWarps(Location loc,
+                                                       ArrayRef<Value> values,
+                                                       const BlockLayout &src,
+                                                       const BlockLayout &dst);
+  SmallVector<Value> exchangeThroughShared(Location loc, Type elementType,
+                                           ArrayRef<Value> values,
+                                           const BlockLayout &src,
+                                           const BlockLayout &dst,
+                                           Operation *op);
+
+  // Reductions and scans (Reduce.cpp, Scan.cpp).
   LogicalResult emitReduce(ReduceOp op);
   LogicalResult emitScan(ScanOp op);
-  LogicalResult emitDot(DotOp op);
   Accumulator identityAccumulator(Location loc, CombineKind kind, Type type);
   Accumulator combine(Location loc, CombineKind kind, Region &region,
                       Accumulator a, Accumulator b);
   Value combineValues(Location loc, CombineKind kind, Region &region, Value a,
                       Value b);
+  /// `a` where `condition` holds, `b` elsewhere, for accumulators.
+  Accumulator selectAccumulator(Location loc, Value condition, Accumulator a,
+                                Accumulator b);
+  Value shuffle(Location loc, Value value, Value laneOrOffset,
+                gpu::ShuffleMode mode);
   Value shuffleXor(Location loc, Value value, int64_t offset);
-  /// Combines `acc` across aligned groups of `width` lanes with xor
-  /// shuffles; every lane of a group ends with the group's combination.
-  Accumulator butterfly(Location loc, CombineKind kind, Region &region,
-                        Accumulator acc, int64_t width);
-  /// The linear index of element (outer, 0, inner) of the line `line`
-  /// (= outer * inner + inner) along an axis of `extent` elements with
-  /// `inner` elements after it: lines are what reductions and scans walk.
-  Value lineStart(Location loc, Value line, int64_t extent, int64_t inner);
+  Accumulator shuffleAccumulator(Location loc, Accumulator acc, Value lane,
+                                 gpu::ShuffleMode mode);
+
+  // Matrix products (Dot.cpp).
+  LogicalResult emitDot(DotOp op);
 
   // Memoized evaluations, scoped by region so that a value computed inside a
   // loop body is never used after the loop.
@@ -202,8 +285,9 @@ private:
   /// An i32 constant shared within the current scope, so that equal
   /// coordinates are equal values and their evaluations are shared.
   Value scopedConstI32(int64_t value);
-  /// `value + constant`, shared within the current scope.
-  Value scopedAddI32(Value value, int64_t constant);
+  /// `value + constant` (or `value ^ constant`), shared within the current
+  /// scope.
+  Value scopedAddI32(Value value, int64_t constant, bool useXor = false);
   void pushScope() { scopes.emplace_back(); }
   void popScope() { scopes.pop_back(); }
 
@@ -212,28 +296,30 @@ private:
   int64_t numWarps, threads;
   AxisInfoAnalysis &axisInfo;
   OpBuilder builder;
-  Value tid;
+  /// Inserts at the kernel's entry, after the thread id: per-thread values
+  /// every scope shares.
+  OpBuilder entryBuilder;
+  Value tid, lane, warp;
   IRMapping scalars;
-  llvm::DenseMap<Value, SmallVector<Value>> slots;
+  llvm::DenseMap<Value, SmallVector<Value>> registers;
   llvm::DenseMap<Value, bool> indexFunction;
-  /// Loads (and shape ops of them) that are only ever loaded again where a
-  /// relayout needs them: they are not emitted themselves.
-  llvm::DenseSet<Value> reloadOnly;
   std::map<std::vector<const void *>, unsigned> coordIds;
-  /// Layout (shape and vector width) and slot: a key for slot coordinates.
+  std::map<std::vector<int64_t>, ThreadCoords> threadCoordCache;
+  /// Layout key and register: a key for register coordinates.
   using CoordKey = std::pair<std::vector<int64_t>, int64_t>;
   struct Scope {
     llvm::DenseMap<MemoKey, Value> values;
     std::map<int64_t, Value> constants;
-    std::map<std::pair<const void *, int64_t>, Value> sums;
+    std::map<std::tuple<const void *, int64_t, bool>, Value> sums;
     std::map<CoordKey, SmallVector<Value>> coords;
   };
   SmallVector<Scope> scopes;
   int64_t sharedBytes = 0;
 };
 
-/// Diagnoses a kernel that cannot run: a bad warp count, or a block value
-/// needing more registers per thread than a thread has.
+/// Diagnoses a kernel that cannot run: a bad warp count, a block value
+/// without a distributed layout of the kernel's warps, or one needing more
+/// registers per thread than a thread has.
 LogicalResult checkResourceLimits(func::FuncOp kernel, int64_t numWarps);
 
 } // namespace mlir::tile::lowering

@@ -1,13 +1,31 @@
-//===- IndexFunctions.cpp - slots, coordinates, index functions
-//-------------===//
+//===- IndexFunctions.cpp - registers, coordinates, index functions -------===//
 
 #include "Emitter.h"
 
 #include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::tile;
 using namespace mlir::tile::lowering;
+
+//===----------------------------------------------------------------------===//
+// Layouts
+//===----------------------------------------------------------------------===//
+
+BlockLayout mlir::tile::lowering::getBlockLayout(BlockType type) {
+  return {SmallVector<int64_t>(type.getShape()), getLinearLayout(type)};
+}
+
+std::vector<int64_t> BlockLayout::key() const {
+  std::vector<int64_t> result(shape.begin(), shape.end());
+  for (HWDim dim : {HWDim::Register, HWDim::Lane, HWDim::Warp}) {
+    result.push_back(-1);
+    for (const LinearLayout::Coord &basis : linear.getBases(dim))
+      result.insert(result.end(), basis.begin(), basis.end());
+  }
+  return result;
+}
 
 //===----------------------------------------------------------------------===//
 // Types and memoization
@@ -17,6 +35,14 @@ Type KernelEmitter::convertElementType(Type type) {
   if (isa<PtrType>(type))
     return LLVM::LLVMPointerType::get(type.getContext(), /*addressSpace=*/1);
   return type;
+}
+
+Value KernelEmitter::andPredicates(Location loc, Value a, Value b) {
+  if (!a)
+    return b;
+  if (!b)
+    return a;
+  return arith::AndIOp::create(builder, loc, a, b);
 }
 
 unsigned KernelEmitter::internCoords(ArrayRef<Value> coords) {
@@ -38,15 +64,20 @@ Value KernelEmitter::scopedConstI32(int64_t value) {
   return constant;
 }
 
-Value KernelEmitter::scopedAddI32(Value value, int64_t constant) {
-  auto key = std::make_pair(value.getAsOpaquePointer(), constant);
+Value KernelEmitter::scopedAddI32(Value value, int64_t constant, bool useXor) {
+  if (constant == 0)
+    return value;
+  auto key = std::make_tuple(value.getAsOpaquePointer(), constant, useXor);
   for (Scope &scope : llvm::reverse(scopes)) {
     auto it = scope.sums.find(key);
     if (it != scope.sums.end())
       return it->second;
   }
-  Value sum = arith::AddIOp::create(builder, kernel.getLoc(), value,
-                                    constI32(kernel.getLoc(), constant));
+  Location loc = kernel.getLoc();
+  Value operand = scopedConstI32(constant);
+  Value sum = useXor
+                  ? Value(arith::XOrIOp::create(builder, loc, value, operand))
+                  : Value(arith::AddIOp::create(builder, loc, value, operand));
   scopes.back().sums[key] = sum;
   return sum;
 }
@@ -61,7 +92,154 @@ Value KernelEmitter::lookupMemo(MemoKey key) {
 }
 
 //===----------------------------------------------------------------------===//
-// Index functions, slots and coordinates
+// Thread and register coordinates
+//===----------------------------------------------------------------------===//
+
+Value KernelEmitter::gatherThreadBits(Location loc, ArrayRef<unsigned> bits) {
+  OpBuilder::InsertionGuard guard(builder);
+  auto constant = [&](int64_t value) -> Value {
+    return arith::ConstantOp::create(entryBuilder, loc,
+                                     entryBuilder.getI32IntegerAttr(value));
+  };
+  Value result;
+  // Runs of consecutive thread-id bits become one shift and mask.
+  for (size_t i = 0; i < bits.size();) {
+    size_t j = i + 1;
+    while (j < bits.size() && bits[j] == bits[j - 1] + 1)
+      ++j;
+    Value part = tid;
+    if (bits[i] != 0)
+      part = arith::ShRUIOp::create(entryBuilder, loc, part, constant(bits[i]));
+    part = arith::AndIOp::create(entryBuilder, loc, part,
+                                 constant((int64_t(1) << (j - i)) - 1));
+    if (i != 0)
+      part = arith::ShLIOp::create(entryBuilder, loc, part, constant(i));
+    result = result
+                 ? Value(arith::OrIOp::create(entryBuilder, loc, result, part))
+                 : part;
+    i = j;
+  }
+  return result ? result : constant(0);
+}
+
+const KernelEmitter::ThreadCoords &
+KernelEmitter::threadCoords(const BlockLayout &layout) {
+  std::vector<int64_t> key = layout.key();
+  auto it = threadCoordCache.find(key);
+  if (it != threadCoordCache.end())
+    return it->second;
+  Location loc = kernel.getLoc();
+  auto constant = [&](int64_t value) -> Value {
+    return arith::ConstantOp::create(entryBuilder, loc,
+                                     entryBuilder.getI32IntegerAttr(value));
+  };
+  // Bit b of the thread id is lane bit b (b < 5) or warp bit b - 5.
+  SmallVector<LinearLayout::Coord> tidBases;
+  llvm::append_range(tidBases, layout.linear.getBases(HWDim::Lane));
+  llvm::append_range(tidBases, layout.linear.getBases(HWDim::Warp));
+  ThreadCoords coords;
+  for (unsigned d = 0; d < layout.getRank(); ++d) {
+    // Group thread-id bits whose bases are consecutive powers of two along
+    // d: each group is one shift and mask of the thread id.
+    SmallVector<std::pair<unsigned, int64_t>> terms; // (tid bit, basis)
+    for (auto [bit, basis] : llvm::enumerate(tidBases))
+      if (basis[d] != 0)
+        terms.push_back({unsigned(bit), basis[d]});
+    Value value;
+    int64_t bitsSoFar = 0;
+    bool overlapping = false;
+    for (size_t i = 0; i < terms.size();) {
+      auto [firstBit, firstBasis] = terms[i];
+      size_t j = i + 1;
+      if (llvm::isPowerOf2_64(firstBasis))
+        while (j < terms.size() && terms[j].first == terms[j - 1].first + 1 &&
+               terms[j].second == terms[j - 1].second * 2)
+          ++j;
+      int64_t length = j - i;
+      Value part = tid;
+      if (firstBit != 0)
+        part =
+            arith::ShRUIOp::create(entryBuilder, loc, part, constant(firstBit));
+      part = arith::AndIOp::create(entryBuilder, loc, part,
+                                   constant((int64_t(1) << length) - 1));
+      int64_t partBits;
+      if (llvm::isPowerOf2_64(firstBasis)) {
+        unsigned shift = llvm::Log2_64(firstBasis);
+        if (shift != 0)
+          part =
+              arith::ShLIOp::create(entryBuilder, loc, part, constant(shift));
+        partBits = ((int64_t(1) << length) - 1) << shift;
+      } else {
+        part = arith::MulIOp::create(entryBuilder, loc, part,
+                                     constant(firstBasis));
+        partBits = firstBasis;
+      }
+      overlapping = overlapping || (bitsSoFar & partBits);
+      if (!value)
+        value = part;
+      else if (overlapping)
+        value = arith::XOrIOp::create(entryBuilder, loc, value, part);
+      else
+        value = arith::OrIOp::create(entryBuilder, loc, value, part);
+      bitsSoFar |= partBits;
+      i = j;
+    }
+    coords.values.push_back(value ? value : constant(0));
+    coords.bits.push_back(bitsSoFar);
+  }
+  return threadCoordCache[key] = std::move(coords);
+}
+
+SmallVector<Value> KernelEmitter::registerCoords(const BlockLayout &layout,
+                                                 int64_t reg) {
+  CoordKey key(layout.key(), reg);
+  for (Scope &scope : llvm::reverse(scopes)) {
+    auto it = scope.coords.find(key);
+    if (it != scope.coords.end())
+      return it->second;
+  }
+  const ThreadCoords &thread = threadCoords(layout);
+  LinearLayout::Coord constant = layout.linear.apply(HWDim::Register, reg);
+  SmallVector<Value> coords;
+  for (unsigned d = 0; d < layout.getRank(); ++d) {
+    // Disjoint bits add; overlapping ones (a general linear layout) xor.
+    bool useXor = (constant[d] & thread.bits[d]) != 0;
+    coords.push_back(scopedAddI32(thread.values[d], constant[d], useXor));
+  }
+  scopes.back().coords[key] = coords;
+  return coords;
+}
+
+Value KernelEmitter::registerValidAlong(const BlockLayout &layout, int64_t reg,
+                                        unsigned dim) {
+  int64_t extent = layout.shape[dim];
+  if (extent == layout.linear.getShape()[dim])
+    return {};
+  Location loc = kernel.getLoc();
+  const ThreadCoords &thread = threadCoords(layout);
+  int64_t constant = layout.linear.apply(HWDim::Register, reg)[dim];
+  if ((constant & thread.bits[dim]) == 0) {
+    // coordinate = constant + thread part, the thread part in [0, bits].
+    if (constant + thread.bits[dim] < extent)
+      return {};
+    if (constant >= extent)
+      return constBool(loc, false);
+  }
+  Value coord = registerCoords(layout, reg)[dim];
+  return arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult, coord,
+                               scopedConstI32(extent));
+}
+
+Value KernelEmitter::registerValid(const BlockLayout &layout, int64_t reg) {
+  Value valid;
+  for (unsigned d = 0; d < layout.getRank(); ++d)
+    valid = andPredicates(kernel.getLoc(), valid,
+                          registerValidAlong(layout, reg, d));
+  return valid;
+}
+
+//===----------------------------------------------------------------------===//
+// Index functions
 //===----------------------------------------------------------------------===//
 
 /// Whether `value` is a pure function of the element index and of scalars,
@@ -78,8 +256,8 @@ bool KernelEmitter::isIndexFunction(Value value) {
     } else if (auto constant = dyn_cast<ConstantOp>(op)) {
       result = isa<SplatElementsAttr>(constant.getValue());
     } else if (op->hasTrait<OpTrait::Elementwise>() ||
-               isa<AddPtrOp, ExpandDimsOp, BroadcastOp, ReshapeOp, TransOp>(
-                   op)) {
+               isa<AddPtrOp, ExpandDimsOp, BroadcastOp, ReshapeOp, TransOp,
+                   ConvertLayoutOp>(op)) {
       result = llvm::all_of(op->getOperands(), [&](Value operand) {
         return !isa<BlockType>(operand.getType()) || isIndexFunction(operand);
       });
@@ -117,90 +295,31 @@ Value KernelEmitter::linearIndex(Location loc, ArrayRef<int64_t> shape,
   return linear;
 }
 
-SmallVector<Value> KernelEmitter::slotCoords(const Layout &layout,
-                                             int64_t slot) {
-  std::vector<int64_t> layoutKey(layout.shape.begin(), layout.shape.end());
-  layoutKey.push_back(layout.vector);
-  auto lookup = [&](int64_t which) -> const SmallVector<Value> * {
-    for (Scope &scope : llvm::reverse(scopes)) {
-      auto it = scope.coords.find(CoordKey(layoutKey, which));
-      if (it != scope.coords.end())
-        return &it->second;
-    }
-    return nullptr;
-  };
-  if (const SmallVector<Value> *cached = lookup(slot))
-    return *cached;
-  Location loc = kernel.getLoc();
-  int64_t repeat = slot / layout.vector, lane = slot % layout.vector;
-  int64_t chunkSlot = repeat * layout.vector;
-  SmallVector<Value> coords;
-  if (lane != 0 && layout.shape.back() % layout.vector == 0) {
-    // Chunks do not cross rows: a lane is its chunk start moved along the
-    // last dimension (the same value for every chunk starting in that
-    // column, so the lanes' evaluations are shared too).
-    coords = slotCoords(layout, chunkSlot);
-    coords.back() = scopedAddI32(coords.back(), lane);
-  } else if (lane == 0 && repeat > 0 &&
-             (repeat * layout.threads * layout.vector) % layout.shape.back() ==
-                 0) {
-    // Repetition r starts r * T * V elements after the first: when that is
-    // a whole number of rows, the trailing coordinates are the first
-    // chunk's, so values indexed by them are shared between repetitions.
-    coords = slotCoords(layout, 0);
-    int64_t addend = repeat * layout.threads * layout.vector;
-    int64_t dim = layout.shape.size() - 1;
-    while (dim > 0 && addend % layout.shape[dim] == 0) {
-      addend /= layout.shape[dim];
-      --dim;
-    }
-    if (dim == 0) {
-      coords[0] = scopedAddI32(coords[0], addend);
-    } else {
-      Value linear = arith::MulIOp::create(
-          builder, loc,
-          arith::AddIOp::create(builder, loc, tid,
-                                constI32(loc, repeat * layout.threads)),
-          constI32(loc, layout.vector));
-      coords = delinearize(loc, layout.shape, linear);
-    }
-  } else {
-    Value chunk = arith::AddIOp::create(builder, loc, tid,
-                                        constI32(loc, repeat * layout.threads));
-    Value linear = arith::MulIOp::create(builder, loc, chunk,
-                                         constI32(loc, layout.vector));
-    if (lane != 0)
-      linear = arith::AddIOp::create(builder, loc, linear, constI32(loc, lane));
-    coords = delinearize(loc, layout.shape, linear);
-  }
-  scopes.back().coords[CoordKey(layoutKey, slot)] = coords;
-  return coords;
-}
-
-Value KernelEmitter::chunkValid(const Layout &layout, int64_t repeat) {
-  Location loc = kernel.getLoc();
-  if (layout.alwaysValid(repeat))
-    return arith::ConstantOp::create(builder, loc, builder.getBoolAttr(true));
-  Value chunk = arith::AddIOp::create(builder, loc, tid,
-                                      constI32(loc, repeat * layout.threads));
-  Value start =
-      arith::MulIOp::create(builder, loc, chunk, constI32(loc, layout.vector));
-  return arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult, start,
-                               constI32(loc, layout.numElements));
-}
-
-SmallVector<Value> KernelEmitter::getSlots(Value value) {
-  auto it = slots.find(value);
-  if (it != slots.end())
+SmallVector<Value> KernelEmitter::getRegisters(Value value) {
+  auto it = registers.find(value);
+  if (it != registers.end())
     return it->second;
   assert(isIndexFunction(value) && "block value was not emitted");
   // Index functions are evaluated afresh in each scope (memoized there), so
   // that a value computed inside a loop body is never used after the loop.
-  Layout layout = getLayout(cast<BlockType>(value.getType()), threads);
+  BlockLayout layout = getBlockLayout(cast<BlockType>(value.getType()));
   SmallVector<Value> result;
-  for (int64_t slot = 0; slot < layout.numSlots(); ++slot)
-    result.push_back(evalAt(value, slotCoords(layout, slot)));
+  for (int64_t reg = 0; reg < layout.numRegisters(); ++reg)
+    result.push_back(evalAt(value, registerCoords(layout, reg)));
   return result;
+}
+
+std::optional<SmallVector<Value>>
+KernelEmitter::registersIn(Value value, const BlockLayout &layout) {
+  if (isIndexFunction(value)) {
+    SmallVector<Value> result;
+    for (int64_t reg = 0; reg < layout.numRegisters(); ++reg)
+      result.push_back(evalAt(value, registerCoords(layout, reg)));
+    return result;
+  }
+  if (getBlockLayout(cast<BlockType>(value.getType())).key() != layout.key())
+    return std::nullopt;
+  return getRegisters(value);
 }
 
 /// The coordinates in the operand of a shape op (expand_dims, broadcast,
@@ -255,7 +374,7 @@ Value KernelEmitter::evalAt(Value value, ArrayRef<Value> coords) {
                 builder, loc,
                 cast<TypedAttr>(splat.getSplatValue<Attribute>()));
           })
-          .Case<ExpandDimsOp, BroadcastOp, ReshapeOp, TransOp>(
+          .Case<ExpandDimsOp, BroadcastOp, ReshapeOp, TransOp, ConvertLayoutOp>(
               [&](Operation *shapeOp) {
                 return evalAt(shapeOp->getOperand(0),
                               mapCoordsToOperand(shapeOp, coords));

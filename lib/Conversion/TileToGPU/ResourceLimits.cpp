@@ -10,6 +10,8 @@
 
 #include "Emitter.h"
 
+#include "llvm/Support/MathExtras.h"
+
 using namespace mlir;
 using namespace mlir::tile;
 using namespace mlir::tile::lowering;
@@ -17,29 +19,46 @@ using namespace mlir::tile::lowering;
 LogicalResult mlir::tile::lowering::checkResourceLimits(func::FuncOp kernel,
                                                         int64_t numWarps) {
   constexpr int64_t kMaxThreads = 1024, kMaxRegisters = 255;
-  if (numWarps < 1 || numWarps * kWarpSize > kMaxThreads)
+  if (numWarps < 1 || numWarps * kWarpSize > kMaxThreads ||
+      !llvm::isPowerOf2_64(numWarps))
     return kernel.emitError()
            << "kernel '" << kernel.getName()
            << "' has tile.num_warps = " << numWarps << ": a block has 1 to "
-           << kMaxThreads << " threads, so 1 to " << kMaxThreads / kWarpSize
-           << " warps";
+           << kMaxThreads << " threads, so a power of two from 1 to "
+           << kMaxThreads / kWarpSize << " warps";
   int64_t numThreads = numWarps * kWarpSize;
-  WalkResult tooBig = kernel.walk([&](Operation *op) {
-    for (Type type : op->getResultTypes()) {
-      auto block = dyn_cast<BlockType>(type);
-      if (!block)
-        continue;
-      int64_t perThread = getLayout(block, numThreads).numSlots();
-      if (perThread <= kMaxRegisters)
-        continue;
-      op->emitError() << "block of " << block.getNumElements()
-                      << " elements needs " << perThread
-                      << " registers per thread at " << numThreads
-                      << " threads, more than " << kMaxRegisters
-                      << "; use smaller blocks or more warps";
-      return WalkResult::interrupt();
-    }
+  auto check = [&](Value value, Operation *at) -> LogicalResult {
+    auto block = dyn_cast<BlockType>(value.getType());
+    if (!block)
+      return success();
+    auto layout =
+        dyn_cast_or_null<DistributedLayoutAttrInterface>(block.getEncoding());
+    if (!layout)
+      return at->emitError() << "block " << block
+                             << " has no layout; run tile-assign-layouts first";
+    if (layout.getNumWarps() != numWarps)
+      return at->emitError() << "block " << block << " is laid out over "
+                             << layout.getNumWarps() << " warps, but kernel '"
+                             << kernel.getName() << "' has " << numWarps;
+    int64_t perThread = getLinearLayout(block).getNumRegisters();
+    if (perThread <= kMaxRegisters)
+      return success();
+    return at->emitError() << "block of " << block.getNumElements()
+                           << " elements needs " << perThread
+                           << " registers per thread at " << numThreads
+                           << " threads, more than " << kMaxRegisters
+                           << "; use smaller blocks or more warps";
+  };
+  WalkResult result = kernel.walk([&](Operation *op) {
+    for (Value value : op->getResults())
+      if (failed(check(value, op)))
+        return WalkResult::interrupt();
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        for (BlockArgument arg : block.getArguments())
+          if (failed(check(arg, op)))
+            return WalkResult::interrupt();
     return WalkResult::advance();
   });
-  return failure(tooBig.wasInterrupted());
+  return failure(result.wasInterrupted());
 }

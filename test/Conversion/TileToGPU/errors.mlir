@@ -3,7 +3,7 @@
 // RUN: not tile-opt %s -tile-assign-layouts -convert-tile-to-gpu 2>&1 | FileCheck %s --check-prefix=SHARED
 
 // NOLAYOUT: errors.mlir:[[@LINE+3]]:1: error: kernel 'big_dot' has no layouts; run tile-assign-layouts first
-// WARPS: error: num-warps must be from 1 to 32, not 0
+// WARPS: error: num-warps must be a power of two from 1 to 32, not 0
 // SHARED: errors.mlir:[[@LINE+1]]:1: error: kernel 'big_dot' needs 131072 bytes of shared memory, more than the 49152 a block can have statically; use smaller tiles
 func.func @big_dot(%a: !tile.ptr<f32>) {
   %r = tile.arange 0, 16384 : !tile.block<16384xi32>
