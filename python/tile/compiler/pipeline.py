@@ -138,6 +138,8 @@ def _metadata(jit: Any, backend: Mapping[str, Any], types: Mapping[str, str],
         "signature": dict(types),
         "constexprs": {k: _json_value(v) for k, v in constexprs.items()},
         "specialization": specialization.key(),
+        "assembler": backend.get("assembler", ""),
+        "libdevice": backend.get("libdevice", ""),
     }
 
 
