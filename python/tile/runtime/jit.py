@@ -1,7 +1,6 @@
 """`@tile.jit`: a kernel or device function written in Python."""
 from __future__ import annotations
 
-import functools
 import hashlib
 import os
 import inspect
@@ -41,8 +40,8 @@ class JITFunction:
         self._compiled: dict[Any, Any] = {}
         self._default_values = {name: p.default for name, p in self.signature.parameters.items()
                          if p.default is not inspect.Parameter.empty}
-        # Launches seen before, by argument kinds: see launch.launch_jit.
-        self._fast_launch: dict[Any, Any] = {}
+        # The C launch cache (tile.driver.dispatcher), made on the first launch.
+        self._dispatcher: Any = None
 
     def source(self) -> FunctionSource:
         if self._source is None:
@@ -108,13 +107,18 @@ class JITFunction:
     def __getitem__(self, grid: Any) -> Callable[..., Any]:
         """`kernel[grid](*args, stream=None)`: compiles for the arguments and
         launches through `tile.driver` (imported only when launching)."""
-        from .launch import launch_jit
-        return functools.partial(launch_jit, self, grid)
+        dispatcher = self._dispatcher
+        if dispatcher is None:
+            from .launch import dispatcher as make
+            dispatcher = make(self)
+        return dispatcher[grid]
 
     def warmup(self, *args: Any, grid: Any = (1,), **kwargs: Any) -> Any:
         """Compiles for these arguments without launching; returns the artifact."""
-        from .launch import compile_for_args
-        return compile_for_args(self, args, kwargs)[0]
+        from .launch import compile_for_args, split_options
+        kwargs = dict(kwargs)
+        options = split_options(self, kwargs)
+        return compile_for_args(self, args, kwargs, options)[0]
 
     def __repr__(self) -> str:
         return f"JITFunction({self.__module__}:{self.__qualname__})"
