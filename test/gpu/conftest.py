@@ -1,9 +1,9 @@
 """GPU conformance suite (issue 5): needs torch with a CUDA GPU; skips otherwise.
 
-Run on the GPU machine (no compiler there: kernels come prebuilt, made by
-`gpu/prepare_conformance.py` on a machine with the compiler):
+Run on a GPU machine with the tile wheel installed (kernels JIT-compile there;
+gpu/run_wheel.sh installs the wheel and runs this):
 
-    TILE_PREBUILT_DIR=.gpu/prebuilt PYTHONPATH=python python3 -m pytest -q test/gpu
+    TILE_TEST_INSTALLED=1 python3 -m pytest -q test/gpu
 """
 from __future__ import annotations
 

@@ -63,8 +63,8 @@ class Autotuner:
         self.restore_value = list(restore_value or [])
         self.pre_hook = pre_hook
         self.post_hook = post_hook
-        self.warmup = 25 if warmup is None else warmup
-        self.rep = 100 if rep is None else rep
+        self.warmup_ms = 25 if warmup is None else warmup
+        self.rep_ms = 100 if rep is None else rep
         self._do_bench = do_bench
         self.cache: dict[tuple[Any, ...], Config] = {}
         self.configs_timings: dict[Config, float] | None = None
@@ -120,7 +120,7 @@ class Autotuner:
         try:
             if self._do_bench is not None:  # Triton's do_bench=: called with the run alone
                 return float(self._do_bench(run))
-            return _default_do_bench(run, self.warmup, self.rep)
+            return _default_do_bench(run, self.warmup_ms, self.rep_ms)
         except (CompilationError, _launch_errors()) as exc:
             # This config does not fit (too many threads, registers, shared
             # memory, an unsupported construct): skip it.
@@ -175,6 +175,13 @@ class Autotuner:
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         return _underlying_jit(self.fn)(*args, **kwargs)
+
+    def warmup(self, *args: Any, **kwargs: Any) -> list[Any]:
+        """Compiles every config (after pruning) for these arguments; returns
+        the artifacts. No GPU needed when a `target=` is given."""
+        named = bind_arguments_partial(_underlying_jit(self.fn), args, kwargs)
+        return [self.fn.warmup(*args, **kwargs, **config.all_kwargs())
+                for config in self.prune_configs(named)]
 
 
 def bind_arguments_partial(jit: Any, args: Sequence[Any], kwargs: Mapping[str, Any]

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import hashlib
-import os
 import inspect
 import types
 from typing import Any, Callable, Sequence
@@ -76,10 +75,8 @@ class JITFunction:
                 found.append(value.fn)  # an autotuned or heuristics-wrapped function
         return [f for f in found if f is not self]
 
-    def cache_source(self, portable: bool = False) -> str:
-        """This function's source and, transitively, its callees' sources.
-        `portable` names files by their base name, so that a checkout in
-        another directory (a GPU machine's copy) computes the same key."""
+    def cache_source(self) -> str:
+        """This function's source and, transitively, its callees' sources."""
         seen: dict[str, str] = {}
         pending = [self]
         while pending:
@@ -87,8 +84,7 @@ class JITFunction:
             source = fn.source()
             # The file and line are part of the key: the IR (and the PTX line
             # info) carry locations into them.
-            filename = os.path.basename(source.filename) if portable else source.filename
-            key = f"{filename}:{source.first_line}:{fn.__qualname__}"
+            key = f"{source.filename}:{source.first_line}:{fn.__qualname__}"
             if key in seen:
                 continue
             seen[key] = source.text
