@@ -12,15 +12,7 @@ export PYTHONUNBUFFERED=1
 python3 -c "import tile" 2>/dev/null || export PYTHONPATH=python  # a checkout's build
 out="${OUT:-/tmp/tile-gpu}"
 mkdir -p "$out"
-status=0
-run() {  # run NAME COMMAND...: log to $out/NAME.log, remember failures
-  local name=$1; shift
-  echo "== $name"
-  "$@" 2>&1 | tee "$out/$name.log"
-  local rc=${PIPESTATUS[0]}
-  echo "== $name: exit $rc"
-  [[ $rc == 0 ]] || status=1
-}
+source gpu/run-step.sh
 case "${1:-checks}" in
   checks)
     nvidia-smi --query-gpu=name,driver_version,clocks.sm --format=csv,noheader

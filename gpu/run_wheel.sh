@@ -24,15 +24,7 @@ export PYTHONPATH="$site" TILE_TEST_INSTALLED=1 PYTHONUNBUFFERED=1
 export TILE_CACHE_DIR="$site/.cache"    # a fresh cache: every kernel compiles here
 unset CUDA_HOME CUDA_PATH TILE_ASSEMBLER TILE_LIBRARY
 
-status=0
-run() {  # run NAME COMMAND...: log to $out/NAME.log, remember failures
-  local name=$1; shift
-  echo "== $name"
-  "$@" 2>&1 | tee "$out/$name.log"
-  local rc=${PIPESTATUS[0]}
-  echo "== $name: exit $rc"
-  [[ $rc == 0 ]] || status=1
-}
+source gpu/run-step.sh
 nvidia-smi --query-gpu=name,driver_version,clocks.sm --format=csv,noheader
 echo "wheel: $wheel ($(stat -c %s "$wheel") bytes), installed in $site"
 run info python3 -m tile.info
