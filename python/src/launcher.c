@@ -60,9 +60,9 @@ typedef struct {
 
 typedef CUresult (*LaunchExFn)(const CUlaunchConfig *, CUfunction, void **,
                                void **);
-typedef CUresult (*LaunchFn)(CUfunction, unsigned, unsigned, unsigned,
-                             unsigned, unsigned, unsigned, unsigned, CUstream,
-                             void **, void **);
+typedef CUresult (*LaunchFn)(CUfunction, unsigned, unsigned, unsigned, unsigned,
+                             unsigned, unsigned, unsigned, CUstream, void **,
+                             void **);
 typedef CUresult (*CtxSetCurrentFn)(CUcontext);
 typedef CUresult (*CtxGetCurrentFn)(CUcontext *);
 
@@ -72,11 +72,11 @@ static CtxSetCurrentFn cu_ctx_set_current;
 static CtxGetCurrentFn cu_ctx_get_current;
 
 /* Set by configure(). */
-static PyObject *launch_error;   /* tile.driver.LaunchError */
-static PyObject *cuda_error;     /* callable(call, code, hint) -> exception */
-static PyObject *device_query;   /* callable() -> current device ordinal */
-static PyObject *torch_streams;  /* torch._C._cuda_getCurrentRawStream */
-static PyObject *stream_finder;  /* callable() -> the above or None */
+static PyObject *launch_error;  /* tile.driver.LaunchError */
+static PyObject *cuda_error;    /* callable(call, code, hint) -> exception */
+static PyObject *device_query;  /* callable() -> current device ordinal */
+static PyObject *torch_streams; /* torch._C._cuda_getCurrentRawStream */
+static PyObject *stream_finder; /* callable() -> the above or None */
 
 /* Interned names. */
 static PyObject *s_data_ptr, *s_get_device, *s_dtype, *s_device, *s_cai,
@@ -152,27 +152,49 @@ enum {
 
 static int slot_size(char code) {
   switch (code) {
-  case P_PTR: case P_I64: case P_F64: return 8;
-  case P_I32: case P_F32: return 4;
-  case P_I16: case P_F16: case P_BF16: return 2;
-  case P_I1: case P_I8: return 1;
-  default: return 0;
+  case P_PTR:
+  case P_I64:
+  case P_F64:
+    return 8;
+  case P_I32:
+  case P_F32:
+    return 4;
+  case P_I16:
+  case P_F16:
+  case P_BF16:
+    return 2;
+  case P_I1:
+  case P_I8:
+    return 1;
+  default:
+    return 0;
   }
 }
 
 static const char *type_name(char code) {
   switch (code) {
-  case P_PTR: return "ptr";
-  case P_I1: return "i1";
-  case P_I8: return "i8";
-  case P_I16: return "i16";
-  case P_I32: return "i32";
-  case P_I64: return "i64";
-  case P_F16: return "f16";
-  case P_BF16: return "bf16";
-  case P_F32: return "f32";
-  case P_F64: return "f64";
-  default: return "?";
+  case P_PTR:
+    return "ptr";
+  case P_I1:
+    return "i1";
+  case P_I8:
+    return "i8";
+  case P_I16:
+    return "i16";
+  case P_I32:
+    return "i32";
+  case P_I64:
+    return "i64";
+  case P_F16:
+    return "f16";
+  case P_BF16:
+    return "bf16";
+  case P_F32:
+    return "f32";
+  case P_F64:
+    return "f64";
+  default:
+    return "?";
   }
 }
 
@@ -227,7 +249,7 @@ uint16_t tile_bf16_bits(double value) {
 /* A runtime value of an argument, as the key computation found it, so the
  * packer does not ask twice. */
 typedef struct {
-  int known;        /* 1 when `address` holds the pointer */
+  int known; /* 1 when `address` holds the pointer */
   uint64_t address;
 } Probe;
 
@@ -256,7 +278,8 @@ static int type_kind(PyObject *value) {
   if (PyErr_Occurred())
     return -1;
   int kind = KIND_OTHER;
-  if (PyObject_HasAttr(type, s_data_ptr) && PyObject_HasAttr(type, s_get_device))
+  if (PyObject_HasAttr(type, s_data_ptr) &&
+      PyObject_HasAttr(type, s_get_device))
     kind = KIND_TENSOR; /* torch.Tensor and its subclasses */
   else if (PyObject_HasAttr(type, s_cai))
     kind = KIND_CAI; /* CuPy, Numba, ... */
@@ -350,14 +373,14 @@ static int pointer_value(PyObject *value, const Where *where, Py_ssize_t i,
       if (!place)
         PyErr_Clear();
       set_launch_error(WHERE_FMT ": got a tensor on %S, but a kernel needs GPU "
-                       "memory; move it with .cuda()",
+                                 "memory; move it with .cuda()",
                        WHERE_ARGS(where, i), place ? place : Py_None);
       Py_XDECREF(place);
       return -1;
     }
     if (device >= 0 && on != device)
       return set_launch_error(WHERE_FMT ": tensor is on cuda:%ld but the "
-                              "kernel was loaded on cuda:%ld",
+                                        "kernel was loaded on cuda:%ld",
                               WHERE_ARGS(where, i), on, device);
     return tensor_address(value, out);
   }
@@ -375,12 +398,14 @@ static int pointer_value(PyObject *value, const Where *where, Py_ssize_t i,
   PyObject *described = describe_type(value);
   if (PyObject_HasAttrString(value, "__array_interface__") ||
       PyObject_HasAttrString(value, "__array__"))
-    set_launch_error(WHERE_FMT ": got a host array (%U); a kernel needs GPU "
+    set_launch_error(WHERE_FMT
+                     ": got a host array (%U); a kernel needs GPU "
                      "memory: pass a CUDA torch tensor, a CuPy array or an "
                      "object with __cuda_array_interface__",
                      WHERE_ARGS(where, i), described);
   else
-    set_launch_error(WHERE_FMT ": expected a GPU array (torch tensor, CuPy "
+    set_launch_error(WHERE_FMT
+                     ": expected a GPU array (torch tensor, CuPy "
                      "array, __cuda_array_interface__) or an address, got %U",
                      WHERE_ARGS(where, i), described);
   Py_XDECREF(described);
@@ -401,7 +426,7 @@ static int int_value(PyObject *value, const Where *where, Py_ssize_t i,
       PyErr_Clear();
     }
     return set_launch_error(WHERE_FMT ": expected a bool for an i1 parameter, "
-                            "got %R",
+                                      "got %R",
                             WHERE_ARGS(where, i), value);
   }
   PyObject *number = PyBool_Check(value) || PyFloat_Check(value)
@@ -411,7 +436,7 @@ static int int_value(PyObject *value, const Where *where, Py_ssize_t i,
     PyErr_Clear();
     PyObject *described = describe_type(value);
     set_launch_error(WHERE_FMT ": expected an integer for an i%d parameter, "
-                     "got %U %R",
+                               "got %U %R",
                      WHERE_ARGS(where, i), bits, described, value);
     Py_XDECREF(described);
     return -1;
@@ -493,9 +518,15 @@ static int pack_one(PyObject *value, const Where *where, Py_ssize_t i,
     }
     /* fall through to the checking conversion */
     __attribute__((fallthrough));
-  case P_I1: case P_I8: case P_I16: case P_I64: {
-    int bits = code == P_I1 ? 1 : code == P_I8 ? 8 : code == P_I16 ? 16
-             : code == P_I32 ? 32 : 64;
+  case P_I1:
+  case P_I8:
+  case P_I16:
+  case P_I64: {
+    int bits = code == P_I1    ? 1
+               : code == P_I8  ? 8
+               : code == P_I16 ? 16
+               : code == P_I32 ? 32
+                               : 64;
     int64_t v;
     if (int_value(value, where, i, bits, &v) < 0)
       return -1;
@@ -513,7 +544,10 @@ static int pack_one(PyObject *value, const Where *where, Py_ssize_t i,
     }
     return 0;
   }
-  case P_F32: case P_F64: case P_F16: case P_BF16: {
+  case P_F32:
+  case P_F64:
+  case P_F16:
+  case P_BF16: {
     double d;
     if (float_value(value, where, i, &d) < 0)
       return -1;
@@ -664,8 +698,7 @@ static int stream_value(PyObject *stream, long device, uint64_t *out) {
 #define MAX_PARAMS 256
 
 typedef struct {
-  PyObject_HEAD
-  CUfunction function;
+  PyObject_HEAD CUfunction function;
   CUcontext context;
   long device;
   unsigned threads;
@@ -681,8 +714,9 @@ typedef struct {
 static PyTypeObject *KernelType;
 
 static int kernel_init(Kernel *self, PyObject *args, PyObject *kwargs) {
-  static char *names[] = {"function", "context", "device", "codes", "threads",
-                          "shared", "max_grid", "name", "param_names", NULL};
+  static char *names[] = {"function",    "context", "device",   "codes",
+                          "threads",     "shared",  "max_grid", "name",
+                          "param_names", NULL};
   unsigned long long function, context;
   PyObject *codes, *max_grid, *name, *param_names;
   if (!PyArg_ParseTupleAndKeywords(args, kwargs, "KKlSIIOUO", names, &function,
@@ -690,8 +724,8 @@ static int kernel_init(Kernel *self, PyObject *args, PyObject *kwargs) {
                                    &self->threads, &self->shared, &max_grid,
                                    &name, &param_names))
     return -1;
-  if (!PyArg_ParseTuple(max_grid, "III", &self->max_grid[0],
-                        &self->max_grid[1], &self->max_grid[2]))
+  if (!PyArg_ParseTuple(max_grid, "III", &self->max_grid[0], &self->max_grid[1],
+                        &self->max_grid[2]))
     return -1;
   Py_ssize_t count = PyBytes_Size(codes);
   if (count > MAX_PARAMS) {
@@ -736,11 +770,10 @@ static void kernel_dealloc(Kernel *self) {
 static CUresult launch_now(Kernel *self, const unsigned dims[3],
                            uint64_t stream, void **params) {
   if (cu_launch_ex) {
-    CUlaunchConfig config = {dims[0],       dims[1],
-                             dims[2],       self->threads,
-                             1,             1,
-                             self->shared,  (CUstream)(uintptr_t)stream,
-                             NULL,          0};
+    CUlaunchConfig config = {
+        dims[0], dims[1], dims[2],      self->threads,
+        1,       1,       self->shared, (CUstream)(uintptr_t)stream,
+        NULL,    0};
     return cu_launch_ex(&config, self->function, self->count ? params : NULL,
                         NULL);
   }
@@ -782,8 +815,8 @@ static PyObject *kernel_enqueue(Kernel *self, const unsigned dims[3],
     cu_ctx_set_current(previous);
   if (code != 0) {
     PyObject *hint = PyUnicode_FromFormat(
-        "kernel '%U', grid (%u, %u, %u), block (%u, 1, 1)", self->name,
-        dims[0], dims[1], dims[2], self->threads);
+        "kernel '%U', grid (%u, %u, %u), block (%u, 1, 1)", self->name, dims[0],
+        dims[1], dims[2], self->threads);
     raise_cuda(cu_launch_ex ? "cuLaunchKernelEx" : "cuLaunchKernel", code,
                hint);
     Py_XDECREF(hint);
@@ -806,10 +839,10 @@ static PyObject *kernel_launch(Kernel *self, PyObject *args, PyObject *kwargs) {
   if (n != self->count) {
     PyObject *expected = PyUnicode_FromString("");
     for (Py_ssize_t i = 0; expected && i < self->count; i++)
-      Py_SETREF(expected, PyUnicode_FromFormat(
-                              "%U%s%U: %s", expected, i ? ", " : "",
-                              PyTuple_GetItem(self->param_names, i),
-                              type_name(self->codes[i])));
+      Py_SETREF(expected,
+                PyUnicode_FromFormat("%U%s%U: %s", expected, i ? ", " : "",
+                                     PyTuple_GetItem(self->param_names, i),
+                                     type_name(self->codes[i])));
     if (expected)
       set_launch_error("kernel '%U' takes %zd arguments (%U), got %zd",
                        self->name, self->count, expected, n);
@@ -846,21 +879,23 @@ static PyGetSetDef kernel_getset[] = {
     {NULL, NULL, NULL, NULL, NULL}};
 
 /* Type docstrings (writable arrays: Py_tp_doc takes a void *). */
-static char kernel_doc[] = "Kernel(function, context, device, codes, threads, shared, "
-                "max_grid, name, param_names): one loaded kernel";
-static char dispatcher_doc[] = "Dispatcher(name, arg_names, constexpr, defaults, slow_path): "
-                "the launch cache of one @jit function; d[grid](*args)";
-static char bound_doc[] = "a launch of a dispatcher on one grid: call it with the "
-                "kernel's arguments";
+static char kernel_doc[] =
+    "Kernel(function, context, device, codes, threads, shared, "
+    "max_grid, name, param_names): one loaded kernel";
+static char dispatcher_doc[] =
+    "Dispatcher(name, arg_names, constexpr, defaults, slow_path): "
+    "the launch cache of one @jit function; d[grid](*args)";
+static char bound_doc[] =
+    "a launch of a dispatcher on one grid: call it with the "
+    "kernel's arguments";
 
-static PyType_Slot kernel_slots[] = {
-    {Py_tp_new, PyType_GenericNew},
-    {Py_tp_init, kernel_init},
-    {Py_tp_dealloc, kernel_dealloc},
-    {Py_tp_methods, kernel_methods},
-    {Py_tp_getset, kernel_getset},
-    {Py_tp_doc, kernel_doc},
-    {0, NULL}};
+static PyType_Slot kernel_slots[] = {{Py_tp_new, PyType_GenericNew},
+                                     {Py_tp_init, kernel_init},
+                                     {Py_tp_dealloc, kernel_dealloc},
+                                     {Py_tp_methods, kernel_methods},
+                                     {Py_tp_getset, kernel_getset},
+                                     {Py_tp_doc, kernel_doc},
+                                     {0, NULL}};
 
 static PyType_Spec kernel_spec = {"tile._launcher.Kernel", sizeof(Kernel), 0,
                                   Py_TPFLAGS_DEFAULT, kernel_slots};
@@ -878,13 +913,13 @@ enum {
 };
 
 typedef struct {
-  PyObject_HEAD
-  PyObject *arg_names;    /* tuple of str: the function's parameters */
-  PyObject *constexpr;    /* tuple of bool, per parameter */
-  PyObject *defaults;     /* dict: name -> default */
-  PyObject *slow_path;    /* callable(grid, args, kwargs, key, device) */
-  PyObject *entries;      /* dict: key -> Entry tuple */
-  PyObject *name;         /* str */
+  PyObject_HEAD PyObject
+      *arg_names;      /* tuple of str: the function's parameters */
+  PyObject *constexpr; /* tuple of bool, per parameter */
+  PyObject *defaults;  /* dict: name -> default */
+  PyObject *slow_path; /* callable(grid, args, kwargs, key, device) */
+  PyObject *entries;   /* dict: key -> Entry tuple */
+  PyObject *name;      /* str */
   Py_ssize_t count;
   PyObject *small_ints[8]; /* CODE_INT | facts */
   PyObject *code_bool, *code_float;
@@ -899,8 +934,8 @@ static PyTypeObject *DispatcherType;
 static PyTypeObject *BoundType;
 
 static int dispatcher_init(Dispatcher *self, PyObject *args, PyObject *kwargs) {
-  static char *names[] = {"name", "arg_names", "constexpr", "defaults",
-                          "slow_path", NULL};
+  static char *names[] = {"name",     "arg_names", "constexpr",
+                          "defaults", "slow_path", NULL};
   PyObject *name, *arg_names, *constexpr, *defaults, *slow_path;
   if (!PyArg_ParseTupleAndKeywords(args, kwargs, "UOOO!O", names, &name,
                                    &arg_names, &constexpr, &PyDict_Type,
@@ -1039,7 +1074,8 @@ static int key_runtime(Dispatcher *self, KeyBuilder *kb, PyObject *value,
     probe->known = 1;
     key_push(kb, typestr);
     key_push(kb, probe->address % 16 == 0 ? Py_True : Py_False);
-    return 2; /* typestr (items[n - 2]) is a new reference: the caller owns it */
+    return 2; /* typestr (items[n - 2]) is a new reference: the caller owns it
+               */
   }
   kb->cacheable = 0;
   return 0;
@@ -1103,7 +1139,7 @@ static PyObject *dispatch(Dispatcher *self, PyObject *grid, PyObject *args,
                           PyObject *kwargs) {
   PyObject *stream = NULL, *result = NULL, *key = NULL, *entry = NULL,
            *call_kwargs = NULL;
-  PyObject *owned[MAX_ARGS];
+  PyObject *owned[MAX_ARGS + 2]; /* typestrs, the device and the count */
   Py_ssize_t owned_n = 0;
   KeyBuilder kb;
   kb.n = 0;
@@ -1140,9 +1176,8 @@ static PyObject *dispatch(Dispatcher *self, PyObject *grid, PyObject *args,
       key_constant(&kb, value);
       continue;
     }
-    int status = key_runtime(self, &kb, value,
-                             PyTuple_GetItem(self->arg_names, i),
-                             &kb.probes[i]);
+    int status = key_runtime(
+        self, &kb, value, PyTuple_GetItem(self->arg_names, i), &kb.probes[i]);
     if (status < 0)
       goto done;
     if (status == 2)
@@ -1230,7 +1265,8 @@ static PyObject *dispatch(Dispatcher *self, PyObject *grid, PyObject *args,
     PyObject *sources = PyTuple_GetItem(entry, 1);
     if (!kernel_obj || !sources ||
         !PyObject_TypeCheck(kernel_obj, KernelType)) {
-      PyErr_SetString(PyExc_TypeError, "a dispatcher entry is (Kernel, sources)");
+      PyErr_SetString(PyExc_TypeError,
+                      "a dispatcher entry is (Kernel, sources)");
       goto done;
     }
     Kernel *kernel = (Kernel *)kernel_obj;
@@ -1266,7 +1302,8 @@ static PyObject *dispatch(Dispatcher *self, PyObject *grid, PyObject *args,
             probes[i] = kb.probes[nargs + (-1 - j)];
           continue;
         }
-        PyErr_SetString(PyExc_ValueError, "a dispatcher source is out of range");
+        PyErr_SetString(PyExc_ValueError,
+                        "a dispatcher source is out of range");
         goto done;
       }
       values[i] = source; /* a default value */
@@ -1303,8 +1340,7 @@ done:
 
 /* dispatcher[grid] -> a bound launch; calling it launches. */
 typedef struct {
-  PyObject_HEAD
-  Dispatcher *dispatcher;
+  PyObject_HEAD Dispatcher *dispatcher;
   PyObject *grid;
 } Bound;
 
@@ -1369,17 +1405,16 @@ static PyType_Slot dispatcher_slots[] = {
     {0, NULL}};
 
 static PyType_Spec dispatcher_spec = {"tile._launcher.Dispatcher",
-                                      sizeof(Dispatcher), 0,
-                                      Py_TPFLAGS_DEFAULT, dispatcher_slots};
+                                      sizeof(Dispatcher), 0, Py_TPFLAGS_DEFAULT,
+                                      dispatcher_slots};
 
-static PyType_Slot bound_slots[] = {
-    {Py_tp_call, bound_call},
-    {Py_tp_dealloc, bound_dealloc},
-    {Py_tp_doc, bound_doc},
-    {0, NULL}};
+static PyType_Slot bound_slots[] = {{Py_tp_call, bound_call},
+                                    {Py_tp_dealloc, bound_dealloc},
+                                    {Py_tp_doc, bound_doc},
+                                    {0, NULL}};
 
-static PyType_Spec bound_spec = {"tile._launcher.BoundLaunch", sizeof(Bound),
-                                 0, Py_TPFLAGS_DEFAULT, bound_slots};
+static PyType_Spec bound_spec = {"tile._launcher.BoundLaunch", sizeof(Bound), 0,
+                                 Py_TPFLAGS_DEFAULT, bound_slots};
 
 /* ------------------------------------------------------------------------ */
 /* Module                                                                    */
@@ -1387,16 +1422,15 @@ static PyType_Spec bound_spec = {"tile._launcher.BoundLaunch", sizeof(Bound),
 
 static PyObject *configure(PyObject *module, PyObject *args, PyObject *kwargs) {
   (void)module;
-  static char *names[] = {"launch_ex",    "launch",       "ctx_get_current",
-                          "ctx_set_current", "launch_error", "cuda_error",
-                          "device_query", "stream_finder", NULL};
+  static char *names[] = {"launch_ex",       "launch",        "ctx_get_current",
+                          "ctx_set_current", "launch_error",  "cuda_error",
+                          "device_query",    "stream_finder", NULL};
   unsigned long long launch_ex = 0, launch = 0, get_current = 0,
                      set_current = 0;
   PyObject *error_type, *error_factory, *devices, *streams;
-  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "KKKKOOOO", names, &launch_ex,
-                                   &launch, &get_current, &set_current,
-                                   &error_type, &error_factory, &devices,
-                                   &streams))
+  if (!PyArg_ParseTupleAndKeywords(
+          args, kwargs, "KKKKOOOO", names, &launch_ex, &launch, &get_current,
+          &set_current, &error_type, &error_factory, &devices, &streams))
     return NULL;
   cu_launch_ex = (LaunchExFn)(uintptr_t)launch_ex;
   cu_launch = (LaunchFn)(uintptr_t)launch;
@@ -1442,10 +1476,16 @@ static PyMethodDef module_methods[] = {
     {"bf16_bits", py_bf16_bits, METH_O, "bf16 bits of a float (nearest even)"},
     {NULL, NULL, 0, NULL}};
 
-static struct PyModuleDef module_def = {PyModuleDef_HEAD_INIT, "_launcher",
-                                        "The launch path of tile kernels, in C.",
-                                        -1, module_methods, NULL, NULL, NULL,
-                                        NULL};
+static struct PyModuleDef module_def = {
+    PyModuleDef_HEAD_INIT,
+    "_launcher",
+    "The launch path of tile kernels, in C.",
+    -1,
+    module_methods,
+    NULL,
+    NULL,
+    NULL,
+    NULL};
 
 #define INTERN(var, text)                                                      \
   do {                                                                         \
