@@ -8,11 +8,6 @@ two module names, after setting `BACKEND` on the fresh module:
     BACKEND = "triton"  ->  import triton; import triton.language as tl
 
 Imported plainly (no BACKEND injected) it uses tile.
-
-Keep the kernels' text stable: tile's prebuilt artifacts are found by a key
-that includes each function's source, this file's base name and the first line
-of the function. Editing this file means running `bench/run.py --prepare`
-again on the build machine.
 """
 BACKEND = globals().get("BACKEND", "tile")
 
