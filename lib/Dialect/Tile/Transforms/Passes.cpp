@@ -132,7 +132,7 @@ struct TileAssignLayoutsPass
 
   void assignLayouts(func::FuncOp func) {
     LayoutGroups groups;
-    AxisInfoAnalysis axisInfo;
+    AxisInfoAnalysis axisInfo(func);
     func.walk([&](Operation *op) { collectGroups(op, groups); });
     func.walk([&](Operation *op) {
       Value ptr, mask, anchor;
