@@ -651,6 +651,8 @@ AxisInfo Rules::reshape(const AxisInfo &src, ArrayRef<int64_t> srcShape) {
   info.constancy[last] =
       std::max(info.constancy[last], gcd(src.constancy[srcLast], rows));
   info.nonNegative = src.nonNegative;
+  if (isUniform)
+    info.constant = src.constant;
   return info;
 }
 
@@ -868,15 +870,16 @@ AxisInfo Rules::dispatch() {
 // The data-flow analysis
 //===----------------------------------------------------------------------===//
 
-/// What holds for a value at an entry point: kernel arguments carry their
-/// alignment (pointers to their element size, `tile.divisibility` from
-/// specialization); nothing else is known.
+/// What holds for a value at an entry point: scalar and pointer arguments of
+/// a function carry their alignment (pointers to their element size,
+/// `tile.divisibility` from specialization); nothing else is known.
 static AxisInfo entryFacts(Value value) {
   ArrayRef<int64_t> shape = shapeOf(value.getType());
   auto arg = dyn_cast<BlockArgument>(value);
   auto func = arg ? dyn_cast<FunctionOpInterface>(arg.getOwner()->getParentOp())
                   : FunctionOpInterface();
-  if (!func || arg.getOwner() != &func.getFunctionBody().front())
+  if (!func || arg.getOwner() != &func.getFunctionBody().front() ||
+      !shape.empty())
     return AxisInfo::unknown(shape.size());
   int64_t divisibility =
       isa<PtrType>(value.getType()) ? pointeeBytes(value.getType()) : 1;

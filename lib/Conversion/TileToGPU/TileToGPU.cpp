@@ -852,6 +852,8 @@ Value KernelEmitter::emitScalarOp(Operation *op, ValueRange operands,
         return LLVM::GEPOp::create(builder, loc, resultType, pointee,
                                    operands[0], ValueRange{operands[1]});
       })
+      // Facts for the axis analysis; the value itself is the operand's.
+      .Case<HintOp>([&](auto) { return operands[0]; })
       .Default([&](Operation *) -> Value { return {}; });
 }
 
@@ -958,13 +960,12 @@ LogicalResult KernelEmitter::emitOp(Operation *op) {
       slots[op->getResult(0)] = std::move(result);
       return success();
     }
-    // Scalar tile.addptr.
-    if (auto addptr = dyn_cast<AddPtrOp>(op)) {
-      scalars.map(addptr.getResult(),
-                  emitScalarOp(op,
-                               {getScalar(addptr.getPtr()),
-                                getScalar(addptr.getOffset())},
-                               loc));
+    // Scalar tile.addptr and tile.hint.
+    if (isa<AddPtrOp, HintOp>(op)) {
+      SmallVector<Value> operands;
+      for (Value operand : op->getOperands())
+        operands.push_back(getScalar(operand));
+      scalars.map(op->getResult(0), emitScalarOp(op, operands, loc));
       return success();
     }
   }

@@ -551,3 +551,23 @@ func.func @cast(%f: !tile.block<128xf32>, %i8: !tile.block<128xi8>,
   %4 = "tile.cmpi"(%i, %i) <{predicate = 5 : i64}> : (!tile.block<8xi32>, !tile.block<8xi32>) -> !tile.block<8xi1>
   "func.return"() : () -> ()
 }) : () -> ()
+
+// Facts for the compiler: any subset of the three, on blocks of integers or
+// pointers and on scalars.
+
+// CHECK-LABEL: func @hints
+// CHECK: tile.hint %{{.*}} divisibility [16] contiguity [16] : !tile.block<128xi32>
+// CHECK: tile.hint %{{.*}} constancy [4, 1] : !tile.block<8x32xi32>
+// CHECK: tile.hint %{{.*}} divisibility [16, 16] contiguity [1, 32] constancy [8, 1] : !tile.block<8x32x!tile.ptr<f16>>
+// CHECK: tile.hint %{{.*}} divisibility [16] : !tile.ptr<f16>
+// CHECK: tile.hint %{{.*}} divisibility [8] : i64
+func.func @hints(%o: !tile.block<128xi32>, %b: !tile.block<8x32xi32>,
+                 %p: !tile.block<8x32x!tile.ptr<f16>>, %q: !tile.ptr<f16>, %n: i64) {
+  %0 = tile.hint %o divisibility [16] contiguity [16] : !tile.block<128xi32>
+  %1 = tile.hint %b constancy [4, 1] : !tile.block<8x32xi32>
+  %2 = tile.hint %p divisibility [16, 16] contiguity [1, 32] constancy [8, 1]
+      : !tile.block<8x32x!tile.ptr<f16>>
+  %3 = tile.hint %q divisibility [16] : !tile.ptr<f16>
+  %4 = tile.hint %n divisibility [8] : i64
+  return
+}

@@ -4,13 +4,17 @@
 // and reports the facts of every integer and pointer value as remarks: on
 // the op for its results, on the op owning a region for the region's block
 // arguments. The lit tests in test/Analysis check them with
-// -verify-diagnostics.
+// -verify-diagnostics. With `clone`, every op without regions is cloned
+// after the analysis ran and the clones are reported instead: values the
+// analysis never saw, whose facts come from their operands'.
 //
 //===----------------------------------------------------------------------===//
 
 #include "tile/Analysis/AxisInfo.h"
 #include "tile/Dialect/Tile/IR/TileOps.h"
 
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassRegistry.h"
@@ -36,16 +40,26 @@ struct TestAxisInfoPass
     : public PassWrapper<TestAxisInfoPass, OperationPass<>> {
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(TestAxisInfoPass)
 
+  TestAxisInfoPass() = default;
+  TestAxisInfoPass(const TestAxisInfoPass &other) : PassWrapper(other) {}
+
   StringRef getArgument() const final { return "test-print-axis-info"; }
   StringRef getDescription() const final {
     return "Report the axis analysis' facts of every integer and pointer "
            "value as remarks";
   }
 
+  Option<bool> clone{*this, "clone",
+                     llvm::cl::desc("Report clones made after the analysis")};
+
   void runOnOperation() override {
-    getOperation()->walk([](FunctionOpInterface func) {
+    getOperation()->walk([&](FunctionOpInterface func) {
       AxisInfoAnalysis analysis(func);
+      if (clone)
+        cloneOps(func);
       func->walk([&](Operation *op) {
+        if (clone && isCloned(op))
+          return;
         for (Region &region : op->getRegions())
           for (Block &block : region)
             for (BlockArgument arg : block.getArguments())
@@ -63,6 +77,25 @@ struct TestAxisInfoPass
       });
     });
   }
+
+  /// Each op without regions gets a clone right after it, using the clones
+  /// of its operands' definitions; the originals are marked.
+  void cloneOps(FunctionOpInterface func) {
+    SmallVector<Operation *> ops;
+    func->walk([&](Operation *op) {
+      if (op != func && op->getNumRegions() == 0 && op->getNumResults() > 0)
+        ops.push_back(op);
+    });
+    IRMapping mapping;
+    for (Operation *op : ops) {
+      OpBuilder builder(op->getContext());
+      builder.setInsertionPointAfter(op);
+      builder.clone(*op, mapping);
+      op->setAttr(kClonedAttr, UnitAttr::get(op->getContext()));
+    }
+  }
+  static bool isCloned(Operation *op) { return op->hasAttr(kClonedAttr); }
+  static constexpr StringLiteral kClonedAttr = "test.cloned";
 };
 
 } // namespace

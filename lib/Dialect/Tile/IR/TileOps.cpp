@@ -340,11 +340,14 @@ LogicalResult HintOp::verify() {
                    bool powerOfTwo) -> LogicalResult {
     if (!facts)
       return success();
-    if (facts->size() != entries)
-      return emitOpError() << name << " has " << facts->size()
-                           << " entries, one per dimension of "
-                           << (shape.empty() ? "a scalar" : "the operand")
-                           << " needs " << entries;
+    if (facts->size() != entries) {
+      if (shape.empty())
+        return emitOpError()
+               << name << " needs 1 entry for a scalar, not " << facts->size();
+      return emitOpError() << name << " needs " << entries
+                           << " entries, one per dimension, not "
+                           << facts->size();
+    }
     for (auto [dim, fact] : llvm::enumerate(*facts)) {
       if (fact <= 0 || (powerOfTwo && !llvm::isPowerOf2_64(fact)))
         return emitOpError() << name << " entry " << dim << " is " << fact
