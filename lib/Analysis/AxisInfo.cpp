@@ -23,9 +23,11 @@
 #include "mlir/Analysis/DataFlow/SparseAnalysis.h"
 #include "mlir/Analysis/DataFlowFramework.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/MathExtras.h"
@@ -230,6 +232,55 @@ static int64_t wrapTo(uint64_t value, unsigned bits) {
 }
 
 //===----------------------------------------------------------------------===//
+// Assumptions
+//===----------------------------------------------------------------------===//
+
+/// Whether `cmp` states `value >= 0`: `value >= c` with c >= 0, `value > c`
+/// with c >= -1, or the same with the operands swapped.
+static bool statesNonNegative(arith::CmpIOp cmp, Value value) {
+  using P = arith::CmpIPredicate;
+  bool onLeft = cmp.getLhs() == value;
+  APInt bound;
+  if (!matchPattern(onLeft ? cmp.getRhs() : cmp.getLhs(),
+                    m_ConstantInt(&bound)))
+    return false;
+  // c <= value is value >= c; c < value is value > c.
+  P predicate = cmp.getPredicate();
+  if (!onLeft)
+    predicate = predicate == P::sle   ? P::sge
+                : predicate == P::slt ? P::sgt
+                                      : P::eq;
+  int64_t c = bound.getSExtValue();
+  return (predicate == P::sge && c >= 0) || (predicate == P::sgt && c >= -1);
+}
+
+/// Whether `value >= 0` is assumed (`llvm.intr.assume`, from tl.assume) in
+/// the block that defines it, with only straight-line ops between the
+/// definition and the assumption: every execution that defines the value
+/// then reaches the assumption, and one that would fail it is undefined.
+static bool assumedNonNegative(Value value) {
+  Block *block = value.getParentBlock();
+  if (!block)
+    return false;
+  Operation *def = value.getDefiningOp();
+  for (Operation *user : value.getUsers()) {
+    auto cmp = dyn_cast<arith::CmpIOp>(user);
+    if (!cmp || cmp->getBlock() != block || !statesNonNegative(cmp, value))
+      continue;
+    for (Operation *assume : cmp->getUsers()) {
+      if (!isa<LLVM::AssumeOp>(assume) || assume->getBlock() != block ||
+          (def && !def->isBeforeInBlock(assume)))
+        continue;
+      auto from = def ? std::next(def->getIterator()) : block->begin();
+      if (llvm::none_of(llvm::make_range(from, assume->getIterator()),
+                        [](Operation &op) { return op.getNumRegions() > 0; }))
+        return true;
+    }
+  }
+  return false;
+}
+
+//===----------------------------------------------------------------------===//
 // The rules: facts of a result from its operands' facts
 //===----------------------------------------------------------------------===//
 
@@ -246,7 +297,12 @@ public:
       : op(op), operands(operands), resultType(op->getResult(0).getType()),
         shape(shapeOf(resultType)), bits(intBits(resultType)) {}
 
-  AxisInfo compute() { return normalized(dispatch(), shape); }
+  AxisInfo compute() {
+    AxisInfo info = dispatch();
+    if (bits && !info.nonNegative)
+      info.nonNegative = assumedNonNegative(op->getResult(0));
+    return normalized(std::move(info), shape);
+  }
 
 private:
   AxisInfo dispatch();
@@ -886,7 +942,9 @@ static AxisInfo entryFacts(Value value) {
   if (auto attr = func.getArgAttrOfType<IntegerAttr>(arg.getArgNumber(),
                                                      "tile.divisibility"))
     divisibility = std::max(divisibility, powerOf2Dividing(attr.getInt()));
-  return normalized(uniform(shape, divisibility), shape);
+  AxisInfo info = normalized(uniform(shape, divisibility), shape);
+  info.nonNegative = intBits(value.getType()) && assumedNonNegative(value);
+  return info;
 }
 
 /// The facts of `op`'s single result (multi-result ops give nothing).

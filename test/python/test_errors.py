@@ -105,6 +105,19 @@ def test_hint_values_must_be_constants():
 
 
 @tile.jit
+def assume_block(x_ptr):
+    offs = tl.arange(0, 8)
+    tl.assume(offs >= 0)  # ERR-assume
+    tl.store(x_ptr + offs, 1.0)
+
+
+def test_assume_needs_a_scalar_condition():
+    error = compile_error(assume_block, "*fp32")
+    assert_located(error, "ERR-assume", "tl.assume(")
+    assert "tl.assume needs a scalar condition, not a block of shape [8]" in error.message
+
+
+@tile.jit
 def runtime_arange(x_ptr, n):
     offs = tl.arange(0, n)  # ERR-constexpr
     tl.store(x_ptr + offs, 1.0)

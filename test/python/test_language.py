@@ -357,6 +357,20 @@ def hint_forms(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
     tl.store(base + rows, tl.load(y_ptr + rows) + count)
 
 
+@tile.jit
+def assumptions(x_ptr, n, stride):
+    tl.assume(n >= 0)
+    tl.assume(stride > 0)
+    tl.assume(True)
+    tl.store(x_ptr + n * stride, 1)
+
+
+def test_assume_emits_llvm_assume():
+    ir = ir_of(assumptions, "*i32,i32,i32")
+    assert ir.count("llvm.intr.assume") == 2
+    assert "arith.cmpi sge, %arg1" in ir and "arith.cmpi sgt, %arg2" in ir
+
+
 def test_hint_forms():
     ir = ir_of(hint_forms, "*i32,*i32,i32", {"BLOCK": 64})
     assert "divisibility [8, 8] : !tile.block<4x64xi32>" in ir

@@ -972,9 +972,11 @@ LogicalResult KernelEmitter::emitOp(Operation *op) {
   if (isa<func::CallOp>(op))
     return op->emitOpError()
            << "calls a device function; run the inliner before lowering";
-  // Upstream scalar ops (arith, math) are cloned as they are.
+  // Upstream scalar ops (arith, math, tl.assume's llvm.intr.assume) are
+  // cloned as they are.
   Dialect *dialect = op->getDialect();
-  if (dialect && isa<arith::ArithDialect, math::MathDialect>(dialect) &&
+  if (((dialect && isa<arith::ArithDialect, math::MathDialect>(dialect)) ||
+       isa<LLVM::AssumeOp>(op)) &&
       op->getNumRegions() == 0) {
     for (Value operand : op->getOperands())
       if (!scalars.contains(operand))

@@ -596,6 +596,20 @@ def max_constancy(input: Any, values: Any, _builder: Builder | None = None) -> A
 
 @builtin
 def assume(cond: Any, _builder: Builder | None = None) -> None:
+    """Tells the compiler that the scalar `cond` holds (`llvm.intr.assume`):
+    LLVM optimizes on it, and the axis analysis takes `x >= 0` / `x > 0`
+    (`tl.assume(pid_n >= 0)`, as Triton's tutorial 03) for non-negativity.
+    A false assumption is undefined behaviour."""
+    c = unwrap(cond)
+    if not isinstance(c, tensor):
+        if not c:
+            raise TileError("tl.assume of a condition that is false at compile time")
+        return None
+    if c.is_block():
+        raise TileError(f"tl.assume needs a scalar condition, not a block of shape {c.shape}")
+    if not c.dtype.is_bool():
+        raise TileError(f"tl.assume needs a boolean condition, not {c.dtype}")
+    _builder.create_void(f"llvm.intr.assume {c.name} : i1")
     return None
 
 
