@@ -93,6 +93,17 @@ static void shortenRuns(AxisInfo &info, unsigned dim, int64_t run) {
   info.contiguity[dim] = run;
 }
 
+/// Sets runs of `run` elements along `dim` for a result that is, at each
+/// element, `a`'s value, `b`'s (times `bScale`), or their sum or difference:
+/// its run starts are divisible by what divides both there.
+static void setRuns(AxisInfo &info, unsigned dim, int64_t run,
+                    const AxisInfo &a, const AxisInfo &b, int64_t bScale = 1) {
+  info.contiguity[dim] = run;
+  info.divisibility[dim] =
+      gcd(divisibilityAt(a, dim, run),
+          mulDivisibility(divisibilityAt(b, dim, run), bScale));
+}
+
 /// The longest runs, dividing the current ones, that start at values
 /// divisible by their length: a wrap of the value at a multiple of `limit`
 /// (a power of two) can then only fall at a run start.
@@ -120,10 +131,7 @@ AxisInfo AxisInfo::join(const AxisInfo &lhs, const AxisInfo &rhs) {
     return lhs;
   AxisInfo info = unknown(lhs.getRank());
   for (unsigned dim = 0; dim < info.getRank(); ++dim) {
-    int64_t run = gcd(lhs.contiguity[dim], rhs.contiguity[dim]);
-    info.contiguity[dim] = run;
-    info.divisibility[dim] =
-        gcd(divisibilityAt(lhs, dim, run), divisibilityAt(rhs, dim, run));
+    setRuns(info, dim, gcd(lhs.contiguity[dim], rhs.contiguity[dim]), lhs, rhs);
     info.constancy[dim] = gcd(lhs.constancy[dim], rhs.constancy[dim]);
   }
   if (lhs.constant == rhs.constant)
@@ -412,10 +420,7 @@ AxisInfo Rules::add(const AxisInfo &lhs, const AxisInfo &rhs, int64_t rhsScale,
     int64_t run = gcd(lhs.contiguity[dim], rhs.constancy[dim]);
     if (!subtract)
       run = std::max(run, gcd(lhs.constancy[dim], rhs.contiguity[dim]));
-    info.contiguity[dim] = run;
-    info.divisibility[dim] =
-        gcd(divisibilityAt(lhs, dim, run),
-            mulDivisibility(divisibilityAt(rhs, dim, run), rhsScale));
+    setRuns(info, dim, run, lhs, rhs, rhsScale);
     info.constancy[dim] = gcd(lhs.constancy[dim], rhs.constancy[dim]);
   }
   if (!subtract)
@@ -489,11 +494,9 @@ AxisInfo Rules::rem(const AxisInfo &lhs, const AxisInfo &rhs, bool isUnsigned) {
   bool ordered = isUnsigned || lhs.nonNegative;
   AxisInfo info = unknown();
   for (unsigned dim = 0; dim < info.getRank(); ++dim) {
-    int64_t run = ordered ? runWithinMultiples(lhs, rhs, dim) : 1;
-    info.contiguity[dim] = run;
     // lhs - q * rhs keeps what divides both.
-    info.divisibility[dim] =
-        gcd(divisibilityAt(lhs, dim, run), divisibilityAt(rhs, dim, run));
+    setRuns(info, dim, ordered ? runWithinMultiples(lhs, rhs, dim) : 1, lhs,
+            rhs);
     info.constancy[dim] = gcd(lhs.constancy[dim], rhs.constancy[dim]);
   }
   // C's remainder has the sign of the dividend; an unsigned one is below the
@@ -554,9 +557,7 @@ AxisInfo Rules::minMax(const AxisInfo &lhs, const AxisInfo &rhs, bool isMax,
     if (isUnsigned)
       run = gcd(run, alignedRun(lhs, dim, kMaxDivisibility),
                 alignedRun(rhs, dim, kMaxDivisibility));
-    info.contiguity[dim] = run;
-    info.divisibility[dim] =
-        gcd(divisibilityAt(lhs, dim, run), divisibilityAt(rhs, dim, run));
+    setRuns(info, dim, run, lhs, rhs);
     info.constancy[dim] = gcd(lhs.constancy[dim], rhs.constancy[dim]);
   }
   // A signed max is at least either side; an unsigned min is at most either
@@ -604,10 +605,8 @@ AxisInfo Rules::select(const AxisInfo &cond, const AxisInfo &a,
   for (unsigned dim = 0; dim < info.getRank(); ++dim) {
     int64_t condRun = cond.getRank() == info.getRank() ? cond.constancy[dim]
                                                        : extentOf(shape, dim);
-    int64_t run = gcd(a.contiguity[dim], b.contiguity[dim], condRun);
-    info.contiguity[dim] = run;
-    info.divisibility[dim] =
-        gcd(divisibilityAt(a, dim, run), divisibilityAt(b, dim, run));
+    setRuns(info, dim, gcd(a.contiguity[dim], b.contiguity[dim], condRun), a,
+            b);
     info.constancy[dim] = gcd(a.constancy[dim], b.constancy[dim], condRun);
   }
   if (a.constant == b.constant)
