@@ -1009,8 +1009,9 @@ public:
     AxisInfo info = AxisInfo::unknown(0);
     info.divisibility[0] =
         gcd(elementDivisibility(lower), elementDivisibility(step));
-    // The step is positive: the variable never goes below the lower bound.
-    info.nonNegative = lower.nonNegative;
+    // The step is positive and the variable below the upper bound: it never
+    // goes below the lower bound (as a signed value, for a signed loop).
+    info.nonNegative = lower.nonNegative && !forOp.getUnsignedCmp();
     propagateIfChanged(argLattices[0], argLattices[0]->join(info));
   }
 };

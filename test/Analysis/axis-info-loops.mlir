@@ -202,8 +202,8 @@ func.func @pointer_reassigned_in_loop(%X: !tile.ptr<f32> {tile.divisibility = 16
   return
 }
 
-// Induction variables: constant bounds, divisible bounds, index type, and a
-// lower bound that may be negative.
+// Induction variables: constant bounds, divisible bounds, index type, a
+// lower bound that may be negative, an unsigned loop.
 func.func @induction_variables(%lo: i32 {tile.divisibility = 16 : i32}, %hi: i32, %m: i32) {
 // expected-remark @-1 {{region 0 argument 0: contiguity = [1], divisibility = [16], constancy = [1]}}
 // expected-remark @-2 {{region 0 argument 1: contiguity = [1], divisibility = [1], constancy = [1]}}
@@ -222,6 +222,10 @@ func.func @induction_variables(%lo: i32 {tile.divisibility = 16 : i32}, %hi: i32
   }
   scf.for %k = %m to %hi step %c48 : i32 {
   // expected-remark @-1 {{region 0 argument 0: contiguity = [1], divisibility = [1], constancy = [1]}}
+  }
+  // An unsigned loop may run past 2^31: not non-negative as a signed value.
+  scf.for unsigned %u = %c0 to %hi step %c8 : i32 {
+  // expected-remark @-1 {{region 0 argument 0: contiguity = [1], divisibility = [8], constancy = [1]}}
   }
   %i0 = arith.constant 0 : index
   // expected-remark @-1 {{contiguity = [1], divisibility = [1073741824], constancy = [1], constant = 0, non-negative}}
