@@ -266,6 +266,7 @@ def _example(relative: str, name: str) -> Any:
 T01 = _example("tutorials/01_vector_add.py", "conformance_tutorial_01")
 T02 = _example("tutorials/02_fused_softmax.py", "conformance_tutorial_02")
 T03 = _example("tutorials/03_matmul.py", "conformance_tutorial_03")
+T05 = _example("tutorials/05_layer_norm.py", "conformance_tutorial_05")
 
 cdiv = tile.cdiv
 CASES: list[Case] = []
@@ -358,6 +359,24 @@ for (m, n) in [(1000, 1001), (37, 5)]:
              [("a", inp((m, n))), ("b", inp((m, n))), ("c", out((m, n))), ("M", m), ("N", n),
               ("stride_m", Stride("a", 0))],
              lambda A, torch: {"c": _d(A["a"]) + _d(A["b"])}, {"TILE_M": tm, "TILE_N": tn})
+
+# Rows padded to an odd stride (1025) with a 16-divisible width: the masks
+# are constant over 16 columns but a row may start anywhere, so accesses must
+# stay scalar (128-bit ones were emitted and would fault on the GPU).
+_PAD_M, _PAD_N = 100, 1024
+
+
+def _padded_add_ref(A: Mapping[str, Any], torch: Any) -> dict[str, Any]:
+    c = _d(A["a"]) + _d(A["b"])
+    c[:, _PAD_N:] = float("nan")  # the padding is never written
+    return {"c": c}
+
+
+case("matrix_add-padded_rows", K.matrix_add, (cdiv(_PAD_M, 16), cdiv(_PAD_N, 32)),
+     [("a", inp((_PAD_M, _PAD_N + 1))), ("b", inp((_PAD_M, _PAD_N + 1))),
+      ("c", out((_PAD_M, _PAD_N + 1))), ("M", _PAD_M), ("N", _PAD_N),
+      ("stride_m", Stride("a", 0))],
+     _padded_add_ref, {"TILE_M": 16, "TILE_N": 32})
 
 _REDUCE = {"sum": lambda x, d: x.sum(d), "max": lambda x, d: x.amax(d),
            "min": lambda x, d: x.amin(d)}
@@ -481,6 +500,16 @@ case("early_exit", K.early_exit, (cdiv(5000, 256),),
      [("x", inp(5000)), ("out", out(5000)), ("n", 5000), ("limit", 13)],
      _early_exit_ref, {"BLOCK": 256})
 
+def _hinted_copy_ref(A: Mapping[str, Any], torch: Any) -> dict[str, Any]:
+    dst = A["src"].clone()
+    dst[:A["start"]] = float("nan")  # below start: never written
+    return {"dst": dst}
+
+
+case("hinted_copy", K.hinted_copy, (cdiv(10_000 - 40, 1024),),
+     [("src", inp(10_000)), ("dst", out(10_000)), ("start", 40), ("n", 10_000)],
+     _hinted_copy_ref, {"BLOCK": 1024}, tol=None)
+
 # -- Triton's tutorials ------------------------------------------------------------
 
 case("tutorial01-vector_add", T01.add_kernel, lambda meta: (cdiv(98_432, meta["BLOCK_SIZE"]),),
@@ -516,6 +545,26 @@ for (m, n, k, activation) in [(512, 512, 256, ""), (300, 500, 200, "leaky_relu")
           ("stride_bk", Stride("b", 0)), ("stride_bn", Stride("b", 1)),
           ("stride_cm", Stride("c", 0)), ("stride_cn", Stride("c", 1))],
          _t03_ref(activation), {"ACTIVATION": activation}, tol=1e-2)
+
+
+
+def _t05_ref(A: Mapping[str, Any], torch: Any) -> dict[str, Any]:
+    x, w, b = _d(A["X"]), _d(A["W"]), _d(A["B"])
+    mean = x.mean(1)
+    var = ((x - mean[:, None]) ** 2).mean(1)
+    rstd = 1 / torch.sqrt(var + A["eps"])
+    return {"Y": (x - mean[:, None]) * rstd[:, None] * w + b, "Mean": mean, "Rstd": rstd}
+
+
+# Tutorial 05's host code: BLOCK_SIZE = next_power_of_2(N) up to 64 KB of
+# halves, num_warps = min(max(BLOCK_SIZE // 256, 1), 8); also a BLOCK_SIZE
+# below N (the loops run several times) and an N not divisible by 16.
+for (m, n, block) in [(64, 1024, 1024), (16, 4096, 4096), (8, 8192, 4096), (33, 3000, 1024)]:
+    case(f"tutorial05-layer_norm-{m}x{n}-B{block}", T05._layer_norm_fwd_fused, (m,),
+         [("X", inp((m, n), "float16")), ("Y", out((m, n), "float16")),
+          ("W", inp(n, "float16")), ("B", inp(n, "float16")), ("Mean", out(m)),
+          ("Rstd", out(m)), ("stride", Stride("X", 0)), ("N", n), ("eps", 1e-5)],
+         _t05_ref, {"BLOCK_SIZE": block}, num_warps=min(max(block // 256, 1), 8), tol=5e-3)
 
 CASE_IDS = [c.id for c in CASES]
 assert len(set(CASE_IDS)) == len(CASE_IDS), "case ids must be unique"

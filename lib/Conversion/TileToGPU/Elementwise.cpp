@@ -186,6 +186,7 @@ Value KernelEmitter::emitScalarOp(Operation *op, ValueRange operands,
         return LLVM::GEPOp::create(builder, loc, resultType, pointee,
                                    operands[0], ValueRange{operands[1]});
       })
+      .Case<HintOp>([&](auto) { return operands[0]; })
       .Default([&](Operation *) -> Value { return {}; });
 }
 
@@ -223,13 +224,12 @@ LogicalResult KernelEmitter::emitElementwise(Operation *op) {
     registers[op->getResult(0)] = std::move(result);
     return success();
   }
-  // Scalar tile.addptr.
-  if (auto addptr = dyn_cast<AddPtrOp>(op)) {
-    scalars.map(addptr.getResult(),
-                emitScalarOp(
-                    op,
-                    {getScalar(addptr.getPtr()), getScalar(addptr.getOffset())},
-                    loc));
+  // Scalar tile.addptr and tile.hint (an identity).
+  if (isa<AddPtrOp, HintOp>(op)) {
+    SmallVector<Value> operands;
+    for (Value operand : op->getOperands())
+      operands.push_back(getScalar(operand));
+    scalars.map(op->getResult(0), emitScalarOp(op, operands, loc));
     return success();
   }
   return op->emitOpError() << "cannot be lowered to the GPU yet";
