@@ -43,6 +43,9 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    from tile import interpreter
+    if interpreter.enabled():
+        return  # TILE_INTERPRET=1: every case runs on the CPU, and needs torch (no skip)
     reason = cuda_skip_reason()
     if reason is None:
         return
