@@ -351,20 +351,19 @@ def sum(input: Any, axis: Any = None, keep_dims: Any = False, dtype: Any = None)
     return _reduce("sum", input, axis, keep_dims)
 
 
-@_implements
-def max(input: Any, axis: Any = None, return_indices: Any = False,
-        return_indices_tie_break_left: Any = True, keep_dims: Any = False) -> Any:
-    if unwrap(return_indices):
-        return _reduce("max", input, axis, keep_dims), _arg_reduce("max", input, axis, keep_dims)
-    return _reduce("max", input, axis, keep_dims)
+def _extreme_reduction(kind: str) -> None:
+    def extreme(input: Any, axis: Any = None, return_indices: Any = False,
+                return_indices_tie_break_left: Any = True, keep_dims: Any = False) -> Any:
+        if unwrap(return_indices):
+            return (_reduce(kind, input, axis, keep_dims),
+                    _arg_reduce(kind, input, axis, keep_dims))
+        return _reduce(kind, input, axis, keep_dims)
+    extreme.__name__ = extreme.__qualname__ = kind
+    _implements(extreme)
 
 
-@_implements
-def min(input: Any, axis: Any = None, return_indices: Any = False,
-        return_indices_tie_break_left: Any = True, keep_dims: Any = False) -> Any:
-    if unwrap(return_indices):
-        return _reduce("min", input, axis, keep_dims), _arg_reduce("min", input, axis, keep_dims)
-    return _reduce("min", input, axis, keep_dims)
+_extreme_reduction("max")
+_extreme_reduction("min")
 
 
 def _arg_reduce(kind: str, input: Any, axis: Any, keep_dims: Any) -> Tensor:
@@ -492,13 +491,10 @@ def dot(input: Any, other: Any, acc: Any = None, input_precision: Any = None,
 # Compile-time helpers and hints
 # ----------------------------------------------------------------------------
 
-@_implements
-def static_assert(cond: Any, msg: Any = "") -> None:
-    cond = unwrap(cond)
-    if isinstance(cond, Tensor):
-        raise TileError("static_assert needs a compile-time condition; got a runtime value")
-    if not cond:
-        raise TileError(f"static_assert failed{': ' + str(unwrap(msg)) if unwrap(msg) else ''}")
+# Builtins that never touch the IR builder: the frontend's own functions.
+for _name in ("static_assert", "multiple_of", "max_contiguous", "max_constancy", "assume",
+              "debug_barrier"):
+    _implements(getattr(C, _name).__wrapped__)
 
 
 @_implements
@@ -509,39 +505,12 @@ def static_print(*values: Any) -> None:
         print(*(unwrap(v) for v in values))
 
 
-def _identity_hint(name: str) -> None:
-    def hint(input: Any, values: Any) -> Any:
-        return input
-    hint.__name__ = hint.__qualname__ = name
-    _implements(hint)
-
-
-for _hint in ("multiple_of", "max_contiguous", "max_constancy"):
-    _identity_hint(_hint)
-
-
-@_implements
-def assume(cond: Any) -> None:
-    return None
-
-
-@_implements
-def debug_barrier() -> None:
-    return None
-
-
 # ----------------------------------------------------------------------------
 # Loops
 # ----------------------------------------------------------------------------
 
-class static_range:
+class static_range(C.static_range):
     """`tl.static_range`: the compiler unrolls it; here, a loop over Python ints."""
-
-    def __init__(self, arg1: Any, arg2: Any = None, step: Any = None) -> None:
-        if arg2 is None:
-            arg1, arg2 = 0, arg1
-        self.start, self.end = unwrap(arg1), unwrap(arg2)
-        self.step = 1 if step is None else unwrap(step)
 
     def __iter__(self) -> Iterator[int]:
         for bound in (self.start, self.end, self.step):
@@ -551,16 +520,9 @@ class static_range:
         return iter(builtins.range(self.start, self.end, self.step))
 
 
-class range:  # noqa: A001 - Triton's name
+class range(C.range):  # noqa: A001 - Triton's name
     """`range(...)`/`tl.range(...)` in a kernel: a loop whose index is an i32 (i64
     if a bound is 64-bit) runtime value, as the compiler's `scf.for`."""
-
-    def __init__(self, arg1: Any, arg2: Any = None, step: Any = None, num_stages: Any = None,
-                 loop_unroll_factor: Any = None, **hints: Any) -> None:
-        if arg2 is None:
-            arg1, arg2 = 0, arg1
-        self.start, self.end = arg1, arg2
-        self.step = 1 if step is None else step
 
     def __iter__(self) -> Iterator[Tensor]:
         bounds = [O.to_value(v) for v in (self.start, self.end, self.step)]

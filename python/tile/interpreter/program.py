@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any, Hashable, Iterator
 
 from ..errors import TileError
@@ -24,20 +25,21 @@ class Launch:
         return True
 
 
-_RUNNING: list[Launch] = []
+_RUNNING: ContextVar[Launch | None] = ContextVar("tile_interpreter_launch", default=None)
 
 
 def current() -> Launch:
-    if not _RUNNING:
+    launch = _RUNNING.get()
+    if launch is None:
         raise TileError("the interpreter's tile.language runs only inside an interpreted "
                         "kernel")
-    return _RUNNING[-1]
+    return launch
 
 
 @contextmanager
 def running(launch: Launch) -> Iterator[Launch]:
-    _RUNNING.append(launch)
+    token = _RUNNING.set(launch)
     try:
         yield launch
     finally:
-        _RUNNING.pop()
+        _RUNNING.reset(token)

@@ -48,7 +48,10 @@ class InterpretedJIT:
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         if self.jit.constexpr_names:
-            bound = self.jit.signature.bind(*args, **kwargs)
+            try:
+                bound = self.jit.signature.bind(*args, **kwargs)
+            except TypeError as exc:
+                raise TileError(f"{self.jit.__name__}(): {exc}") from None
             for name in self.jit.constexpr_names:
                 if isinstance(unwrap(bound.arguments.get(name)), L.Tensor):
                     raise TileError(f"argument '{name}' of {self.jit.__name__} is a "

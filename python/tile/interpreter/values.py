@@ -47,7 +47,8 @@ def storage_dtype(ty: dtype) -> np.dtype:
 def _round_to_odd_f32(x: np.ndarray) -> np.ndarray:
     """float64 -> float32 rounding to odd: a second rounding (to bf16) of the
     result is then the correctly rounded bf16 of x (no double rounding)."""
-    f = x.astype(np.float32)
+    with np.errstate(over="ignore"):  # beyond the f32 range: inf, as intended
+        f = x.astype(np.float32)
     wide = f.astype(np.float64)
     inexact = np.isfinite(x) & (wide != x)
     # Truncate toward zero, then set the lowest bit when anything was dropped.
