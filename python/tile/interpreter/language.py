@@ -41,21 +41,21 @@ def _implements(fn: Callable[..., Any]) -> Callable[..., Any]:
 # Program identity and block creation
 # ----------------------------------------------------------------------------
 
-def _grid_axis(axis: Any, what: str) -> int:
-    axis = _constexpr_int(axis, what)
+def _grid_axis(axis: Any, name: str, possessive: str) -> int:
+    axis = _constexpr_int(axis, f"{possessive} axis")
     if axis not in (0, 1, 2):
-        raise TileError(f"{what.split()[0]} axis must be 0, 1 or 2, got {axis}")
+        raise TileError(f"{name} axis must be 0, 1 or 2, got {axis}")
     return axis
 
 
 @_implements
 def program_id(axis: Any = 0) -> Tensor:
-    return constant(current().program[_grid_axis(axis, "program_id's axis")], T.int32)
+    return constant(current().program[_grid_axis(axis, "program_id", "program_id's")], T.int32)
 
 
 @_implements
 def num_programs(axis: Any = 0) -> Tensor:
-    return constant(current().grid[_grid_axis(axis, "num_programs' axis")], T.int32)
+    return constant(current().grid[_grid_axis(axis, "num_programs", "num_programs'")], T.int32)
 
 
 @_implements
