@@ -416,6 +416,25 @@ def loop_index_is_int32(out_ptr):
         tl.store(out_ptr, i * 1073741824)  # 3 * 2**30 wraps in i32
 
 
+@tile.jit
+def descending(out_ptr, start, step):
+    k = 0
+    for i in range(start, 0, -2):  # a negative constant step counts down
+        tl.store(out_ptr + k, i)
+        k += 1
+    for i in range(0, 3, step):  # a runtime step must be positive
+        k += 1
+
+
+def test_descending_loops_and_runtime_steps() -> None:
+    out = np.zeros(4, np.int32)
+    descending[(1,)](out, 5, 1)
+    assert out.tolist() == [5, 3, 1, 0]
+    with pytest.raises(InterpreterError, match="range step must be positive or a negative "
+                                               "constant, got -1"):
+        descending[(1,)](out, 5, -1)
+
+
 def test_loop_index_is_a_runtime_int32() -> None:
     out = np.zeros(1, np.int64)
     loop_index_is_int32[(1,)](out)

@@ -532,9 +532,9 @@ class range(C.range):  # noqa: A001 - Triton's name
         iv_type = T.int64 if any(v.dtype.primitive_bitwidth == 64 for v in bounds) \
             else T.int32
         lower, upper, step = (O.cast(v, iv_type).item() for v in bounds)
-        if step <= 0:
-            raise TileError(f"range step must be positive, got {step} (the compiled loop "
-                            "counts up while the index is below the end)")
+        if step == 0 or (step < 0 and isinstance(self.step, Tensor)):
+            raise TileError(f"range step must be positive or a negative constant, got {step} "
+                            "(a runtime step counts up while the index is below the end)")
         return (constant(i, iv_type) for i in builtins.range(lower, upper, step))
 
 

@@ -56,6 +56,10 @@ def operands(x: Any, y: Any) -> tuple[Tensor, Tensor]:
 # Shapes
 # ----------------------------------------------------------------------------
 
+def _shape_text(shape: Sequence[int]) -> str:
+    return "x".join(str(s) for s in shape) if shape else "scalar"
+
+
 def _like(x: Tensor, data: np.ndarray) -> Tensor:
     """New data of x's type (and, for pointers, region)."""
     return Tensor(data, x.dtype, x.region)
@@ -85,8 +89,8 @@ def broadcast_to(x: Tensor, shape: Sequence[int]) -> Tensor:
     if x.shape == shape:
         return x
     if len(x.shape) > len(shape) or S.broadcast_shapes(x.shape, shape) != shape:
-        raise TileError(f"cannot broadcast a block of shape {S._shape_text(x.shape)} "
-                        f"to {S._shape_text(shape)}")
+        raise TileError(f"cannot broadcast a block of shape {_shape_text(x.shape)} "
+                        f"to {_shape_text(shape)}")
     return _like(x, np.broadcast_to(x.data, tuple(shape)))
 
 
@@ -107,8 +111,8 @@ def reshape(x: Tensor, shape: Sequence[int]) -> Tensor:
         known = math.prod(s for s in shape if s != -1)
         shape[shape.index(-1)] = x.numel // max(known, 1)
     if math.prod(shape) != x.numel:
-        raise TileError(f"cannot reshape a block of shape {S._shape_text(x.shape)} "
-                        f"({x.numel} elements) to {S._shape_text(shape)}")
+        raise TileError(f"cannot reshape a block of shape {_shape_text(x.shape)} "
+                        f"({x.numel} elements) to {_shape_text(shape)}")
     if not x.is_block():
         return splat(x, shape)
     if not shape:

@@ -179,11 +179,10 @@ def _runtime_argument(host: HostArrays, name: str, value: Any) -> Any:
     return constant(value, ty)
 
 
-def launch(jit: JITFunction, grid: Any, args: Sequence[Any], kwargs: Mapping[str, Any]) -> None:
-    kwargs = {k: v for k, v in kwargs.items() if k not in _OPTIONS or k in jit.arg_names}
-    named = bind_arguments(jit, args, kwargs)
-    grid3 = normalize_grid(grid, named)
-    session, host = Session(), HostArrays()
+def _arguments(jit: JITFunction, named: Mapping[str, Any], session: Session,
+               host: HostArrays) -> dict[str, Any]:
+    """The kernel's arguments by name: runtime values typed as a compiled
+    launch types them; constexprs as Python values (@jit functions interpreted)."""
     values: dict[str, Any] = {}
     for name in jit.arg_names:
         value = named[name]
@@ -195,19 +194,30 @@ def launch(jit: JITFunction, grid: Any, args: Sequence[Any], kwargs: Mapping[str
         except (TypeError, TileError) as exc:
             source = jit.source()
             raise source.error(source.tree, f"argument '{name}': {exc}") from None
-    kernel = session.function(jit)
+    return values
+
+
+def launch(jit: JITFunction, grid: Any, args: Sequence[Any], kwargs: Mapping[str, Any]) -> None:
+    kwargs = {k: v for k, v in kwargs.items() if k not in _OPTIONS or k in jit.arg_names}
+    named = bind_arguments(jit, args, kwargs)
+    grid3 = normalize_grid(grid, named)
+    session, host = Session(), HostArrays()
     state = Launch(grid3, session)
-    try:
-        with np.errstate(all="ignore"), running(state):
-            for z in range(grid3[2]):
-                for y in range(grid3[1]):
-                    for x in range(grid3[0]):
-                        state.program = (x, y, z)
-                        kernel(**values)
-    except TileError as exc:
-        raise session.located(exc, state) from None
-    finally:
-        host.finish()
+    # Overflow, NaN and the like are results here, as on the GPU: no warnings.
+    with np.errstate(all="ignore"):
+        values = _arguments(jit, named, session, host)
+        kernel = session.function(jit)
+        try:
+            with running(state):
+                for z in range(grid3[2]):
+                    for y in range(grid3[1]):
+                        for x in range(grid3[0]):
+                            state.program = (x, y, z)
+                            kernel(**values)
+        except TileError as exc:
+            raise session.located(exc, state) from None
+        finally:
+            host.finish()
 
 
 __all__ = ["launch", "callable_jit"]
