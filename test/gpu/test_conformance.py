@@ -15,7 +15,7 @@ import pytest
 
 from conformance_cases import CASES, Case, build, device, launch
 
-pytestmark = pytest.mark.gpu
+pytestmark = [pytest.mark.gpu, pytest.mark.interpretable]
 
 
 def _seed() -> int:
