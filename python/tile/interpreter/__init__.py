@@ -32,6 +32,11 @@ def enabled(jit: Any = None) -> bool:
 def launch(jit: Any, grid: Any, *args: Any, stream: Any = None, **kwargs: Any) -> None:
     """`kernel[grid](*args, **kwargs)` in the interpreter (the launch contract of
     `tile.runtime.launch.launch_jit`; `stream` is accepted and ignored)."""
+    try:
+        import numpy  # noqa: F401
+    except ImportError:
+        raise ImportError("the interpreter (TILE_INTERPRET=1, @jit(interpret=True)) needs "
+                          "NumPy: pip install numpy") from None
     from .runner import launch as run
     run(jit, grid, args, kwargs)
 
