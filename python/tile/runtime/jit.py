@@ -1,11 +1,13 @@
 """`@tile.jit`: a kernel or device function written in Python."""
 from __future__ import annotations
 
+import functools
 import hashlib
 import inspect
 import types
 from typing import Any, Callable, Sequence
 
+from .. import interpreter
 from ..compiler.source import FunctionSource, function_source
 from ..errors import TileError
 from ..language.types import constexpr
@@ -103,6 +105,8 @@ class JITFunction:
     def __getitem__(self, grid: Any) -> Callable[..., Any]:
         """`kernel[grid](*args, stream=None)`: compiles for the arguments and
         launches through `tile.driver` (imported only when launching)."""
+        if interpreter.enabled(self):  # TILE_INTERPRET=1 or @jit(interpret=True): on the CPU
+            return functools.partial(interpreter.launch, self, grid)
         dispatcher = self._dispatcher
         if dispatcher is None:
             from .launch import dispatcher as make
