@@ -492,9 +492,54 @@ def dot(input: Any, other: Any, acc: Any = None, input_precision: Any = None,
 # ----------------------------------------------------------------------------
 
 # Builtins that never touch the IR builder: the frontend's own functions.
-for _name in ("static_assert", "multiple_of", "max_contiguous", "max_constancy", "assume",
-              "debug_barrier"):
+for _name in ("static_assert", "debug_barrier"):
     _implements(getattr(C, _name).__wrapped__)
+
+
+def _hinted(input: Any, values: Any, what: str) -> Any:
+    """The hints are facts for the compiler's analysis: checked for Triton's
+    argument rules as the compiler checks them, the value unchanged."""
+    x = unwrap(input)
+    if isinstance(x, int) and not isinstance(x, bool):
+        C._hint_values([], values, what)
+        return input
+    if not isinstance(x, Tensor) or not (x.dtype.is_int() or x.dtype.is_ptr()):
+        kind = x.dtype if isinstance(x, Tensor) else repr(x)
+        raise TileError(f"tl.{what} applies to integer and pointer values, not {kind}")
+    C._hint_values(x.shape, values, what)
+    return input
+
+
+@_implements
+def multiple_of(input: Any, values: Any) -> Any:
+    return _hinted(input, values, "multiple_of")
+
+
+@_implements
+def max_contiguous(input: Any, values: Any) -> Any:
+    return _hinted(input, values, "max_contiguous")
+
+
+@_implements
+def max_constancy(input: Any, values: Any) -> Any:
+    return _hinted(input, values, "max_constancy")
+
+
+@_implements
+def assume(cond: Any) -> None:
+    """The compiled kernel takes the condition as given (a false one is
+    undefined behaviour); the interpreter checks it."""
+    c = unwrap(cond)
+    if isinstance(c, Tensor):
+        if c.is_block():
+            raise TileError(f"tl.assume needs a scalar condition, not a block of shape "
+                            f"{c.shape}")
+        if not c.dtype.is_bool():
+            raise TileError(f"tl.assume needs a boolean condition, not {c.dtype}")
+        c = bool(c.data)
+    if not c:
+        raise TileError("tl.assume: the condition is false")
+    return None
 
 
 @_implements

@@ -152,6 +152,10 @@ class Autotuner:
             self.bench_time = time.perf_counter() - started
             for name, value in saved.items():
                 named[name].copy_(value)
+            # As Triton: the real run starts from zero too, not from the last
+            # timed run's output.
+            for name in self.reset_to_zero:
+                named[name].zero_()
             config = min(timings, key=timings.__getitem__)
             if timings[config] == float("inf"):
                 raise RuntimeError(f"{self.__name__}: no config compiled and launched for "
