@@ -172,14 +172,12 @@ def case_matmul_naive(kdim: int, triton_default: bool = True,
                 config={"M": m, "N": n, "K": kdim, "BLOCK_M": bm, "BLOCK_N": bn})
 
 
-# tl.dot blocks. Triton: tutorial 03's Hopper-sized tile. tile: no tensor cores
-# yet; A and B blocks are staged in its 48 KiB static shared memory in their own
-# type ((64*32 + 32*64) * 2 B = 8 KiB) and its FMA dot keeps 64*64/128 = 32
-# accumulators per thread.
+# tl.dot blocks: tutorial 03's Hopper-sized tile, the same for both backends.
 DOT_CONFIG = {
     "triton": {"BLOCK_M": 128, "BLOCK_N": 128, "BLOCK_K": 64, "GROUP_M": 8,
                "num_warps": 8, "num_stages": 3},
-    "tile": {"BLOCK_M": 64, "BLOCK_N": 64, "BLOCK_K": 32, "GROUP_M": 8, "num_warps": 4},
+    "tile": {"BLOCK_M": 128, "BLOCK_N": 128, "BLOCK_K": 64, "GROUP_M": 8,
+             "num_warps": 8, "num_stages": 3},
 }
 
 
@@ -210,8 +208,36 @@ def case_matmul_dot(dtype: str) -> Case:
     return Case(f"matmul_dot_{short}", "tl.dot matmul", f"4096^3 {short}; {blocks}", make,
                 launch, metric="TFLOP/s", work=2 * m * n * k_, check=check,
                 torch_fn=lambda t, b: (lambda: t.matmul(b["a"], b["b"])), reps=200,
-                note="tile: no tensor cores yet (FMA dot); blocks differ per backend",
+                note="the same blocks for both backends",
                 config={"dtype": dtype, **{f"{be}": c for be, c in DOT_CONFIG.items()}})
+
+
+def case_matmul_tutorial03(dtype: str, size: int) -> Case:
+    m = n = k_ = size
+    short = {"float16": "f16", "bfloat16": "bf16"}[dtype]
+
+    def make(alloc: Any) -> dict:
+        return {"a": alloc.randn((m, k_), dtype), "b": alloc.randn((k_, n), dtype),
+                "out": alloc.empty((m, n), "float16")}
+
+    def launch(k: Any, b: dict, backend: str) -> None:
+        a, bb, c = b["a"], b["b"], b["out"]
+        grid = lambda meta: (((m + meta["BLOCK_SIZE_M"] - 1) // meta["BLOCK_SIZE_M"])  # noqa: E731
+                             * ((n + meta["BLOCK_SIZE_N"] - 1) // meta["BLOCK_SIZE_N"]),)
+        k.matmul_tutorial03[grid](a, bb, c, m, n, k_, a.stride(0), a.stride(1), bb.stride(0),
+                                  bb.stride(1), c.stride(0), c.stride(1))
+
+    def check(t: Any, b: dict) -> tuple:
+        expected = t.matmul(b["a"].float(), b["b"].float())
+        # |C| ~ sqrt(K); the output is f16.
+        return b["out"].float(), expected, 0.25 * (size / 4096) ** 0.5 * 4, 1e-2
+
+    return Case(f"matmul_tutorial03_{short}_{size}", "tutorial-03 matmul (autotuned)",
+                f"{size}^3 {short}, tutorial 03's 4 configs", make, launch, metric="TFLOP/s",
+                work=2 * m * n * k_, check=check,
+                torch_fn=lambda t, b: (lambda: t.matmul(b["a"], b["b"])), reps=200,
+                note="both backends autotune over the tutorial's configs; torch is cuBLAS",
+                config={"dtype": dtype, "size": size})
 
 
 def case_row_cumsum(rows: int, cols: int) -> Case:
@@ -327,6 +353,10 @@ def all_cases() -> list[Case]:
         case_matmul_naive(512, triton_default=False, anchor=TRITON_K512_ANCHOR),
         case_matmul_dot("float16"),
         case_matmul_dot("bfloat16"),
+        case_matmul_tutorial03("float16", 4096),
+        case_matmul_tutorial03("bfloat16", 4096),
+        case_matmul_tutorial03("float16", 8192),
+        case_matmul_tutorial03("bfloat16", 8192),
         case_row_cumsum(4096, 4096),
         case_column_sum(8192, 8192, 64, 64),
         case_column_sum(8192, 8192, 32, 128),

@@ -115,6 +115,7 @@ CUresult cuDeviceGetAttribute(int *v, int attr, int dev) {
   case 6: case 7: *v = 65535; return 0;
   case 75: *v = physical_major[visible[dev]]; return 0;
   case 76: *v = physical_minor[visible[dev]]; return 0;
+  case 97: *v = 232448; return 0;
   default: return 1;
   }
 }
@@ -142,11 +143,20 @@ CUresult cuFuncGetAttribute(int *v, int attr, void *fn) {
   if (attr == 0) { *v = func_max_threads; return 0; }
   return 1;
 }
+int func_dynamic_shared = 48 * 1024; /* what cuFuncSetAttribute allowed */
+unsigned last_shared = 0;            /* dynamic shared bytes of the last launch */
+CUresult cuFuncSetAttribute(void *fn, int attr, int value) {
+  (void)fn;
+  if (attr != 8 || value > 232448) return 1;
+  func_dynamic_shared = value; return 0;
+}
 CUresult cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
                         unsigned by, unsigned bz, unsigned shared, void *stream,
                         void **params, void **extra) {
-  (void)shared; (void)extra;
+  (void)extra;
   if (!current_ctx) return 201;
+  if ((int)shared > func_dynamic_shared) return 1; /* INVALID_VALUE: not opted in */
+  last_shared = shared;
   if (function_ctx(f) != current_ctx - 1) return 400; /* INVALID_HANDLE */
   last_launch_ctx = current_ctx - 1;
   if (fail_launch && fail_launch != 700) return fail_launch;
@@ -175,3 +185,8 @@ CUresult cuLaunchKernelEx(const FakeLaunchConfig *c, void *f, void **params, voi
   return cuLaunchKernel(f, c->gx, c->gy, c->gz, c->bx, c->by, c->bz, c->shared, c->stream,
                         params, extra);
 }
+
+/* Dynamic shared memory: what the last launch asked for and what the
+   function was opted in to. */
+unsigned fake_last_shared(void) { return last_shared; }
+int fake_func_dynamic_shared(void) { return func_dynamic_shared; }

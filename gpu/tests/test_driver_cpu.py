@@ -200,6 +200,25 @@ def test_errors() -> None:
     _raises(driver.DriverError, lambda: driver.load_module(b"x", bad_type), "'u32'")
 
 
+def test_dynamic_shared_memory() -> None:
+    """Shared memory is dynamic: launches ask for the kernel's bytes, opting
+    the function in beyond 48 KiB; more than the device allows is an error
+    at load time."""
+    def meta(name: str, shared: int) -> dict:
+        return {"chip": "sm_90", "kernels": [{"name": name, "num_warps": 4, "threads": 128,
+                                              "shared_bytes": shared, "params": []}]}
+    small = driver.load_module(b"x", meta("small", 1024)).kernel("small")
+    small.launch((1,), [])
+    assert fake.fake_last_shared() == 1024
+    big = driver.load_module(b"x", meta("big_smem", 200 * 1024)).kernel("big_smem")
+    assert fake.fake_func_dynamic_shared() == 200 * 1024
+    big.launch((1,), [])
+    assert fake.fake_last_shared() == 200 * 1024
+    _raises(driver.LaunchError,
+            lambda: driver.load_module(b"x", meta("huge", 300 * 1024)).kernel("huge"),
+            "307200 bytes of shared memory", "allows 232448")
+
+
 def test_context_from_other_thread() -> None:
     import threading
     kernel = _module().kernel("k")

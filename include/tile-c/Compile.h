@@ -59,6 +59,9 @@ typedef struct TileCompileOptions {
   const char *ptxas;
   /** A libnvJitLink.so to assemble with in-process; wins over ptxas. */
   const char *nvJitLink;
+  /** Loop iterations whose dot operands load at once, Triton's num_stages
+   *  (0: 3; 1: no software pipelining). */
+  int numStages;
 } TileCompileOptions;
 
 /** Compiles tile IR text of `irSize` bytes with `options` (may be NULL).

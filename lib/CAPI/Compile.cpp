@@ -33,6 +33,8 @@ static TileCompileResult *compile(const char *irText, size_t irSize,
   mlir::tile::CompileOptions options;
   options.numWarps = numWarps;
   options.emitCubin = in.emitCubin != 0;
+  if (in.numStages > 0)
+    options.numStages = in.numStages;
   setIfGiven(options.chip, in.chip);
   setIfGiven(options.cudaToolkit, in.cudaToolkit);
   setIfGiven(options.ptxas, in.ptxas);

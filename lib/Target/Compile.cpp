@@ -81,15 +81,24 @@ void mlir::tile::registerPipelineDependencies(DialectRegistry &registry) {
 }
 
 /// Tile IR to gpu.func kernels: clean-up, layouts, conversion.
-static void buildTileToGPUPipeline(OpPassManager &pm, unsigned numWarps) {
+static void buildTileToGPUPipeline(OpPassManager &pm,
+                                   const CompileOptions &options) {
   pm.addPass(createInlinerPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   pm.addPass(createTileHoistLoopReductions());
+  pm.addPass(createTileOffsetLoopPointers());
+  TilePipelineLoopsOptions pipelineOptions;
+  pipelineOptions.numStages = options.numStages;
+  pm.addPass(createTilePipelineLoops(pipelineOptions));
+  pm.addPass(createCanonicalizerPass());
   TileAssignLayoutsOptions layoutOptions;
-  layoutOptions.numWarps = numWarps;
+  layoutOptions.numWarps = options.numWarps;
+  layoutOptions.chip = options.chip;
   pm.addPass(createTileAssignLayouts(layoutOptions));
-  pm.addPass(createConvertTileToGPU());
+  ConvertTileToGPUOptions gpuOptions;
+  gpuOptions.chip = options.chip;
+  pm.addPass(createConvertTileToGPU(gpuOptions));
 }
 
 /// gpu.func kernels to the LLVM and NVVM dialects, with a target attached.
@@ -109,10 +118,10 @@ static void buildGPUToNVVMPipeline(OpPassManager &pm, StringRef chip) {
   pm.addPass(createGpuNVVMAttachTarget(targetOptions));
 }
 
-void mlir::tile::buildTileToNVVMPipeline(OpPassManager &pm, StringRef chip,
-                                         unsigned numWarps) {
-  buildTileToGPUPipeline(pm, numWarps);
-  buildGPUToNVVMPipeline(pm, chip);
+void mlir::tile::buildTileToNVVMPipeline(OpPassManager &pm,
+                                         const CompileOptions &options) {
+  buildTileToGPUPipeline(pm, options);
+  buildGPUToNVVMPipeline(pm, options.chip);
 }
 
 namespace {
@@ -122,7 +131,11 @@ struct TileToNVVMPipelineOptions
                            llvm::cl::init("sm_90")};
   Option<unsigned> numWarps{*this, "num-warps",
                             llvm::cl::desc("Warps per program instance"),
-                            llvm::cl::init(4)};
+                            llvm::cl::init(CompileOptions().numWarps)};
+  Option<unsigned> numStages{
+      *this, "num-stages",
+      llvm::cl::desc("Loop iterations whose dot operands load at once"),
+      llvm::cl::init(CompileOptions().numStages)};
 };
 } // namespace
 
@@ -132,7 +145,11 @@ void mlir::tile::registerTilePipelines() {
       "Lower tile kernels to the NVVM and LLVM dialects, ready for "
       "serialization to PTX",
       [](OpPassManager &pm, const TileToNVVMPipelineOptions &options) {
-        buildTileToNVVMPipeline(pm, options.chip, options.numWarps);
+        CompileOptions compile;
+        compile.chip = options.chip;
+        compile.numWarps = options.numWarps;
+        compile.numStages = options.numStages;
+        buildTileToNVVMPipeline(pm, compile);
       });
 }
 
@@ -268,7 +285,7 @@ CompileResult mlir::tile::compileTileSource(StringRef source,
   }
 
   PassManager toGPU(&context);
-  buildTileToGPUPipeline(toGPU, options.numWarps);
+  buildTileToGPUPipeline(toGPU, options);
   if (failed(toGPU.run(*module)))
     return result;
   collectLaunchFacts(*module, result.kernels);

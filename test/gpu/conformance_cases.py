@@ -488,6 +488,13 @@ _DOT = [
     ("float32", 100, 75, 53, (32, 32, 16), "C", "C", "C", 4),
     ("float32", 100, 75, 53, (32, 32, 16), "F", "F", "F", 4),
     ("float32", 64, 64, 64, (64, 64, 32), "C", "C", "C", 4),
+    # wgmma on sm_90a (f16/bf16, M tiles of 64 rows per warpgroup): odd extents,
+    # transposed operands, one and two warpgroups, N split between warps.
+    ("float16", 129, 65, 33, (64, 64, 32), "C", "C", "C", 4),
+    ("bfloat16", 129, 65, 33, (64, 32, 16), "F", "C", "C", 4),
+    ("float16", 300, 260, 200, (128, 128, 64), "C", "C", "C", 8),
+    ("bfloat16", 256, 256, 128, (128, 256, 64), "C", "F", "C", 8),
+    ("float16", 64, 128, 64, (64, 128, 32), "F", "F", "F", 8),
 ]
 for (dt, m, n, k, (bm, bn, bk), ao, bo, co, warps) in _DOT:
     case(f"dot-{dt}-{m}x{n}x{k}-tile{bm}x{bn}x{bk}-a{ao}b{bo}c{co}-w{warps}", K.dot_matmul,
@@ -497,6 +504,22 @@ for (dt, m, n, k, (bm, bn, bk), ao, bo, co, warps) in _DOT:
           ("stride_cm", Stride("c", 0)), ("stride_cn", Stride("c", 1))],
          _mm_ref(), {"BLOCK_M": bm, "BLOCK_N": bn, "BLOCK_K": bk}, num_warps=warps,
          tol=1e-5 if dt == "float32" else 1e-2)
+
+
+def _acc_epilogue_ref(A: Mapping[str, Any], torch: Any) -> dict[str, Any]:
+    acc = _d(A["d"]) + _d(A["a"]) @ _d(A["b"])
+    return {"c": torch.where(acc > 0, acc, acc * 0.01)}
+
+
+for (dt, m, n, k, (bm, bn, bk), warps) in [("float16", 129, 65, 33, (64, 64, 32), 4),
+                                           ("bfloat16", 200, 136, 96, (128, 64, 32), 8),
+                                           ("float32", 70, 40, 24, (32, 32, 16), 4)]:
+    case(f"dot_acc_epilogue-{dt}-{m}x{n}x{k}-tile{bm}x{bn}x{bk}-w{warps}", K.dot_acc_epilogue,
+         (cdiv(m, bm), cdiv(n, bn)),
+         [("a", inp((m, k), dt)), ("b", inp((k, n), dt)), ("d", inp((m, n))),
+          ("c", out((m, n), "float16")), ("M", m), ("N", n), ("K", k)],
+         _acc_epilogue_ref, {"BLOCK_M": bm, "BLOCK_N": bn, "BLOCK_K": bk}, num_warps=warps,
+         tol=1e-2)
 
 # -- control flow on runtime values ----------------------------------------------
 

@@ -246,6 +246,29 @@ def dot_matmul(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak, stride_bk, st
     tl.store(c_ptrs, acc, mask=(offs_m[:, None] < M) & (offs_n[None, :] < N))
 
 
+@triton.jit
+def dot_acc_epilogue(a_ptr, b_ptr, d_ptr, c_ptr, M, N, K, BLOCK_M: tl.constexpr,
+                     BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
+    """C = leaky_relu(D + A @ B) stored as f16, row-major: the accumulator starts
+    from D, the K loop chains it through `acc=`, the epilogue runs on the result."""
+    pid_m = tl.program_id(0)
+    pid_n = tl.program_id(1)
+    offs_m = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
+    offs_n = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
+    offs_k = tl.arange(0, BLOCK_K)
+    mask_c = (offs_m[:, None] < M) & (offs_n[None, :] < N)
+    acc = tl.load(d_ptr + offs_m[:, None] * N + offs_n[None, :], mask=mask_c, other=0.0)
+    for k in range(0, K, BLOCK_K):
+        ks = k + offs_k
+        a = tl.load(a_ptr + offs_m[:, None] * K + ks[None, :],
+                    mask=(offs_m[:, None] < M) & (ks[None, :] < K), other=0.0)
+        b = tl.load(b_ptr + ks[:, None] * N + offs_n[None, :],
+                    mask=(ks[:, None] < K) & (offs_n[None, :] < N), other=0.0)
+        acc = tl.dot(a, b, acc=acc)
+    acc = tl.where(acc > 0, acc, acc * 0.01)
+    tl.store(c_ptr + offs_m[:, None] * N + offs_n[None, :], acc.to(tl.float16), mask=mask_c)
+
+
 # -- control flow on runtime values ----------------------------------------------
 
 @triton.jit

@@ -40,16 +40,16 @@ def test_header_declares_a_driver_api_launcher():
                  "cuLaunchKernel(function, gridX, gridY, gridZ, ADD_KERNEL_THREADS, 1, 1"):
         assert call in header
     assert "#define ADD_KERNEL_THREADS 128" in header
-    assert "cuFuncSetAttribute" not in header
 
 
-def test_static_shared_memory_is_not_requested_again_as_dynamic():
-    # A kernel's shared memory is a static global of its module: asking for
-    # the same bytes as dynamic shared memory would double the footprint.
+def test_dynamic_shared_memory_is_requested_at_launch():
+    # Shared memory is dynamic: every launch asks for the kernel's bytes, and
+    # the function opts in once beyond the default 48 KiB.
     header = aot.header_text(fake_artifact(shared_bytes=32_768), "add_kernel")
-    assert "ADD_KERNEL_THREADS, 1, 1,\n                        0, stream" in header
+    assert "ADD_KERNEL_THREADS, 1, 1,\n                        ADD_KERNEL_SHARED_BYTES, stream" in header
     assert "#define ADD_KERNEL_SHARED_BYTES 32768" in header
-    assert "cuFuncSetAttribute" not in header
+    assert "if (ADD_KERNEL_SHARED_BYTES > 48 * 1024)" in header
+    assert "CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES" in header
 
 
 @pytest.mark.skipif(not (CUDA_INCLUDE / "cuda.h").is_file() or not shutil.which("cc"),

@@ -42,7 +42,8 @@ class FakeBackend:
         self.calls = 0
         self.delay = delay
 
-    def __call__(self, ir: str, chip: str, num_warps: int, emit_cubin: bool = True):
+    def __call__(self, ir: str, chip: str, num_warps: int, emit_cubin: bool = True,
+                 num_stages: int | None = None):
         self.calls += 1
         time.sleep(self.delay)
         return capi.BackendResult(

@@ -34,9 +34,11 @@ class FakeTensor:
 class RecordingBackend:
     def __init__(self) -> None:
         self.calls: list[tuple[str, str, int]] = []
+        self.stages: list[int | None] = []
 
-    def __call__(self, ir, chip, num_warps, emit_cubin=True):
+    def __call__(self, ir, chip, num_warps, emit_cubin=True, num_stages=None):
         self.calls.append((ir, chip, num_warps))
+        self.stages.append(num_stages)
         return capi.BackendResult("", "// ptx", b"", {"chip": chip, "kernels": []})
 
 
@@ -105,6 +107,35 @@ def test_calling_a_kernel_directly_explains():
 
 
 @requires_library
+def test_num_stages_reaches_the_backend_and_the_cache_key(backend):
+    for stages in (2, 4, 2):
+        tile.compile(saxpy, "*fp32,*fp32,i32,fp32,i32", {"BLOCK": 64}, num_stages=stages)
+    assert backend.stages == [2, 4]  # the third is a cache hit
+
+
+@tile.jit
+def k_loop(a_ptr, b_ptr, c_ptr, K, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    acc = tl.zeros((BLOCK, BLOCK), dtype=tl.float32)
+    a_ptrs = a_ptr + offs[:, None] * K + offs[None, :]
+    b_ptrs = b_ptr + offs[:, None] * BLOCK + offs[None, :]
+    for k in range(0, K, BLOCK):
+        acc = tl.dot(tl.load(a_ptrs), tl.load(b_ptrs), acc)
+        a_ptrs += BLOCK
+        b_ptrs += BLOCK * BLOCK
+    tl.store(c_ptr + offs[:, None] * BLOCK + offs[None, :], acc)
+
+
+def test_num_stages_pipelines_the_k_loop():
+    def loads(stages: int) -> int:
+        compiled = tile.compile(k_loop, "*fp16,*fp16,*fp32,i32", {"BLOCK": 16},
+                                num_warps=1, num_stages=stages, emit_cubin=False)
+        return compiled.asm["ptx"].count("ld.global")
+    # One copy of the loads in the loop without pipelining; with 3 stages the
+    # prologue loads two iterations ahead as well.
+    assert loads(3) == 3 * loads(1)
+
+
 def test_real_compile_produces_ptx_and_metadata():
     compiled = tile.compile(saxpy, "*fp32,*fp32,i32,fp32,i32", {"BLOCK": 256}, num_warps=2)
     assert ".entry saxpy" in compiled.asm["ptx"]

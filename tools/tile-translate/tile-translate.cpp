@@ -44,6 +44,11 @@ cl::opt<std::string> chip(cl::cat(toolOptions), "chip",
 cl::opt<unsigned> numWarps(cl::cat(toolOptions), "num-warps",
                            cl::desc("Warps per program instance (default 4)"),
                            cl::init(4));
+cl::opt<unsigned> numStages(
+    cl::cat(toolOptions), "num-stages",
+    cl::desc("Loop iterations whose dot operands load at once (default 3; "
+             "1: no software pipelining)"),
+    cl::init(3));
 cl::opt<std::string> cudaPath(cl::cat(toolOptions), "cuda-path",
                               cl::desc("CUDA toolkit (ptxas, libdevice); "
                                        "default $CUDA_HOME or the build's"),
@@ -70,6 +75,7 @@ int main(int argc, char **argv) {
   mlir::tile::CompileOptions options;
   options.chip = chip;
   options.numWarps = numWarps;
+  options.numStages = numStages;
   options.cudaToolkit = cudaPath;
   options.emitCubin = action == Action::Cubin;
   mlir::tile::CompileResult result = mlir::tile::compileTileSource(

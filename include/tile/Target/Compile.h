@@ -25,6 +25,9 @@ struct CompileOptions {
   std::string chip = "sm_90";
   /// Warps (of 32 threads) per program instance.
   unsigned numWarps = 4;
+  /// Iterations of a loop whose dot operands are loaded in flight at once
+  /// (Triton's num_stages); 1 loads each iteration's operands in it.
+  unsigned numStages = 3;
   /// CUDA toolkit: libdevice is linked from
   /// `<cudaToolkit>/nvvm/libdevice/libdevice.10.bc` and, unless `ptxas` or
   /// `nvJitLink` says otherwise, `<cudaToolkit>/bin/ptxas` assembles. Empty:
@@ -82,10 +85,10 @@ void registerCompileDependencies(DialectRegistry &registry);
 
 /// Adds the passes from tile IR to the NVVM/LLVM dialects, with an NVVM
 /// target attached to the GPU module.
-void buildTileToNVVMPipeline(OpPassManager &pm, StringRef chip,
-                             unsigned numWarps);
+void buildTileToNVVMPipeline(OpPassManager &pm, const CompileOptions &options);
 
-/// Registers the `tile-to-nvvm` pipeline (options `chip`, `num-warps`).
+/// Registers the `tile-to-nvvm` pipeline (options `chip`, `num-warps`,
+/// `num-stages`).
 void registerTilePipelines();
 
 /// Compiles tile IR text: parse, verify, lower, serialize to PTX and, if

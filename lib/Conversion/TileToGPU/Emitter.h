@@ -53,8 +53,6 @@
 namespace mlir::tile::lowering {
 
 constexpr int64_t kWarpSize = 32;
-/// Static shared memory a block can use without opting in to more.
-constexpr int64_t kMaxStaticSharedBytes = 48 * 1024;
 inline constexpr StringLiteral kSharedSymbol = "tile_shared";
 
 /// How a block value is spread over the threads of a program instance: the
@@ -276,6 +274,7 @@ private:
 
   // Matrix products (Dot.cpp).
   LogicalResult emitDot(DotOp op);
+  LogicalResult emitWarpGroupDot(DotOp op, MmaLayoutAttr mma);
 
   // Memoized evaluations, scoped by region so that a value computed inside a
   // loop body is never used after the loop.
@@ -316,6 +315,9 @@ private:
   SmallVector<Scope> scopes;
   int64_t sharedBytes = 0;
 };
+
+/// The shared memory a block can have on `chip` (opting in beyond 48 KiB).
+int64_t getMaxSharedBytes(StringRef chip);
 
 /// Diagnoses a kernel that cannot run: a bad warp count, a block value
 /// without a distributed layout of the kernel's warps, or one needing more

@@ -108,3 +108,73 @@ void mlir::tile::lowering::createPredicatedStore(OpBuilder &builder,
   createAsm(builder, loc, Type(), operands, text, constraints,
             /*hasSideEffects=*/true);
 }
+
+void mlir::tile::lowering::createSideEffectAsm(OpBuilder &builder, Location loc,
+                                               StringRef text) {
+  createAsm(builder, loc, Type(), ValueRange(), text, "",
+            /*hasSideEffects=*/true);
+}
+
+/// The values of an asm op's results, one per accumulator.
+static SmallVector<Value> unpackResults(OpBuilder &builder, Location loc,
+                                        LLVM::InlineAsmOp asmOp, size_t count) {
+  if (count == 1)
+    return {asmOp.getResult(0)};
+  SmallVector<Value> result;
+  for (size_t i = 0; i < count; ++i)
+    result.push_back(LLVM::ExtractValueOp::create(
+        builder, loc, asmOp.getResult(0), ArrayRef<int64_t>{int64_t(i)}));
+  return result;
+}
+
+static Type accumulatorStruct(OpBuilder &builder, ArrayRef<Value> acc) {
+  SmallVector<Type> types;
+  for (Value value : acc)
+    types.push_back(value.getType());
+  return types.size() == 1
+             ? types[0]
+             : LLVM::LLVMStructType::getLiteral(builder.getContext(), types);
+}
+
+SmallVector<Value> mlir::tile::lowering::createWarpGroupMma(
+    OpBuilder &builder, Location loc, ArrayRef<Value> acc, Value descA,
+    Value descB, Value useAcc, unsigned n, StringRef type, bool transA,
+    bool transB) {
+  size_t count = acc.size();
+  std::string text, constraints;
+  llvm::raw_string_ostream asmText(text), constraintText(constraints);
+  // Outputs $0..$(count-1); then the descriptors, the scale-d flag, and the
+  // accumulators tied to the outputs.
+  asmText << "{\n\t.reg .pred p;\n\tsetp.ne.b32 p, $" << count + 2
+          << ", 0;\n\twgmma.mma_async.sync.aligned.m64n" << n << "k16.f32."
+          << type << "." << type << " ";
+  printOperandList(asmText, 0, count);
+  asmText << ", $" << count << ", $" << count + 1 << ", p, 1, 1, "
+          << (transA ? 1 : 0) << ", " << (transB ? 1 : 0) << ";\n\t}";
+  for (size_t i = 0; i < count; ++i)
+    constraintText << "=f,";
+  constraintText << "l,l,r";
+  for (size_t i = 0; i < count; ++i)
+    constraintText << "," << i;
+  SmallVector<Value> operands{descA, descB, useAcc};
+  llvm::append_range(operands, acc);
+  auto asmOp = createAsm(builder, loc, accumulatorStruct(builder, acc),
+                         operands, text, constraints, /*hasSideEffects=*/true);
+  return unpackResults(builder, loc, asmOp, count);
+}
+
+SmallVector<Value> mlir::tile::lowering::createWarpGroupWait(
+    OpBuilder &builder, Location loc, ArrayRef<Value> acc, unsigned pending) {
+  size_t count = acc.size();
+  std::string text =
+      "wgmma.wait_group.sync.aligned " + std::to_string(pending) + ";";
+  std::string constraints;
+  llvm::raw_string_ostream constraintText(constraints);
+  for (size_t i = 0; i < count; ++i)
+    constraintText << (i ? "," : "") << "=f";
+  for (size_t i = 0; i < count; ++i)
+    constraintText << "," << i;
+  auto asmOp = createAsm(builder, loc, accumulatorStruct(builder, acc), acc,
+                         text, constraints, /*hasSideEffects=*/true);
+  return unpackResults(builder, loc, asmOp, count);
+}

@@ -32,6 +32,24 @@ SmallVector<Value> createPredicatedLoad(OpBuilder &builder, Location loc,
 void createPredicatedStore(OpBuilder &builder, Location loc, Value ptr,
                            Value pred, ArrayRef<Value> words, int64_t wordBits);
 
+/// A PTX instruction with no operands and side effects (a fence, a commit).
+void createSideEffectAsm(OpBuilder &builder, Location loc, StringRef text);
+
+/// `wgmma.mma_async.sync.aligned.m64n<n>k16.f32.<type>.<type>` of the
+/// accumulators `acc` (f32, tied in and out) with shared-memory operands
+/// described by `descA` and `descB` (i64); `useAcc` (i32) non-zero adds to
+/// the accumulators, zero overwrites them. `transA`/`transB` select M-major A
+/// and N-major B.
+SmallVector<Value> createWarpGroupMma(OpBuilder &builder, Location loc,
+                                      ArrayRef<Value> acc, Value descA,
+                                      Value descB, Value useAcc, unsigned n,
+                                      StringRef type, bool transA, bool transB);
+
+/// `wgmma.wait_group.sync.aligned <pending>`, threading `acc` through it so
+/// that nothing reads the accumulators before the wait.
+SmallVector<Value> createWarpGroupWait(OpBuilder &builder, Location loc,
+                                       ArrayRef<Value> acc, unsigned pending);
+
 } // namespace mlir::tile::lowering
 
 #endif // TILE_LIB_CONVERSION_TILETOGPU_PTXASM_H

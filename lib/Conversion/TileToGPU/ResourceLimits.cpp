@@ -62,3 +62,14 @@ LogicalResult mlir::tile::lowering::checkResourceLimits(func::FuncOp kernel,
   });
   return failure(result.wasInterrupted());
 }
+
+int64_t mlir::tile::lowering::getMaxSharedBytes(StringRef chip) {
+  // cudaDevAttrMaxSharedMemoryPerBlockOptin of each architecture.
+  if (chip.starts_with("sm_90"))
+    return 232448; // 227 KiB
+  if (chip == "sm_80" || chip == "sm_87")
+    return 166912; // 163 KiB
+  if (chip == "sm_86" || chip == "sm_89")
+    return 101376; // 99 KiB
+  return 48 * 1024;
+}

@@ -25,6 +25,8 @@ namespace {
 
 struct ConvertTileToGPUPass
     : public tile::impl::ConvertTileToGPUBase<ConvertTileToGPUPass> {
+  using ConvertTileToGPUBase::ConvertTileToGPUBase;
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
     SmallVector<func::FuncOp> kernels;
@@ -85,13 +87,12 @@ struct ConvertTileToGPUPass
       if (failed(emitter.emit()))
         return signalPassFailure();
       int64_t shared = emitter.getSharedBytes();
-      if (shared > kMaxStaticSharedBytes) {
+      int64_t limit = getMaxSharedBytes(chip);
+      if (shared > limit) {
         kernel.emitError() << "kernel '" << kernel.getName() << "' needs "
-                           << shared
-                           << " bytes of shared memory, more than the "
-                           << kMaxStaticSharedBytes
-                           << " a block can have statically; use smaller "
-                              "tiles";
+                           << shared << " bytes of shared memory, more than "
+                           << "the " << limit << " a block can have on " << chip
+                           << "; use smaller tiles or fewer stages";
         return signalPassFailure();
       }
       maxShared = std::max(maxShared, shared);
@@ -106,10 +107,12 @@ struct ConvertTileToGPUPass
     }
     if (maxShared > 0) {
       builder.setInsertionPointToStart(gpuModule.getBody());
-      auto arrayType = LLVM::LLVMArrayType::get(builder.getI8Type(), maxShared);
+      // Dynamic shared memory: an external array of no size, which the
+      // launch sizes. Aligned for the tensor cores' swizzled tiles.
+      auto arrayType = LLVM::LLVMArrayType::get(builder.getI8Type(), 0);
       LLVM::GlobalOp::create(builder, module.getLoc(), arrayType,
-                             /*isConstant=*/false, LLVM::Linkage::Internal,
-                             kSharedSymbol, Attribute(), /*alignment=*/16,
+                             /*isConstant=*/false, LLVM::Linkage::External,
+                             kSharedSymbol, Attribute(), /*alignment=*/1024,
                              /*addrSpace=*/3);
     }
     for (auto func : llvm::make_early_inc_range(module.getOps<func::FuncOp>()))

@@ -46,7 +46,7 @@ class _Options(ctypes.Structure):
     _fields_ = [("bufferName", ctypes.c_char_p), ("chip", ctypes.c_char_p),
                 ("numWarps", ctypes.c_int), ("emitCubin", ctypes.c_int),
                 ("cudaToolkit", ctypes.c_char_p), ("ptxas", ctypes.c_char_p),
-                ("nvJitLink", ctypes.c_char_p)]
+                ("nvJitLink", ctypes.c_char_p), ("numStages", ctypes.c_int)]
 
 
 @functools.lru_cache(maxsize=None)
@@ -113,9 +113,11 @@ def _get(lib: ctypes.CDLL, result: int, what: str) -> bytes:
     return ctypes.string_at(pointer, size.value)
 
 
-def compile_ir(ir: str, chip: str, num_warps: int, emit_cubin: bool = True) -> BackendResult:
+def compile_ir(ir: str, chip: str, num_warps: int, emit_cubin: bool = True,
+               num_stages: int | None = None) -> BackendResult:
     """Runs the whole C++ pipeline on tile IR text; failures raise CompilationError
-    located in the user's source (the IR carries Python locations)."""
+    located in the user's source (the IR carries Python locations). `num_stages`
+    is Triton's: None is the library's default, 0 and 1 no software pipelining."""
     lib = library()
     tools = _toolchain.toolchain()
     if emit_cubin:
@@ -126,7 +128,8 @@ def compile_ir(ir: str, chip: str, num_warps: int, emit_cubin: bool = True) -> B
         return str(value).encode() if value else None
 
     options = _Options(None, chip.encode(), int(num_warps), int(emit_cubin),
-                       text(tools.libdevice_root), text(tools.ptxas), text(tools.nvjitlink))
+                       text(tools.libdevice_root), text(tools.ptxas), text(tools.nvjitlink),
+                       0 if num_stages is None else max(1, int(num_stages)))
     result = lib.tileCompileWith(data, len(data), ctypes.byref(options))
     if not result:
         raise CompilerUnavailableError("tileCompile returned no result")

@@ -51,7 +51,8 @@ def frontend_version() -> str:
 
 
 def cache_key(jit: Any, signature: Mapping[str, str], specialization: Specialization,
-              constexprs: Mapping[str, Any], target: str, num_warps: int) -> str:
+              constexprs: Mapping[str, Any], target: str, num_warps: int,
+              num_stages: int | None = None) -> str:
     """The on-disk cache key: the sources, the compile's inputs, the compiler
     build and the frontend."""
     parts = {
@@ -61,6 +62,7 @@ def cache_key(jit: Any, signature: Mapping[str, str], specialization: Specializa
         "constexprs": {k: _constexpr_key(v) for k, v in sorted(constexprs.items())},
         "target": target,
         "num_warps": num_warps,
+        "num_stages": num_stages,
         "compiler": capi.version(),
         "frontend": frontend_version(),
     }
@@ -75,7 +77,7 @@ def _constexpr_key(value: Any) -> str:
 
 def compile(fn: Any, signature: SignatureLike, constexprs: Mapping[str, Any] | None = None,
             target: str = "sm_90", num_warps: int | None = None,
-            specialization: Specialization | None = None, emit_cubin: bool = True,
+            num_stages: int | None = None, specialization: Specialization | None = None, emit_cubin: bool = True,
             cache: FileCache | None = None) -> CompiledKernel:
     """Compiles `fn` for `signature` (Triton type strings: {"x": "*fp32", "n": "i32"}
     or "*fp32,i32" in parameter order) through the C++ library, with an on-disk cache."""
@@ -84,10 +86,10 @@ def compile(fn: Any, signature: SignatureLike, constexprs: Mapping[str, Any] | N
     types = normalize_signature(jit, signature, constexprs)
     ir = generate_ir(jit, types, constexprs, specialization)
     cache = cache if cache is not None else FileCache()
-    key = cache_key(jit, types, specialization, constexprs, target, num_warps)
+    key = cache_key(jit, types, specialization, constexprs, target, num_warps, num_stages)
     entry = cache.get(key)
     if entry is None:
-        result = capi.compile_ir(ir, target, num_warps, emit_cubin)
+        result = capi.compile_ir(ir, target, num_warps, emit_cubin, num_stages=num_stages)
         entry = {"asm": {"tile": ir, "llir": result.llir, "ptx": result.ptx,
                          "cubin": result.cubin},
                  "metadata": _metadata(jit, result.metadata, types, constexprs,

@@ -28,7 +28,11 @@ DEVICE_MAX_GRID_DIM_Y = 6
 DEVICE_MAX_GRID_DIM_Z = 7
 DEVICE_COMPUTE_CAPABILITY_MAJOR = 75
 DEVICE_COMPUTE_CAPABILITY_MINOR = 76
+DEVICE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN = 97
 FUNC_MAX_THREADS_PER_BLOCK = 0
+FUNC_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8
+# Shared memory a block gets without opting in (cuFuncSetAttribute).
+DEFAULT_SHARED_BYTES = 48 * 1024
 
 SUCCESS = 0
 ERROR_INVALID_CONTEXT = 201
@@ -53,6 +57,7 @@ _SIGNATURES: dict[str, tuple[Any, ...]] = {
     "cuModuleUnload": (CUmodule,),
     "cuModuleGetFunction": (_P(CUfunction), CUmodule, ctypes.c_char_p),
     "cuFuncGetAttribute": (_P(ctypes.c_int), ctypes.c_int, CUfunction),
+    "cuFuncSetAttribute": (CUfunction, ctypes.c_int, ctypes.c_int),
     "cuLaunchKernel": (CUfunction, ctypes.c_uint, ctypes.c_uint, ctypes.c_uint,
                        ctypes.c_uint, ctypes.c_uint, ctypes.c_uint, ctypes.c_uint,
                        CUstream, _P(ctypes.c_void_p), _P(ctypes.c_void_p)),

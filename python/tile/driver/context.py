@@ -60,6 +60,7 @@ class Device:
         self.max_grid = (attr(bindings.DEVICE_MAX_GRID_DIM_X, self.device),
                          attr(bindings.DEVICE_MAX_GRID_DIM_Y, self.device),
                          attr(bindings.DEVICE_MAX_GRID_DIM_Z, self.device))
+        self.max_shared = attr(bindings.DEVICE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, self.device)
         self.capability = (attr(bindings.DEVICE_COMPUTE_CAPABILITY_MAJOR, self.device),
                            attr(bindings.DEVICE_COMPUTE_CAPABILITY_MINOR, self.device))
 

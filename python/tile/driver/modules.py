@@ -57,10 +57,22 @@ class Kernel:
         params = list(meta.get("params", []))
         self.param_names = [str(p.get("name", f"arg{i}")) for i, p in enumerate(params)]
         self.param_types = [str(p["type"]) for p in params]
-        # Static shared memory is in the cubin; launches ask for no dynamic one.
+        # Shared memory is dynamic: each launch asks for what the kernel
+        # needs, opting in beyond the default 48 KiB once per function.
+        self.shared = int(meta.get("shared_bytes", 0))
+        if self.shared > dev.max_shared:
+            raise LaunchError(
+                f"kernel {self.name!r} needs {self.shared} bytes of shared memory, but "
+                f"{dev.name} allows {dev.max_shared} per block; use smaller tiles or fewer "
+                "stages")
+        if self.shared > bindings.DEFAULT_SHARED_BYTES:
+            drv.check(drv.cuFuncSetAttribute(self.handle,
+                                             bindings.FUNC_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                                             self.shared),
+                      "cuFuncSetAttribute", f"kernel {self.name!r}, {self.shared} bytes")
         self.launcher = launcher.configured().Kernel(
             function=self.handle, context=dev.context, device=dev.ordinal,
-            codes=packing.codes(self.param_types), threads=self.threads, shared=0,
+            codes=packing.codes(self.param_types), threads=self.threads, shared=self.shared,
             max_grid=dev.max_grid, name=self.name, param_names=self.param_names)
         self.launch = self.launcher.launch  # launch(grid, args, stream=None)
 

@@ -93,6 +93,7 @@ def compile_for_args(jit: Any, args: Sequence[Any], kwargs: Mapping[str, Any],
     runtime arguments in order, and all arguments by name (for grid lambdas)."""
     options = dict(options or {})
     num_warps = options.pop("num_warps", 4)
+    num_stages = options.pop("num_stages", None)
     target = options.pop("target", None) or default_target()
     bound = bind_arguments(jit, args, {**kwargs, **options})
     constexprs = {n: v for n, v in bound.items() if n in jit.constexpr_names}
@@ -105,11 +106,12 @@ def compile_for_args(jit: Any, args: Sequence[Any], kwargs: Mapping[str, Any],
         raise source.error(source.tree, str(exc)) from None
     specialization = specialize(runtime, values, jit.do_not_specialize)
     key = (tuple(signature.items()), specialization,
-           tuple((k, repr(v)) for k, v in constexprs.items()), target, num_warps)
+           tuple((k, repr(v)) for k, v in constexprs.items()), target, num_warps,
+           num_stages)
     compiled = jit._compiled.get(key)
     if compiled is None:
         compiled = compile(jit, signature, constexprs, target=target, num_warps=num_warps,
-                           specialization=specialization)
+                           num_stages=num_stages, specialization=specialization)
         jit._compiled[key] = compiled
     return compiled, values, bound
 
@@ -150,7 +152,6 @@ def split_options(jit: Any, kwargs: dict[str, Any]) -> dict[str, Any]:
     kernel has a parameter of that name (Triton's softmax tutorial takes
     `num_stages: tl.constexpr`)."""
     options = {k: kwargs.pop(k) for k in _OPTIONS if k in kwargs and k not in jit.arg_names}
-    options.pop("num_stages", None)  # no software pipelining yet
     return options
 
 

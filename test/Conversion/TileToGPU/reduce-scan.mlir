@@ -9,7 +9,7 @@
 // A whole-block sum of 1000 elements (padded to 1024, the padding masked to
 // 0): 8 registers per thread, 5 xor shuffles, one partial per warp through
 // shared memory.
-// CHECK: llvm.mlir.global internal @tile_shared() {{.*}} : !llvm.array<16 x i8>
+// CHECK: llvm.mlir.global external @tile_shared() {addr_space = 3 : i32, alignment = 1024 : i64} : !llvm.array<0 x i8>
 // CHECK-LABEL: gpu.func @block_sum
 // CHECK-SAME: tile.shared_bytes = 16
 // CHECK-COUNT-5: gpu.shuffle  xor

@@ -10,7 +10,7 @@
 // vectors; columns are read back one element at a time, through a swizzle
 // (xor of column bits with row bits) that spreads a warp's reads over the
 // banks.
-// CHECK: llvm.mlir.global internal @tile_shared() {{.*}} : !llvm.array<16384 x i8>
+// CHECK: llvm.mlir.global external @tile_shared() {addr_space = 3 : i32, alignment = 1024 : i64} : !llvm.array<0 x i8>
 // CHECK-LABEL: gpu.func @transpose
 // CHECK-SAME: tile.shared_bytes = 16384
 // CHECK: gpu.barrier

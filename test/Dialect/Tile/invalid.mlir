@@ -64,7 +64,7 @@ func.func @pointer_to_pointer(%a: !tile.ptr<!tile.ptr<f32>>) { return }
 
 // -----
 
-// expected-error @+1 {{block encoding must be a distributed layout (#tile.blocked, #tile.slice, #tile.linear), not 5 : i32}}
+// expected-error @+1 {{block encoding must be a distributed layout (#tile.blocked, #tile.slice, #tile.linear, #tile.mma), not 5 : i32}}
 func.func @bad_encoding(%a: !tile.block<4xf32, 5 : i32>) { return }
 
 // -----
@@ -131,6 +131,26 @@ func.func @linear_not_surjective(%a: !tile.block<64xf32, #tile.linear<register =
 
 // expected-error @+1 {{#tile.linear bases must all have 1 coordinates}}
 func.func @linear_ragged(%a: !tile.block<32xf32, #tile.linear<register = [[1]], lane = [[1, 0], [2], [4], [8], [16]], warp = []>>) { return }
+
+// -----
+
+// expected-error @+1 {{#tile.mma version must be 2 (mma.sync) or 3 (wgmma), not 1}}
+func.func @mma_version(%a: !tile.block<64x64xf32, #tile.mma<version = 1, warps = [4, 1], instr = [16, 64, 16]>>) { return }
+
+// -----
+
+// expected-error @+1 {{#tile.mma version 3 needs warpgroups: a multiple of 4 warps along the rows, not 2}}
+func.func @mma_warpgroup(%a: !tile.block<64x64xf32, #tile.mma<version = 3, warps = [2, 2], instr = [16, 64, 16]>>) { return }
+
+// -----
+
+// expected-error @+1 {{#tile.mma version 2 (mma.sync m16n8) has 8 columns per instruction, not 16}}
+func.func @mma_v2_n(%a: !tile.block<64x64xf32, #tile.mma<version = 2, warps = [2, 2], instr = [16, 16, 16]>>) { return }
+
+// -----
+
+// expected-error @+1 {{#tile.mma instr must be [16, n, k]: 16 rows per warp}}
+func.func @mma_instr(%a: !tile.block<64x64xf32, #tile.mma<version = 3, warps = [4, 1], instr = [64, 64, 16]>>) { return }
 
 // -----
 

@@ -9,6 +9,7 @@
 // CHECK-DAG: #[[B32:.*]] = #tile.blocked<size_per_thread = [1], threads_per_warp = [32], warps = [32], order = [0]>
 // CHECK-DAG: #[[B2:.*]] = #tile.blocked<size_per_thread = [2], threads_per_warp = [32], warps = [1], order = [0]>
 // CHECK-DAG: #[[SLICE:.*]] = #tile.slice<dim = 0, parent = #[[B4]]>
+// CHECK-DAG: #[[MMA:.*]] = #tile.mma<version = 3, warps = [8, 1], instr = [16, 128, 16]>
 // CHECK-DAG: #[[LINEAR:.*]] = #tile.linear<register = {{\[\[}}1], [2]], lane = {{\[\[}}4], [8], [16], [32], [64]], warp = []>
 #b4 = #tile.blocked<size_per_thread = [1, 4], threads_per_warp = [2, 16], warps = [4, 1], order = [1, 0]>
 #b32 = #tile.blocked<size_per_thread = [1], threads_per_warp = [32], warps = [32], order = [0]>
@@ -565,6 +566,12 @@ func.func @cast(%f: !tile.block<128xf32>, %i8: !tile.block<128xi8>,
   %4 = "tile.cmpi"(%i, %i) <{predicate = 5 : i64}> : (!tile.block<8xi32>, !tile.block<8xi32>) -> !tile.block<8xi1>
   "func.return"() : () -> ()
 }) : () -> ()
+
+// CHECK-LABEL: func @mma_layout
+// CHECK-SAME: !tile.block<128x128xf32, #[[MMA:.*]]>
+func.func @mma_layout(%a: !tile.block<128x128xf32, #tile.mma<version = 3, warps = [8, 1], instr = [16, 128, 16]>>) {
+  return
+}
 
 // CHECK-LABEL: func @convert_layout
 func.func @convert_layout(%a: !tile.block<64x64xf32, #b4>) {

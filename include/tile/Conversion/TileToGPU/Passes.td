@@ -19,10 +19,17 @@ def ConvertTileToGPU : Pass<"convert-tile-to-gpu", "ModuleOp"> {
     scans and `tile.dot` exchange data through shared memory.
 
     Each kernel's launch facts are attributes of its `gpu.func`:
-    `tile.num_warps`, `tile.threads`, `tile.shared_bytes`.
+    `tile.num_warps`, `tile.threads`, `tile.shared_bytes`. Shared memory is
+    dynamic (`@tile_shared`, an external array): a launch asks for
+    `tile.shared_bytes`, opting in beyond 48 KiB; more than `chip` allows a
+    block (227 KiB on sm_90) is an error naming the kernel.
 
     A construct the pass cannot lower yet is an error naming it.
   }];
+  let options = [
+    Option<"chip", "chip", "std::string", "\"sm_90\"",
+           "Target GPU, for its shared-memory limit">
+  ];
   let dependentDialects = [
     "::mlir::gpu::GPUDialect", "::mlir::NVVM::NVVMDialect",
     "::mlir::LLVM::LLVMDialect", "::mlir::arith::ArithDialect",

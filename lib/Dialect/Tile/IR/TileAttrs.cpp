@@ -44,7 +44,8 @@ mlir::tile::verifyLayoutForShape(function_ref<InFlightDiagnostic()> emitError,
   auto layout = dyn_cast<DistributedLayoutAttrInterface>(encoding);
   if (!layout)
     return emitError() << "block encoding must be a distributed layout "
-                          "(#tile.blocked, #tile.slice, #tile.linear), not "
+                          "(#tile.blocked, #tile.slice, #tile.linear, "
+                          "#tile.mma), not "
                        << encoding;
   if (layout.getRank() != shape.size())
     return emitError() << "layout " << encoding << " is for blocks of rank "
@@ -197,6 +198,95 @@ LinearLayout SliceLayoutAttr::toLinearLayout(ArrayRef<int64_t> shape) const {
   SmallVector<int64_t> parentShape(shape);
   parentShape.insert(parentShape.begin() + getDim(), 1);
   return getParent().toLinearLayout(parentShape).dropDim(getDim());
+}
+
+//===----------------------------------------------------------------------===//
+// MmaLayoutAttr
+//===----------------------------------------------------------------------===//
+
+LogicalResult
+MmaLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                      unsigned version, ArrayRef<unsigned> warpsPerCTA,
+                      ArrayRef<unsigned> instrShape) {
+  if (version != 2 && version != 3)
+    return emitError() << "#tile.mma version must be 2 (mma.sync) or 3 "
+                          "(wgmma), not "
+                       << version;
+  if (warpsPerCTA.size() != 2)
+    return emitError() << "#tile.mma needs warps along rows and columns";
+  for (unsigned warps : warpsPerCTA)
+    if (warps == 0 || !llvm::isPowerOf2_32(warps))
+      return emitError() << "#tile.mma warps must be powers of two, not "
+                         << warps;
+  if (product(warpsPerCTA) > 32)
+    return emitError() << "#tile.mma has at most 32 warps";
+  if (instrShape.size() != 3 || instrShape[0] != 16)
+    return emitError() << "#tile.mma instr must be [16, n, k]: 16 rows per "
+                          "warp";
+  unsigned n = instrShape[1], k = instrShape[2];
+  if (version == 2 && n != 8)
+    return emitError() << "#tile.mma version 2 (mma.sync m16n8) has 8 "
+                          "columns per instruction, not "
+                       << n;
+  if (version == 3 && (n < 8 || n > 256 || !llvm::isPowerOf2_32(n)))
+    return emitError() << "#tile.mma version 3 (wgmma) has a power of two "
+                          "from 8 to 256 columns per instruction, not "
+                       << n;
+  if (version == 3 && warpsPerCTA[0] % 4 != 0)
+    return emitError() << "#tile.mma version 3 needs warpgroups: a multiple "
+                          "of 4 warps along the rows, not "
+                       << warpsPerCTA[0];
+  if (k == 0 || !llvm::isPowerOf2_32(k) || k > 64)
+    return emitError() << "#tile.mma instr k must be a power of two up to "
+                          "64, not "
+                       << k;
+  return success();
+}
+
+unsigned MmaLayoutAttr::getRank() const { return 2; }
+
+unsigned MmaLayoutAttr::getNumWarps() const {
+  return product(getWarpsPerCTA());
+}
+
+LinearLayout MmaLayoutAttr::toLinearLayout(ArrayRef<int64_t> shape) const {
+  SmallVector<int64_t> padded = paddedShape(shape);
+  LinearLayout layout(padded);
+  auto add = [&](HWDim dim, int64_t row, int64_t col) {
+    // Past the padded block, registers are dropped and lanes and warps
+    // replicate, as for blocked layouts.
+    bool inside = row < padded[0] && col < padded[1];
+    if (inside)
+      layout.addBasis(dim, {row, col});
+    else if (dim != HWDim::Register)
+      layout.addBasis(dim, {0, 0});
+  };
+  unsigned instrN = getInstrN();
+  // One warp's 16 x instrN tile: two columns and two row halves per 8x8
+  // quad in registers, then the 8-column chunks.
+  add(HWDim::Register, 0, 1);
+  add(HWDim::Register, 8, 0);
+  for (int64_t col = 8; col < instrN; col *= 2)
+    add(HWDim::Register, 0, col);
+  add(HWDim::Lane, 0, 2);
+  add(HWDim::Lane, 0, 4);
+  add(HWDim::Lane, 1, 0);
+  add(HWDim::Lane, 2, 0);
+  add(HWDim::Lane, 4, 0);
+  // Warps along the rows first (a warpgroup is 4 consecutive warps there).
+  int64_t rowTile = 16 * int64_t(getWarpsPerCTA()[0]);
+  int64_t colTile = int64_t(instrN) * getWarpsPerCTA()[1];
+  for (int64_t row = 16; row < rowTile; row *= 2)
+    add(HWDim::Warp, row, 0);
+  for (int64_t col = instrN; col < colTile; col *= 2)
+    add(HWDim::Warp, 0, col);
+  // Repetitions: along the columns first, then the rows, so that the
+  // registers of one instruction's tile are consecutive.
+  for (int64_t col = colTile; col < padded[1]; col *= 2)
+    layout.addBasis(HWDim::Register, {0, col});
+  for (int64_t row = rowTile; row < padded[0]; row *= 2)
+    layout.addBasis(HWDim::Register, {row, 0});
+  return layout;
 }
 
 //===----------------------------------------------------------------------===//

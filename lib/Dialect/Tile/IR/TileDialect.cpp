@@ -45,6 +45,8 @@ struct TileOpAsmInterface : public OpAsmDialectInterface {
       os << "slice";
     else if (isa<LinearLayoutAttr>(attr))
       os << "linear";
+    else if (isa<MmaLayoutAttr>(attr))
+      os << "mma";
     else
       return AliasResult::NoAlias;
     return AliasResult::OverridableAlias;

@@ -66,8 +66,9 @@ constexpr int kCarriedPriority = 10;
 
 class LayoutAssigner {
 public:
-  LayoutAssigner(func::FuncOp func, unsigned numWarps)
-      : func(func), numWarps(numWarps), context(func.getContext()) {}
+  LayoutAssigner(func::FuncOp func, unsigned numWarps, StringRef chip)
+      : func(func), numWarps(numWarps), chip(chip), context(func.getContext()) {
+  }
 
   void run();
 
@@ -102,6 +103,7 @@ private:
 
   func::FuncOp func;
   unsigned numWarps;
+  StringRef chip;
   MLIRContext *context;
   std::optional<AxisInfoAnalysis> axisInfo;
   llvm::DenseMap<Value, bool> freeCache;
@@ -405,7 +407,12 @@ void LayoutAssigner::assignOp(Operation *op) {
     return;
   }
   if (auto dot = dyn_cast<DotOp>(op)) {
-    Attribute layout = orDefault(layoutOf(dot.getAcc()), result);
+    // Tensor cores: the instructions' accumulator layout, which the carried
+    // accumulator takes too; the operands stay as loaded (the lowering
+    // stages them in shared memory).
+    Attribute layout = getMmaLayout(dot, numWarps, chip);
+    if (!layout)
+      layout = orDefault(layoutOf(dot.getAcc()), result);
     want(dot.getAccMutable(), layout);
     for (OpOperand *operand : {&dot.getAMutable(), &dot.getBMutable()})
       want(*operand, orDefault(layoutOf(operand->get()), operand->get()));
@@ -655,7 +662,7 @@ struct TileAssignLayoutsPass
     for (auto func : getOperation().getOps<func::FuncOp>()) {
       if (func.isExternal())
         continue;
-      LayoutAssigner(func, numWarps).run();
+      LayoutAssigner(func, numWarps, chip).run();
       func->setAttr(
           "tile.num_warps",
           IntegerAttr::get(IntegerType::get(&getContext(), 32), numWarps));

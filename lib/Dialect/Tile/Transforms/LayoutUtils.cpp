@@ -80,6 +80,35 @@ BlockedLayoutAttr mlir::tile::getCoalescedLayout(AxisInfoAnalysis &axisInfo,
                             numWarps);
 }
 
+MmaLayoutAttr mlir::tile::getMmaLayout(DotOp dot, unsigned numWarps,
+                                       StringRef chip) {
+  if (chip != "sm_90a" || numWarps % 4 != 0)
+    return {};
+  auto aType = cast<BlockType>(dot.getA().getType());
+  auto bType = cast<BlockType>(dot.getB().getType());
+  auto cType = cast<BlockType>(dot.getType());
+  Type element = aType.getElementType();
+  if (!(element.isF16() || element.isBF16()) ||
+      bType.getElementType() != element || !cType.getElementType().isF32())
+    return {};
+  int64_t m = cType.getShape()[0], n = cType.getShape()[1];
+  int64_t k = aType.getShape()[1];
+  if (m % 64 != 0 || n % 8 != 0 || k % 16 != 0)
+    return {};
+  // Warpgroups along the rows while there are 64-row tiles for them, the
+  // other warps along the columns.
+  unsigned rowWarps = 4 * unsigned(std::min<int64_t>(numWarps / 4, m / 64));
+  unsigned colWarps = numWarps / rowWarps;
+  if (n % (8 * colWarps) != 0)
+    return {};
+  int64_t share = n / colWarps;
+  int64_t instrN = std::min<int64_t>(256, share & -share);
+  if (instrN < 8)
+    return {};
+  return MmaLayoutAttr::get(dot.getContext(), 3, {rowWarps, colWarps},
+                            {16, unsigned(instrN), 16});
+}
+
 static LinearLayout linearOf(Attribute layout, ArrayRef<int64_t> shape) {
   return cast<DistributedLayoutAttrInterface>(layout).toLinearLayout(shape);
 }

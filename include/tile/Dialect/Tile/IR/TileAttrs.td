@@ -136,6 +136,40 @@ def Tile_LinearLayoutAttr : Tile_LayoutAttr<"LinearLayout", "linear"> {
   }];
 }
 
+def Tile_MmaLayoutAttr : Tile_LayoutAttr<"MmaLayout", "mma"> {
+  let summary = "The accumulator layout of tensor-core matrix products";
+  let description = [{
+    How the result of a `tile.dot` on tensor cores sits in registers: each
+    warp computes tiles of 16 rows by `instr[1]` columns, lane `l` holding
+    rows `l / 4` and `l / 4 + 8` and columns `2 * (l % 4)` and `2 * (l % 4) +
+    1` of every 8-column chunk, as the PTX fragments of `mma.sync` (version
+    2, `instr = [16, 8, k]`) and `wgmma.mma_async` (version 3, a warpgroup of
+    4 warps along the rows computing 64 x `instr[1]`) lay them out. `warps`
+    spreads the warps over rows (first) and columns; the tiles repeat in
+    registers, along columns first, until the block is covered. `instr[2]`
+    is the instruction's depth (16 for f16 and bf16).
+
+    ```mlir
+    // 128x128 f32 accumulator of 8 warps: two warpgroups of 64 rows, each
+    // issuing wgmma m64n128k16.
+    #tile.mma<version = 3, warps = [8, 1], instr = [16, 128, 16]>
+    ```
+  }];
+  let parameters = (ins "unsigned":$version,
+                        ArrayRefParameter<"unsigned">:$warpsPerCTA,
+                        ArrayRefParameter<"unsigned">:$instrShape);
+  let assemblyFormat = [{
+    `<` `version` `=` $version `,` `warps` `=` `[` $warpsPerCTA `]` `,`
+        `instr` `=` `[` $instrShape `]` `>`
+  }];
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    unsigned getInstrM() const { return getInstrShape()[0]; }
+    unsigned getInstrN() const { return getInstrShape()[1]; }
+    unsigned getInstrK() const { return getInstrShape()[2]; }
+  }];
+}
+
 def Tile_CombineKind : I32EnumAttr<"CombineKind",
     "how a reduction or scan combines two elements", [
       I32EnumAttrCase<"sum", 0>,

@@ -36,6 +36,13 @@ BlockedLayoutAttr getDefaultLayout(MLIRContext *context,
 BlockedLayoutAttr getCoalescedLayout(AxisInfoAnalysis &axisInfo, Value ptr,
                                      Value mask, unsigned numWarps);
 
+/// The tensor-core accumulator layout for `dot` on `chip` over `numWarps`
+/// warps, or null when the dot runs on FMA there: wgmma (version 3) on
+/// sm_90a for f16/bf16 operands with an f32 accumulator, 64-row warpgroup
+/// tiles and 16-deep steps; the instruction's columns the widest power of
+/// two up to 256 that divides the warps' share of the columns.
+MmaLayoutAttr getMmaLayout(DotOp dot, unsigned numWarps, StringRef chip);
+
 /// The layout of `expand_dims(x, axis)` with `x` in `layout` that moves no
 /// element (the parent of a slice along `axis`; otherwise the same
 /// distribution with a dimension of extent 1 inserted).

@@ -32,6 +32,12 @@ def TileAssignLayouts : Pass<"tile-assign-layouts", "ModuleOp"> {
        (aranges, splats, constants and arithmetic on them) are cloned into
        each layout their uses need: they cost nothing in any layout.
 
+    A `tile.dot` whose operands and shapes suit the target's tensor cores
+    gets the accumulator layout of their instructions (`#tile.mma`; wgmma
+    on `chip=sm_90a` for f16/bf16 operands), which its loop-carried
+    accumulator and its users then follow; other dots run on FMA in a
+    blocked layout.
+
     Kernels are marked with `tile.num_warps`. Running the pass again gives
     the same result. Example: with `num-warps=4`, a 1024-element f32 vector
     add through 16-byte aligned pointers gets
@@ -40,7 +46,10 @@ def TileAssignLayouts : Pass<"tile-assign-layouts", "ModuleOp"> {
   }];
   let options = [
     Option<"numWarps", "num-warps", "unsigned", "4",
-           "Warps (of 32 threads) per program instance">
+           "Warps (of 32 threads) per program instance">,
+    Option<"chip", "chip", "std::string", "\"sm_90\"",
+           "Target GPU: tensor-core layouts for the instructions it has "
+           "(wgmma on sm_90a)">
   ];
   let dependentDialects = [];
 }
@@ -67,6 +76,50 @@ def TileHoistLoopReductions : Pass<"tile-hoist-loop-reductions", "ModuleOp"> {
     then `tile.addf %init, (tile.reduce sum ...)`.
   }];
   let dependentDialects = ["::mlir::scf::SCFDialect"];
+}
+
+def TileOffsetLoopPointers : Pass<"tile-offset-loop-pointers", "ModuleOp"> {
+  let summary = "Carry one offset through loops instead of a block of pointers";
+  let description = [{
+    A block of pointers carried through an `scf.for` that starts as an index
+    function (computed from aranges, splats and constants defined before the
+    loop) and moves by the same scalar at every element each iteration, as
+    Triton tutorial 03's `a_ptrs += BLOCK_SIZE_K * stride_ak`, becomes one
+    64-bit scalar offset carried through the loop; the pointers are the
+    initial block moved by the offset, recomputed where they are used. A
+    carried 128x64 block of pointers costs 64 registers per thread; the
+    offset costs two, and the initial block is an index function, which
+    takes no registers of its own.
+  }];
+  let dependentDialects = ["::mlir::scf::SCFDialect", "::mlir::arith::ArithDialect"];
+}
+
+def TilePipelineLoops : Pass<"tile-pipeline-loops", "ModuleOp"> {
+  let summary = "Issue the loads of later iterations while a loop computes";
+  let description = [{
+    Software pipelining of the loads that feed `tile.dot` in an innermost
+    `scf.for`, with Triton's meaning of `num_stages`: while iteration `i`
+    computes, the loads of iterations up to `i + num-stages - 1` are in
+    flight, their results carried through the loop in registers. The loads
+    that reach a dot, and what they depend on in the body (the pointer
+    arithmetic, the offsets carried through the loop), form the first stage;
+    the rest of the body the last. Iterations past the end are predicated:
+    their loads are masked off. A loop whose loads depend on its results (an
+    accumulator read by address arithmetic) is left as it is.
+
+    ```mlir
+    scf.for %k = %c0 to %n step %c1 iter_args(%acc = %init, %off = %c0_i64) {
+      %a = tile.load %pa ...      // stage 0: iteration k + 2 with 3 stages
+      %d = tile.dot %a, %b, %acc  // stage 2: iteration k
+      ...
+    }
+    ```
+  }];
+  let options = [
+    Option<"numStages", "num-stages", "unsigned", /*default=*/"3",
+           "Iterations in flight; below 2 the loops stay as they are">,
+  ];
+  let dependentDialects = ["::mlir::scf::SCFDialect", "::mlir::arith::ArithDialect"];
 }
 
 #endif // TILE_TRANSFORMS_PASSES_TD

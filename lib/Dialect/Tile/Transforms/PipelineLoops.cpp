@@ -1,0 +1,182 @@
+//===- PipelineLoops.cpp - loads of later iterations in flight ------------===//
+//
+// Software pipelining of the loads that feed `tile.dot` in an `scf.for`, with
+// Triton's meaning of `num_stages`: the loads of iteration i + num_stages - 1
+// are issued while iteration i computes, their results carried in registers
+// through the loop until their dot uses them. GPU loads do not block until
+// their registers are read, so the memory latency of the next tiles overlaps
+// the current tile's matrix product.
+//
+// The schedule: the loads that reach a dot (directly or through elementwise
+// ops and conversions), with everything in the body they depend on, go to
+// stage 0; the rest of the body to the last stage. MLIR's loop pipeliner
+// (scf::pipelineForLoop) then rotates the loop; iterations past the end in
+// the prologue and the epilogue are predicated: their loads are masked off.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Dialect/Tile/IR/TileOps.h"
+#include "tile/Dialect/Tile/Transforms/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Transforms/Transforms.h"
+#include "mlir/IR/PatternMatch.h"
+#include "llvm/ADT/SetVector.h"
+
+namespace mlir::tile {
+#define GEN_PASS_DEF_TILEPIPELINELOOPS
+#include "tile/Dialect/Tile/Transforms/Passes.h.inc"
+} // namespace mlir::tile
+
+using namespace mlir;
+using namespace mlir::tile;
+
+namespace {
+
+/// Whether the value of `load` reaches a dot in `body` through ops that
+/// keep its elements (elementwise ops, conversions, shape ops).
+bool feedsDot(LoadOp load, Block *body) {
+  SmallVector<Value> worklist{load.getResult()};
+  llvm::DenseSet<Value> seen;
+  while (!worklist.empty()) {
+    Value value = worklist.pop_back_val();
+    if (!seen.insert(value).second)
+      continue;
+    for (Operation *user : value.getUsers()) {
+      if (user->getBlock() != body)
+        continue;
+      if (auto dot = dyn_cast<DotOp>(user))
+        if (dot.getA() == value || dot.getB() == value)
+          return true;
+      if (user->hasTrait<OpTrait::Elementwise>() ||
+          isa<ConvertLayoutOp, ExpandDimsOp, BroadcastOp, ReshapeOp, TransOp>(
+              user))
+        llvm::append_range(worklist, user->getResults());
+    }
+  }
+  return false;
+}
+
+/// A load whose mask also holds `predicate`: the pipeliner's predication of
+/// an iteration past the end.
+Operation *predicateLoad(RewriterBase &rewriter, LoadOp load, Value predicate) {
+  rewriter.setInsertionPoint(load);
+  Location loc = load.getLoc();
+  auto type = dyn_cast<BlockType>(load.getPtr().getType());
+  Value mask = predicate;
+  if (type)
+    mask = SplatOp::create(
+        rewriter, loc, type.withElementType(rewriter.getI1Type()), predicate);
+  if (load.getMask())
+    mask =
+        type
+            ? Value(AndIOp::create(rewriter, loc, load.getMask(), mask))
+            : Value(arith::AndIOp::create(rewriter, loc, load.getMask(), mask));
+  auto predicated = LoadOp::create(rewriter, loc, load.getType(), load.getPtr(),
+                                   mask, load.getOther());
+  predicated->setAttrs(load->getAttrs());
+  // The operand segments are those of the new operands.
+  predicated->setAttr(
+      LoadOp::getOperandSegmentSizeAttr(),
+      rewriter.getDenseI32ArrayAttr({1, 1, load.getOther() ? 1 : 0}));
+  rewriter.replaceOp(load, predicated);
+  return predicated;
+}
+
+LogicalResult pipeline(scf::ForOp loop, unsigned numStages) {
+  Block *body = loop.getBody();
+  // Stage 0: the loads that feed dots and everything they depend on in the
+  // body.
+  llvm::SetVector<Operation *> early;
+  SmallVector<Operation *> worklist;
+  for (Operation &op : body->without_terminator())
+    if (auto load = dyn_cast<LoadOp>(&op))
+      if (isa<BlockType>(load.getType()) && feedsDot(load, body))
+        worklist.push_back(load);
+  if (worklist.empty())
+    return failure();
+  // A value carried through the loop that stage 0 reads must be computed in
+  // stage 0 too: iteration i + 1's loads run before iteration i's later
+  // stages.
+  auto require = [&](Value value) {
+    if (Operation *def = value.getDefiningOp()) {
+      if (def->getBlock() == body)
+        worklist.push_back(def);
+      return;
+    }
+    auto arg = dyn_cast<BlockArgument>(value);
+    if (arg && arg.getOwner() == body && arg.getArgNumber() > 0)
+      if (Operation *def = body->getTerminator()
+                               ->getOperand(arg.getArgNumber() - 1)
+                               .getDefiningOp())
+        if (def->getBlock() == body)
+          worklist.push_back(def);
+  };
+  while (!worklist.empty()) {
+    Operation *op = worklist.pop_back_val();
+    if (!early.insert(op))
+      continue;
+    op->walk([&](Operation *nested) {
+      for (Value operand : nested->getOperands())
+        require(operand);
+    });
+  }
+  // Stage 0 must be loads and pure computations (they run early, and past
+  // the end they are predicated or harmless), and no dot: loads whose
+  // addresses depend on a product are not prefetchable.
+  for (Operation *op : early)
+    if (isa<DotOp>(op) || (!isa<LoadOp>(op) && !isMemoryEffectFree(op)))
+      return failure();
+  unsigned last = numStages - 1;
+  scf::PipeliningOption options;
+  options.getScheduleFn =
+      [&](scf::ForOp, std::vector<std::pair<Operation *, unsigned>> &schedule) {
+        // Issue the next iterations' loads before this one's compute.
+        for (Operation &op : body->without_terminator())
+          if (early.contains(&op))
+            schedule.emplace_back(&op, 0);
+        for (Operation &op : body->without_terminator())
+          if (!early.contains(&op))
+            schedule.emplace_back(&op, last);
+      };
+  options.peelEpilogue = false;
+  options.supportDynamicLoops = true;
+  options.predicateFn = [](RewriterBase &rewriter, Operation *op,
+                           Value predicate) -> Operation * {
+    if (auto load = dyn_cast<LoadOp>(op))
+      return predicateLoad(rewriter, load, predicate);
+    return isMemoryEffectFree(op) ? op : nullptr;
+  };
+  // The prologue goes where the rewriter points: just before the loop.
+  IRRewriter rewriter(loop);
+  bool modified = false;
+  FailureOr<scf::ForOp> pipelined =
+      scf::pipelineForLoop(rewriter, loop, options, &modified);
+  if (failed(pipelined) && modified)
+    return loop.emitError() << "software pipelining failed half way";
+  return success(succeeded(pipelined));
+}
+
+struct TilePipelineLoopsPass
+    : public tile::impl::TilePipelineLoopsBase<TilePipelineLoopsPass> {
+  using TilePipelineLoopsBase::TilePipelineLoopsBase;
+
+  void runOnOperation() override {
+    if (numStages < 2)
+      return;
+    // Innermost loops first; a loop that does not fit the scheme is left
+    // as it is.
+    SmallVector<scf::ForOp> loops;
+    getOperation().walk([&](scf::ForOp loop) {
+      if (!loop.getBody()
+               ->walk([](scf::ForOp) { return WalkResult::interrupt(); })
+               .wasInterrupted())
+        loops.push_back(loop);
+    });
+    for (scf::ForOp loop : loops)
+      (void)pipeline(loop, numStages);
+  }
+};
+
+} // namespace

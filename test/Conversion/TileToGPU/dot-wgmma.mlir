@@ -1,0 +1,63 @@
+// RUN: tile-opt %s -tile-assign-layouts="chip=sm_90a num-warps=8" -convert-tile-to-gpu | FileCheck %s
+// RUN: tile-opt %s -tile-assign-layouts="chip=sm_90a num-warps=8" | FileCheck %s --check-prefix=LAYOUT
+// RUN: tile-translate --tile-to-ptx --chip=sm_90a --num-warps=8 %s | FileCheck %s --check-prefix=PTX
+// RUN: tile-translate --tile-to-cubin --chip=sm_90a --num-warps=8 %s -o %t.cubin
+
+// A 128x128x64 f16 dot over 8 warps on sm_90a gets the wgmma accumulator
+// layout: two warpgroups of 64 rows, one m64n128k16 column tile each. The
+// operands are staged in shared memory (128-byte swizzled rows, 16-byte
+// vector stores), fenced for the async proxy, and each warpgroup issues 4
+// wgmma (64 deep), then commits and waits.
+
+// LAYOUT: #[[MMA:.*]] = #tile.mma<version = 3, warps = [8, 1], instr = [16, 128, 16]>
+// LAYOUT: tile.dot {{.*}} -> !tile.block<128x128xf32, #[[MMA]]>
+// CHECK-LABEL: gpu.func @wgmma
+// CHECK-SAME: tile.shared_bytes = 65536
+// CHECK: llvm.store {{.*}} : vector<8xf16>, !llvm.ptr<3>
+// CHECK: "fence.proxy.async.shared::cta;"
+// CHECK: gpu.barrier
+// CHECK: "wgmma.fence.sync.aligned;"
+// CHECK-COUNT-4: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16
+// CHECK: "wgmma.commit_group.sync.aligned;"
+// CHECK: "wgmma.wait_group.sync.aligned 0;"
+// PTX: .target sm_90a
+// PTX: fence.proxy.async.shared::cta;
+// PTX: wgmma.fence.sync.aligned;
+// PTX-COUNT-4: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16
+// PTX: wgmma.commit_group.sync.aligned;
+// PTX: wgmma.wait_group.sync.aligned 0;
+func.func @wgmma(%a: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %b: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %c: !tile.ptr<f32> {tile.divisibility = 16 : i32}) {
+  %rows = tile.arange 0, 128 : !tile.block<128xi32>
+  %ks = tile.arange 0, 64 : !tile.block<64xi32>
+  %c64 = tile.constant dense<64> : !tile.block<128x1xi32>
+  %r2 = tile.expand_dims %rows {axis = 1 : i32} : !tile.block<128xi32> -> !tile.block<128x1xi32>
+  %r3 = tile.muli %r2, %c64 : !tile.block<128x1xi32>
+  %r4 = tile.broadcast %r3 : !tile.block<128x1xi32> -> !tile.block<128x64xi32>
+  %k2 = tile.expand_dims %ks {axis = 0 : i32} : !tile.block<64xi32> -> !tile.block<1x64xi32>
+  %k3 = tile.broadcast %k2 : !tile.block<1x64xi32> -> !tile.block<128x64xi32>
+  %ai = tile.addi %r4, %k3 : !tile.block<128x64xi32>
+  %ab = tile.splat %a : !tile.ptr<f16> -> !tile.block<128x64x!tile.ptr<f16>>
+  %ap = tile.addptr %ab, %ai : !tile.block<128x64x!tile.ptr<f16>>, !tile.block<128x64xi32>
+  %av = tile.load %ap : !tile.block<128x64x!tile.ptr<f16>>
+  %c128 = tile.constant dense<128> : !tile.block<64x1xi32>
+  %kr = tile.expand_dims %ks {axis = 1 : i32} : !tile.block<64xi32> -> !tile.block<64x1xi32>
+  %kr2 = tile.muli %kr, %c128 : !tile.block<64x1xi32>
+  %kr3 = tile.broadcast %kr2 : !tile.block<64x1xi32> -> !tile.block<64x128xi32>
+  %n2 = tile.expand_dims %rows {axis = 0 : i32} : !tile.block<128xi32> -> !tile.block<1x128xi32>
+  %n3 = tile.broadcast %n2 : !tile.block<1x128xi32> -> !tile.block<64x128xi32>
+  %bi = tile.addi %kr3, %n3 : !tile.block<64x128xi32>
+  %bb = tile.splat %b : !tile.ptr<f16> -> !tile.block<64x128x!tile.ptr<f16>>
+  %bp = tile.addptr %bb, %bi : !tile.block<64x128x!tile.ptr<f16>>, !tile.block<64x128xi32>
+  %bv = tile.load %bp : !tile.block<64x128x!tile.ptr<f16>>
+  %zero = tile.constant dense<0.0> : !tile.block<128x128xf32>
+  %d = tile.dot %av, %bv, %zero : !tile.block<128x64xf16>, !tile.block<64x128xf16> -> !tile.block<128x128xf32>
+  %c128b = tile.constant dense<128> : !tile.block<128x1xi32>
+  %cr = tile.muli %r2, %c128b : !tile.block<128x1xi32>
+  %cr2 = tile.broadcast %cr : !tile.block<128x1xi32> -> !tile.block<128x128xi32>
+  %cn = tile.broadcast %n2 : !tile.block<1x128xi32> -> !tile.block<128x128xi32>
+  %ci = tile.addi %cr2, %cn : !tile.block<128x128xi32>
+  %cb = tile.splat %c : !tile.ptr<f32> -> !tile.block<128x128x!tile.ptr<f32>>
+  %cp = tile.addptr %cb, %ci : !tile.block<128x128x!tile.ptr<f32>>, !tile.block<128x128xi32>
+  tile.store %cp, %d : !tile.block<128x128x!tile.ptr<f32>>
+  return
+}
