@@ -2,8 +2,8 @@
 // RUN: tile-opt %s -tile-pipeline-loops=num-stages=1 -split-input-file | FileCheck %s --check-prefix=OFF
 
 // A K loop of dots: with 3 stages, the prologue loads iterations 0 and 1
-// (predicated on there being such iterations), and each iteration loads
-// iteration k + 2's operands, masked off past the end, before its dot.
+// (predicated on there being such iterations), and each iteration computes
+// its dot, then loads iteration k + 2's operands, masked off past the end.
 // CHECK-LABEL: func.func @k_loop
 // CHECK: %[[P0:.*]] = arith.cmpi slt, %{{.*}}, %{{.*}} : i32
 // CHECK: %[[M0:.*]] = tile.splat %[[P0]] : i1 -> !tile.block<16x16xi1>
@@ -12,9 +12,9 @@
 // CHECK: tile.load %{{.*}} mask %{{.*}}
 // CHECK: tile.load %{{.*}} mask %{{.*}}
 // CHECK: scf.for {{.*}} iter_args(
-// CHECK: tile.load %{{.*}} mask %{{.*}}
-// CHECK: tile.load %{{.*}} mask %{{.*}}
 // CHECK: tile.dot
+// CHECK: tile.load %{{.*}} mask %{{.*}}
+// CHECK: tile.load %{{.*}} mask %{{.*}}
 // CHECK: scf.yield
 // OFF-LABEL: func.func @k_loop
 // OFF: scf.for

@@ -81,26 +81,62 @@ Value KernelEmitter::getScalar(Value value) {
 LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
   Location loc = op.getLoc();
   SmallVector<Value> inits = flatten(op.getInitArgs());
-  auto newFor = scf::ForOp::create(builder, loc, getScalar(op.getLowerBound()),
-                                   getScalar(op.getUpperBound()),
-                                   getScalar(op.getStep()), inits);
+  Value lower = getScalar(op.getLowerBound());
+  Value upper = getScalar(op.getUpperBound());
+  Block *body = op.getBody();
+  bool asyncMma = llvm::any_of(body->getOps<DotOp>(), defersWarpGroupWait);
   OpBuilder::InsertionGuard guard(builder);
+  // A loop whose wgmma groups outlive its iterations waits for them on its
+  // exit, inside `if (lower < upper)`: where a path that skips the loop
+  // (and defines the accumulators there) joins before the wait, ptxas
+  // serializes every wgmma.
+  scf::IfOp runs;
+  if (asyncMma) {
+    Value any = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::slt,
+                                      lower, upper);
+    runs = scf::IfOp::create(builder, loc, flatTypes(op.getResultTypes()), any,
+                             /*withElseRegion=*/true);
+    for (Region *region : {&runs.getThenRegion(), &runs.getElseRegion()})
+      if (!region->front().empty())
+        region->front().back().erase();
+    builder.setInsertionPointToEnd(&runs.getElseRegion().front());
+    scf::YieldOp::create(builder, loc, inits);
+    builder.setInsertionPointToEnd(&runs.getThenRegion().front());
+  }
+  auto newFor = scf::ForOp::create(builder, loc, lower, upper,
+                                   getScalar(op.getStep()), inits);
   builder.setInsertionPointToStart(newFor.getBody());
   scalars.map(op.getInductionVar(), newFor.getInductionVar());
   unflatten(op.getRegionIterArgs(), newFor.getRegionIterArgs());
+  // The previous iteration's wgmma may still be running when the body
+  // starts: its first barrier waits.
+  asyncMmaPending = asyncMma;
   pushScope();
-  for (Operation &inner : op.getBody()->without_terminator())
+  for (Operation &inner : body->without_terminator())
     if (failed(emitOp(&inner)))
       return failure();
-  SmallVector<Value> yielded =
-      flatten(op.getBody()->getTerminator()->getOperands());
+  auto yield = cast<scf::YieldOp>(body->getTerminator());
+  SmallVector<Value> yielded = flatten(yield.getOperands());
+  // Results yielded while wgmma writes them are in flight after the loop.
+  SmallVector<Value> inFlightResults;
+  for (auto [index, value] : llvm::enumerate(yield.getOperands()))
+    if (llvm::is_contained(asyncMmaResults, value))
+      inFlightResults.push_back(op.getResult(index));
   popScope();
   // scf.for::create adds an empty yield when there are no iter_args.
   if (!newFor.getBody()->empty() && isa<scf::YieldOp>(newFor.getBody()->back()))
     newFor.getBody()->back().erase();
   builder.setInsertionPointToEnd(newFor.getBody());
   scf::YieldOp::create(builder, loc, yielded);
+  builder.setInsertionPointAfter(newFor);
   unflatten(op.getResults(), newFor.getResults());
+  asyncMmaResults = std::move(inFlightResults);
+  waitForAsyncMma(loc);
+  if (runs) {
+    scf::YieldOp::create(builder, loc, flatten(op.getResults()));
+    builder.setInsertionPointAfter(runs);
+    unflatten(op.getResults(), runs.getResults());
+  }
   return success();
 }
 

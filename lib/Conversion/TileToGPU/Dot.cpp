@@ -285,7 +285,53 @@ LogicalResult KernelEmitter::emitWarpGroupDot(DotOp op, MmaLayoutAttr mma) {
     }
   }
   createSideEffectAsm(builder, loc, "wgmma.commit_group.sync.aligned;");
-  result = createWarpGroupWait(builder, loc, result, 0);
   registers[op.getResult()] = std::move(result);
+  asyncMmaPending = true;
+  asyncMmaResults.push_back(op.getResult());
+  if (!defersWarpGroupWait(op))
+    waitForAsyncMma(loc);
   return success();
+}
+
+bool mlir::tile::lowering::defersWarpGroupWait(DotOp op) {
+  auto mma = dyn_cast_or_null<MmaLayoutAttr>(
+      cast<BlockType>(op.getType()).getEncoding());
+  auto loop = dyn_cast<scf::ForOp>(op->getParentOp());
+  if (!mma || mma.getVersion() != 3 || !loop)
+    return false;
+  // Only the next iteration's dots may read the result, as their
+  // accumulator: anything else would read registers wgmma is writing.
+  for (OpOperand &use : op->getUses()) {
+    if (!isa<scf::YieldOp>(use.getOwner()))
+      return false;
+    BlockArgument carried = loop.getRegionIterArgs()[use.getOperandNumber()];
+    for (OpOperand &next : carried.getUses()) {
+      auto dot = dyn_cast<DotOp>(next.getOwner());
+      if (!dot || next.get() != dot.getAcc() || dot.getA() == carried ||
+          dot.getB() == carried)
+        return false;
+    }
+  }
+  return true;
+}
+
+void KernelEmitter::waitForAsyncMma(Location loc) {
+  if (!asyncMmaPending)
+    return;
+  SmallVector<Value> inFlight;
+  for (Value block : asyncMmaResults)
+    llvm::append_range(inFlight, registers[block]);
+  if (inFlight.empty()) {
+    createSideEffectAsm(builder, loc, "wgmma.wait_group.sync.aligned 0;");
+  } else {
+    SmallVector<Value> waited = createWarpGroupWait(builder, loc, inFlight, 0);
+    ArrayRef<Value> rest(waited);
+    for (Value block : asyncMmaResults) {
+      SmallVector<Value> &regs = registers[block];
+      llvm::copy(rest.take_front(regs.size()), regs.begin());
+      rest = rest.drop_front(regs.size());
+    }
+  }
+  asyncMmaPending = false;
+  asyncMmaResults.clear();
 }

@@ -14,6 +14,7 @@ LogicalResult KernelEmitter::emitOp(Operation *op) {
     return success();
 
   if (isa<func::ReturnOp>(op)) {
+    waitForAsyncMma(loc);
     gpu::ReturnOp::create(builder, loc);
     return success();
   }
@@ -31,6 +32,9 @@ LogicalResult KernelEmitter::emitOp(Operation *op) {
             loc, num.getAxis()));
     return success();
   }
+  // A region runs or not at run time: what is pending is waited for first.
+  if (op->getNumRegions() > 0)
+    waitForAsyncMma(loc);
   if (auto forOp = dyn_cast<scf::ForOp>(op))
     return emitFor(forOp);
   if (auto ifOp = dyn_cast<scf::IfOp>(op))

@@ -222,7 +222,12 @@ private:
   void reserveShared(int64_t bytes) {
     sharedBytes = std::max(sharedBytes, bytes);
   }
-  void barrier(Location loc) { gpu::BarrierOp::create(builder, loc); }
+  /// A barrier before shared memory is written again; it first waits for
+  /// wgmma groups still reading their operands there.
+  void barrier(Location loc) {
+    waitForAsyncMma(loc);
+    gpu::BarrierOp::create(builder, loc);
+  }
   /// Writes the registers of a block in `layout` to shared memory at their
   /// row-major indices (vectorized along runs of the last dimension).
   void spillToShared(Location loc, ArrayRef<Value> values,
@@ -275,6 +280,15 @@ private:
   // Matrix products (Dot.cpp).
   LogicalResult emitDot(DotOp op);
   LogicalResult emitWarpGroupDot(DotOp op, MmaLayoutAttr mma);
+  /// Waits for every committed wgmma group, passing the registers of
+  /// `asyncMmaResults` through the wait; nothing when none may be pending.
+  void waitForAsyncMma(Location loc);
+  /// Whether a wgmma group may still be running here: a dot in a loop
+  /// commits without waiting (the next iteration's loads then overlap the
+  /// math) and the next barrier, region or the loop's end waits.
+  bool asyncMmaPending = false;
+  /// The blocks whose registers such a group is still writing.
+  SmallVector<Value> asyncMmaResults;
 
   // Memoized evaluations, scoped by region so that a value computed inside a
   // loop body is never used after the loop.
@@ -318,6 +332,11 @@ private:
 
 /// The shared memory a block can have on `chip` (opting in beyond 48 KiB).
 int64_t getMaxSharedBytes(StringRef chip);
+
+/// Whether a wgmma dot may leave its group running past its end: it is in a
+/// loop, and only the next iteration's dots read its result, as their
+/// accumulator.
+bool defersWarpGroupWait(DotOp op);
 
 /// Diagnoses a kernel that cannot run: a bad warp count, a block value
 /// without a distributed layout of the kernel's warps, or one needing more

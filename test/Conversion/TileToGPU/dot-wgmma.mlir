@@ -2,6 +2,8 @@
 // RUN: tile-opt %s -tile-assign-layouts="chip=sm_90a num-warps=8" | FileCheck %s --check-prefix=LAYOUT
 // RUN: tile-translate --tile-to-ptx --chip=sm_90a --num-warps=8 %s | FileCheck %s --check-prefix=PTX
 // RUN: tile-translate --tile-to-cubin --chip=sm_90a --num-warps=8 %s -o %t.cubin
+// RUN: %if ptxas %{ tile-translate --tile-to-ptx --chip=sm_90a --num-warps=8 %s -o %t.ptx %}
+// RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t.ptx -o %t.o 2>&1 | FileCheck %s --check-prefix=PTXAS %}
 
 // A 128x128x64 f16 dot over 8 warps on sm_90a gets the wgmma accumulator
 // layout: two warpgroups of 64 rows, one m64n128k16 column tile each. The
@@ -59,5 +61,59 @@ func.func @wgmma(%a: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %b: !tile.pt
   %cb = tile.splat %c : !tile.ptr<f32> -> !tile.block<128x128x!tile.ptr<f32>>
   %cp = tile.addptr %cb, %ci : !tile.block<128x128x!tile.ptr<f32>>, !tile.block<128x128xi32>
   tile.store %cp, %d : !tile.block<128x128x!tile.ptr<f32>>
+  return
+}
+
+// In a K loop whose accumulator only the next iteration's dot reads, the
+// group commits without waiting: the loads after the dot overlap the math.
+// The next dot waits before its barrier overwrites the operands in shared
+// memory, and the loop's end waits before the result is stored.
+// The loop runs inside `if (lower < upper)`, whose then-branch waits, so the
+// path that skips the loop joins after the wait (ptxas would serialize every
+// wgmma otherwise).
+// CHECK-LABEL: gpu.func @wgmma_loop
+// CHECK: %[[RUNS:.*]] = arith.cmpi slt
+// CHECK: scf.if %[[RUNS]]
+// CHECK: scf.for
+// CHECK: "wgmma.wait_group.sync.aligned 0;"
+// CHECK-NEXT: gpu.barrier
+// CHECK: "wgmma.commit_group.sync.aligned;"
+// CHECK-NOT: wgmma.wait_group
+// CHECK: llvm.load {{.*}} -> vector<8xf16>
+// CHECK-NOT: wgmma.wait_group
+// CHECK: scf.yield
+// CHECK-NEXT: }
+// CHECK-NEXT: llvm.inline_asm {{.*}}"wgmma.wait_group.sync.aligned 0;"
+// CHECK: scf.yield
+// CHECK: } else {
+// CHECK-NEXT: scf.yield
+// CHECK-NOT: wgmma.wait_group
+// CHECK: llvm.store
+// No wgmma is serialized (ptxas's C7515 "Potential Performance Loss").
+// PTXAS-NOT: C7515
+// PTXAS: Compiling entry function 'wgmma_loop'
+// PTXAS-NOT: C7515
+// PTX-LABEL: .entry wgmma_loop
+// PTX: wgmma.commit_group.sync.aligned;
+// PTX-NOT: wgmma.wait_group
+// PTX: ld.global
+// PTX: wgmma.wait_group.sync.aligned 0;
+func.func @wgmma_loop(%a: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %c: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %n: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %r = tile.arange 0, 4096 : !tile.block<4096xi32>
+  %i = tile.reshape %r : !tile.block<4096xi32> -> !tile.block<64x64xi32>
+  %ab = tile.splat %a : !tile.ptr<f16> -> !tile.block<64x64x!tile.ptr<f16>>
+  %ap = tile.addptr %ab, %i : !tile.block<64x64x!tile.ptr<f16>>, !tile.block<64x64xi32>
+  %zero = tile.constant dense<0.0> : !tile.block<64x64xf32>
+  %acc = scf.for %k = %c0 to %n step %c1 iter_args(%sum = %zero) -> (!tile.block<64x64xf32>) : i32 {
+    %v = tile.load %ap : !tile.block<64x64x!tile.ptr<f16>>
+    %d = tile.dot %v, %v, %sum : !tile.block<64x64xf16>, !tile.block<64x64xf16> -> !tile.block<64x64xf32>
+    %w = tile.load %ap : !tile.block<64x64x!tile.ptr<f16>>
+    scf.yield %d : !tile.block<64x64xf32>
+  }
+  %cb = tile.splat %c : !tile.ptr<f32> -> !tile.block<64x64x!tile.ptr<f32>>
+  %cp = tile.addptr %cb, %i : !tile.block<64x64x!tile.ptr<f32>>, !tile.block<64x64xi32>
+  tile.store %cp, %acc : !tile.block<64x64x!tile.ptr<f32>>
   return
 }

@@ -9,7 +9,8 @@
 //
 // The schedule: the loads that reach a dot (directly or through elementwise
 // ops and conversions), with everything in the body they depend on, go to
-// stage 0; the rest of the body to the last stage. MLIR's loop pipeliner
+// stage 0; the rest of the body to the last stage, which the loop body runs
+// first (see the schedule below). MLIR's loop pipeliner
 // (scf::pipelineForLoop) then rotates the loop; iterations past the end in
 // the prologue and the epilogue are predicated: their loads are masked off.
 //
@@ -132,13 +133,16 @@ LogicalResult pipeline(scf::ForOp loop, unsigned numStages) {
   scf::PipeliningOption options;
   options.getScheduleFn =
       [&](scf::ForOp, std::vector<std::pair<Operation *, unsigned>> &schedule) {
-        // Issue the next iterations' loads before this one's compute.
-        for (Operation &op : body->without_terminator())
-          if (early.contains(&op))
-            schedule.emplace_back(&op, 0);
+        // This iteration's compute first, then the loads of iteration
+        // k + numStages - 1: issued after the dot has started the tensor
+        // cores (and after its shared-memory fence, which waits for the
+        // thread's outstanding loads), they are in flight while it runs.
         for (Operation &op : body->without_terminator())
           if (!early.contains(&op))
             schedule.emplace_back(&op, last);
+        for (Operation &op : body->without_terminator())
+          if (early.contains(&op))
+            schedule.emplace_back(&op, 0);
       };
   options.peelEpilogue = false;
   options.supportDynamicLoops = true;
