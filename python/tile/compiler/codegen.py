@@ -23,7 +23,7 @@ from ..language import semantic as S
 from ..language import types as T
 from ..language.semantic import tensor
 from ..language.types import unwrap
-from .ir import Block, Builder, Value
+from .ir import Block, Builder, Value, callsite_loc
 from .source import FunctionSource
 
 _MISSING = object()
@@ -104,7 +104,7 @@ class CodeGenerator(ast.NodeVisitor):
         here = self.source.loc(node)
         if self.call_site is None:
             return here
-        return f"loc(callsite({here[4:-1]} at {self.call_site[4:-1]}))"
+        return callsite_loc(here, self.call_site)
 
     def error(self, node: ast.AST, message: str) -> CompilationError:
         return self.source.error(node, message)
@@ -274,13 +274,8 @@ class CodeGenerator(ast.NodeVisitor):
                 raise TileError(f"'{name}' has type {then_value.type} in the then branch and "
                                 f"{else_value.type} in the else branch; they must agree")
             yielded.append((name, then_value, else_value))
-        types = [t.type for _, t, _ in yielded]
-        for block, index in ((then_block, 1), (else_block, 2)):
-            with b.insertion_point(block):
-                b.create_void(_yield("scf.yield", [entry[index] for entry in yielded]))
-        type_list = f"-> ({', '.join(t.to_ir() for t in types)}) " if types else ""
-        results = b.create_with_regions(
-            [f"scf.if {condition.name} {type_list}", then_block, " else ", else_block], types)
+        results = b.scf_if(condition.handle, then_block, [t.handle for _, t, _ in yielded],
+                           else_block, [e.handle for _, _, e in yielded])
         self.scope = before
         self.scope.update(merged)
         for (name, _, _), result in zip(yielded, results):
@@ -412,7 +407,7 @@ class CodeGenerator(ast.NodeVisitor):
             self.scope[target] = tensor(value)
 
         names, inits = self.loop_carried(node.body, bind_induction, iv_type, exclude=target)
-        body = b.new_block_args([iv_type] + [v.type for v in inits])
+        body = b.new_block([iv_type] + [v.type for v in inits])
         self.scope = dict(self.scope)
         saved = dict(self.scope)
         bind_induction(body.args[0])
@@ -420,13 +415,9 @@ class CodeGenerator(ast.NodeVisitor):
             self.scope[name] = tensor(arg)
         with b.insertion_point(body):
             self.visit_body(node.body)
-            b.create_void(_yield("scf.yield", self.carried_values(names, inits)))
-        iter_args = ", ".join(f"{arg.name} = {init.name}" for arg, init in zip(body.args[1:], inits))
-        header = f"scf.for {body.args[0].name} = {lower.name} to {upper.name} step {step.name} "
-        if inits:
-            header += f"iter_args({iter_args}) -> ({', '.join(v.type.to_ir() for v in inits)}) "
-        results = b.create_with_regions([header + f": {iv_type.mlir} ", body],
-                                        [v.type for v in inits])
+            yielded = self.carried_values(names, inits)
+        results = b.scf_for(lower.handle, upper.handle, step.handle, body,
+                            [v.handle for v in inits], [v.handle for v in yielded])
         self.scope = saved
         self.scope.pop(target, None)
         for name, result in zip(names, results):
@@ -444,7 +435,7 @@ class CodeGenerator(ast.NodeVisitor):
                                          condition=node.test)
         types = [v.type for v in inits]
         saved = dict(self.scope)
-        before = b.new_block_args(types)
+        before = b.new_block(types)
         self.scope = dict(saved)
         for name, arg in zip(names, before.args):
             self.scope[name] = tensor(arg)
@@ -456,19 +447,15 @@ class CodeGenerator(ast.NodeVisitor):
             if condition.is_block():
                 raise TileError("a while condition must be a scalar, not a block")
             condition = S.to_bool(b, condition)
-            b.create_void(_yield(f"scf.condition({condition.name})", list(map(tensor, before.args))))
-        after = b.new_block_args(types, labelled=True)
+        after = b.new_block(types, labelled=True)
         self.scope = dict(saved)
         for name, arg in zip(names, after.args):
             self.scope[name] = tensor(arg)
         with b.insertion_point(after):
             self.visit_body(node.body)
-            b.create_void(_yield("scf.yield", self.carried_values(names, inits)))
-        type_list = ", ".join(t.to_ir() for t in types)
-        args = ", ".join(f"{arg.name} = {init.name}" for arg, init in zip(before.args, inits))
-        header = f"scf.while ({args}) : ({type_list}) -> ({type_list}) " if inits \
-            else "scf.while : () -> () "
-        results = b.create_with_regions([header, before, " do ", after], types)
+            yielded = self.carried_values(names, inits)
+        results = b.scf_while([v.handle for v in inits], before, condition.handle,
+                              before.args, after, [v.handle for v in yielded])
         self.scope = saved
         for name, result in zip(names, results):
             self.scope[name] = tensor(result)
@@ -483,7 +470,7 @@ class CodeGenerator(ast.NodeVisitor):
         scratch = Block()
         with b.insertion_point(scratch):
             if iv_type is not None:
-                bind_induction(Value(b.fresh_name(), iv_type))
+                bind_induction(b.new_block([iv_type]).args[0])
             if condition is not None:
                 self.visit(condition)
             self.visit_body(body)
@@ -733,11 +720,3 @@ def _is_guard_return(statement: ast.stmt) -> bool:
     """`if cond: ... return` (a bare return ending the branch, no else)."""
     return (isinstance(statement, ast.If) and not statement.orelse and bool(statement.body)
             and isinstance(statement.body[-1], ast.Return) and statement.body[-1].value is None)
-
-
-def _yield(op: str, values: list[tensor]) -> str:
-    if not values:
-        return op
-    return (f"{op} {', '.join(v.name for v in values)} : "
-            f"{', '.join(v.type.to_ir() for v in values)}")
-

@@ -9,7 +9,7 @@ from ..errors import CompilationError
 from ..language.semantic import tensor
 from ..language.types import dtype, dtype_from_signature, pointer_type
 from .codegen import CodeGenerator
-from .ir import Builder, Value, quote
+from .ir import Builder, Value
 
 if TYPE_CHECKING:
     from ..runtime.jit import JITFunction
@@ -92,7 +92,7 @@ def generate_ir(fn: Any, signature: SignatureLike,
     defaults = jit.defaults()
     builder = Builder()
     scope: dict[str, Any] = {}
-    params: list[str] = []
+    params: list[tuple[Value, str, str, bool]] = []
     arg_nodes = {a.arg: a for a in source.tree.args.args}
     for name in jit.arg_names:
         if name in types:
@@ -100,9 +100,9 @@ def generate_ir(fn: Any, signature: SignatureLike,
                 ty: dtype = dtype_from_signature(types[name])
             except ValueError as exc:
                 raise source.error(arg_nodes[name], str(exc)) from None
-            value = Value(f"%arg{len(params)}", ty)
-            params.append(_parameter(value, name, source.loc(arg_nodes[name]),
-                                     ty, name in specialization.divisible_by_16))
+            value = builder.parameter(len(params), ty)
+            params.append((value, name, source.loc(arg_nodes[name]),
+                           name in specialization.divisible_by_16))
             is_int = not isinstance(ty, pointer_type) and ty.is_int()
             scope[name] = 1 if is_int and name in specialization.equal_to_1 else tensor(value)
         elif name in constexprs:
@@ -119,14 +119,5 @@ def generate_ir(fn: Any, signature: SignatureLike,
     end = source.tree.body[-1]
     builder.loc = source.loc(ast.Pass(lineno=getattr(end, "end_lineno", end.lineno),
                                       col_offset=source.tree.col_offset))
-    builder.create_void("return")
-    body = builder.block.render("  ")
-    header = f"func.func @{jit.__name__}({', '.join(params)})"
-    return f"module {{\n  {header} {body} {source.loc(source.tree)}\n}}\n"
-
-
-def _parameter(value: Value, name: str, loc: str, ty: dtype, divisible: bool) -> str:
-    attrs = " {tile.divisibility = 16 : i32}" if divisible and (
-        isinstance(ty, pointer_type) or ty.is_int()) else ""
-    # A NameLoc names the parameter for the metadata and for diagnostics.
-    return f"{value.name}: {ty.to_ir()}{attrs} loc({quote(name)}({loc[4:-1]}))"
+    builder.ret()
+    return builder.kernel_module(jit.__name__, params, source.loc(source.tree))

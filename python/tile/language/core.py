@@ -60,6 +60,10 @@ def _axis(axis: Any, rank: int) -> int:
     return axis
 
 
+def _handle(value: tensor | None) -> Any:
+    return None if value is None else value.handle
+
+
 def _dtype(value: Any) -> dtype:
     value = unwrap(value)
     if not isinstance(value, dtype):
@@ -76,7 +80,7 @@ def program_id(axis: Any = 0, _builder: Builder | None = None) -> tensor:
     axis = _constexpr_int(axis, "program_id's axis")
     if axis not in (0, 1, 2):
         raise TileError(f"program_id axis must be 0, 1 or 2, got {axis}")
-    return tensor(_builder.create(f"tile.program_id {axis} : i32", T.int32))
+    return tensor(_builder.program_id(axis))
 
 
 @builtin
@@ -84,17 +88,14 @@ def num_programs(axis: Any = 0, _builder: Builder | None = None) -> tensor:
     axis = _constexpr_int(axis, "num_programs' axis")
     if axis not in (0, 1, 2):
         raise TileError(f"num_programs axis must be 0, 1 or 2, got {axis}")
-    return tensor(_builder.create(f"tile.num_programs {axis} : i32", T.int32))
+    return tensor(_builder.num_programs(axis))
 
 
 @builtin
 def arange(start: Any, end: Any, _builder: Builder | None = None) -> tensor:
     start = _constexpr_int(start, "arange's start")
     end = _constexpr_int(end, "arange's end")
-    if end <= start:
-        raise TileError(f"arange({start}, {end}) is empty: end must be greater than start")
-    ty = block_type(T.int32, [end - start])
-    return tensor(_builder.create(f"tile.arange {start}, {end} : {ty.to_ir()}", ty))
+    return tensor(_builder.arange(start, end))
 
 
 @builtin
@@ -134,17 +135,14 @@ def load(pointer: Any, mask: Any = None, other: Any = None, boundary_check: Any 
     if not ptr.dtype.is_ptr():
         raise TileError(f"tl.load needs a pointer or a block of pointers, got {ptr.dtype}")
     element = ptr.dtype.element_ty
-    text = ""
+    mask_value = other_value = None
     if unwrap(mask) is not None:
         mask_value = S.to_bool(b, S.to_tensor(b, mask))
         ptr, mask_value = S.broadcast_together(b, ptr, mask_value)
-        text += f" mask {mask_value.name}"
         if unwrap(other) is not None:
             other_value = S.cast(b, S.to_tensor_of(b, other, element), element)
             other_value = S.broadcast_to(b, other_value, ptr.shape)
-            text += f" other {other_value.name}"
-    result_type = block_type(element, ptr.shape) if ptr.is_block() else element
-    return tensor(b.create(f"tile.load {ptr.name}{text} : {ptr.type.to_ir()}", result_type))
+    return tensor(b.load(ptr.handle, _handle(mask_value), _handle(other_value)))
 
 
 @builtin
@@ -156,13 +154,12 @@ def store(pointer: Any, value: Any, mask: Any = None, boundary_check: Any = (),
     if not ptr.dtype.is_ptr():
         raise TileError(f"tl.store needs a pointer or a block of pointers, got {ptr.dtype}")
     value = S.cast(b, S.to_tensor_of(b, value, ptr.dtype.element_ty), ptr.dtype.element_ty)
-    text = ""
+    mask_value = None
     if unwrap(mask) is not None:
         mask_value = S.to_bool(b, S.to_tensor(b, mask))
         ptr, mask_value = S.broadcast_together(b, ptr, mask_value)
-        text = f" mask {mask_value.name}"
     value = S.broadcast_to(b, value, ptr.shape)
-    b.create_void(f"tile.store {ptr.name}, {value.name}{text} : {ptr.type.to_ir()}")
+    b.store(ptr.handle, value.handle, _handle(mask_value))
 
 
 # ----------------------------------------------------------------------------
@@ -305,16 +302,9 @@ def expand_dims(input: Any, axis: Any, _builder: Builder | None = None) -> tenso
 # Reductions, scans, dot
 # ----------------------------------------------------------------------------
 
-def _reduce_kind(b: Builder, kind: str, x: tensor, axis: int, combine: Block | None = None,
-                 result_element: dtype | None = None) -> tensor:
-    element = result_element or x.dtype
-    shape = x.shape[:axis] + x.shape[axis + 1:]
-    result_type = block_type(element, shape) if shape else element
-    header = (f"tile.reduce {kind} {x.name} {{axis = {axis} : i32}} : "
-              f"{x.type.to_ir()} -> {result_type.to_ir()}")
-    if combine is None:
-        return tensor(b.create(header, result_type))
-    return tensor(b.create_with_regions([header + " ", combine], [result_type])[0])
+def _reduce_kind(b: Builder, kind: str, x: tensor, axis: int,
+                 combine: Block | None = None) -> tensor:
+    return tensor(b.reduce(kind, x.handle, axis, combine))
 
 
 def _reduce(b: Builder, kind: str, input: Any, axis: Any, keep_dims: Any,
@@ -346,7 +336,7 @@ def _combine_region(b: Builder, combine_fn: Any, element: dtype) -> Block:
     from ..runtime.jit import JITFunction
     if not isinstance(combine_fn, JITFunction):
         raise TileError(f"the combine function must be a @tile.jit function, got {combine_fn!r}")
-    block = b.new_block_args([element, element], labelled=True)
+    block = b.combine_region(element)
     with b.insertion_point(block):
         lhs, rhs = (tensor(arg) for arg in block.args)
         result = b.call_jit(combine_fn, [lhs, rhs])
@@ -357,7 +347,7 @@ def _combine_region(b: Builder, combine_fn: Any, element: dtype) -> Block:
         result = S.cast(b, S.to_tensor(b, result, like=lhs), element)
         if result.is_block():
             raise TileError("a combine function must return a scalar")
-        b.create_void(f"tile.yield {result.name} : {element.mlir}")
+        b.combine_yield(result.handle)
     return block
 
 
@@ -439,12 +429,8 @@ def _scan(b: Builder, kind: str, input: Any, axis: Any, reverse: Any,
     axis = _axis(axis, len(x.shape))
     if kind == "sum" and x.dtype.is_int() and x.dtype.primitive_bitwidth < 32:
         x = S.cast(b, x, T.int32)
-    attrs = f"axis = {axis} : i32" + (", reverse" if unwrap(reverse) else "")
-    header = f"tile.scan {kind} {x.name} {{{attrs}}} : {x.type.to_ir()}"
-    if kind != "custom":
-        return tensor(b.create(header, x.type))
-    region = _combine_region(b, combine_fn, x.dtype)
-    return tensor(b.create_with_regions([header + " ", region], [x.type])[0])
+    region = _combine_region(b, combine_fn, x.dtype) if kind == "custom" else None
+    return tensor(b.scan(kind, x.handle, axis, bool(unwrap(reverse)), region))
 
 
 @builtin
@@ -500,9 +486,7 @@ def dot(input: Any, other: Any, acc: Any = None, input_precision: Any = None,
                             f"expected {result_shape}")
         out = accumulator.dtype
         accumulator = S.cast(b, accumulator, T.float32)
-    ty = accumulator.type
-    result = tensor(b.create(f"tile.dot {a.name}, {bb.name}, {accumulator.name} : "
-                             f"{a.type.to_ir()}, {bb.type.to_ir()} -> {ty.to_ir()}", ty))
+    result = tensor(b.dot(a.handle, bb.handle, accumulator.handle))
     return S.cast(b, result, out)
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import math
 from typing import Any, Sequence
 
-from ..compiler.ir import Builder, Value
+from ..compiler.ir import Builder, Value, int_range
 from ..errors import TileError
 from . import types as T
 from .types import block_type, dtype
@@ -48,76 +48,16 @@ class tensor:
                         "use it in an `if`/`while` condition, or tl.where for blocks")
 
 
-def type_text(ty: Any) -> str:
-    return ty.to_ir()
-
-
 # ----------------------------------------------------------------------------
 # Constants
 # ----------------------------------------------------------------------------
 
-_NON_FINITE_BITS = {  # (+inf, -inf, nan) bit patterns, as MLIR hex float literals
-    "f16": ("0x7C00", "0xFC00", "0x7E00"),
-    "bf16": ("0x7F80", "0xFF80", "0x7FC0"),
-    "f32": ("0x7F800000", "0xFF800000", "0x7FC00000"),
-    "f64": ("0x7FF0000000000000", "0xFFF0000000000000", "0x7FF8000000000000"),
-}
-
-
-def float_literal(value: float, ty: dtype) -> str:
-    """MLIR float literal text: decimal with a '.', or hex bits for inf/nan."""
-    if math.isnan(value):
-        return _NON_FINITE_BITS[ty.mlir][2]
-    if math.isinf(value):
-        return _NON_FINITE_BITS[ty.mlir][0 if value > 0 else 1]
-    text = repr(float(value))  # shortest round-trip form
-    if "e" in text and "." not in text:
-        text = text.replace("e", ".0e")
-    elif "." not in text:
-        text += ".0"
-    return text
-
-
-def int_range(ty: dtype) -> tuple[int, int]:
-    bits = ty.primitive_bitwidth
-    if ty.is_bool():
-        return 0, 1
-    if ty.is_int_unsigned():
-        return 0, (1 << bits) - 1
-    return -(1 << (bits - 1)), (1 << (bits - 1)) - 1
-
-
-def _attr_literal(value: Any, ty: dtype) -> str:
-    if ty.is_floating():
-        return float_literal(float(value), ty)
-    if ty.is_bool():
-        return "true" if value else "false"
-    value = int(value)
-    lo, hi = int_range(ty)
-    if not lo <= value <= hi:
-        # Wrap into the signless bit pattern (e.g. uint32 0xFFFFFFFF -> -1).
-        bits = ty.primitive_bitwidth
-        value &= (1 << bits) - 1
-        if value >= 1 << (bits - 1):
-            value -= 1 << bits
-    elif ty.is_int_unsigned() and value >= 1 << (ty.primitive_bitwidth - 1):
-        value -= 1 << ty.primitive_bitwidth
-    return str(value)
-
-
 def scalar_constant(b: Builder, value: Any, ty: dtype) -> tensor:
-    if ty.is_bool():
-        return tensor(b.create(f"arith.constant {_attr_literal(value, ty)}", ty))
-    return tensor(b.create(f"arith.constant {_attr_literal(value, ty)} : {ty.mlir}", ty))
+    return tensor(b.constant(value, ty))
 
 
 def block_constant(b: Builder, value: Any, ty: block_type) -> tensor:
-    element = ty.element_ty
-    if element.is_floating() and not math.isfinite(float(value)):
-        # Hex literals are not splat values in `dense<...>`: splat a scalar instead.
-        return splat(b, scalar_constant(b, value, element), ty.shape)
-    literal = _attr_literal(value, element)
-    return tensor(b.create(f"tile.constant dense<{literal}> : {ty.to_ir()}", ty))
+    return tensor(b.constant(value, ty))
 
 
 def literal_type(value: Any) -> dtype:
@@ -177,8 +117,7 @@ def to_tensor_of(b: Builder, value: Any, near: dtype | None) -> tensor:
 # ----------------------------------------------------------------------------
 
 def splat(b: Builder, x: tensor, shape: Sequence[int]) -> tensor:
-    ty = block_type(x.dtype, shape)
-    return tensor(b.create(f"tile.splat {x.name} : {x.type.to_ir()} -> {ty.to_ir()}", ty))
+    return tensor(b.splat(x.handle, shape))
 
 
 def expand_dims(b: Builder, x: tensor, axis: int) -> tensor:
@@ -189,13 +128,10 @@ def expand_dims(b: Builder, x: tensor, axis: int) -> tensor:
         axis += len(shape) + 1
     if not 0 <= axis <= len(shape):
         raise TileError(f"expand_dims axis {axis} is out of range for a block of rank {len(shape)}")
-    ty = block_type(x.dtype, shape[:axis] + [1] + shape[axis:])
-    return tensor(b.create(f"tile.expand_dims {x.name} {{axis = {axis} : i32}} : "
-                           f"{x.type.to_ir()} -> {ty.to_ir()}", ty))
+    return tensor(b.expand_dims(x.handle, axis))
 
 
-def _shape_text(shape: Sequence[int]) -> str:
-    return "x".join(str(s) for s in shape) if shape else "scalar"
+_shape_text = T.shape_text
 
 
 def broadcast_shapes(a: Sequence[int], b: Sequence[int]) -> list[int]:
@@ -229,8 +165,7 @@ def broadcast_to(b: Builder, x: tensor, shape: Sequence[int]) -> tensor:
         x = expand_dims(b, x, 0)
     if x.shape == shape:
         return x
-    ty = block_type(x.dtype, shape)
-    return tensor(b.create(f"tile.broadcast {x.name} : {x.type.to_ir()} -> {ty.to_ir()}", ty))
+    return tensor(b.broadcast(x.handle, shape))
 
 
 def broadcast_together(b: Builder, *values: tensor) -> list[tensor]:
@@ -256,8 +191,7 @@ def reshape(b: Builder, x: tensor, shape: Sequence[int]) -> tensor:
         raise TileError("cannot reshape a block to a scalar; use a reduction")
     if shape == x.shape:
         return x
-    ty = block_type(x.dtype, shape)
-    return tensor(b.create(f"tile.reshape {x.name} : {x.type.to_ir()} -> {ty.to_ir()}", ty))
+    return tensor(b.reshape(x.handle, shape))
 
 
 def trans(b: Builder, x: tensor, order: Sequence[int] | None) -> tensor:
@@ -267,9 +201,7 @@ def trans(b: Builder, x: tensor, order: Sequence[int] | None) -> tensor:
     perm = list(order) if order else list(reversed(range(rank)))
     if sorted(perm) != list(range(rank)):
         raise TileError(f"trans order {perm} is not a permutation of the {rank} dimensions")
-    ty = block_type(x.dtype, [x.shape[p] for p in perm])
-    attr = "" if not order else f" {{order = array<i32: {', '.join(map(str, perm))}>}}"
-    return tensor(b.create(f"tile.trans {x.name}{attr} : {x.type.to_ir()} -> {ty.to_ir()}", ty))
+    return tensor(b.trans(x.handle, list(order) if order else None))
 
 
 # ----------------------------------------------------------------------------
@@ -284,40 +216,12 @@ def cast(b: Builder, x: tensor, to: dtype) -> tensor:
         raise TileError(f"cannot cast {src} to {to}: pointer casts are not supported")
     if src.mlir == to.mlir and not to.is_bool():
         # Only the signedness differs: same bits, new interpretation.
-        return tensor(Value(x.name, _with_element(x.type, to)))
-    result_type = _with_element(x.type, to)
-    if x.is_block():
-        unsigned = " {unsigned_src}" if src.is_int_unsigned() and not src.is_bool() else ""
-        return tensor(b.create(f"tile.cast {x.name}{unsigned} : {x.type.to_ir()} to "
-                               f"{result_type.to_ir()}", result_type))
-    return _scalar_cast(b, x, to)
+        return tensor(b.retype(x.handle, to))
+    return tensor(b.cast(x.handle, to))
 
 
 def _with_element(ty: Any, element: dtype) -> Any:
     return block_type(element, ty.shape) if isinstance(ty, block_type) else element
-
-
-def _scalar_cast(b: Builder, x: tensor, to: dtype) -> tensor:
-    src = x.dtype
-    text = f"{x.name} : {src.mlir} to {to.mlir}"
-    if to.is_bool():
-        zero = scalar_constant(b, 0, src)
-        kind, pred = ("cmpf", "une") if src.is_floating() else ("cmpi", "ne")
-        return tensor(b.create(f"arith.{kind} {pred}, {x.name}, {zero.name} : {src.mlir}", to))
-    if src.is_int() and to.is_int():
-        if to.primitive_bitwidth > src.primitive_bitwidth:
-            op = "extui" if src.is_int_unsigned() else "extsi"
-        else:
-            op = "trunci"
-    elif src.is_int() and to.is_floating():
-        op = "uitofp" if src.is_int_unsigned() else "sitofp"
-    elif src.is_floating() and to.is_int():
-        op = "fptoui" if to.is_int_unsigned() else "fptosi"
-    elif src.primitive_bitwidth == to.primitive_bitwidth:  # f16 <-> bf16 through f32
-        return _scalar_cast(b, _scalar_cast(b, x, T.float32), to)
-    else:
-        op = "extf" if to.primitive_bitwidth > src.primitive_bitwidth else "truncf"
-    return tensor(b.create(f"arith.{op} {text}", to))
 
 
 def computation_type(a: dtype, b_: dtype, div_or_mod: bool) -> dtype:
@@ -370,24 +274,14 @@ def promote_and_broadcast(b: Builder, x: tensor, y: tensor, ty: dtype) -> tuple[
 # Elementwise operations
 # ----------------------------------------------------------------------------
 
-def binary(b: Builder, op: str, x: tensor, y: tensor, result_type: Any = None) -> tensor:
+def binary(b: Builder, op: str, x: tensor, y: tensor) -> tensor:
     """`tile.<op>` on blocks or `arith.<op>` on scalars, same-typed operands."""
-    result_type = result_type or x.type
-    if x.is_block():
-        return tensor(b.create(f"tile.{op} {x.name}, {y.name} : {x.type.to_ir()}", result_type))
-    return tensor(b.create(f"arith.{op} {x.name}, {y.name} : {x.type.to_ir()}", result_type))
-
-
-_MATH_SCALAR_OPS = {"exp", "exp2", "log", "log2", "sqrt", "rsqrt", "floor", "ceil",
-                    "sin", "cos", "absf", "absi", "powf", "fma"}
+    return tensor(b.binary(op, x.handle, y.handle))
 
 
 def unary(b: Builder, op: str, x: tensor) -> tensor:
     """`tile.<op>` on blocks; on scalars the `math` (or `arith`) op of that name."""
-    if x.is_block():
-        return tensor(b.create(f"tile.{op} {x.name} : {x.type.to_ir()}", x.type))
-    dialect = "math" if op in _MATH_SCALAR_OPS else "arith"
-    return tensor(b.create(f"{dialect}.{op} {x.name} : {x.type.to_ir()}", x.type))
+    return tensor(b.unary(op, x.handle))
 
 
 def add(b: Builder, x: Any, y: Any) -> tensor:
@@ -408,8 +302,7 @@ def addptr(b: Builder, ptr: tensor, offset: tensor) -> tensor:
     if offset.dtype.is_bool():
         offset = cast(b, offset, T.int32)
     ptr, offset = broadcast_together(b, ptr, offset)
-    return tensor(b.create(f"tile.addptr {ptr.name}, {offset.name} : {ptr.type.to_ir()}, "
-                           f"{offset.type.to_ir()}", ptr.type))
+    return tensor(b.addptr(ptr.handle, offset.handle))
 
 
 def sub(b: Builder, x: Any, y: Any) -> tensor:
@@ -468,8 +361,7 @@ def power(b: Builder, x: Any, y: Any) -> tensor:
     if ty.is_int():
         ty = T.float32
     x, y = promote_and_broadcast(b, x, y, ty)
-    return binary(b, "powf", x, y) if x.is_block() else \
-        tensor(b.create(f"math.powf {x.name}, {y.name} : {ty.mlir}", ty))
+    return binary(b, "powf", x, y)
 
 
 def _bitwise_type(x: tensor, y: tensor, what: str) -> dtype:
@@ -498,17 +390,11 @@ def compare(b: Builder, pred: str, x: Any, y: Any) -> tensor:
     ty = computation_type(x.dtype, y.dtype, False)
     x, y = promote_and_broadcast(b, x, y, ty)
     if ty.is_floating():
-        predicate, kind = _FLOAT_PREDICATES[pred], "cmpf"
+        predicate = _FLOAT_PREDICATES[pred]
     else:
-        kind = "cmpi"
         predicate = pred if pred in ("eq", "ne") else \
             ("u" if ty.is_int_unsigned() else "s") + _INT_PREDICATES[pred]
-    result_type = _with_element(x.type, T.int1)
-    if x.is_block():
-        return tensor(b.create(f"tile.{kind} {predicate}, {x.name}, {y.name} : "
-                               f"{x.type.to_ir()}", result_type))
-    return tensor(b.create(f"arith.{kind} {predicate}, {x.name}, {y.name} : {ty.mlir}",
-                           result_type))
+    return tensor(b.compare(predicate, x.handle, y.handle))
 
 
 def minus(b: Builder, x: Any) -> tensor:
@@ -524,10 +410,7 @@ def invert(b: Builder, x: Any) -> tensor:
     x = to_tensor(b, x)
     if not x.dtype.is_int():
         raise TileError(f"~ needs an integer or boolean operand, got {x.dtype}")
-    if x.is_block():
-        return unary(b, "noti", x)
-    ones = scalar_constant(b, -1 if not x.dtype.is_bool() else 1, x.dtype)
-    return binary(b, "xori", x, ones)
+    return unary(b, "noti", x)
 
 
 def logical_not(b: Builder, x: Any) -> tensor:
@@ -545,10 +428,7 @@ def where(b: Builder, cond: Any, x: Any, y: Any) -> tensor:
     ty = x.dtype if x.dtype == y.dtype else computation_type(x.dtype, y.dtype, False)
     x, y = cast(b, x, ty), cast(b, y, ty)
     cond, x, y = broadcast_together(b, cond, x, y)
-    if x.is_block():
-        return tensor(b.create(f"tile.select {cond.name}, {x.name}, {y.name} : "
-                               f"{x.type.to_ir()}", x.type))
-    return tensor(b.create(f"arith.select {cond.name}, {x.name}, {y.name} : {ty.mlir}", ty))
+    return tensor(b.select(cond.handle, x.handle, y.handle))
 
 
 def minmax(b: Builder, which: str, x: Any, y: Any) -> tensor:
@@ -577,7 +457,5 @@ def fma(b: Builder, x: Any, y: Any, z: Any) -> tensor:
     if not ty.is_floating():
         ty = T.float32
     x, y, z = broadcast_together(b, *(cast(b, v, ty) for v in (x, y, z)))
-    dialect = "tile" if x.is_block() else "math"
-    return tensor(b.create(f"{dialect}.fma {x.name}, {y.name}, {z.name} : "
-                           f"{x.type.to_ir()}", x.type))
+    return tensor(b.fma(x.handle, y.handle, z.handle))
 

@@ -1,7 +1,10 @@
 """Element types, pointer and block types, and `constexpr` (Triton's names)."""
 from __future__ import annotations
 
+import operator
 from typing import Any, Sequence
+
+from ..errors import TileError
 
 
 class dtype:
@@ -84,12 +87,45 @@ class pointer_type(dtype):
         return hash(("ptr", self.element_ty))
 
 
+# The most elements a block may have (the dialect's BlockType::verify).
+MAX_BLOCK_ELEMENTS = 1 << 31
+
+
+def shape_text(shape: Sequence[Any]) -> str:
+    return "x".join(str(s) for s in shape) if len(shape) else "scalar"
+
+
+def check_shape(shape: Sequence[Any]) -> tuple[int, ...]:
+    """A block shape: rank 1 or more, positive integer extents, at most
+    MAX_BLOCK_ELEMENTS elements (exact integer arithmetic). Errors name the
+    shape as the user wrote it."""
+    given = tuple(shape)
+    if not given:
+        raise TileError("a block needs at least one dimension; use a scalar for one value")
+    count = 1
+    dims = []
+    for index, extent in enumerate(given):
+        if isinstance(extent, (bool, float)) or not hasattr(extent, "__index__"):
+            raise TileError(f"block shape ({', '.join(map(repr, given))}): dimension {index} "
+                            f"is {extent!r}, not an integer")
+        extent = operator.index(extent)
+        dims.append(extent)
+        if extent <= 0:
+            raise TileError(f"block shape {shape_text(dims)}: dimension {index} has extent "
+                            f"{extent}; every extent must be positive")
+        count *= extent
+    if count > MAX_BLOCK_ELEMENTS:
+        raise TileError(f"block shape {shape_text(dims)} has {count} elements, more than "
+                        f"the {MAX_BLOCK_ELEMENTS} (2^31) a block may hold")
+    return tuple(dims)
+
+
 class block_type:
-    """The type of a block value: an element type and a static shape."""
+    """The type of a block value: an element type and a valid static shape."""
 
     def __init__(self, element_ty: dtype, shape: Sequence[int]) -> None:
         self.element_ty = element_ty
-        self.shape = tuple(int(s) for s in shape)
+        self.shape = check_shape(shape)
 
     @property
     def scalar(self) -> dtype:
