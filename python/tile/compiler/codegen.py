@@ -23,6 +23,7 @@ from ..language import semantic as S
 from ..language import types as T
 from ..language.semantic import tensor
 from ..language.types import unwrap
+from .dependencies import check_global
 from .ir import Block, Builder, Value, callsite_loc
 from .source import FunctionSource
 
@@ -162,7 +163,9 @@ class CodeGenerator(ast.NodeVisitor):
         if name in self.scope:
             return self.scope[name]
         if name in self.source.namespace:
-            return unwrap(self.source.namespace[name])
+            value = self.source.namespace[name]
+            check_global(name, value)
+            return unwrap(value)
         if hasattr(builtins, name):
             return getattr(builtins, name)
         raise TileError(f"name '{name}' is not defined")

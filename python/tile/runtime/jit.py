@@ -3,13 +3,12 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import os
 import inspect
-import types
 from typing import Any, Callable, Sequence
 
+from ..compiler.dependencies import GlobalRead, kernel_dependencies
 from ..compiler.source import FunctionSource, function_source
-from ..errors import TileError
+from ..errors import CompilationError, TileError
 from ..language.types import constexpr
 
 
@@ -25,6 +24,7 @@ class JITFunction:
 
     def __init__(self, fn: Callable[..., Any], do_not_specialize: Sequence[str] = (),
                  **options: Any) -> None:
+        _check_plain_function(fn)
         self.fn = fn
         self.__name__ = fn.__name__
         self.__qualname__ = fn.__qualname__
@@ -43,6 +43,8 @@ class JITFunction:
                          if p.default is not inspect.Parameter.empty}
         # Launches seen before, by argument kinds: see launch.launch_jit.
         self._fast_launch: dict[Any, Any] = {}
+        # The globals the last compile's key read (forget_stale_kernels).
+        self._global_reads: Sequence[GlobalRead] = ()
 
     def source(self) -> FunctionSource:
         if self._source is None:
@@ -55,49 +57,29 @@ class JITFunction:
 
     # -- cache key ------------------------------------------------------------
 
-    def dependencies(self) -> list["JITFunction"]:
-        """The @tile.jit functions this one may call, found by the names its
-        code uses (directly or as `module.name`)."""
-        namespace = dict(self.fn.__globals__)
-        for name, cell in zip(self.fn.__code__.co_freevars, self.fn.__closure__ or ()):
-            try:
-                namespace[name] = cell.cell_contents
-            except ValueError:
-                pass
-        names = _code_names(self.fn.__code__)
-        found: list[JITFunction] = []
-        for name in names:
-            value = namespace.get(name)
-            if isinstance(value, types.ModuleType):
-                found.extend(v for v in (getattr(value, n, None) for n in names)
-                             if isinstance(v, JITFunction))
-            elif isinstance(value, JITFunction):
-                found.append(value)
-            elif hasattr(value, "fn") and isinstance(getattr(value, "fn"), JITFunction):
-                found.append(value.fn)  # an autotuned or heuristics-wrapped function
-        return [f for f in found if f is not self]
-
     def cache_source(self, portable: bool = False) -> str:
-        """This function's source and, transitively, its callees' sources.
-        `portable` names files by their base name, so that a checkout in
-        another directory (a GPU machine's copy) computes the same key."""
-        seen: dict[str, str] = {}
-        pending = [self]
-        while pending:
-            fn = pending.pop()
-            source = fn.source()
-            # The file and line are part of the key: the IR (and the PTX line
-            # info) carry locations into them.
-            filename = os.path.basename(source.filename) if portable else source.filename
-            key = f"{filename}:{source.first_line}:{fn.__qualname__}"
-            if key in seen:
-                continue
-            seen[key] = source.text
-            pending.extend(fn.dependencies())
-        return "\n".join(f"# {k}\n{seen[k]}" for k in sorted(seen))
+        """The cache-key text of everything this kernel's code depends on:
+        its source and its callees' (transitively), their defaults, the
+        globals they read and the plain functions they call (see
+        compiler/dependencies.py). `portable` names files by their base
+        name, so that a checkout in another directory (a GPU machine's copy)
+        computes the same key."""
+        text, self._global_reads = kernel_dependencies(self, portable)
+        return text
 
     def source_hash(self) -> str:
         return hashlib.sha256(self.cache_source().encode()).hexdigest()
+
+    def forget_stale_kernels(self) -> None:
+        """Drops the kernels compiled in this process if a global they read
+        has changed since (they are recompiled with the new value): called
+        at each launch, it costs one lookup per global read."""
+        for read in self._global_reads:
+            if read.changed():
+                self._compiled.clear()
+                self._fast_launch.clear()
+                self._global_reads = ()
+                return
 
     # -- calling --------------------------------------------------------------
 
@@ -114,18 +96,28 @@ class JITFunction:
     def warmup(self, *args: Any, grid: Any = (1,), **kwargs: Any) -> Any:
         """Compiles for these arguments without launching; returns the artifact."""
         from .launch import compile_for_args
-        return compile_for_args(self, args, kwargs)[0]
+        self.forget_stale_kernels()
+        options = {k: kwargs.pop(k) for k in ("num_warps", "num_stages", "target")
+                   if k in kwargs and k not in self.arg_names}
+        options.pop("num_stages", None)  # no software pipelining yet
+        return compile_for_args(self, args, kwargs, options)[0]
 
     def __repr__(self) -> str:
         return f"JITFunction({self.__module__}:{self.__qualname__})"
 
 
-def _code_names(code: types.CodeType) -> set[str]:
-    names = set(code.co_names)
-    for const in code.co_consts:
-        if isinstance(const, types.CodeType):
-            names |= _code_names(const)
-    return names
+def _check_plain_function(fn: Any) -> None:
+    """@tile.jit takes a plain `def` (not async, not a generator, not a lambda)."""
+    if not inspect.isfunction(fn):
+        raise TypeError(f"@tile.jit decorates a function, not {fn!r}")
+    what = ("an async function" if inspect.iscoroutinefunction(fn)
+            or inspect.isasyncgenfunction(fn) else
+            "a generator" if inspect.isgeneratorfunction(fn) else
+            "a lambda" if fn.__name__ == "<lambda>" else None)
+    if what is not None:
+        code = fn.__code__
+        raise CompilationError(f"{fn.__qualname__} is {what}: a @tile.jit function must be "
+                               "a plain def", code.co_filename, code.co_firstlineno, 1)
 
 
 def jit(fn: Callable[..., Any] | None = None, *, do_not_specialize: Sequence[str] = (),

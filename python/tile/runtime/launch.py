@@ -164,6 +164,7 @@ def launch_jit(jit: Any, grid: Any, *args: Any, stream: Any = None, **kwargs: An
     options = {k: kwargs.pop(k) for k in ("num_warps", "num_stages", "target")
                if k in kwargs and k not in jit.arg_names}
     options.pop("num_stages", None)  # no software pipelining yet
+    jit.forget_stale_kernels()  # a global the kernel read has changed: recompile
     driver = _driver_module()
     # The fast path: a launch like an earlier one (same argument kinds,
     # alignment facts and constexprs) reuses its kernel without binding or
