@@ -17,7 +17,7 @@ import textwrap
 from contextlib import contextmanager
 from typing import Any, Callable, Iterator, Sequence
 
-from ..errors import CompilationError, TileError
+from ..errors import CompilationError, ConstantRequired, TileError
 from ..language import core as tl
 from ..language import semantic as S
 from ..language import types as T
@@ -89,8 +89,12 @@ class CodeGenerator(ast.NodeVisitor):
     """Emits the IR of one function body into `builder`'s insertion block."""
 
     def __init__(self, builder: Builder, source: FunctionSource, scope: dict[str, Any],
-                 call_site: str | None = None, depth: int = 0) -> None:
+                 call_site: str | None = None, depth: int = 0,
+                 speculative: dict[str, tuple[object, str, Any]] | None = None) -> None:
         self.builder = builder
+        # Block arguments of loops whose type was guessed from a number:
+        # SSA name -> (the loop's token, the carried name, the number).
+        self.speculative = speculative if speculative is not None else {}
         self.source = source
         self.scope = scope
         self.call_site = call_site  # the caller's location when inlined
@@ -117,10 +121,12 @@ class CodeGenerator(ast.NodeVisitor):
         with self.builder.location(self.loc(node)):
             try:
                 yield
-            except CompilationError:
+            except (CompilationError, _Replan):
                 raise
             except TileError as exc:
-                raise self.error(node, str(exc)) from None
+                error = self.error(node, str(exc))
+                error.constant_required = isinstance(exc, ConstantRequired)
+                raise error from None
             except RecursionError:
                 raise self.error(node, "expression nested too deeply") from None
             except Exception as exc:  # a Python error evaluating user code
@@ -274,6 +280,8 @@ class CodeGenerator(ast.NodeVisitor):
             with b.insertion_point(else_block):
                 else_value = self.as_runtime(name, else_value, then_value)
             if then_value.type != else_value.type:
+                self.replan_if_speculative(then_value, else_value.type)
+                self.replan_if_speculative(else_value, then_value.type)
                 raise TileError(f"'{name}' has type {then_value.type} in the then branch and "
                                 f"{else_value.type} in the else branch; they must agree")
             yielded.append((name, then_value, else_value))
@@ -281,8 +289,11 @@ class CodeGenerator(ast.NodeVisitor):
                            else_block, [e.handle for _, _, e in yielded])
         self.scope = before
         self.scope.update(merged)
-        for (name, _, _), result in zip(yielded, results):
+        for (name, then_value, else_value), result in zip(yielded, results):
             self.scope[name] = tensor(result)
+            for value in (then_value, else_value):
+                if value.name in self.speculative:
+                    self.speculative[result.name] = self.speculative[value.name]
 
     def emit_branch(self, statements: Sequence[ast.stmt], before: dict[str, Any],
                     top_level: bool = False) -> tuple[Block, dict[str, Any]]:
@@ -332,7 +343,7 @@ class CodeGenerator(ast.NodeVisitor):
     def unroll(self, node: ast.For, loop: tl.static_range) -> None:
         for bound in (loop.start, loop.end, loop.step):
             if not isinstance(bound, int):
-                raise TileError("tl.static_range bounds must be compile-time integers, "
+                raise ConstantRequired("tl.static_range bounds must be compile-time integers, "
                                 f"got {bound!r}")
         if self.try_constant_trip_loop(node, loop):
             return
@@ -352,7 +363,7 @@ class CodeGenerator(ast.NodeVisitor):
         trips = len(builtins.range(loop.start, loop.end, loop.step))
         if trips <= STATIC_RANGE_UNROLL_LIMIT or not isinstance(node.target, ast.Name):
             return False
-        block, emitted = self.builder.block, len(self.builder.block.items)
+        mark = self.builder.mark()
         scope, returned = dict(self.scope), self.returned
         # The loop runs UNROLL copies of the body per iteration (the index
         # advancing by one step per copy); the remaining trips are unrolled
@@ -364,8 +375,7 @@ class CodeGenerator(ast.NodeVisitor):
                 self.emit_for(self.unrolled_body_loop(node, loop.step), tl.range(
                     loop.start, main_end, loop.step * STATIC_RANGE_LOOP_UNROLL))
         except (TileError, CompilationError):
-            del block.items[emitted:]
-            self.builder.block = block
+            self.builder.rollback(mark)
             self.scope, self.returned = scope, returned
             return False
         for index in builtins.range(main_end, loop.end, loop.step):
@@ -397,34 +407,35 @@ class CodeGenerator(ast.NodeVisitor):
 
     def emit_for(self, node: ast.For, loop: tl.range) -> None:
         b = self.builder
-        bounds = [S.to_tensor(b, v) for v in (loop.start, loop.end, loop.step)]
+        # scf.for counts up: range(start, end, -s) is start - k for k in
+        # range(0, start - end, s).
+        descending = not is_runtime(loop.step) and loop.step < 0
+        bounds = [S.to_tensor(b, v) for v in
+                  (loop.start, loop.end, -loop.step if descending else loop.step)]
         for bound in bounds:
             if bound.is_block() or not bound.dtype.is_int():
                 raise TileError(f"range bounds must be integer scalars, got {bound.type}")
         iv_type = T.int64 if any(v.dtype.primitive_bitwidth == 64 for v in bounds) \
             else T.int32
         lower, upper, step = (S.cast(b, v, iv_type) for v in bounds)
+        start = lower
+        if descending:
+            upper = S.sub(b, lower, upper)
+            lower = S.scalar_constant(b, 0, iv_type)
         target = node.target.id  # type: ignore[attr-defined]
 
-        def bind_induction(value: Value) -> None:
-            self.scope[target] = tensor(value)
+        def emit(loop_plan: _LoopPlan) -> list[Value]:
+            body = b.new_block([iv_type] + loop_plan.types())
+            with b.insertion_point(body):
+                iv = tensor(body.args[0])
+                self.scope[target] = S.sub(b, start, iv) if descending else iv
+                loop_plan.bind(body.args[1:])
+                self.visit_body(node.body)
+                yielded = loop_plan.yields(body.args[1:])
+            return b.scf_for(lower.handle, upper.handle, step.handle, body,
+                             [v.handle for v in loop_plan.inits], yielded)
 
-        names, inits = self.loop_carried(node.body, bind_induction, iv_type, exclude=target)
-        body = b.new_block([iv_type] + [v.type for v in inits])
-        self.scope = dict(self.scope)
-        saved = dict(self.scope)
-        bind_induction(body.args[0])
-        for name, arg in zip(names, body.args[1:]):
-            self.scope[name] = tensor(arg)
-        with b.insertion_point(body):
-            self.visit_body(node.body)
-            yielded = self.carried_values(names, inits)
-        results = b.scf_for(lower.handle, upper.handle, step.handle, body,
-                            [v.handle for v in inits], [v.handle for v in yielded])
-        self.scope = saved
-        self.scope.pop(target, None)
-        for name, result in zip(names, results):
-            self.scope[name] = tensor(result)
+        self.carried_loop(node.body, emit, exclude=target)
 
     def visit_While(self, node: ast.While) -> None:
         if node.orelse:
@@ -434,80 +445,187 @@ class CodeGenerator(ast.NodeVisitor):
 
     def emit_while(self, node: ast.While) -> None:
         b = self.builder
-        names, inits = self.loop_carried(node.body, lambda value: None, None, exclude=None,
-                                         condition=node.test)
-        types = [v.type for v in inits]
-        saved = dict(self.scope)
-        before = b.new_block(types)
-        self.scope = dict(saved)
-        for name, arg in zip(names, before.args):
-            self.scope[name] = tensor(arg)
-        with b.insertion_point(before):
-            condition = self.visit(node.test)
-            if not is_runtime(condition):
-                raise TileError("a while condition must be a runtime value (a loop on a "
-                                "compile-time condition would never end or never run)")
-            if condition.is_block():
-                raise TileError("a while condition must be a scalar, not a block")
-            condition = S.to_bool(b, condition)
-        after = b.new_block(types, labelled=True)
-        self.scope = dict(saved)
-        for name, arg in zip(names, after.args):
-            self.scope[name] = tensor(arg)
-        with b.insertion_point(after):
-            self.visit_body(node.body)
-            yielded = self.carried_values(names, inits)
-        results = b.scf_while([v.handle for v in inits], before, condition.handle,
-                              before.args, after, [v.handle for v in yielded])
-        self.scope = saved
-        for name, result in zip(names, results):
-            self.scope[name] = tensor(result)
 
-    def loop_carried(self, body: Sequence[ast.stmt], bind_induction: Callable[[Value], None],
-                     iv_type: Any, exclude: str | None,
-                     condition: ast.expr | None = None) -> tuple[list[str], list[tensor]]:
-        """Finds the variables a loop body updates by emitting it once into a
-        scratch block, and returns them with their initial runtime values."""
+        def emit(loop_plan: _LoopPlan) -> list[Value]:
+            types = loop_plan.types()
+            before = b.new_block(types)
+            loop_plan.bind(before.args)
+            with b.insertion_point(before):
+                condition = self.visit(node.test)
+                if not is_runtime(condition):
+                    raise TileError("a while condition must be a runtime value (a loop on a "
+                                    "compile-time condition would never end or never run)")
+                if condition.is_block():
+                    raise TileError("a while condition must be a scalar, not a block")
+                condition = S.to_bool(b, condition)
+            after = b.new_block(types, labelled=True)
+            self.scope = dict(loop_plan.entry)
+            loop_plan.bind(after.args)
+            with b.insertion_point(after):
+                self.visit_body(node.body)
+                yielded = loop_plan.yields(after.args)
+            return b.scf_while([v.handle for v in loop_plan.inits], before, condition.handle,
+                               before.args, after, yielded)
+
+        self.carried_loop(node.body, emit, exclude=None)
+
+    # -- loop-carried values --------------------------------------------------
+    #
+    # The names a loop may carry are those its body assigns (read from the
+    # AST) that exist before the loop. Their types are planned: a runtime
+    # value keeps its type; a Python number starts with its literal type
+    # (0 -> i32, 0.0 -> f32). The body is emitted once; if it leaves a number
+    # with another type (`acc = 0` then `acc += x_f32`, also in a nested loop
+    # or branch), or does not change a number (so it can stay a compile-time
+    # constant), the loop is emitted again with the corrected plan. A plan
+    # only widens or drops names, so a loop is emitted at most a few times
+    # whatever its nesting, and compile time is linear in the nesting depth
+    # (emitting each body twice to find its carried values was 2^depth).
+
+    def carried_loop(self, body: Sequence[ast.stmt],
+                     emit: Callable[["_LoopPlan"], list[Value]], exclude: str | None) -> None:
         b = self.builder
-        saved = dict(self.scope)
-        scratch = Block()
-        with b.insertion_point(scratch):
-            if iv_type is not None:
-                bind_induction(b.new_block([iv_type]).args[0])
-            if condition is not None:
-                self.visit(condition)
-            self.visit_body(body)
-        after, self.scope = self.scope, saved
-        names: list[str] = []
-        inits: list[tensor] = []
-        for name, initial in saved.items():
-            if name == exclude or name not in after or not _changed(initial, after[name]):
+        assigned = _assigned_names(body)
+        entry = dict(self.scope)
+        plan: dict[str, Any] = {}
+        for name, value in entry.items():
+            if name == exclude or name not in assigned:
                 continue
-            updated = after[name]
-            if is_runtime(initial):
-                inits.append(initial)
-            elif isinstance(initial, (bool, int, float)):
-                if is_runtime(updated) and updated.is_block():
-                    raise TileError(f"'{name}' starts as the number {initial!r} and becomes a "
-                                    f"block of shape {updated.shape} in the loop; initialize it "
-                                    "with tl.zeros/tl.full")
-                inits.append(self.as_runtime(name, initial, updated))
-            else:
-                raise TileError(f"the loop changes the compile-time value '{name}' "
-                                f"({initial!r}); only numbers and runtime values can be "
-                                "updated in a loop")
-            names.append(name)
-        return names, inits
+            if is_runtime(value):
+                plan[name] = value.type
+            elif isinstance(value, (bool, int, float)):
+                plan[name] = S.literal_type(value)
+        token = object()
+        kept_static: set[str] = set()  # numbers kept constant after a failed attempt
+        first_error: Exception | None = None
+        for _ in builtins.range(_MAX_LOOP_PLANS):
+            mark = b.mark()
+            loop_plan = _LoopPlan(self, token, entry, plan)
+            try:
+                results = emit(loop_plan)
+            except _Replan as replan:
+                if replan.token is not token:
+                    raise
+                b.rollback(mark)
+                self.scope = dict(entry)
+                if kept_static & set(replan.changes) and first_error is not None:
+                    first_error.tile_retried = True  # type: ignore[attr-defined]
+                    raise first_error from None
+                plan = {**plan, **replan.changes}
+                plan = {n: t for n, t in plan.items() if t is not None}
+                continue
+            except (TileError, CompilationError) as exc:
+                # A number carried as a runtime value may be one the body needs
+                # as a constant (`block = 16` reassigned only in a branch not
+                # taken): try once more with the numbers kept constant. An
+                # error another loop already retried for is final, so an error
+                # costs at most one more emission per loop, not 2^depth.
+                numbers = {n for n in plan if not is_runtime(entry[n])} - kept_static
+                needs_constant = isinstance(exc, ConstantRequired) or getattr(
+                    exc, "constant_required", False)
+                if not numbers or first_error is not None or not needs_constant \
+                        or getattr(exc, "tile_retried", False):
+                    exc.tile_retried = True  # type: ignore[attr-defined]
+                    raise
+                first_error = exc
+                b.rollback(mark)
+                self.scope = dict(entry)
+                kept_static |= numbers
+                plan = {n: t for n, t in plan.items() if n not in numbers}
+                continue
+            self.scope = entry
+            if exclude is not None:
+                self.scope.pop(exclude, None)
+            for name, init, result in zip(loop_plan.names, loop_plan.inits, results):
+                self.scope[name] = tensor(result)
+                if init.name in self.speculative:
+                    self.speculative[result.name] = self.speculative[init.name]
+            return
+        raise TileError(f"the types of the values this loop carries ({', '.join(plan)}) do not "
+                        "settle; give them their final type before the loop")
 
-    def carried_values(self, names: list[str], inits: list[tensor]) -> list[tensor]:
-        values = []
-        for name, init in zip(names, inits):
-            value = self.as_runtime(name, self.scope[name], init)
-            if value.type != init.type:
-                raise TileError(f"loop-carried '{name}' has type {init.type} before the loop "
-                                f"and {value.type} after an iteration; cast it with .to()")
-            values.append(value)
-        return values
+    def constant_of_type(self, value: Any, ty: Any) -> tensor:
+        """A compile-time number as a runtime value of type `ty`."""
+        if isinstance(ty, T.block_type):
+            return S.block_constant(self.builder, value, ty)
+        return S.cast(self.builder, S.to_tensor_of(self.builder, value, ty), ty)
+
+    def mark_speculative(self, value: Value, source: Any, guess: tuple[object, str]) -> None:
+        """`value` stands for `source` (an initial value, or the value flowing
+        into an scf result): it is speculative when `source` is a number the
+        loop `guess` names (token, carried name) or is speculative itself, so
+        a type clash in a nested loop or branch re-plans the outermost guess."""
+        if not is_runtime(source):
+            self.speculative[value.name] = (*guess, source)
+        elif source.name in self.speculative:
+            self.speculative[value.name] = self.speculative[source.name]
+
+    def replan_if_speculative(self, value: Any, other_type: Any) -> None:
+        """`value` meets a value of `other_type` where their types must agree:
+        if it is the block argument of a loop that guessed its type from a
+        number, that loop is emitted again with a type holding both."""
+        if not is_runtime(value) or value.name not in self.speculative:
+            return
+        token, name, was_number = self.speculative[value.name]
+        if isinstance(other_type, T.block_type) and not value.is_block():
+            raise TileError(f"'{name}' starts as the number {was_number!r} and becomes a "
+                            f"block of shape {list(other_type.shape)} in the loop; initialize "
+                            "it with tl.zeros/tl.full")
+        if value.dtype.is_ptr() or other_type.scalar.is_ptr():
+            return
+        raise _Replan(token, {name: _widened(value.type, other_type.scalar)})
+
+    def loop_yields(self, loop_plan: "_LoopPlan", args: Sequence[Value]) -> list[Value]:
+        """What one iteration yields for the carried names, checked against
+        the plan; raises _Replan when the plan must change."""
+        plan, entry = loop_plan.plan, loop_plan.entry
+        changes: dict[str, Any] = {}
+        for name, value in self.scope.items():  # names the loop does not carry
+            if name in entry and name not in plan and _changed(entry[name], value):
+                if isinstance(entry[name], (bool, int, float)):  # it must be carried
+                    changes[name] = S.literal_type(entry[name])
+                    continue
+                raise TileError(f"the loop changes the compile-time value '{name}' "
+                                f"({entry[name]!r}); only numbers and runtime values can be "
+                                "updated in a loop")
+        yielded: list[tensor] = []
+        for name, init, arg in zip(loop_plan.names, loop_plan.inits, args):
+            value, initial, planned = self.scope[name], entry[name], plan[name]
+            was_number = not is_runtime(initial)
+            if is_runtime(value) and value.name == arg.name:
+                if was_number:  # never changed: it can stay a compile-time number
+                    changes[name] = None
+                yielded.append(value)
+                continue
+            if not is_runtime(value):
+                if not isinstance(value, (bool, int, float)):
+                    raise TileError(f"'{name}' becomes the compile-time value {value!r} in the "
+                                    "loop; only numbers and runtime values can be carried")
+                if was_number and type(value) is type(initial) and value == initial:
+                    changes[name] = None  # assigned its own value: still a constant
+                    yielded.append(init)
+                    continue
+                if not planned.scalar.is_ptr():
+                    literal = S.literal_type_next_to(value, planned.scalar)
+                    if literal != planned.scalar:
+                        changes[name] = _widened(planned, literal)
+                        yielded.append(init)
+                        continue
+                value = self.constant_of_type(value, planned)
+            if value.type != planned:
+                if not was_number:
+                    self.replan_if_speculative(init, value.type)
+                    raise TileError(f"loop-carried '{name}' has type {planned} before the loop "
+                                    f"and {value.type} after an iteration; cast it with .to()")
+                if value.is_block() and not isinstance(planned, T.block_type):
+                    raise TileError(f"'{name}' starts as the number {initial!r} and becomes a "
+                                    f"block of shape {value.shape} in the loop; initialize it "
+                                    "with tl.zeros/tl.full")
+                changes[name] = value.type
+            yielded.append(value)
+        if changes:
+            raise _Replan(loop_plan.token, changes)
+        return [v.handle for v in yielded]
 
     # -- expressions ----------------------------------------------------------
 
@@ -570,13 +688,41 @@ class CodeGenerator(ast.NodeVisitor):
                        in zip(node.ops, operands, operands[1:]))
         left, right = operands
         op = type(node.ops[0])
-        if op in (ast.Is, ast.IsNot, ast.In, ast.NotIn):  # about Python objects
+        if op in (ast.In, ast.NotIn):
+            return self.membership(left, right, negate=op is ast.NotIn)
+        if op in (ast.Is, ast.IsNot):  # about Python objects (`x is None`)
+            if is_runtime(left) and is_runtime(right):
+                raise TileError("`is` between two runtime values compares Python objects, not "
+                                "their values; use ==")
             return _PYTHON_COMPARE_OPS[op](left, right)
         if not is_runtime(left) and not is_runtime(right):
+            if _holds_runtime(left) or _holds_runtime(right):
+                raise TileError("comparing tuples that hold runtime values is not supported; "
+                                "compare their elements")
             return _PYTHON_COMPARE_OPS[op](left, right)
         if op not in _COMPARE_PREDICATES:
             raise TileError(f"{op.__name__} comparison is not supported on runtime values")
         return S.compare(self.builder, _COMPARE_PREDICATES[op], left, right)
+
+    def membership(self, item: Any, container: Any, negate: bool) -> Any:
+        """`item in container`: Python's on compile-time values; with runtime
+        values, the OR of `item == element` over a tuple or list."""
+        if is_runtime(container):
+            raise TileError("`in` on a runtime value is not supported; compare with == "
+                            "and combine with |")
+        if not is_runtime(item) and not _holds_runtime(container):
+            return (item not in container) if negate else (item in container)
+        if not isinstance(container, (tuple, list)):
+            raise TileError("`in` with a runtime value needs a tuple or list of values, got "
+                            f"{type(container).__name__}")
+        b = self.builder
+        result: Any = False
+        for element in container:
+            equal = S.compare(b, "eq", item, element)
+            result = equal if result is False else S.bitwise(b, "ori", result, equal)
+        if result is False:  # an empty container
+            return negate
+        return S.logical_not(b, result) if negate else result
 
     @property
     def source_segment_text(self) -> str:
@@ -688,7 +834,7 @@ class CodeGenerator(ast.NodeVisitor):
                 raise TileError(f"argument '{name}' of {fn.__name__} is a tl.constexpr, but a "
                                 "runtime value was passed")
         callee = CodeGenerator(self.builder, fn.source(), scope, call_site=self.loc(node),
-                               depth=self.depth + 1)
+                               depth=self.depth + 1, speculative=self.speculative)
         saved_hook = getattr(self.builder, "call_jit", None)
         callee.visit_body(callee.source.tree.body, top_level=True)
         self.builder.call_jit = saved_hook
@@ -717,6 +863,70 @@ class _RuntimeRegion:
 
     def __exit__(self, *exc: Any) -> None:
         self.generator.runtime_control_depth -= 1
+
+
+# Emissions of one loop before its carried types must have settled.
+_MAX_LOOP_PLANS = 8
+
+
+class _Replan(Exception):
+    """Raised when a loop's carried types must change: `changes` maps names
+    to their new type (None: not carried, a compile-time constant)."""
+
+    def __init__(self, token: object, changes: dict[str, Any]) -> None:
+        super().__init__("loop re-planned")
+        self.token = token
+        self.changes = changes
+
+
+class _LoopPlan:
+    """One emission of a loop: the carried names, their planned types and
+    initial values (constants emitted before the loop for numbers)."""
+
+    def __init__(self, generator: CodeGenerator, token: object, entry: dict[str, Any],
+                 plan: dict[str, Any]) -> None:
+        self.generator = generator
+        self.token = token
+        self.entry = entry
+        self.plan = plan
+        self.names = list(plan)
+        self.inits = [entry[n] if is_runtime(entry[n]) else
+                      generator.constant_of_type(entry[n], plan[n]) for n in self.names]
+
+    def types(self) -> list[Any]:
+        return [v.type for v in self.inits]
+
+    def bind(self, args: Sequence[Value]) -> None:
+        """Binds the carried names to block arguments; those whose type was
+        guessed from a number are marked speculative (see replan_if_speculative)."""
+        for name, arg in zip(self.names, args):
+            self.generator.scope[name] = tensor(arg)
+            self.generator.mark_speculative(arg, self.entry[name], (self.token, name))
+
+    def yields(self, args: Sequence[Value]) -> list[Value]:
+        return self.generator.loop_yields(self, args)
+
+
+def _widened(planned: Any, literal: Any) -> Any:
+    """The type a carried number needs to hold a value of type `literal` too."""
+    scalar = S.computation_type(planned.scalar, literal, False)
+    return T.block_type(scalar, planned.shape) if isinstance(planned, T.block_type) else scalar
+
+
+def _assigned_names(body: Sequence[ast.stmt]) -> set[str]:
+    """Every name a statement list may assign, at any depth (read from the AST)."""
+    names: set[str] = set()
+    for statement in body:
+        for node in ast.walk(statement):
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+                names.add(node.id)
+    return names
+
+
+def _holds_runtime(value: Any) -> bool:
+    if isinstance(value, (tuple, list)):
+        return any(_holds_runtime(v) for v in value)
+    return is_runtime(value)
 
 
 def _is_guard_return(statement: ast.stmt) -> bool:

@@ -9,7 +9,8 @@ from ..errors import CompilationError
 from ..language.semantic import tensor
 from ..language.types import dtype, dtype_from_signature, pointer_type
 from .codegen import CodeGenerator
-from .ir import Builder, Value
+from .options import check_num_warps
+from .ir import Builder, Value, is_symbol_name
 
 if TYPE_CHECKING:
     from ..runtime.jit import JITFunction
@@ -45,7 +46,9 @@ def resolve(fn: Any, constexprs: Mapping[str, Any] | None,
         if not hasattr(fn, "fn"):
             raise TypeError(f"expected a @tile.jit function, got {fn!r}")
         fn = fn.fn
-    return fn, {**defaults, **dict(constexprs or {})}, num_warps or tuned_warps or 4
+    if num_warps is None:
+        num_warps = tuned_warps if tuned_warps is not None else 4
+    return fn, {**defaults, **dict(constexprs or {})}, check_num_warps(num_warps)
 
 
 def runtime_parameters(jit: "JITFunction", constexprs: Mapping[str, Any]) -> list[str]:
@@ -88,6 +91,10 @@ def generate_ir(fn: Any, signature: SignatureLike,
     jit, constexprs, _ = resolve(fn, constexprs, None)
     specialization = specialization or Specialization()
     source = jit.source()
+    if not is_symbol_name(jit.__name__):
+        raise source.error(source.tree, f"the kernel name {jit.__name__!r} cannot be a GPU "
+                           "symbol: kernel names are ASCII letters, digits and _ (not "
+                           "starting with a digit)")
     types = normalize_signature(jit, signature, constexprs)
     defaults = jit.defaults()
     builder = Builder()

@@ -10,7 +10,7 @@ import functools
 from typing import Any, Callable, TypeVar
 
 from ..compiler.ir import Block, Builder
-from ..errors import TileError
+from ..errors import ConstantRequired, TileError
 from . import semantic as S
 from . import types as T
 from .semantic import tensor
@@ -37,9 +37,9 @@ def is_builtin(fn: Any) -> bool:
 def _constexpr_int(value: Any, what: str) -> int:
     value = unwrap(value)
     if isinstance(value, tensor):
-        raise TileError(f"{what} must be a compile-time constant (a tl.constexpr argument "
+        raise ConstantRequired(f"{what} must be a compile-time constant (a tl.constexpr argument "
                         "or a literal), not a runtime value")
-    if not isinstance(value, int):
+    if not isinstance(value, int) or isinstance(value, bool):
         raise TileError(f"{what} must be an integer, got {value!r}")
     return value
 
@@ -62,6 +62,16 @@ def _axis(axis: Any, rank: int) -> int:
 
 def _handle(value: tensor | None) -> Any:
     return None if value is None else value.handle
+
+
+def _mask(b: Builder, mask: Any, what: str) -> tensor:
+    """A load/store mask: boolean, as Triton requires (a float or integer
+    block is not silently compared with zero)."""
+    value = S.to_tensor(b, mask)
+    if not value.dtype.is_bool():
+        raise TileError(f"{what}'s mask must be boolean (tl.int1), got {value.dtype}; "
+                        "write a comparison such as offs < n")
+    return value
 
 
 def _dtype(value: Any) -> dtype:
@@ -137,7 +147,7 @@ def load(pointer: Any, mask: Any = None, other: Any = None, boundary_check: Any 
     element = ptr.dtype.element_ty
     mask_value = other_value = None
     if unwrap(mask) is not None:
-        mask_value = S.to_bool(b, S.to_tensor(b, mask))
+        mask_value = _mask(b, mask, "tl.load")
         ptr, mask_value = S.broadcast_together(b, ptr, mask_value)
         if unwrap(other) is not None:
             other_value = S.cast(b, S.to_tensor_of(b, other, element), element)
@@ -156,7 +166,7 @@ def store(pointer: Any, value: Any, mask: Any = None, boundary_check: Any = (),
     value = S.cast(b, S.to_tensor_of(b, value, ptr.dtype.element_ty), ptr.dtype.element_ty)
     mask_value = None
     if unwrap(mask) is not None:
-        mask_value = S.to_bool(b, S.to_tensor(b, mask))
+        mask_value = _mask(b, mask, "tl.store")
         ptr, mask_value = S.broadcast_together(b, ptr, mask_value)
     value = S.broadcast_to(b, value, ptr.shape)
     b.store(ptr.handle, value.handle, _handle(mask_value))
@@ -292,8 +302,17 @@ def expand_dims(input: Any, axis: Any, _builder: Builder | None = None) -> tenso
     x = S.to_tensor(_builder, input)
     axes = unwrap(axis)
     axes = list(axes) if isinstance(axes, (list, tuple)) else [axes]
-    rank = len(x.shape) + len(axes)
-    for a in sorted(_constexpr_int(a, "axis") % rank for a in axes):
+    rank = len(x.shape) + len(axes)  # of the result: axes name its dimensions
+    normalized = []
+    for a in axes:
+        a = _constexpr_int(a, "expand_dims' axis")
+        if not -rank <= a < rank:
+            raise TileError(f"expand_dims axis {a} is out of range: the result has rank {rank}, "
+                            f"so axes go from {-rank} to {rank - 1}")
+        normalized.append(a % rank)
+    if len(set(normalized)) != len(normalized):
+        raise TileError(f"expand_dims axes {axes} name a dimension twice")
+    for a in sorted(normalized):
         x = S.expand_dims(_builder, x, a)
     return x
 
@@ -307,11 +326,16 @@ def _reduce_kind(b: Builder, kind: str, x: tensor, axis: int,
     return tensor(b.reduce(kind, x.handle, axis, combine))
 
 
-def _reduce(b: Builder, kind: str, input: Any, axis: Any, keep_dims: Any,
-            combine_fn: Any = None) -> tensor:
+def _block_operand(b: Builder, input: Any, what: str) -> tensor:
     x = S.to_tensor(b, input)
     if not x.is_block():
-        return x
+        raise TileError(f"{what} needs a block, got a scalar ({x.dtype})")
+    return x
+
+
+def _reduce(b: Builder, kind: str, input: Any, axis: Any, keep_dims: Any,
+            combine_fn: Any = None) -> tensor:
+    x = _block_operand(b, input, "tl.reduce" if kind == "custom" else f"tl.{kind}")
     if unwrap(axis) is None:  # reduce everything: flatten first
         x, axis = S.reshape(b, x, [x.numel]), 0
         keep_rank = len(input.shape) if unwrap(keep_dims) else 0
@@ -382,7 +406,7 @@ def min(input: Any, axis: Any = None, return_indices: Any = False,
 def _arg_reduce(b: Builder, kind: str, input: Any, axis: Any, keep_dims: Any) -> tensor:
     """Index of the max (min): reduce, compare with the broadcast extreme, and
     take the smallest index where it is reached (Triton's tie-break)."""
-    x = S.to_tensor(b, input)
+    x = _block_operand(b, input, f"tl.arg{kind}")
     if unwrap(axis) is None:
         x, axis = S.reshape(b, x, [x.numel]), 0
     axis = _axis(axis, len(x.shape))
@@ -423,9 +447,7 @@ def reduce(input: Any, axis: Any, combine_fn: Any, keep_dims: Any = False,
 
 def _scan(b: Builder, kind: str, input: Any, axis: Any, reverse: Any,
           combine_fn: Any = None) -> tensor:
-    x = S.to_tensor(b, input)
-    if not x.is_block():
-        raise TileError("a scan needs a block")
+    x = _block_operand(b, input, "a scan")
     axis = _axis(axis, len(x.shape))
     if kind == "sum" and x.dtype.is_int() and x.dtype.primitive_bitwidth < 32:
         x = S.cast(b, x, T.int32)
@@ -498,7 +520,7 @@ def dot(input: Any, other: Any, acc: Any = None, input_precision: Any = None,
 def static_assert(cond: Any, msg: Any = "", _builder: Builder | None = None) -> None:
     cond = unwrap(cond)
     if isinstance(cond, tensor):
-        raise TileError("static_assert needs a compile-time condition; got a runtime value")
+        raise ConstantRequired("static_assert needs a compile-time condition; got a runtime value")
     if not cond:
         raise TileError(f"static_assert failed{': ' + str(unwrap(msg)) if unwrap(msg) else ''}")
 
@@ -534,6 +556,14 @@ def debug_barrier(_builder: Builder | None = None) -> None:
     return None
 
 
+def _check_step(step: Any) -> Any:
+    """A loop step known at compile time must not be 0 (the loop would never
+    end); a runtime step must be positive, which only the program knows."""
+    if not isinstance(step, tensor) and unwrap(step) == 0:
+        raise TileError("a range step must not be zero")
+    return step
+
+
 class static_range:
     """`for i in tl.static_range(...)`: unrolled by the frontend; bounds are constexprs."""
 
@@ -541,19 +571,22 @@ class static_range:
         if arg2 is None:
             arg1, arg2 = 0, arg1
         self.start, self.end = unwrap(arg1), unwrap(arg2)
-        self.step = 1 if step is None else unwrap(step)
+        self.step = 1 if step is None else _check_step(unwrap(step))
 
 
 class range:  # noqa: A001 - Triton's name
     """`for i in tl.range(...)`: an `scf.for` loop, as Python's `range` in a kernel.
-    Pipelining hints (num_stages, loop_unroll_factor, ...) are accepted and ignored."""
+    Triton's pipelining hints (num_stages, loop_unroll_factor, ...) are accepted
+    and have no effect yet; other keywords are an error."""
 
     def __init__(self, arg1: Any, arg2: Any = None, step: Any = None, num_stages: Any = None,
-                 loop_unroll_factor: Any = None, **hints: Any) -> None:
+                 loop_unroll_factor: Any = None, disallow_acc_multi_buffer: Any = False,
+                 flatten: Any = False, warp_specialize: Any = False,
+                 disable_licm: Any = False) -> None:
         if arg2 is None:
             arg1, arg2 = 0, arg1
-        self.start, self.end = arg1, arg2
-        self.step = 1 if step is None else step
+        self.start, self.end = unwrap(arg1), unwrap(arg2)
+        self.step = 1 if step is None else _check_step(unwrap(step))
 
 
 # ----------------------------------------------------------------------------

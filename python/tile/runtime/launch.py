@@ -89,7 +89,7 @@ def compile_for_args(jit: Any, args: Sequence[Any], kwargs: Mapping[str, Any],
     runtime arguments in order, and all arguments by name (for grid lambdas)."""
     options = dict(options or {})
     num_warps = options.pop("num_warps", 4)
-    target = options.pop("target", None) or _default_target()
+    target = t if (t := options.pop("target", None)) is not None else _default_target()
     bound = bind_arguments(jit, args, {**kwargs, **options})
     constexprs = {n: v for n, v in bound.items() if n in jit.constexpr_names}
     runtime = [n for n in jit.arg_names if n not in jit.constexpr_names]
