@@ -758,6 +758,8 @@ class CodeGenerator(ast.NodeVisitor):
         value = self.visit(node.value)
         if is_runtime(value) and node.attr == "T":
             return S.trans(self.builder, value, None)
+        if isinstance(value, (bool, int, float)) and node.attr in ("to", "dtype"):
+            return tl.constant_attribute(value, node.attr)
         return unwrap(getattr(value, node.attr))
 
     def visit_Subscript(self, node: ast.Subscript) -> Any:

@@ -201,7 +201,7 @@ BINARY_OPS: dict[str, tuple[str, str | None]] = {
 UNARY_OPS: dict[str, tuple[str, str | None]] = {
     "negf": (_FLOAT, "arith"),
     "noti": (_INT, None),  # scalars: xori with all ones
-    "absi": (_INT, "math"),
+    "absi": (_INT, None),  # scalars: max(x, 0 - x) (math.absi has no NVVM lowering)
     **{op: (_FLOAT, "math") for op in (
         "absf", "exp", "exp2", "log", "log2", "sqrt", "rsqrt", "floor", "ceil", "sin", "cos")},
 }
@@ -441,9 +441,12 @@ class Builder:
         _require(_kind_ok(_element(x.type), kind), f"{op} needs a {kind} operand, got {x.type}")
         if isinstance(x.type, block_type):
             return self._op(f"tile.{op} {x} : {x.type.to_ir()}", x.type)
-        if dialect is None:  # noti
+        if op == "noti":
             ones = self.constant(1 if x.type.is_bool() else -1, x.type)
             return self.binary("xori", x, ones)
+        if op == "absi":
+            negated = self.binary("subi", self.constant(0, x.type), x)
+            return self.binary("maxsi", x, negated)
         return self._op(f"{dialect}.{op} {x} : {x.type.to_ir()}", x.type)
 
     def fma(self, a: Value, b: Value, c: Value) -> Value:

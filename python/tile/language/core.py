@@ -599,6 +599,20 @@ def _tensor_to(self: tensor, dtype: Any, fp_downcast_rounding: Any = None,
 
 
 _tensor_to.__tile_builtin__ = True  # type: ignore[attr-defined]
+
+
+def constant_attribute(value: bool | int | float, attr: str) -> Any:
+    """`.dtype` and `.to(...)` of a Python number in a kernel (`(3).to(tl.int8)`,
+    `x = 0.5; x.dtype`): the number as a value of its literal type."""
+    if attr == "dtype":
+        return S.literal_type(value)
+    if attr == "to":
+        def to(dtype: Any, fp_downcast_rounding: Any = None, bitcast: Any = False,
+               _builder: Builder | None = None) -> tensor:
+            return cast(value, dtype, fp_downcast_rounding, bitcast, _builder=_builder)
+        to.__tile_builtin__ = True  # type: ignore[attr-defined]
+        return to
+    raise TileError(f"a {type(value).__name__} has no attribute '{attr}' in a kernel")
 _METHODS: dict[str, Callable[..., Any]] = {
     "to": _tensor_to, "sum": sum, "max": max, "min": min, "argmax": argmax, "argmin": argmin,
     "reshape": reshape, "view": view, "ravel": ravel, "trans": trans, "permute": permute,
