@@ -236,10 +236,19 @@ class Writer:
         else:
             self.assign()
 
-    def block_of(self, depth: int, count: int) -> None:
+    def block_of(self, depth: int, count: int, exits: tuple[str, ...] = ()) -> None:
+        """`count` statements one level in; in a loop, maybe an exit
+        (`if ...: break`) among them."""
         saved = list(self.vars)
         self.indent += 1
-        for _ in range(count):
+        exit_at = self.rng.randrange(count + 1) if exits and self.rng.random() < 0.4 else -1
+        for position in range(count + 1):
+            if position == exit_at:
+                scalar = self.pick(lambda v: v.shape == ()) or Var("n", "int32", ())
+                self.emit(f"if {scalar.name} > {self.rng.randrange(-2, 5)}:\n"
+                          f"    {self.rng.choice(exits)}")
+            if position == count:
+                break
             if self.rng.random() < 0.5:
                 var = self.pick(lambda v: v in saved)
                 if var is not None:
@@ -266,14 +275,14 @@ class Writer:
         else:
             self.emit(f"for {index} in range(0, {bound}{step}):")
         self.vars.append(Var(index, "int32", ()))
-        self.block_of(depth, self.rng.randint(1, 3))
+        self.block_of(depth, self.rng.randint(1, 3), exits=("break", "continue", "return"))
         self.vars.pop()
 
     def while_loop(self, depth: int) -> None:
         counter = self.fresh()
         self.emit(f"{counter} = 0")
         self.emit(f"while {counter} < m:")
-        self.block_of(depth, self.rng.randint(1, 2))
+        self.block_of(depth, self.rng.randint(1, 2), exits=("break", "return"))
         self.indent += 1
         self.emit(f"{counter} += 1")
         self.indent -= 1
@@ -282,7 +291,7 @@ class Writer:
         index = f"s{self.counter}"
         self.counter += 1
         self.emit(f"for {index} in tl.static_range({self.rng.randint(1, 3)}):")
-        self.block_of(depth, self.rng.randint(1, 2))
+        self.block_of(depth, self.rng.randint(1, 2), exits=("break", "continue"))
 
     def shape_op(self) -> None:
         rng = self.rng

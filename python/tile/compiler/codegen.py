@@ -102,6 +102,10 @@ class CodeGenerator(ast.NodeVisitor):
         self.returned = False
         self.return_value: Any = None
         self.runtime_control_depth = 0  # nesting of scf.if/for/while being emitted
+        self.loops: list[_LoopExits] = []  # the loops being emitted, innermost last
+        self.loop_counter = 0  # names their hidden flags
+        self.return_flag: str | None = None  # set by run_function when the body returns
+        self.value_returns = False
 
     # -- infrastructure -------------------------------------------------------
 
@@ -140,30 +144,6 @@ class CodeGenerator(ast.NodeVisitor):
 
     def generic_visit(self, node: ast.AST) -> Any:
         raise TileError(f"unsupported Python syntax in a kernel: {type(node).__name__}")
-
-    def visit_body(self, statements: Sequence[ast.stmt], top_level: bool = False) -> None:
-        """Visits statements; `top_level` when they are the rest of the function."""
-        for index, statement in enumerate(statements):
-            if self.returned:
-                break
-            if top_level and _is_guard_return(statement):
-                # `if cond: ...; return` followed by the rest of the function:
-                # the rest is the else branch, so the guard becomes one scf.if.
-                self.visit_guard(statement, statements[index + 1:])  # type: ignore[arg-type]
-                return
-            self.visit(statement)
-
-    def visit_guard(self, node: ast.If, rest: Sequence[ast.stmt]) -> None:
-        with self.at(node):
-            condition = self.visit(node.test)
-            if not is_runtime(condition):
-                self.visit_body(node.body if condition else rest, top_level=True)
-            else:
-                guarded = ast.If(test=node.test, body=node.body[:-1] or [ast.Pass()],
-                                 orelse=list(rest))
-                ast.copy_location(guarded, node)
-                self.visit_if_runtime(guarded, condition, else_is_rest=True)
-        self.returned = True
 
     def lookup(self, name: str) -> Any:
         if name in self.scope:
@@ -217,26 +197,118 @@ class CodeGenerator(ast.NodeVisitor):
             raise TileError("only names and tuples of names can be assigned in a kernel "
                             "(blocks are values: there is no x[i] = ... or x.attr = ...)")
 
-    def visit_Return(self, node: ast.Return) -> None:
-        if self.runtime_control_depth:
-            raise TileError("return inside a runtime if/for/while is not supported; "
-                            "assign a variable and return it at the end")
-        self.return_value = None if node.value is None else self.visit(node.value)
+    def visit_body(self, statements: Sequence[ast.stmt], top_level: bool = False) -> None:
+        """Visits statements; `top_level` when they are the rest of the function.
+
+        After a statement that may `break`, `continue` or `return` through
+        runtime control flow, the rest runs only where no exit was taken: it
+        is emitted under `if not (exit flags)` (or dropped when an exit is
+        certain, or kept as is when none can have happened)."""
+        for index, statement in enumerate(statements):
+            if self.returned:
+                break
+            if top_level and not self.value_returns and _is_guard_return(statement):
+                # `if cond: ...; return` followed by the rest of the function:
+                # the rest is the else branch, so the guard becomes one scf.if.
+                self.visit_guard(statement, statements[index + 1:])  # type: ignore[arg-type]
+                return
+            self.visit(statement)
+            if not _may_exit(statement):
+                continue
+            with self.at(statement):
+                pending = self.pending_exit(include_continue=True)
+                if pending is False:
+                    continue
+                if pending is not True and statements[index + 1:]:
+                    rest = statements[index + 1:]
+                    with self.runtime_region():
+                        self.emit_if_fn(S.logical_not(self.builder, pending),
+                                        lambda: self.visit_body(rest, top_level), lambda: None)
+            return
+
+    def visit_guard(self, node: ast.If, rest: Sequence[ast.stmt]) -> None:
+        with self.at(node):
+            condition = self.visit(node.test)
+            if not is_runtime(condition):
+                self.visit_body(node.body if condition else rest, top_level=True)
+            else:
+                guarded = ast.If(test=node.test, body=node.body[:-1] or [ast.Pass()],
+                                 orelse=list(rest))
+                ast.copy_location(guarded, node)
+                self.visit_if_runtime(guarded, condition, else_is_rest=True)
         self.returned = True
+
+    # -- exits: break, continue, return through runtime control flow ----------
+
+    def run_function(self, tree: ast.FunctionDef) -> Any:
+        """Emits a function body; returns its return value (None if none)."""
+        self.value_returns = any(isinstance(n, ast.Return) and n.value is not None
+                                 for n in _walk_function(tree))
+        if any(isinstance(n, ast.Return) for n in _walk_function(tree)):
+            self.return_flag = _RETURNED
+            self.scope[_RETURNED] = False
+            self.scope[_RETURN_VALUE] = _NO_VALUE
+        self.visit_body(tree.body, top_level=True)
+        if self.returned or self.return_flag is None:
+            return self.return_value
+        value = self.scope.get(_RETURN_VALUE, _NO_VALUE)
+        if value is _NO_VALUE:
+            return None
+        if self.scope.get(_RETURNED) is not True and not _always_returns(tree.body):
+            raise TileError("this function returns a value on some paths but reaches its end "
+                            "on others; end it with a return")
+        return value
+
+    def pending_exit(self, include_continue: bool) -> Any:
+        """Whether an exit was taken: True, False, or a runtime i1."""
+        flags = [self.return_flag]
+        if self.loops:
+            flags.append(self.loops[-1].break_flag)
+            if include_continue:
+                flags.append(self.loops[-1].continue_flag)
+        values = [self.scope.get(f, False) for f in flags if f is not None]
+        if any(v is True for v in values):
+            return True
+        runtime = [v for v in values if is_runtime(v)]
+        if not runtime:
+            return False
+        result = runtime[0]
+        for value in runtime[1:]:
+            result = S.bitwise(self.builder, "ori", result, value)
+        return result
+
+    def visit_Return(self, node: ast.Return) -> None:
+        value = None if node.value is None else self.visit(node.value)
+        if not self.runtime_control_depth:  # a compile-time return: the function ends here
+            self.return_value = value
+            self.returned = True
+            return
+        # Inside runtime control flow: the return sets a flag that ends the
+        # loops around it and skips the rest (see visit_body).
+        self.scope[_RETURNED] = True
+        if value is not None:
+            if _holds_pointer(value):
+                raise TileError("returning a pointer from inside runtime control flow is not "
+                                "supported; return it at the end of the function")
+            self.scope[_RETURN_VALUE] = value
+
+    def visit_Break(self, node: ast.Break) -> None:
+        self.scope[self.innermost_loop("break").break_flag] = True  # type: ignore[index]
+
+    def visit_Continue(self, node: ast.Continue) -> None:
+        self.scope[self.innermost_loop("continue").continue_flag] = True  # type: ignore[index]
+
+    def innermost_loop(self, what: str) -> "_LoopExits":
+        if not self.loops:
+            raise TileError(f"{what} outside a loop")
+        return self.loops[-1]
 
     def visit_Assert(self, node: ast.Assert) -> None:
         condition = self.visit(node.test)
         if not is_runtime(condition) and not condition:
             message = self.visit(node.msg) if node.msg is not None else ""
             raise TileError(f"assertion failed{': ' + str(message) if message else ''}")
-        # Runtime assertions (device_assert) are not emitted.
-
-    def visit_Break(self, node: ast.Break) -> None:
-        raise TileError("break is not supported in kernels; use a while loop with a condition")
-
-    def visit_Continue(self, node: ast.Continue) -> None:
-        raise TileError("continue is not supported in kernels; use an if around the rest "
-                        "of the body")
+        # Runtime assertions (device_assert) are not emitted, as in Triton without debug.
 
     # -- if -------------------------------------------------------------------
 
@@ -254,64 +326,98 @@ class CodeGenerator(ast.NodeVisitor):
                             f"{condition.shape}; use tl.where to select elementwise")
         condition = S.to_bool(self.builder, condition)
         with self.runtime_region():
-            self.emit_if(node, condition, else_is_rest)
+            self.emit_if_fn(condition, lambda: self.visit_body(node.body),
+                            lambda: self.visit_body(node.orelse, top_level=else_is_rest),
+                            merge=not else_is_rest)
 
-    def emit_if(self, node: ast.If, condition: tensor, else_is_rest: bool = False) -> None:
+    def emit_if_fn(self, condition: tensor, then_fn: Callable[[], None],
+                   else_fn: Callable[[], None], merge: bool = True) -> None:
+        """An scf.if whose branches `then_fn` and `else_fn` emit; the names
+        they change flow out (tuples element by element). Without `merge`
+        (a guard's else is the rest of the function) nothing flows out."""
         b = self.builder
         before = dict(self.scope)
-        then_block, then_scope = self.emit_branch(node.body, before)
-        else_block, else_scope = self.emit_branch(node.orelse, before, top_level=else_is_rest)
-        self.returned = False
-        # After a guard the function ends: nothing flows out of the if.
-        names = [] if else_is_rest else [
+        returned = self.returned
+        then_block, then_scope = self.emit_branch(then_fn, before)
+        self.returned = returned
+        else_block, else_scope = self.emit_branch(else_fn, before)
+        self.returned = returned
+        names = [] if not merge else [
             n for n in then_scope if n in else_scope and
             (_changed(before.get(n, _MISSING), then_scope[n])
              or _changed(before.get(n, _MISSING), else_scope[n]))]
-        merged: dict[str, Any] = {}
         yielded: list[tuple[str, tensor, tensor]] = []
-        for name in names:
-            then_value, else_value = then_scope[name], else_scope[name]
-            if not is_runtime(then_value) and not is_runtime(else_value) \
-                    and not _changed(then_value, else_value):
-                merged[name] = then_value  # the same constant either way
-                continue
-            with b.insertion_point(then_block):
-                then_value = self.as_runtime(name, then_value, else_value)
-            with b.insertion_point(else_block):
-                else_value = self.as_runtime(name, else_value, then_value)
-            if then_value.type != else_value.type:
-                self.replan_if_speculative(then_value, else_value.type)
-                self.replan_if_speculative(else_value, then_value.type)
-                raise TileError(f"'{name}' has type {then_value.type} in the then branch and "
-                                f"{else_value.type} in the else branch; they must agree")
-            yielded.append((name, then_value, else_value))
+        rebuild = {name: self.merge_values(name, then_scope[name], else_scope[name],
+                                           then_block, else_block, yielded) for name in names}
         results = b.scf_if(condition.handle, then_block, [t.handle for _, t, _ in yielded],
                            else_block, [e.handle for _, _, e in yielded])
         self.scope = before
-        self.scope.update(merged)
-        for (name, then_value, else_value), result in zip(yielded, results):
-            self.scope[name] = tensor(result)
+        for (_, then_value, else_value), result in zip(yielded, results):
             for value in (then_value, else_value):
                 if value.name in self.speculative:
                     self.speculative[result.name] = self.speculative[value.name]
+        values = iter(results)
+        for name, make in rebuild.items():
+            self.scope[name] = make(values)
 
-    def emit_branch(self, statements: Sequence[ast.stmt], before: dict[str, Any],
-                    top_level: bool = False) -> tuple[Block, dict[str, Any]]:
+    def merge_values(self, name: str, then_value: Any, else_value: Any, then_block: Block,
+                     else_block: Block, yielded: list[tuple[str, tensor, tensor]]
+                     ) -> Callable[[Iterator[Value]], Any]:
+        """Plans how a name's values from two branches meet: adds the runtime
+        pairs to `yielded`; returns what rebuilds the value from the results."""
+        if isinstance(then_value, tuple) or isinstance(else_value, tuple):
+            length = len(then_value) if isinstance(then_value, tuple) else len(else_value)
+            then_items = then_value if then_value is not _NO_VALUE else (_NO_VALUE,) * length
+            else_items = else_value if else_value is not _NO_VALUE else (_NO_VALUE,) * length
+            if not isinstance(then_items, tuple) or not isinstance(else_items, tuple) \
+                    or len(then_items) != len(else_items):
+                raise TileError(f"'{_display(name)}' is {_describe(then_value)} in the then "
+                                f"branch and {_describe(else_value)} in the else branch; they "
+                                "must agree")
+            parts = [self.merge_values(f"{name}[{i}]", t, e, then_block, else_block, yielded)
+                     for i, (t, e) in enumerate(zip(then_items, else_items))]
+            return lambda results: tuple(part(results) for part in parts)
+        if not is_runtime(then_value) and not is_runtime(else_value) \
+                and not _changed(then_value, else_value):
+            return lambda results: then_value  # the same constant either way
+        if is_runtime(then_value) and is_runtime(else_value) \
+                and then_value.name == else_value.name:
+            return lambda results: then_value  # the same value either way
+        b = self.builder
+        with b.insertion_point(then_block):
+            then_value = self.as_runtime(name, then_value, else_value)
+        with b.insertion_point(else_block):
+            else_value = self.as_runtime(name, else_value, then_value)
+        if then_value.type != else_value.type:
+            self.replan_if_speculative(then_value, else_value.type)
+            self.replan_if_speculative(else_value, then_value.type)
+            raise TileError(f"'{_display(name)}' has type {then_value.type} in the then branch "
+                            f"and {else_value.type} in the else branch; they must agree")
+        yielded.append((name, then_value, else_value))
+        return lambda results: tensor(next(results))
+
+    def emit_branch(self, fn: Callable[[], None], before: dict[str, Any]
+                    ) -> tuple[Block, dict[str, Any]]:
         block = Block()
         self.scope = dict(before)
         with self.builder.insertion_point(block):
-            self.visit_body(statements, top_level)
+            fn()
         return block, self.scope
 
     def as_runtime(self, name: str, value: Any, like: Any) -> tensor:
         """A branch or loop value as a runtime value typed like `like` when it is
-        a compile-time number (e.g. `x = 0` in one branch, a tensor in the other)."""
+        a compile-time number (e.g. `x = 0` in one branch, a tensor in the other),
+        or has no value yet on this path (a return value, a flag)."""
         if is_runtime(value):
             return value
+        if value is _NO_VALUE and is_runtime(like):
+            # The other path returned `like`; this one has not returned: any
+            # value of the type will do (it is never used).
+            return self.constant_of_type(0, like.type)
         if not isinstance(value, (bool, int, float)):
-            raise TileError(f"'{name}' is the compile-time value {value!r} on one path and "
-                            "a different value on another; it must be the same on every "
-                            "path or a number")
+            raise TileError(f"'{_display(name)}' is the compile-time value {value!r} on one "
+                            "path and a different value on another; it must be the same on "
+                            "every path or a number")
         if is_runtime(like):
             if like.is_block():
                 return S.block_constant(self.builder, value, like.type)
@@ -340,18 +446,54 @@ class CodeGenerator(ast.NodeVisitor):
             raise TileError("a kernel for loop must iterate over range(...), tl.range(...) "
                             "or tl.static_range(...)")
 
+    @contextmanager
+    def loop_exits(self, body: Sequence[ast.stmt]) -> Iterator["_LoopExits"]:
+        """The break/continue flags of a loop whose body is `body` (names only
+        where the body uses them), in force while it is emitted."""
+        self.loop_counter += 1
+        exits = _LoopExits(
+            f"__tile_break{self.loop_counter}" if _uses(body, ast.Break) else None,
+            f"__tile_continue{self.loop_counter}" if _uses(body, ast.Continue) else None)
+        if exits.break_flag:
+            self.scope[exits.break_flag] = False
+        self.loops.append(exits)
+        try:
+            yield exits
+        finally:
+            self.loops.pop()
+        for flag in (exits.break_flag, exits.continue_flag):
+            if flag is not None:
+                self.scope.pop(flag, None)
+
     def unroll(self, node: ast.For, loop: tl.static_range) -> None:
         for bound in (loop.start, loop.end, loop.step):
             if not isinstance(bound, int):
                 raise ConstantRequired("tl.static_range bounds must be compile-time integers, "
-                                f"got {bound!r}")
+                                       f"got {bound!r}")
         if self.try_constant_trip_loop(node, loop):
             return
-        for index in builtins.range(loop.start, loop.end, loop.step):
+        with self.loop_exits(node.body) as exits:
+            self.unroll_iterations(node, list(builtins.range(loop.start, loop.end, loop.step)),
+                                   exits)
+
+    def unroll_iterations(self, node: ast.For, indices: list[int], exits: "_LoopExits") -> None:
+        for position, index in enumerate(indices):
             self.assign(node.target, index)
+            if exits.continue_flag:
+                self.scope[exits.continue_flag] = False
             self.visit_body(node.body)
             if self.returned:
-                raise TileError("return inside tl.static_range is not supported")
+                return
+            pending = self.pending_exit(include_continue=False)
+            if pending is True:
+                return
+            if pending is not False and indices[position + 1:]:
+                rest = indices[position + 1:]
+                with self.runtime_region():
+                    self.emit_if_fn(S.logical_not(self.builder, pending),
+                                    lambda: self.unroll_iterations(node, rest, exits),
+                                    lambda: None)
+                return
 
     def try_constant_trip_loop(self, node: ast.For, loop: tl.static_range) -> bool:
         """Emits a long `tl.static_range` loop as an `scf.for` with constant
@@ -361,8 +503,9 @@ class CodeGenerator(ast.NodeVisitor):
         matmul compiles for minutes). Where the body needs the index as a
         compile-time constant, nothing is kept and the caller unrolls."""
         trips = len(builtins.range(loop.start, loop.end, loop.step))
-        if trips <= STATIC_RANGE_UNROLL_LIMIT or not isinstance(node.target, ast.Name):
-            return False
+        if trips <= STATIC_RANGE_UNROLL_LIMIT or not isinstance(node.target, ast.Name) \
+                or any(_uses(node.body, kind) for kind in (ast.Break, ast.Continue, ast.Return)):
+            return False  # (exits in a rolled copy would skip the copies after it)
         mark = self.builder.mark()
         scope, returned = dict(self.scope), self.returned
         # The loop runs UNROLL copies of the body per iteration (the index
@@ -424,26 +567,97 @@ class CodeGenerator(ast.NodeVisitor):
             lower = S.scalar_constant(b, 0, iv_type)
         target = node.target.id  # type: ignore[attr-defined]
 
-        def emit(loop_plan: _LoopPlan) -> list[Value]:
-            body = b.new_block([iv_type] + loop_plan.types())
-            with b.insertion_point(body):
-                iv = tensor(body.args[0])
-                self.scope[target] = S.sub(b, start, iv) if descending else iv
-                loop_plan.bind(body.args[1:])
-                self.visit_body(node.body)
-                yielded = loop_plan.yields(body.args[1:])
-            return b.scf_for(lower.handle, upper.handle, step.handle, body,
-                             [v.handle for v in loop_plan.inits], yielded)
+        def bind_target(counter: tensor) -> None:
+            self.scope[target] = S.sub(b, start, counter) if descending else counter
 
-        self.carried_loop(node.body, emit, exclude=target)
+        with self.loop_exits(node.body) as exits:
+            if exits.break_flag or _uses(node.body, ast.Return):
+                # A loop that can end early is an scf.while on a counter.
+                self.emit_counted_while(node, lower, upper, step, bind_target, exits)
+                self.scope.pop(target, None)
+                return
+
+            def emit(loop_plan: _LoopPlan) -> list[Value]:
+                body = b.new_block([iv_type] + loop_plan.types())
+                with b.insertion_point(body):
+                    bind_target(tensor(body.args[0]))
+                    loop_plan.bind(body.args[1:])
+                    if exits.continue_flag:
+                        self.scope[exits.continue_flag] = False
+                    self.visit_body(node.body)
+                    yielded = loop_plan.yields(body.args[1:])
+                return b.scf_for(lower.handle, upper.handle, step.handle, body,
+                                 [v.handle for v in loop_plan.inits], yielded)
+
+            self.carried_loop(node.body, emit, exclude=target)
+
+    def emit_counted_while(self, node: ast.For, lower: tensor, upper: tensor, step: tensor,
+                           bind_target: Callable[[tensor], None], exits: "_LoopExits") -> None:
+        """`for` as an scf.while loop on a counter: it runs while the counter is
+        below `upper` and no break or return was taken."""
+        b = self.builder
+        counter = f"__tile_counter{self.loop_counter}"
+        self.scope[counter] = lower
+
+        def emit(loop_plan: _LoopPlan) -> list[Value]:
+            types = loop_plan.types()
+            before = b.new_block(types)
+            loop_plan.bind(before.args)
+            with b.insertion_point(before):
+                condition = self.loop_condition(
+                    lambda: S.compare(b, "lt", self.scope[counter], upper))
+            after = b.new_block(types, labelled=True)
+            self.scope = dict(loop_plan.entry_scope)
+            loop_plan.bind(after.args)
+            with b.insertion_point(after):
+                current = self.scope[counter]
+                bind_target(current)
+                if exits.continue_flag:
+                    self.scope[exits.continue_flag] = False
+                self.visit_body(node.body)
+                self.scope[counter] = S.add(b, current, step)
+                yielded = loop_plan.yields(after.args)
+            return b.scf_while([v.handle for v in loop_plan.inits], before, condition.handle,
+                               before.args, after, yielded)
+
+        self.carried_loop(node.body, emit, exclude=None, also={counter})
+        self.scope.pop(counter, None)
+
+    def loop_condition(self, condition_fn: Callable[[], Any]) -> tensor:
+        """A loop's condition in its before region, false once a break or a
+        return was taken (the user's condition is then not evaluated: it may
+        load out of bounds)."""
+        b = self.builder
+        exited = self.pending_exit(include_continue=False)
+        if exited is True:
+            return S.scalar_constant(b, False, T.int1)
+
+        def user_condition() -> tensor:
+            condition = condition_fn()
+            if not is_runtime(condition):
+                raise TileError("a while condition must be a runtime value (a loop on a "
+                                "compile-time condition would never end or never run)")
+            if condition.is_block():
+                raise TileError("a while condition must be a scalar, not a block")
+            return S.to_bool(b, condition)
+
+        if exited is False:
+            return user_condition()
+        then_block, else_block = Block(), Block()
+        with b.insertion_point(then_block):
+            done = S.scalar_constant(b, False, T.int1)
+        with b.insertion_point(else_block):
+            going = user_condition()
+        return tensor(b.scf_if(exited.handle, then_block, [done.handle], else_block,
+                               [going.handle])[0])
 
     def visit_While(self, node: ast.While) -> None:
         if node.orelse:
             raise TileError("while ... else is not supported in kernels")
-        with self.runtime_region():
-            self.emit_while(node)
+        with self.runtime_region(), self.loop_exits(node.body) as exits:
+            self.emit_while(node, exits)
 
-    def emit_while(self, node: ast.While) -> None:
+    def emit_while(self, node: ast.While, exits: "_LoopExits") -> None:
         b = self.builder
 
         def emit(loop_plan: _LoopPlan) -> list[Value]:
@@ -451,17 +665,13 @@ class CodeGenerator(ast.NodeVisitor):
             before = b.new_block(types)
             loop_plan.bind(before.args)
             with b.insertion_point(before):
-                condition = self.visit(node.test)
-                if not is_runtime(condition):
-                    raise TileError("a while condition must be a runtime value (a loop on a "
-                                    "compile-time condition would never end or never run)")
-                if condition.is_block():
-                    raise TileError("a while condition must be a scalar, not a block")
-                condition = S.to_bool(b, condition)
+                condition = self.loop_condition(lambda: self.visit(node.test))
             after = b.new_block(types, labelled=True)
-            self.scope = dict(loop_plan.entry)
+            self.scope = dict(loop_plan.entry_scope)
             loop_plan.bind(after.args)
             with b.insertion_point(after):
+                if exits.continue_flag:
+                    self.scope[exits.continue_flag] = False
                 self.visit_body(node.body)
                 yielded = loop_plan.yields(after.args)
             return b.scf_while([v.handle for v in loop_plan.inits], before, condition.handle,
@@ -472,35 +682,47 @@ class CodeGenerator(ast.NodeVisitor):
     # -- loop-carried values --------------------------------------------------
     #
     # The names a loop may carry are those its body assigns (read from the
-    # AST) that exist before the loop. Their types are planned: a runtime
-    # value keeps its type; a Python number starts with its literal type
-    # (0 -> i32, 0.0 -> f32). The body is emitted once; if it leaves a number
-    # with another type (`acc = 0` then `acc += x_f32`, also in a nested loop
-    # or branch), or does not change a number (so it can stay a compile-time
-    # constant), the loop is emitted again with the corrected plan. A plan
-    # only widens or drops names, so a loop is emitted at most a few times
-    # whatever its nesting, and compile time is linear in the nesting depth
-    # (emitting each body twice to find its carried values was 2^depth).
+    # AST) that exist before the loop, and the exit flags it may set. A
+    # tuple-valued name is carried element by element ("leaves"). Their types
+    # are planned: a runtime value keeps its type; a Python number starts
+    # with its literal type (0 -> i32, 0.0 -> f32). The body is emitted once;
+    # if it leaves a number with another type (`acc = 0` then `acc += x_f32`,
+    # also in a nested loop or branch), or does not change a number (so it can
+    # stay a compile-time constant), the loop is emitted again with the
+    # corrected plan. A plan only widens or drops leaves, so a loop is emitted
+    # at most a few times whatever its nesting, and compile time is linear in
+    # the nesting depth (emitting each body twice to find its carried values
+    # was 2^depth).
 
     def carried_loop(self, body: Sequence[ast.stmt],
-                     emit: Callable[["_LoopPlan"], list[Value]], exclude: str | None) -> None:
+                     emit: Callable[["_LoopPlan"], list[Value]], exclude: str | None,
+                     also: frozenset[str] = frozenset()) -> None:
         b = self.builder
-        assigned = _assigned_names(body)
+        assigned = _assigned_names(body) | also | self.exit_flag_names(body)
         entry = dict(self.scope)
+        names = [n for n in entry if n != exclude and n in assigned]
         plan: dict[str, Any] = {}
-        for name, value in entry.items():
-            if name == exclude or name not in assigned:
-                continue
-            if is_runtime(value):
-                plan[name] = value.type
-            elif isinstance(value, (bool, int, float)):
-                plan[name] = S.literal_type(value)
+        dropped: set[str] = set()  # leaves found to stay compile-time constants
+        overrides: dict[str, Any] = {}  # names first set in the loop: their values
         token = object()
         kept_static: set[str] = set()  # numbers kept constant after a failed attempt
         first_error: Exception | None = None
         for _ in builtins.range(_MAX_LOOP_PLANS):
             mark = b.mark()
-            loop_plan = _LoopPlan(self, token, entry, plan)
+            attempt_entry = dict(entry)
+            for name, value in overrides.items():
+                attempt_entry[name] = self.placeholder(value)
+            leaves: dict[str, Any] = {}
+            for name in names:
+                leaves.update(_flatten(name, attempt_entry[name]))
+            for key, value in leaves.items():
+                if key in plan or key in dropped:
+                    continue
+                if is_runtime(value):
+                    plan[key] = value.type
+                elif isinstance(value, (bool, int, float)):
+                    plan[key] = S.literal_type(value)
+            loop_plan = _LoopPlan(self, token, attempt_entry, names, leaves, plan)
             try:
                 results = emit(loop_plan)
             except _Replan as replan:
@@ -511,8 +733,10 @@ class CodeGenerator(ast.NodeVisitor):
                 if kept_static & set(replan.changes) and first_error is not None:
                     first_error.tile_retried = True  # type: ignore[attr-defined]
                     raise first_error from None
+                overrides.update(replan.overrides)
+                dropped |= {k for k, t in replan.changes.items() if t is None}
                 plan = {**plan, **replan.changes}
-                plan = {n: t for n, t in plan.items() if t is not None}
+                plan = {k: t for k, t in plan.items() if t is not None}
                 continue
             except (TileError, CompilationError) as exc:
                 # A number carried as a runtime value may be one the body needs
@@ -520,7 +744,8 @@ class CodeGenerator(ast.NodeVisitor):
                 # taken): try once more with the numbers kept constant. An
                 # error another loop already retried for is final, so an error
                 # costs at most one more emission per loop, not 2^depth.
-                numbers = {n for n in plan if not is_runtime(entry[n])} - kept_static
+                numbers = {k for k in plan if k in leaves and not is_runtime(leaves[k])} \
+                    - kept_static
                 needs_constant = isinstance(exc, ConstantRequired) or getattr(
                     exc, "constant_required", False)
                 if not numbers or first_error is not None or not needs_constant \
@@ -531,18 +756,43 @@ class CodeGenerator(ast.NodeVisitor):
                 b.rollback(mark)
                 self.scope = dict(entry)
                 kept_static |= numbers
-                plan = {n: t for n, t in plan.items() if n not in numbers}
+                dropped |= numbers
+                plan = {k: t for k, t in plan.items() if k not in numbers}
                 continue
             self.scope = entry
             if exclude is not None:
                 self.scope.pop(exclude, None)
-            for name, init, result in zip(loop_plan.names, loop_plan.inits, results):
-                self.scope[name] = tensor(result)
+            carried = dict(zip(loop_plan.keys, results))
+            for key, init, result in zip(loop_plan.keys, loop_plan.inits, results):
                 if init.name in self.speculative:
                     self.speculative[result.name] = self.speculative[init.name]
+            for name in names:
+                self.scope[name] = _unflatten(name, attempt_entry[name], lambda key: tensor(
+                    carried[key]) if key in carried else leaves[key])
             return
-        raise TileError(f"the types of the values this loop carries ({', '.join(plan)}) do not "
-                        "settle; give them their final type before the loop")
+        raise TileError(f"the types of the values this loop carries "
+                        f"({', '.join(_display(k) for k in plan)}) do not settle; give them "
+                        "their final type before the loop")
+
+    def placeholder(self, template: Any) -> Any:
+        """A value shaped like `template` to start a loop-carried return value
+        with (it is never read before the loop sets it)."""
+        if isinstance(template, tuple):
+            return tuple(self.placeholder(item) for item in template)
+        if is_runtime(template):
+            return self.constant_of_type(0, template.type)
+        if isinstance(template, (bool, int, float)):
+            return self.constant_of_type(0, S.literal_type(template))
+        return template
+
+    def exit_flag_names(self, body: Sequence[ast.stmt]) -> set[str]:
+        """The hidden names a loop body may set: its loop's break flag, and the
+        return flag and value if it returns."""
+        names = {self.loops[-1].break_flag} if self.loops and self.loops[-1].break_flag \
+            else set()
+        if self.return_flag and _uses(body, ast.Return):
+            names |= {_RETURNED, _RETURN_VALUE}
+        return names
 
     def constant_of_type(self, value: Any, ty: Any) -> tensor:
         """A compile-time number as a runtime value of type `ty`."""
@@ -568,60 +818,78 @@ class CodeGenerator(ast.NodeVisitor):
             return
         token, name, was_number = self.speculative[value.name]
         if isinstance(other_type, T.block_type) and not value.is_block():
-            raise TileError(f"'{name}' starts as the number {was_number!r} and becomes a "
-                            f"block of shape {list(other_type.shape)} in the loop; initialize "
-                            "it with tl.zeros/tl.full")
+            raise TileError(f"'{_display(name)}' starts as the number {was_number!r} and "
+                            f"becomes a block of shape {list(other_type.shape)} in the loop; "
+                            "initialize it with tl.zeros/tl.full")
         if value.dtype.is_ptr() or other_type.scalar.is_ptr():
             return
         raise _Replan(token, {name: _widened(value.type, other_type.scalar)})
 
     def loop_yields(self, loop_plan: "_LoopPlan", args: Sequence[Value]) -> list[Value]:
-        """What one iteration yields for the carried names, checked against
+        """What one iteration yields for the carried leaves, checked against
         the plan; raises _Replan when the plan must change."""
-        plan, entry = loop_plan.plan, loop_plan.entry
+        plan, leaves = loop_plan.plan, loop_plan.leaves
+        entry = loop_plan.entry_scope
+        now: dict[str, Any] = {}
+        overrides = {name: self.scope[name] for name in loop_plan.names
+                     if entry[name] is _NO_VALUE and self.scope.get(name) is not _NO_VALUE}
+        if overrides:  # a return value first set in the loop: carry it from the start
+            raise _Replan(loop_plan.token, {}, overrides)
+        for name in loop_plan.names:
+            value = self.scope.get(name, _MISSING)
+            try:
+                now.update(_flatten(name, value, like=entry[name]))
+            except _ShapeChanged as exc:
+                raise TileError(f"the loop changes '{name}' from {_describe(entry[name])} to "
+                                f"{_describe(value)}; a tuple keeps its length in a loop") \
+                    from exc
         changes: dict[str, Any] = {}
-        for name, value in self.scope.items():  # names the loop does not carry
-            if name in entry and name not in plan and _changed(entry[name], value):
-                if isinstance(entry[name], (bool, int, float)):  # it must be carried
-                    changes[name] = S.literal_type(entry[name])
+        for key, value in now.items():  # leaves the loop does not carry
+            if key not in plan and _changed(leaves[key], value):
+                if isinstance(leaves[key], (bool, int, float)):  # it must be carried
+                    changes[key] = S.literal_type(leaves[key])
                     continue
-                raise TileError(f"the loop changes the compile-time value '{name}' "
-                                f"({entry[name]!r}); only numbers and runtime values can be "
+                raise TileError(f"the loop changes the compile-time value '{_display(key)}' "
+                                f"({leaves[key]!r}); only numbers and runtime values can be "
                                 "updated in a loop")
         yielded: list[tensor] = []
-        for name, init, arg in zip(loop_plan.names, loop_plan.inits, args):
-            value, initial, planned = self.scope[name], entry[name], plan[name]
+        for key, init, arg in zip(loop_plan.keys, loop_plan.inits, args):
+            value, initial, planned = now[key], leaves[key], plan[key]
             was_number = not is_runtime(initial)
             if is_runtime(value) and value.name == arg.name:
                 if was_number:  # never changed: it can stay a compile-time number
-                    changes[name] = None
+                    changes[key] = None
                 yielded.append(value)
                 continue
+            if value is _NO_VALUE:
+                value = 0  # a return value not set on this path: never read
             if not is_runtime(value):
                 if not isinstance(value, (bool, int, float)):
-                    raise TileError(f"'{name}' becomes the compile-time value {value!r} in the "
-                                    "loop; only numbers and runtime values can be carried")
+                    raise TileError(f"'{_display(key)}' becomes the compile-time value "
+                                    f"{value!r} in the loop; only numbers and runtime values "
+                                    "can be carried")
                 if was_number and type(value) is type(initial) and value == initial:
-                    changes[name] = None  # assigned its own value: still a constant
+                    changes[key] = None  # assigned its own value: still a constant
                     yielded.append(init)
                     continue
                 if not planned.scalar.is_ptr():
                     literal = S.literal_type_next_to(value, planned.scalar)
                     if literal != planned.scalar:
-                        changes[name] = _widened(planned, literal)
+                        changes[key] = _widened(planned, literal)
                         yielded.append(init)
                         continue
                 value = self.constant_of_type(value, planned)
             if value.type != planned:
                 if not was_number:
                     self.replan_if_speculative(init, value.type)
-                    raise TileError(f"loop-carried '{name}' has type {planned} before the loop "
-                                    f"and {value.type} after an iteration; cast it with .to()")
+                    raise TileError(f"loop-carried '{_display(key)}' has type {planned} before "
+                                    f"the loop and {value.type} after an iteration; cast it "
+                                    "with .to()")
                 if value.is_block() and not isinstance(planned, T.block_type):
-                    raise TileError(f"'{name}' starts as the number {initial!r} and becomes a "
-                                    f"block of shape {value.shape} in the loop; initialize it "
-                                    "with tl.zeros/tl.full")
-                changes[name] = value.type
+                    raise TileError(f"'{_display(key)}' starts as the number {initial!r} and "
+                                    f"becomes a block of shape {value.shape} in the loop; "
+                                    "initialize it with tl.zeros/tl.full")
+                changes[key] = value.type
             yielded.append(value)
         if changes:
             raise _Replan(loop_plan.token, changes)
@@ -838,9 +1106,9 @@ class CodeGenerator(ast.NodeVisitor):
         callee = CodeGenerator(self.builder, fn.source(), scope, call_site=self.loc(node),
                                depth=self.depth + 1, speculative=self.speculative)
         saved_hook = getattr(self.builder, "call_jit", None)
-        callee.visit_body(callee.source.tree.body, top_level=True)
+        result = callee.run_function(callee.source.tree)
         self.builder.call_jit = saved_hook
-        return callee.return_value
+        return result
 
     # Unsupported syntax with a clear name.
     def visit_Lambda(self, node: ast.Lambda) -> Any:
@@ -869,44 +1137,156 @@ class _RuntimeRegion:
 
 # Emissions of one loop before its carried types must have settled.
 _MAX_LOOP_PLANS = 8
+# Hidden names: the return flag and value of the function being emitted.
+_RETURNED = "__tile_returned"
+_RETURN_VALUE = "__tile_return_value"
+_NO_VALUE = type("_NoValue", (), {"__repr__": lambda self: "<no value yet>"})()
+
+
+class _LoopExits:
+    """The hidden flags `break` and `continue` set in one loop (None: unused)."""
+
+    def __init__(self, break_flag: str | None, continue_flag: str | None) -> None:
+        self.break_flag = break_flag
+        self.continue_flag = continue_flag
 
 
 class _Replan(Exception):
-    """Raised when a loop's carried types must change: `changes` maps names
-    to their new type (None: not carried, a compile-time constant)."""
+    """Raised when a loop's carried types must change: `changes` maps leaves
+    to their new type (None: not carried, a compile-time constant);
+    `overrides` gives names first set in the loop (a return value) a value to
+    take the structure and types of."""
 
-    def __init__(self, token: object, changes: dict[str, Any]) -> None:
+    def __init__(self, token: object, changes: dict[str, Any],
+                 overrides: dict[str, Any] | None = None) -> None:
         super().__init__("loop re-planned")
         self.token = token
         self.changes = changes
+        self.overrides = overrides or {}
+
+
+class _ShapeChanged(Exception):
+    pass
 
 
 class _LoopPlan:
-    """One emission of a loop: the carried names, their planned types and
-    initial values (constants emitted before the loop for numbers)."""
+    """One emission of a loop: the carried names, their leaves (tuples are
+    carried element by element), the planned leaf types, and the initial
+    values (constants emitted before the loop for numbers)."""
 
-    def __init__(self, generator: CodeGenerator, token: object, entry: dict[str, Any],
-                 plan: dict[str, Any]) -> None:
+    def __init__(self, generator: CodeGenerator, token: object, entry_scope: dict[str, Any],
+                 names: list[str], leaves: dict[str, Any], plan: dict[str, Any]) -> None:
         self.generator = generator
         self.token = token
-        self.entry = entry
+        self.entry_scope = entry_scope
+        self.names = names
+        self.leaves = leaves
         self.plan = plan
-        self.names = list(plan)
-        self.inits = [entry[n] if is_runtime(entry[n]) else
-                      generator.constant_of_type(entry[n], plan[n]) for n in self.names]
+        self.keys = [k for k in leaves if k in plan]
+        self.inits = [leaves[k] if is_runtime(leaves[k]) else
+                      generator.constant_of_type(leaves[k], plan[k]) for k in self.keys]
 
     def types(self) -> list[Any]:
         return [v.type for v in self.inits]
 
     def bind(self, args: Sequence[Value]) -> None:
-        """Binds the carried names to block arguments; those whose type was
+        """Binds the carried leaves to block arguments; those whose type was
         guessed from a number are marked speculative (see replan_if_speculative)."""
-        for name, arg in zip(self.names, args):
-            self.generator.scope[name] = tensor(arg)
-            self.generator.mark_speculative(arg, self.entry[name], (self.token, name))
+        bound = dict(zip(self.keys, args))
+        for key, arg in bound.items():
+            self.generator.mark_speculative(arg, self.leaves[key], (self.token, key))
+        for name in self.names:
+            self.generator.scope[name] = _unflatten(
+                name, self.entry_scope[name],
+                lambda key: tensor(bound[key]) if key in bound else self.leaves[key])
 
     def yields(self, args: Sequence[Value]) -> list[Value]:
         return self.generator.loop_yields(self, args)
+
+
+def _flatten(name: str, value: Any, like: Any = _MISSING) -> dict[str, Any]:
+    """The leaves of a (possibly tuple) value: {"t[0]": ..., "t[1][0]": ...}.
+    With `like`, the structure must be like's (else _ShapeChanged)."""
+    if like is not _MISSING and (isinstance(like, tuple) != isinstance(value, tuple) or (
+            isinstance(value, tuple) and len(value) != len(like))):
+        raise _ShapeChanged(name)
+    if isinstance(value, tuple):
+        leaves: dict[str, Any] = {}
+        for index, item in enumerate(value):
+            leaves.update(_flatten(f"{name}[{index}]", item,
+                                   like[index] if like is not _MISSING else _MISSING))
+        return leaves
+    return {name: value}
+
+
+def _unflatten(name: str, template: Any, leaf: Callable[[str], Any]) -> Any:
+    if isinstance(template, tuple):
+        return tuple(_unflatten(f"{name}[{i}]", item, leaf) for i, item in enumerate(template))
+    return leaf(name)
+
+
+def _display(key: str) -> str:
+    """A leaf's name as the user knows it (hidden names explained)."""
+    return key.replace(_RETURN_VALUE, "the return value").replace(_RETURNED, "the return flag")
+
+
+def _describe(value: Any) -> str:
+    if isinstance(value, tuple):
+        return f"a tuple of {len(value)}"
+    if is_runtime(value):
+        return str(value.type)
+    return repr(value)
+
+
+def _holds_pointer(value: Any) -> bool:
+    if isinstance(value, tuple):
+        return any(_holds_pointer(v) for v in value)
+    return is_runtime(value) and value.dtype.is_ptr()
+
+
+def _walk_function(tree: ast.FunctionDef) -> Iterator[ast.AST]:
+    """The nodes of a function's body, not of functions or lambdas inside it."""
+    pending: list[ast.AST] = list(tree.body)
+    while pending:
+        node = pending.pop()
+        yield node
+        for child in ast.iter_child_nodes(node):
+            if not isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda,
+                                      ast.ClassDef)):
+                pending.append(child)
+
+
+def _uses(body: Sequence[ast.stmt], kind: type) -> bool:
+    """Whether `body` has a `kind` statement (Break, Continue, Return) that
+    acts on it: breaks and continues inside nested loops act on those."""
+    pending: list[ast.AST] = list(body)
+    while pending:
+        node = pending.pop()
+        if isinstance(node, kind):
+            return True
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            continue
+        if isinstance(node, (ast.For, ast.While)) and kind is not ast.Return:
+            pending.extend(node.orelse)
+            continue
+        pending.extend(ast.iter_child_nodes(node))
+    return False
+
+
+def _may_exit(statement: ast.stmt) -> bool:
+    return any(_uses([statement], kind) for kind in (ast.Break, ast.Continue, ast.Return))
+
+
+def _always_returns(body: Sequence[ast.stmt]) -> bool:
+    """Whether every path through `body` ends in a return (structurally)."""
+    if not body:
+        return False
+    last = body[-1]
+    if isinstance(last, ast.Return):
+        return True
+    if isinstance(last, ast.If):
+        return _always_returns(last.body) and _always_returns(last.orelse)
+    return False
 
 
 def _widened(planned: Any, literal: Any) -> Any:

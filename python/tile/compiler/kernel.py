@@ -120,8 +120,9 @@ def generate_ir(fn: Any, signature: SignatureLike,
             raise source.error(arg_nodes[name], f"constexpr parameter '{name}' of "
                                f"{jit.__name__} has no value; pass it in constexprs")
     generator = CodeGenerator(builder, source, scope)
-    generator.visit_body(source.tree.body, top_level=True)
-    if generator.return_value is not None:
+    with generator.at(source.tree):
+        returned = generator.run_function(source.tree)
+    if returned is not None:
         raise source.error(source.tree, "a kernel cannot return a value")
     end = source.tree.body[-1]
     builder.loc = source.loc(ast.Pass(lineno=getattr(end, "end_lineno", end.lineno),
