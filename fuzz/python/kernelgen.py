@@ -411,7 +411,7 @@ def insert_mistake(w: Writer, case: Case) -> None:
         ("bad dtype", "bad = x.to('float32')"),
         ("helper arity", "bad = axpy(x, x, 2, 3)"),
         ("lambda", "bad = (lambda q: q)(x)"),
-        ("comprehension", "bad = [q for q in range(3)]"),
+        ("comprehension over a block", "bad = [q for q in x]"),
         ("element access", "bad = x[0]"),
         ("float floordiv", "bad = x // 2"),
         ("store to a value", "tl.store(n, 1.0)"),

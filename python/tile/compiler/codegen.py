@@ -179,23 +179,40 @@ class CodeGenerator(ast.NodeVisitor):
             self.assign(node.target, self.visit(node.value))
 
     def visit_AugAssign(self, node: ast.AugAssign) -> None:
-        if not isinstance(node.target, ast.Name):
-            raise TileError("only names can be updated in place (blocks have value semantics)")
-        current = self.lookup(node.target.id)
-        self.scope[node.target.id] = self.binary_operation(node.op, current,
-                                                           self.visit(node.value))
+        if not isinstance(node.target, (ast.Name, ast.Subscript)):
+            raise TileError("only names and tuple elements can be updated in place")
+        load = copy_module.copy(node.target)
+        load.ctx = ast.Load()
+        current = self.visit(load)
+        self.assign(node.target, self.binary_operation(node.op, current,
+                                                       self.visit(node.value)))
 
     def assign(self, target: ast.expr, value: Any) -> None:
         if isinstance(target, ast.Name):
             self.scope[target.id] = unwrap(value)
         elif isinstance(target, (ast.Tuple, ast.List)):
             if not isinstance(value, (tuple, list)) or len(value) != len(target.elts):
-                raise TileError(f"cannot unpack {value!r} into {len(target.elts)} names")
+                raise TileError(f"cannot unpack {_describe(value)} into {len(target.elts)} "
+                                "names")
             for element, item in zip(target.elts, value):
                 self.assign(element, item)
+        elif isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name) \
+                and isinstance(self.lookup(target.value.id), tuple):
+            # `t[i] = v` on a tuple: t becomes a new tuple (as in Triton).
+            items = list(self.lookup(target.value.id))
+            index = unwrap(self.visit(target.slice))
+            if isinstance(index, bool) or not isinstance(index, int):
+                raise TileError(f"a tuple index must be a compile-time integer, got {index!r}")
+            if not -len(items) <= index < len(items):
+                raise TileError(f"tuple index {index} is out of range for a tuple of "
+                                f"{len(items)}")
+            items[index] = unwrap(value)
+            old = self.lookup(target.value.id)
+            self.scope[target.value.id] = _rebuild_tuple(old, items)
         else:
-            raise TileError("only names and tuples of names can be assigned in a kernel "
-                            "(blocks are values: there is no x[i] = ... or x.attr = ...)")
+            raise TileError("only names, tuples of names and tuple elements can be assigned "
+                            "in a kernel (blocks are values: there is no x[i] = ... or "
+                            "x.attr = ...)")
 
     def visit_body(self, statements: Sequence[ast.stmt], top_level: bool = False) -> None:
         """Visits statements; `top_level` when they are the rest of the function.
@@ -376,7 +393,8 @@ class CodeGenerator(ast.NodeVisitor):
                                 "must agree")
             parts = [self.merge_values(f"{name}[{i}]", t, e, then_block, else_block, yielded)
                      for i, (t, e) in enumerate(zip(then_items, else_items))]
-            return lambda results: tuple(part(results) for part in parts)
+            template = then_value if isinstance(then_value, tuple) else else_value
+            return lambda results: _rebuild_tuple(template, [part(results) for part in parts])
         if not is_runtime(then_value) and not is_runtime(else_value) \
                 and not _changed(then_value, else_value):
             return lambda results: then_value  # the same constant either way
@@ -1082,6 +1100,8 @@ class CodeGenerator(ast.NodeVisitor):
             for other in args[1:]:
                 result = S.minmax(self.builder, which, result, other)
             return result
+        if isinstance(fn, type) and issubclass(fn, tuple):
+            return fn(*args, **kwargs)  # a NamedTuple holds values of any kind
         if any(is_runtime(a) for a in list(args) + list(kwargs.values())):
             name = getattr(fn, "__qualname__", repr(fn))
             raise TileError(f"cannot call the Python function {name} on runtime values; "
@@ -1118,8 +1138,47 @@ class CodeGenerator(ast.NodeVisitor):
         raise TileError("nested function definitions are not supported in kernels; "
                         "define a @tile.jit function at module level")
 
-    def visit_ListComp(self, node: ast.ListComp) -> Any:
-        raise TileError("comprehensions are not supported in kernels; use tl.static_range")
+    def visit_ListComp(self, node: ast.ListComp) -> list[Any]:
+        return self.comprehension(node.elt, node.generators)
+
+    def visit_GeneratorExp(self, node: ast.GeneratorExp) -> tuple[Any, ...]:
+        # Evaluated at once (for tuple(...), tl.tuple(...)): a tuple of the values.
+        return tuple(self.comprehension(node.elt, node.generators))
+
+    def comprehension(self, element: ast.expr, generators: list[ast.comprehension]
+                      ) -> list[Any]:
+        """A comprehension over compile-time iterables (tuples, lists, ranges
+        of constants), unrolled; its names do not leak, as in Python 3."""
+        saved = dict(self.scope)
+        values: list[Any] = []
+
+        def run(level: int) -> None:
+            if level == len(generators):
+                values.append(self.visit(element))
+                return
+            generator = generators[level]
+            if generator.is_async:
+                raise TileError("async comprehensions are not supported in kernels")
+            iterable = self.visit(generator.iter)
+            if isinstance(iterable, (tl.range, tl.static_range)) and not any(
+                    is_runtime(v) for v in (iterable.start, iterable.end, iterable.step)):
+                iterable = builtins.range(iterable.start, iterable.end, iterable.step)
+            if is_runtime(iterable) or not isinstance(iterable, (tuple, list, builtins.range)):
+                raise TileError("a comprehension in a kernel iterates over a tuple, a list or a "
+                                f"range of constants, not {_describe(iterable)}")
+            for item in iterable:
+                self.assign(generator.target, item)
+                conditions = [self.visit(test) for test in generator.ifs]
+                if any(is_runtime(c) for c in conditions):
+                    raise TileError("a comprehension's `if` must be a compile-time condition")
+                if all(conditions):
+                    run(level + 1)
+
+        try:
+            run(0)
+        finally:
+            self.scope = saved
+        return values
 
 
 class _RuntimeRegion:
@@ -1221,8 +1280,15 @@ def _flatten(name: str, value: Any, like: Any = _MISSING) -> dict[str, Any]:
 
 def _unflatten(name: str, template: Any, leaf: Callable[[str], Any]) -> Any:
     if isinstance(template, tuple):
-        return tuple(_unflatten(f"{name}[{i}]", item, leaf) for i, item in enumerate(template))
+        return _rebuild_tuple(template, [_unflatten(f"{name}[{i}]", item, leaf)
+                                         for i, item in enumerate(template)])
     return leaf(name)
+
+
+def _rebuild_tuple(template: tuple, items: list[Any]) -> tuple:
+    """A tuple of `items` of `template`'s kind (a NamedTuple stays one)."""
+    make = getattr(type(template), "_make", None)
+    return make(items) if make is not None else tuple(items)
 
 
 def _display(key: str) -> str:
@@ -1302,6 +1368,9 @@ def _assigned_names(body: Sequence[ast.stmt]) -> set[str]:
         for node in ast.walk(statement):
             if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
                 names.add(node.id)
+            elif isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Store) \
+                    and isinstance(node.value, ast.Name):  # t[i] = v makes a new t
+                names.add(node.value.id)
     return names
 
 

@@ -251,7 +251,7 @@ def kernel_dependencies(root: Any, portable: bool) -> tuple[str, list[GlobalRead
         key = f"{filename}:{source.first_line}:{fn.__qualname__}"
         if key in sections:
             continue
-        lines = [source.text]
+        lines = [source.text, f"version {fn.version!r}"]
         for name, default in sorted(fn.defaults().items()):
             text = value_key(default) if is_compile_time_value(default) else \
                 f"{type(default).__name__}:?"

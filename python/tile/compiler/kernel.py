@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any, Mapping, Sequence, Union
 
 from ..errors import CompilationError
 from ..language.semantic import tensor
-from ..language.types import dtype, dtype_from_signature, pointer_type
+from ..language.types import parameter_type, pointer_type, split_signature
 from .codegen import CodeGenerator
 from .options import check_num_warps
 from .ir import Builder, Value, is_symbol_name
@@ -70,8 +70,10 @@ def normalize_signature(jit: "JITFunction", signature: SignatureLike,
             raise _signature_error(jit, f"signature has no type for parameter(s) {missing} "
                                    f"of {jit.__name__}")
         return {name: given[name] for name in params}
-    types = [t.strip() for t in signature.split(",")] if isinstance(signature, str) \
-        else list(signature)
+    try:
+        types = split_signature(signature) if isinstance(signature, str) else list(signature)
+    except ValueError as exc:
+        raise _signature_error(jit, str(exc)) from None
     params = runtime_parameters(jit, constexprs)
     if len(types) != len(params):
         raise _signature_error(jit, f"{jit.__name__} takes {len(params)} runtime argument(s) "
@@ -101,17 +103,23 @@ def generate_ir(fn: Any, signature: SignatureLike,
     scope: dict[str, Any] = {}
     params: list[tuple[Value, str, str, bool]] = []
     arg_nodes = {a.arg: a for a in source.tree.args.args}
+    def parameter(name: str, ty: Any, node: ast.arg) -> Any:
+        """The value of a parameter (a tuple parameter: one kernel parameter
+        per element, named `t[0]`, `t[1]`, ...)."""
+        if isinstance(ty, tuple):
+            return tuple(parameter(f"{name}[{i}]", item, node) for i, item in enumerate(ty))
+        value = builder.parameter(len(params), ty)
+        params.append((value, name, source.loc(node), name in specialization.divisible_by_16))
+        is_int = not isinstance(ty, pointer_type) and ty.is_int()
+        return 1 if is_int and name in specialization.equal_to_1 else tensor(value)
+
     for name in jit.arg_names:
         if name in types:
             try:
-                ty: dtype = dtype_from_signature(types[name])
+                ty = parameter_type(types[name])
             except ValueError as exc:
                 raise source.error(arg_nodes[name], str(exc)) from None
-            value = builder.parameter(len(params), ty)
-            params.append((value, name, source.loc(arg_nodes[name]),
-                           name in specialization.divisible_by_16))
-            is_int = not isinstance(ty, pointer_type) and ty.is_int()
-            scope[name] = 1 if is_int and name in specialization.equal_to_1 else tensor(value)
+            scope[name] = parameter(name, ty, arg_nodes[name])
         elif name in constexprs:
             scope[name] = constexprs[name]
         elif name in defaults:

@@ -1,4 +1,6 @@
 """`tile.language`: Triton's kernel language (`import tile.language as tl`)."""
+import builtins as _builtins
+
 from . import core as _core
 from .core import *  # noqa: F401,F403 - the builtins, Triton's names
 from .core import builtin, is_builtin, range, static_range  # noqa: F401
@@ -17,3 +19,14 @@ double = float64
 
 # `tl.math.exp(...)` as in recent Triton.
 math = _core
+
+# Tuples are Python tuples in a kernel (`tl.tuple([a, b])`, tuple arguments
+# and returns, `t[i] = v`).
+tuple = _builtins.tuple  # noqa: A001
+
+
+def constexpr_function(fn):  # type: ignore[no-untyped-def]
+    """Triton's `@tl.constexpr_function`: a plain Python function a kernel
+    calls on compile-time values. Plain functions already run at compile time
+    in tile (on runtime values they are an error), so this returns `fn`."""
+    return fn

@@ -196,6 +196,39 @@ def dtype_from_signature(text: str) -> dtype:
                      f"{', '.join(sorted(_BY_SIGNATURE))} or a pointer such as '*fp32'")
 
 
+def split_signature(text: str) -> list[str]:
+    """"*fp32,(i32,*fp16),i32" -> ["*fp32", "(i32,*fp16)", "i32"]: commas
+    inside parentheses (tuple parameters) do not split."""
+    parts, depth, current = [], 0, []
+    for char in text:
+        if char == "," and depth == 0:
+            parts.append("".join(current).strip())
+            current = []
+            continue
+        depth += {"(": 1, ")": -1}.get(char, 0)
+        if depth < 0:
+            raise ValueError(f"unbalanced ')' in signature {text!r}")
+        current.append(char)
+    if depth:
+        raise ValueError(f"unbalanced '(' in signature {text!r}")
+    parts.append("".join(current).strip())
+    return parts
+
+
+def parameter_type(spec: Any) -> Any:
+    """A parameter's type from its signature entry: a dtype, or for a tuple
+    parameter ("(*fp32,i32)" or ("*fp32", "i32")) a tuple of them."""
+    if isinstance(spec, (tuple, list)):
+        return tuple(parameter_type(item) for item in spec)
+    if not isinstance(spec, str):
+        raise ValueError(f"a signature entry is a type string such as '*fp32', got {spec!r}")
+    text = spec.strip()
+    if text.startswith("(") and text.endswith(")"):
+        inner = text[1:-1].strip()
+        return tuple(parameter_type(part) for part in split_signature(inner)) if inner else ()
+    return dtype_from_signature(text)
+
+
 def signature_name(ty: dtype) -> str:
     """Inverse of `dtype_from_signature`, for cache keys and metadata."""
     if isinstance(ty, pointer_type):

@@ -22,18 +22,32 @@ def _is_constexpr_annotation(annotation: Any) -> bool:
 class JITFunction:
     """A Python function compiled to tile IR; `kernel[grid](*args)` launches it."""
 
-    def __init__(self, fn: Callable[..., Any], do_not_specialize: Sequence[str] = (),
-                 **options: Any) -> None:
+    def __init__(self, fn: Callable[..., Any], do_not_specialize: Sequence[str | int] = (),
+                 do_not_specialize_on_alignment: Sequence[str | int] = (),
+                 debug: bool | None = None, noinline: bool | None = None,
+                 version: Any = None, repr: Any = None, launch_metadata: Any = None) -> None:
         _check_plain_function(fn)
         self.fn = fn
         self.__name__ = fn.__name__
         self.__qualname__ = fn.__qualname__
         self.__doc__ = fn.__doc__
         self.__module__ = fn.__module__
-        self.do_not_specialize = frozenset(do_not_specialize)
-        self.options = options
         self.signature = inspect.signature(fn)
         self.arg_names = list(self.signature.parameters)
+        # Triton's options: each does what it says, or is refused.
+        self.do_not_specialize = frozenset(self._parameter_names(do_not_specialize,
+                                                                 "do_not_specialize"))
+        unsupported = [("do_not_specialize_on_alignment", bool(do_not_specialize_on_alignment)),
+                       ("debug=True (device assertions)", bool(debug)),
+                       ("repr", repr is not None), ("launch_metadata", launch_metadata is not None)]
+        for option, given in unsupported:
+            if given:
+                raise NotImplementedError(f"@tile.jit on {fn.__qualname__}: {option} is not "
+                                          "supported yet")
+        # Calls are always inlined by the frontend; `noinline` is accepted for
+        # Triton's sake and documented as having no effect (README).
+        self.noinline = bool(noinline)
+        self.version = version
         self.constexpr_names = frozenset(
             name for name, p in self.signature.parameters.items()
             if _is_constexpr_annotation(p.annotation))
@@ -45,6 +59,21 @@ class JITFunction:
         self._fast_launch: dict[Any, Any] = {}
         # The globals the last compile's key read (forget_stale_kernels).
         self._global_reads: Sequence[GlobalRead] = ()
+
+    def _parameter_names(self, given: Sequence[str | int], option: str) -> list[str]:
+        """Parameter names from names or positions, as Triton takes them."""
+        names = []
+        for item in given:
+            if isinstance(item, int) and not isinstance(item, bool):
+                if not 0 <= item < len(self.arg_names):
+                    raise ValueError(f"{option}: {self.__name__} has no parameter {item}")
+                names.append(self.arg_names[item])
+            elif isinstance(item, str) and item in self.arg_names:
+                names.append(item)
+            else:
+                raise ValueError(f"{option}: {self.__name__} has no parameter {item!r} "
+                                 f"(parameters: {', '.join(self.arg_names)})")
+        return names
 
     def source(self) -> FunctionSource:
         if self._source is None:
@@ -120,9 +149,14 @@ def _check_plain_function(fn: Any) -> None:
                                "a plain def", code.co_filename, code.co_firstlineno, 1)
 
 
-def jit(fn: Callable[..., Any] | None = None, *, do_not_specialize: Sequence[str] = (),
-        **options: Any) -> Any:
-    """Decorator: `@tile.jit` or `@tile.jit(do_not_specialize=["n"])`."""
-    if fn is None:
-        return lambda f: JITFunction(f, do_not_specialize=do_not_specialize, **options)
-    return JITFunction(fn, do_not_specialize=do_not_specialize, **options)
+def jit(fn: Callable[..., Any] | None = None, *, do_not_specialize: Sequence[str | int] = (),
+        do_not_specialize_on_alignment: Sequence[str | int] = (), debug: bool | None = None,
+        noinline: bool | None = None, version: Any = None, repr: Any = None,
+        launch_metadata: Any = None) -> Any:
+    """Decorator: `@tile.jit` or `@tile.jit(do_not_specialize=["n"])`, Triton's options."""
+    def decorate(f: Callable[..., Any]) -> JITFunction:
+        return JITFunction(f, do_not_specialize=do_not_specialize,
+                           do_not_specialize_on_alignment=do_not_specialize_on_alignment,
+                           debug=debug, noinline=noinline, version=version, repr=repr,
+                           launch_metadata=launch_metadata)
+    return decorate if fn is None else decorate(fn)
