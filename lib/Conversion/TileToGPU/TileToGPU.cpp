@@ -148,7 +148,11 @@ private:
   Value emitScalarOp(Operation *op, ValueRange operands, Location loc);
   Value ptxUnaryOrBinary(Location loc, StringRef instruction,
                          ValueRange operands);
-  Value castScalar(Location loc, Value value, Type to, bool unsignedSrc);
+  Value castScalar(Location loc, Value value, Type to, bool unsignedSrc,
+                   bool unsignedDst = false, bool towardZero = false);
+  /// Bit casts, pointer casts and external calls, one element.
+  Value emitBitsOrCallOp(Operation *op, ValueRange operands, Location loc);
+  Value roundTowardZero(Location loc, Value value, Type to);
   Value threadId() { return tid; }
 
   // Memory.
@@ -665,7 +669,8 @@ Value KernelEmitter::evalAt(Value value, ArrayRef<Value> coords) {
 //===----------------------------------------------------------------------===//
 
 Value KernelEmitter::castScalar(Location loc, Value value, Type to,
-                                bool unsignedSrc) {
+                                bool unsignedSrc, bool unsignedDst,
+                                bool towardZero) {
   Type from = value.getType();
   if (from == to)
     return value;
@@ -695,10 +700,14 @@ Value KernelEmitter::castScalar(Location loc, Value value, Type to,
       return arith::CmpFOp::create(builder, loc, arith::CmpFPredicate::UNE,
                                    value, zero);
     }
-    return arith::FPToSIOp::create(builder, loc, to, value);
+    return unsignedDst
+               ? Value(arith::FPToUIOp::create(builder, loc, to, value))
+               : Value(arith::FPToSIOp::create(builder, loc, to, value));
   }
   unsigned fromWidth = from.getIntOrFloatBitWidth();
   unsigned toWidth = to.getIntOrFloatBitWidth();
+  if (towardZero && toWidth < fromWidth)
+    return roundTowardZero(loc, value, to);
   if (fromWidth == toWidth) { // f16 <-> bf16 through f32
     Value wide =
         arith::ExtFOp::create(builder, loc, builder.getF32Type(), value);
@@ -842,7 +851,8 @@ Value KernelEmitter::emitScalarOp(Operation *op, ValueRange operands,
                                        operands[2]);
       })
       .Case<CastOp>([&](CastOp cast) -> Value {
-        return castScalar(loc, operands[0], resultType, cast.getUnsignedSrc());
+        return castScalar(loc, operands[0], resultType, cast.getUnsignedSrc(),
+                          cast.getUnsignedDst(), cast.getRtz());
       })
       .Case<AddPtrOp>([&](AddPtrOp addptr) -> Value {
         Type pointee = cast<PtrType>(getElementTypeOrSelf(addptr.getType()))
@@ -852,7 +862,9 @@ Value KernelEmitter::emitScalarOp(Operation *op, ValueRange operands,
         return LLVM::GEPOp::create(builder, loc, resultType, pointee,
                                    operands[0], ValueRange{operands[1]});
       })
-      .Default([&](Operation *) -> Value { return {}; });
+      .Default([&](Operation *other) -> Value {
+        return emitBitsOrCallOp(other, operands, loc);
+      });
 }
 
 //===----------------------------------------------------------------------===//
@@ -958,13 +970,16 @@ LogicalResult KernelEmitter::emitOp(Operation *op) {
       slots[op->getResult(0)] = std::move(result);
       return success();
     }
-    // Scalar tile.addptr.
-    if (auto addptr = dyn_cast<AddPtrOp>(op)) {
-      scalars.map(addptr.getResult(),
-                  emitScalarOp(op,
-                               {getScalar(addptr.getPtr()),
-                                getScalar(addptr.getOffset())},
-                               loc));
+    // Scalar tile ops (addptr, bitcast, pointer casts, external calls).
+    if (isa<AddPtrOp, CastOp, BitcastOp, IntToPtrOp, PtrToIntOp,
+            ExternElementwiseOp>(op)) {
+      SmallVector<Value> operands;
+      for (Value operand : op->getOperands())
+        operands.push_back(getScalar(operand));
+      Value value = emitScalarOp(op, operands, loc);
+      if (!value)
+        return op->emitOpError() << "cannot be lowered to the GPU yet";
+      scalars.map(op->getResult(0), value);
       return success();
     }
   }
@@ -2138,3 +2153,74 @@ struct ConvertTileToGPUPass
 };
 
 } // namespace
+
+//===----------------------------------------------------------------------===//
+// Bit casts, pointer casts, external calls and rounding toward zero: the
+// per-element code of tile.bitcast, tile.int_to_ptr, tile.ptr_to_int,
+// tile.extern_elementwise and tile.cast {rtz}.
+//===----------------------------------------------------------------------===//
+
+Value KernelEmitter::emitBitsOrCallOp(Operation *op, ValueRange operands,
+                                      Location loc) {
+  Type resultType =
+      convertElementType(getElementTypeOrSelf(op->getResult(0).getType()));
+  if (isa<BitcastOp>(op)) {
+    if (operands[0].getType() == resultType) // pointer to pointer: opaque
+      return operands[0];
+    return LLVM::BitcastOp::create(builder, loc, resultType, operands[0]);
+  }
+  if (isa<IntToPtrOp>(op))
+    return LLVM::IntToPtrOp::create(builder, loc, resultType, operands[0]);
+  if (isa<PtrToIntOp>(op))
+    return LLVM::PtrToIntOp::create(builder, loc, resultType, operands[0]);
+  auto call = dyn_cast<ExternElementwiseOp>(op);
+  if (!call)
+    return {};
+  // Declare the function in the GPU module (libdevice is linked later).
+  auto module = builder.getInsertionBlock()
+                    ->getParentOp()
+                    ->getParentOfType<gpu::GPUModuleOp>();
+  SmallVector<Type> argTypes;
+  for (Value operand : operands)
+    argTypes.push_back(operand.getType());
+  auto fnType = LLVM::LLVMFunctionType::get(resultType, argTypes);
+  auto fn = module.lookupSymbol<LLVM::LLVMFuncOp>(call.getSymbol());
+  if (!fn) {
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPointToStart(module.getBody());
+    fn = LLVM::LLVMFuncOp::create(builder, loc, call.getSymbol(), fnType);
+  } else if (fn.getFunctionType() != fnType) {
+    call.emitOpError() << "calls '" << call.getSymbol() << "' as " << fnType
+                       << ", but it was called as " << fn.getFunctionType()
+                       << " before";
+    return {};
+  }
+  return LLVM::CallOp::create(builder, loc, fn, operands).getResult();
+}
+
+/// A float narrowed with rounding toward zero (`cvt.rz`), as Triton's
+/// fp_downcast_rounding="rtz"; through f32 when there is no direct form
+/// (truncations compose).
+Value KernelEmitter::roundTowardZero(Location loc, Value value, Type to) {
+  if (value.getType().isF64() && (to.isF16() || to.isBF16()))
+    value = roundTowardZero(loc, value, builder.getF32Type());
+  Type from = value.getType();
+  std::string instruction = std::string("cvt.rz.") +
+                            (to.isF32()   ? "f32"
+                             : to.isF16() ? "f16"
+                                          : "bf16") +
+                            (from.isF64() ? ".f64" : ".f32") + " $0, $1;";
+  bool narrow = to.isF16() || to.isBF16();
+  Type asmType = narrow ? builder.getI16Type() : to;
+  std::string constraints =
+      std::string(narrow ? "=h" : "=f") + (from.isF64() ? ",d" : ",f");
+  auto asmOp = LLVM::InlineAsmOp::create(
+      builder, loc, asmType, ValueRange{value}, instruction, constraints,
+      /*has_side_effects=*/false, /*is_align_stack=*/false,
+      LLVM::tailcallkind::TailCallKind::None,
+      LLVM::AsmDialectAttr::get(builder.getContext(), LLVM::AsmDialect::AD_ATT),
+      ArrayAttr());
+  Value result = asmOp.getResult(0);
+  return narrow ? Value(LLVM::BitcastOp::create(builder, loc, to, result))
+                : result;
+}

@@ -551,3 +551,28 @@ func.func @cast(%f: !tile.block<128xf32>, %i8: !tile.block<128xi8>,
   %4 = "tile.cmpi"(%i, %i) <{predicate = 5 : i64}> : (!tile.block<8xi32>, !tile.block<8xi32>) -> !tile.block<8xi1>
   "func.return"() : () -> ()
 }) : () -> ()
+
+// CHECK-LABEL: func @bits_and_calls
+func.func @bits_and_calls(%f: !tile.block<128xf32>, %h: f16, %p: !tile.ptr<f32>,
+                          %ps: !tile.block<8x!tile.ptr<f32>>, %a: !tile.block<8xi64>,
+                          %i: i32) {
+  // CHECK: tile.bitcast %{{.*}} : !tile.block<128xf32> to !tile.block<128xi32>
+  %0 = tile.bitcast %f : !tile.block<128xf32> to !tile.block<128xi32>
+  // CHECK: tile.bitcast %{{.*}} : f16 to bf16
+  %1 = tile.bitcast %h : f16 to bf16
+  // CHECK: tile.bitcast %{{.*}} : !tile.ptr<f32> to !tile.ptr<i8>
+  %2 = tile.bitcast %p : !tile.ptr<f32> to !tile.ptr<i8>
+  // CHECK: tile.ptr_to_int %{{.*}} : !tile.block<8x!tile.ptr<f32>> to !tile.block<8xi64>
+  %3 = tile.ptr_to_int %ps : !tile.block<8x!tile.ptr<f32>> to !tile.block<8xi64>
+  // CHECK: tile.int_to_ptr %{{.*}} : !tile.block<8xi64> to !tile.block<8x!tile.ptr<f16>>
+  %4 = tile.int_to_ptr %a : !tile.block<8xi64> to !tile.block<8x!tile.ptr<f16>>
+  // CHECK: tile.extern_elementwise "__nv_erff"(%{{.*}}) : (!tile.block<128xf32>) -> !tile.block<128xf32>
+  %5 = tile.extern_elementwise "__nv_erff"(%f) : (!tile.block<128xf32>) -> !tile.block<128xf32>
+  // CHECK: tile.extern_elementwise "__nv_umulhi"(%{{.*}}, %{{.*}}) : (i32, i32) -> i32
+  %6 = tile.extern_elementwise "__nv_umulhi"(%i, %i) : (i32, i32) -> i32
+  // CHECK: tile.cast %{{.*}} {unsigned_dst} : !tile.block<128xf32> to !tile.block<128xi32>
+  %7 = tile.cast %f {unsigned_dst} : !tile.block<128xf32> to !tile.block<128xi32>
+  // CHECK: tile.cast %{{.*}} {rtz} : !tile.block<128xf32> to !tile.block<128xbf16>
+  %8 = tile.cast %f {rtz} : !tile.block<128xf32> to !tile.block<128xbf16>
+  return
+}

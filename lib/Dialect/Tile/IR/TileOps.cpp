@@ -669,17 +669,90 @@ OpFoldResult SelectOp::fold(FoldAdaptor) {
 }
 
 LogicalResult CastOp::verify() {
-  auto src = cast<BlockType>(getSrc().getType());
-  auto result = cast<BlockType>(getType());
-  if (src.getShape() != result.getShape())
+  auto src = dyn_cast<BlockType>(getSrc().getType());
+  auto result = dyn_cast<BlockType>(getType());
+  if (src && result && src.getShape() != result.getShape())
     return emitOpError() << "cannot change the shape from "
                          << formatShape(src.getShape()) << " to "
                          << formatShape(result.getShape())
                          << "; a cast converts elements only";
-  if (getUnsignedSrc() && !isa<IntegerType>(src.getElementType()))
+  if (failed(verifySameShape(*this, getSrc().getType(), "the operand",
+                             getType(), "the result")))
+    return failure();
+  Type from = getElementTypeOrSelf(getSrc().getType());
+  Type to = getElementTypeOrSelf(getType());
+  if (getUnsignedSrc() && !isa<IntegerType>(from))
     return emitOpError()
-           << "'unsigned_src' applies to integer sources only, not "
-           << src.getElementType();
+           << "'unsigned_src' applies to integer sources only, not " << from;
+  if (getUnsignedDst() &&
+      (!isa<FloatType>(from) || !isa<IntegerType>(to) || to.isInteger(1)))
+    return emitOpError() << "'unsigned_dst' applies to float-to-integer casts "
+                            "only, not "
+                         << from << " to " << to;
+  if (getRtz() && (!isa<FloatType>(from) || !isa<FloatType>(to) ||
+                   to.getIntOrFloatBitWidth() >= from.getIntOrFloatBitWidth()))
+    return emitOpError() << "'rtz' (round toward zero) applies to casts to a "
+                            "narrower float only, not "
+                         << from << " to " << to;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Bit casts, pointer casts and external functions
+//===----------------------------------------------------------------------===//
+
+/// Bits of a scalar or pointer element (pointers are 64-bit addresses).
+static int64_t elementBits(Type type) {
+  type = getElementTypeOrSelf(type);
+  return isa<PtrType>(type) ? 64 : type.getIntOrFloatBitWidth();
+}
+
+LogicalResult BitcastOp::verify() {
+  Type from = getSrc().getType(), to = getType();
+  if (failed(verifySameShape(*this, from, "the operand", to, "the result")))
+    return failure();
+  Type fromElement = getElementTypeOrSelf(from);
+  Type toElement = getElementTypeOrSelf(to);
+  if (isa<PtrType>(fromElement) != isa<PtrType>(toElement))
+    return emitOpError() << "cannot bitcast between " << fromElement << " and "
+                         << toElement
+                         << "; use tile.int_to_ptr or tile.ptr_to_int";
+  if (elementBits(from) != elementBits(to))
+    return emitOpError() << "cannot bitcast " << fromElement << " ("
+                         << elementBits(from) << " bits) to " << toElement
+                         << " (" << elementBits(to) << " bits)";
+  return success();
+}
+
+OpFoldResult BitcastOp::fold(FoldAdaptor) {
+  if (getSrc().getType() == getType())
+    return getSrc();
+  return {};
+}
+
+LogicalResult IntToPtrOp::verify() {
+  return verifySameShape(*this, getSrc().getType(), "the operand", getType(),
+                         "the result");
+}
+
+LogicalResult PtrToIntOp::verify() {
+  return verifySameShape(*this, getSrc().getType(), "the operand", getType(),
+                         "the result");
+}
+
+LogicalResult ExternElementwiseOp::verify() {
+  StringRef symbol = getSymbol();
+  auto isIdentifierChar = [](char c) {
+    return llvm::isAlnum(c) || c == '_' || c == '$';
+  };
+  if (symbol.empty() || llvm::isDigit(symbol.front()) ||
+      !llvm::all_of(symbol, isIdentifierChar))
+    return emitOpError() << "symbol '" << symbol
+                         << "' is not a function name (letters, digits, _)";
+  for (Value arg : getArgs())
+    if (failed(verifySameShape(*this, arg.getType(), "an argument", getType(),
+                               "the result")))
+      return failure();
   return success();
 }
 
