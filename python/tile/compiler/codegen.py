@@ -927,6 +927,15 @@ class CodeGenerator(ast.NodeVisitor):
     def visit_List(self, node: ast.List) -> list[Any]:
         return [self.visit(e) for e in node.elts]
 
+    def visit_Dict(self, node: ast.Dict) -> dict[Any, Any]:
+        """A dict of compile-time keys (tl.extern_elementwise's overloads)."""
+        if any(key is None for key in node.keys):
+            raise TileError("** in a dict is not supported in kernels")
+        keys = [unwrap(self.visit(key)) for key in node.keys]  # type: ignore[arg-type]
+        if any(_holds_runtime(key) for key in keys):
+            raise TileError("dict keys in a kernel must be compile-time values")
+        return dict(zip(keys, (self.visit(value) for value in node.values)))
+
     def visit_JoinedStr(self, node: ast.JoinedStr) -> str:
         parts = []
         for value in node.values:

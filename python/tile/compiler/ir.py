@@ -479,16 +479,24 @@ class Builder:
         _require(_element(x.type).mlir == element.mlir, f"cannot retype {x.type} as {element}")
         return Value(x.name, _like(x.type, element))
 
-    def cast(self, x: Value, to: dtype) -> Value:
+    def cast(self, x: Value, to: dtype, toward_zero: bool = False) -> Value:
         """Value conversion of each element (`tile.cast` on blocks, `arith`
-        casts on scalars); signedness comes from the dtypes."""
+        casts on scalars); signedness comes from the dtypes. `toward_zero`
+        rounds a float narrowed to `to` toward zero (`tile.cast {rtz}`)."""
         src = _element(x.type)
         _require(not src.is_ptr() and not to.is_ptr(),
-                 f"cannot cast {src} to {to}: pointer casts are not supported")
+                 f"cannot cast {src} to {to}: use int_to_ptr, ptr_to_int or bitcast")
+        _require(not toward_zero or (src.is_floating() and to.is_floating()
+                                     and to.primitive_bitwidth < src.primitive_bitwidth),
+                 f"rounding toward zero applies to float downcasts, not {src} to {to}")
         result_type = _like(x.type, to)
-        if isinstance(x.type, block_type):
-            unsigned = " {unsigned_src}" if src.is_int_unsigned() and not src.is_bool() else ""
-            return self._op(f"tile.cast {x}{unsigned} : {x.type.to_ir()} to "
+        if isinstance(x.type, block_type) or toward_zero:
+            attrs = [name for name, present in (
+                ("unsigned_src", src.is_int_unsigned() and not src.is_bool()),
+                ("unsigned_dst", src.is_floating() and to.is_int_unsigned() and not to.is_bool()),
+                ("rtz", toward_zero)) if present]
+            attr_text = f" {{{', '.join(attrs)}}}" if attrs else ""
+            return self._op(f"tile.cast {x}{attr_text} : {x.type.to_ir()} to "
                             f"{result_type.to_ir()}", result_type)
         if to.is_bool():
             zero = self.constant(0, src)
@@ -507,6 +515,45 @@ class Builder:
         else:
             op = "extf" if to.primitive_bitwidth > src.primitive_bitwidth else "truncf"
         return self._op(f"arith.{op} {x} : {src.mlir} to {to.mlir}", to)
+
+    def bitcast(self, x: Value, to: dtype) -> Value:
+        """The same bits as another element type of the same width (pointers
+        are 64 bits; a pointer only becomes another pointer)."""
+        src = _element(x.type)
+        _require(src.primitive_bitwidth == to.primitive_bitwidth and src.is_ptr() == to.is_ptr()
+                 and not src.is_bool(), f"cannot bitcast {src} to {to}")
+        result_type = _like(x.type, to)
+        if isinstance(x.type, block_type) or src.is_ptr():
+            return self._op(f"tile.bitcast {x} : {x.type.to_ir()} to {result_type.to_ir()}",
+                            result_type)
+        return self._op(f"arith.bitcast {x} : {src.mlir} to {to.mlir}", to)
+
+    def int_to_ptr(self, x: Value, to: pointer_type) -> Value:
+        _require(_element(x.type).mlir == "i64" and to.is_ptr(),
+                 f"int_to_ptr takes 64-bit integers, not {x.type}")
+        result_type = _like(x.type, to)
+        return self._op(f"tile.int_to_ptr {x} : {x.type.to_ir()} to {result_type.to_ir()}",
+                        result_type)
+
+    def ptr_to_int(self, x: Value) -> Value:
+        _require(_element(x.type).is_ptr(), f"ptr_to_int takes pointers, not {x.type}")
+        result_type = _like(x.type, T.int64)
+        return self._op(f"tile.ptr_to_int {x} : {x.type.to_ir()} to {result_type.to_ir()}",
+                        result_type)
+
+    def extern(self, symbol: str, args: Sequence[Value], result: dtype) -> Value:
+        """A call of the pure device function `symbol` (libdevice) on each
+        element; the arguments have one shape, the result that shape."""
+        shapes = {_shape(a.type) for a in args}
+        _require(is_symbol_name(symbol) and len(shapes) <= 1
+                 and not any(_element(a.type).is_ptr() for a in args),
+                 f"malformed call of {symbol!r} on {[str(a.type) for a in args]}")
+        shape = shapes.pop() if shapes else ()
+        result_type = block_type(result, shape) if shape else result
+        types = ", ".join(a.type.to_ir() for a in args)
+        return self._op(f"tile.extern_elementwise {quote(symbol)}"
+                        f"({', '.join(a.name for a in args)}) : ({types}) -> "
+                        f"{result_type.to_ir()}", result_type)
 
     # -- reductions, scans, dot ----------------------------------------------
 

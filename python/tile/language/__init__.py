@@ -17,8 +17,10 @@ half = float16
 float = float32  # noqa: A001 - Triton exports tl.float
 double = float64
 
-# `tl.math.exp(...)` as in recent Triton.
-math = _core
+# `tl.math.exp(...)`, the precise and fast variants, and libdevice.
+from . import extra, math  # noqa: E402,F401
+from .math import (  # noqa: E402,F401
+    div_rn, erf, extern_elementwise, fdiv, rint, sqrt_rn, umulhi)
 
 # Tuples are Python tuples in a kernel (`tl.tuple([a, b])`, tuple arguments
 # and returns, `t[i] = v`).

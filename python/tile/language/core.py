@@ -251,9 +251,12 @@ def cdiv(x: Any, div: Any, _builder: Builder | None = None) -> Any:
 @builtin
 def cast(input: Any, dtype: Any, fp_downcast_rounding: Any = None, bitcast: Any = False,
          _builder: Builder | None = None) -> tensor:
+    value = S.to_tensor(_builder, input)
     if unwrap(bitcast):
-        raise TileError("bitcast casts are not supported by the tile dialect yet")
-    return S.cast(_builder, S.to_tensor(_builder, input), _dtype(dtype))
+        if unwrap(fp_downcast_rounding) is not None:
+            raise TileError("fp_downcast_rounding does not apply to a bitcast")
+        return S.bitcast(_builder, value, _dtype(dtype))
+    return S.cast(_builder, value, _dtype(dtype), unwrap(fp_downcast_rounding))
 
 
 # ----------------------------------------------------------------------------

@@ -208,16 +208,99 @@ def trans(b: Builder, x: tensor, order: Sequence[int] | None) -> tensor:
 # Casts and type promotion
 # ----------------------------------------------------------------------------
 
-def cast(b: Builder, x: tensor, to: dtype) -> tensor:
+_ROUNDINGS = (None, "rtne", "rtz")
+
+
+def cast(b: Builder, x: tensor, to: dtype, rounding: str | None = None) -> tensor:
+    """Triton's value cast (`x.to(dtype)`), pointers included: a pointer to
+    another pointer type, a pointer to int64 (its address) or int1 (non-null),
+    an integer to a pointer. `rounding` ("rtne" or "rtz") rounds float
+    downcasts (Triton's fp_downcast_rounding)."""
     src = x.dtype
+    if rounding not in _ROUNDINGS:
+        raise TileError(f"fp_downcast_rounding must be 'rtne' or 'rtz', got {rounding!r}")
+    if rounding is not None and not (src.is_floating() and to.is_floating()
+                                     and to.primitive_bitwidth < src.primitive_bitwidth):
+        raise TileError(f"fp_downcast_rounding applies to float downcasts, not {src} to {to}")
     if src == to:
         return x
-    if src.is_ptr() or to.is_ptr():
-        raise TileError(f"cannot cast {src} to {to}: pointer casts are not supported")
+    if src.is_ptr() and to.is_ptr():
+        return tensor(b.bitcast(x.handle, to))
+    if src.is_ptr():
+        if to.is_bool():
+            return compare(b, "ne", tensor(b.ptr_to_int(x.handle)), 0)
+        if not to.is_int() or to.primitive_bitwidth != 64:
+            raise TileError(f"cannot cast a pointer to {to}: pointers become int64 (their "
+                            "address) or int1 (not null)")
+        return cast(b, tensor(b.ptr_to_int(x.handle)), to)
+    if to.is_ptr():
+        if not src.is_int():
+            raise TileError(f"cannot cast {src} to a pointer: only integers become pointers")
+        wide = cast(b, x, T.uint64 if src.is_int_unsigned() else T.int64)
+        return tensor(b.int_to_ptr(wide.handle, to))
     if src.mlir == to.mlir and not to.is_bool():
         # Only the signedness differs: same bits, new interpretation.
         return tensor(b.retype(x.handle, to))
-    return tensor(b.cast(x.handle, to))
+    return tensor(b.cast(x.handle, to, toward_zero=rounding == "rtz"))
+
+
+def bitcast(b: Builder, x: tensor, to: dtype) -> tensor:
+    """Triton's `x.to(dtype, bitcast=True)`: the same bits as a type of the
+    same width (a pointer as another pointer)."""
+    src = x.dtype
+    if src == to:
+        return x
+    if src.is_ptr() != to.is_ptr():
+        raise TileError(f"cannot bitcast {src} to {to}; use .to() (without bitcast) between "
+                        "integers and pointers")
+    if src.primitive_bitwidth != to.primitive_bitwidth or src.is_bool() or to.is_bool():
+        raise TileError(f"cannot bitcast {src} ({src.primitive_bitwidth} bits) to {to} "
+                        f"({to.primitive_bitwidth} bits): the widths must agree")
+    if src.mlir == to.mlir:
+        return tensor(b.retype(x.handle, to))
+    return tensor(b.bitcast(x.handle, to))
+
+
+def extern_elementwise(b: Builder, name: str, args: Sequence[Any],
+                       overloads: Sequence[tuple[tuple[dtype, ...], str, dtype]]) -> tensor:
+    """A call of a libdevice function: the overload whose argument types are
+    those of the runtime arguments (Python numbers take the overload's type),
+    on arguments broadcast to one shape."""
+    values = [T.unwrap(a) for a in args]
+    candidates = [o for o in overloads if len(o[0]) == len(values)]
+    if not candidates:
+        counts = sorted({len(o[0]) for o in overloads})
+        raise TileError(f"{name} takes {' or '.join(map(str, counts))} argument(s), "
+                        f"got {len(values)}")
+
+    def fits(value: Any, ty: dtype) -> bool:
+        if isinstance(value, tensor):
+            return value.dtype == ty
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            return False
+        if isinstance(value, float):
+            return ty.is_floating()
+        lo, hi = int_range(ty) if ty.is_int() else (-math.inf, math.inf)
+        return lo <= value <= hi
+
+    matches = [o for o in candidates if all(fits(v, t) for v, t in zip(values, o[0]))]
+    if not matches:
+        given = ", ".join(str(v.dtype) if isinstance(v, tensor) else type(v).__name__
+                          for v in values)
+        options = "; ".join("(" + ", ".join(map(str, o[0])) + ")" for o in candidates)
+        raise TileError(f"{name} has no overload for ({given}); it takes {options}"
+                        + (" (cast fp16/bf16 to fp32 first)" if any(
+                            isinstance(v, tensor) and v.dtype in (T.float16, T.bfloat16)
+                            for v in values) else ""))
+    # Python numbers alone: prefer the overload of their literal types
+    # (0.5 is fp32, 7 is int32), as they would be typed on their own.
+    preferred = [o for o in matches if all(
+        isinstance(v, tensor) or literal_type(v) == t for v, t in zip(values, o[0]))]
+    arg_types, symbol, result = (preferred or matches)[0]
+    operands = [v if isinstance(v, tensor) else scalar_constant(b, v, t)
+                for v, t in zip(values, arg_types)]
+    operands = broadcast_together(b, *operands)
+    return tensor(b.extern(symbol, [o.handle for o in operands], result))
 
 
 def _with_element(ty: Any, element: dtype) -> Any:
