@@ -339,3 +339,62 @@ def test_the_libdevice_table_matches_libdevice():
     defined = set(re.findall(r"^define [^@]*@(__nv_\w+)\(", text, re.M))
     symbols = {symbol for overloads in FUNCTIONS.values() for _, symbol, _ in overloads}
     assert symbols <= defined, sorted(symbols - defined)
+
+
+# -- cache modifiers, eviction policies, volatile ----------------------------------
+
+@tile.jit
+def cache_hints(x_ptr, y_ptr, b_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    v = tl.load(x_ptr + offs, cache_modifier=".cg")
+    w = tl.load(x_ptr + 2 * offs, mask=offs < n, eviction_policy="evict_last")
+    flag = tl.load(b_ptr, volatile=True)
+    tl.store(y_ptr + offs, v + w + flag.to(tl.float32), cache_modifier=".cs")
+    tl.store(y_ptr + 2 * offs, v, mask=offs < n, eviction_policy="evict_first")
+    tl.store(b_ptr, flag + 1, volatile=True)
+
+
+def test_cache_hints_reach_the_ir():
+    ir = ir_of(cache_hints, "*fp32,*fp32,*i8,i32", {"BLOCK": 256})
+    for text in ('{cache = "cg"}', '{evict = "evict_last"}', "{is_volatile}",
+                 '{cache = "cs"}', '{evict = "evict_first"}'):
+        assert text in ir, text
+
+
+@requires_library
+def test_cache_hints_reach_the_ptx():
+    spec = tile.Specialization(divisible_by_16=frozenset({"x_ptr", "y_ptr"}))
+    ptx = tile.compile(cache_hints, "*fp32,*fp32,*i8,i32", {"BLOCK": 512}, target="sm_90",
+                       specialization=spec, emit_cubin=False).asm["ptx"]
+    for text in ("ld.global.cg.v4.b32", "ld.global.L1::evict_last.b32", "ld.volatile.global",
+                 "st.global.cs.v4.b32", "st.global.L1::evict_first.b32", "st.volatile.global"):
+        assert text in ptx, text
+
+
+@tile.jit
+def bad_hints(x_ptr, CACHE: tl.constexpr, EVICT: tl.constexpr, VOLATILE: tl.constexpr):
+    tl.store(x_ptr, tl.load(x_ptr, cache_modifier=CACHE, eviction_policy=EVICT,  # ERR-hints
+                            volatile=VOLATILE))
+
+
+@tile.jit
+def block_pointer_options(x_ptr):
+    tl.store(x_ptr, tl.load(x_ptr, boundary_check=(0,)))  # ERR-boundary
+
+
+@pytest.mark.parametrize("cache, evict, volatile, message", [
+    (".cs", "", False, "cache_modifier must be '' or one of '.ca', '.cg', '.cv', got '.cs'"),
+    ("", "evict_soon", False, "eviction_policy must be"),
+    (".cg", "evict_last", False, "PTX cannot combine cache_modifier '.cg' with eviction_policy"),
+    (".cg", "", True, "a volatile access takes no cache_modifier"),
+])
+def test_bad_cache_hints_are_located(cache, evict, volatile, message):
+    error = error_of(bad_hints, "*fp32", {"CACHE": cache, "EVICT": evict, "VOLATILE": volatile})
+    assert_error_at(error, THIS_FILE, "ERR-hints", "tl.load")
+    assert message in error.message
+
+
+def test_block_pointer_options_are_refused():
+    error = error_of(block_pointer_options, "*fp32")
+    assert_error_at(error, THIS_FILE, "ERR-boundary", "tl.load")
+    assert "block pointers" in error.message

@@ -159,7 +159,13 @@ private:
   LogicalResult emitLoad(LoadOp op);
   SmallVector<Value> loadSlots(Location loc, Type pointee, const Layout &layout,
                                int64_t width, ArrayRef<Value> ptrs,
-                               ArrayRef<Value> masks, ArrayRef<Value> others);
+                               ArrayRef<Value> masks, ArrayRef<Value> others,
+                               StringRef hints = "", bool isVolatile = false);
+  /// One element loaded or stored with PTX cache hints (".cg", ".L1::...").
+  Value hintedLoad(Location loc, Type memoryType, Value ptr, Value pred,
+                   Value other, StringRef hints);
+  void hintedStore(Location loc, Value value, Value ptr, Value pred,
+                   StringRef hints);
   bool canReloadAt(LoadOp load, Operation *user);
   LogicalResult emitStore(StoreOp op);
   Value sharedBase(Location loc);
@@ -1006,6 +1012,17 @@ LogicalResult KernelEmitter::emitOp(Operation *op) {
 // Loads and stores
 //===----------------------------------------------------------------------===//
 
+/// The PTX qualifiers of a cache operator (".cg") or an L1 eviction priority
+/// (".L1::evict_last"); the verifier allows one at most.
+static std::string cacheHints(std::optional<StringRef> cache,
+                              std::optional<StringRef> evict) {
+  if (cache)
+    return ("." + *cache).str();
+  if (evict)
+    return (".L1::" + *evict).str();
+  return "";
+}
+
 /// PTX register constraint and bit width for an access word.
 static StringRef wordConstraint(int64_t bytes) {
   return bytes == 8 ? "l" : bytes == 4 ? "r" : "h";
@@ -1019,7 +1036,8 @@ SmallVector<Value> KernelEmitter::loadSlots(Location loc, Type pointee,
                                             const Layout &layout, int64_t width,
                                             ArrayRef<Value> ptrs,
                                             ArrayRef<Value> masks,
-                                            ArrayRef<Value> others) {
+                                            ArrayRef<Value> others,
+                                            StringRef hints, bool isVolatile) {
   bool isBool = pointee.isInteger(1);
   Type memoryType = isBool ? builder.getI8Type() : pointee;
   int64_t bytes = elementBytes(memoryType);
@@ -1028,7 +1046,9 @@ SmallVector<Value> KernelEmitter::loadSlots(Location loc, Type pointee,
   SmallVector<Value> result(layout.numSlots());
   for (int64_t repeat = 0; repeat < layout.repeats; ++repeat) {
     Value valid = chunkValid(layout, repeat);
-    bool predicated = !masks.empty() || !layout.alwaysValid(repeat);
+    // Cache hints need the PTX instruction: the predicated form.
+    bool predicated =
+        !masks.empty() || !layout.alwaysValid(repeat) || !hints.empty();
     for (int64_t first = repeat * layout.vector;
          first < (repeat + 1) * layout.vector; first += width) {
       Value pred = valid;
@@ -1056,7 +1076,7 @@ SmallVector<Value> KernelEmitter::loadSlots(Location loc, Type pointee,
         Type accessType =
             width == 1 ? memoryType : VectorType::get({width}, memoryType);
         Value value = LLVM::LoadOp::create(builder, loc, accessType,
-                                           ptrs[first], totalBytes);
+                                           ptrs[first], totalBytes, isVolatile);
         for (int64_t lane = 0; lane < width; ++lane)
           loaded.push_back(
               width == 1 ? value
@@ -1111,7 +1131,8 @@ SmallVector<Value> KernelEmitter::loadSlots(Location loc, Type pointee,
                     << words + 2 + word << ";\n\t";
           constraintStream << "=" << reg << ",";
         }
-        asmStream << "@$" << words + 1 << " ld.global";
+        asmStream << "@$" << words + 1 << " ld"
+                  << (isVolatile ? ".volatile" : "") << ".global" << hints;
         if (words > 1)
           asmStream << ".v" << words;
         asmStream << ".b" << wordBytes * 8 << " ";
@@ -1157,6 +1178,14 @@ SmallVector<Value> KernelEmitter::loadSlots(Location loc, Type pointee,
               width == 1 ? lanes
                          : Value(LLVM::ExtractElementOp::create(
                                builder, loc, lanes, constI32(loc, lane))));
+      } else if (!hints.empty()) {
+        Value other =
+            others.empty()
+                ? Value()
+                : (isBool ? castScalar(loc, others[first], memoryType, false)
+                          : others[first]);
+        loaded.push_back(
+            hintedLoad(loc, memoryType, ptrs[first], pred, other, hints));
       } else {
         // Single bytes: a branch around a plain load.
         auto ifOp =
@@ -1165,7 +1194,8 @@ SmallVector<Value> KernelEmitter::loadSlots(Location loc, Type pointee,
         builder.setInsertionPointToStart(&ifOp.getThenRegion().front());
         scf::YieldOp::create(
             builder, loc,
-            Value(LLVM::LoadOp::create(builder, loc, memoryType, ptrs[first])));
+            Value(LLVM::LoadOp::create(builder, loc, memoryType, ptrs[first], 1,
+                                       isVolatile)));
         builder.setInsertionPointToStart(&ifOp.getElseRegion().front());
         Value other =
             others.empty()
@@ -1195,11 +1225,25 @@ LogicalResult KernelEmitter::emitLoad(LoadOp op) {
   bool isBool = pointee.isInteger(1);
   Type memoryType = isBool ? builder.getI8Type() : pointee;
 
+  std::string hints = cacheHints(op.getCache(), op.getEvict());
   // A scalar load: every thread reads the same address.
   if (!isa<BlockType>(resultType)) {
     Value ptr = getScalar(op.getPtr());
+    if (!hints.empty()) {
+      Value pred = op.getMask() ? getScalar(op.getMask())
+                                : Value(arith::ConstantOp::create(
+                                      builder, loc, builder.getBoolAttr(true)));
+      Value other = op.getOther() ? getScalar(op.getOther()) : Value();
+      if (other && isBool)
+        other = castScalar(loc, other, memoryType, false);
+      Value value = hintedLoad(loc, memoryType, ptr, pred, other, hints);
+      scalars.map(op.getResult(),
+                  isBool ? castScalar(loc, value, pointee, false) : value);
+      return success();
+    }
     auto loadIt = [&]() -> Value {
-      Value value = LLVM::LoadOp::create(builder, loc, memoryType, ptr);
+      Value value = LLVM::LoadOp::create(builder, loc, memoryType, ptr, 0,
+                                         op.getIsVolatile());
       return isBool ? castScalar(loc, value, pointee, false) : value;
     };
     if (!op.getMask()) {
@@ -1229,8 +1273,9 @@ LogicalResult KernelEmitter::emitLoad(LoadOp op) {
     masks = getSlots(op.getMask());
   if (op.getOther())
     others = getSlots(op.getOther());
-  SmallVector<Value> result = loadSlots(loc, pointee, layout, width,
-                                        getSlots(op.getPtr()), masks, others);
+  SmallVector<Value> result =
+      loadSlots(loc, pointee, layout, width, getSlots(op.getPtr()), masks,
+                others, hints, op.getIsVolatile());
   slots[op.getResult()] = std::move(result);
   return success();
 }
@@ -1246,18 +1291,27 @@ LogicalResult KernelEmitter::emitStore(StoreOp op) {
     return isBool ? castScalar(loc, value, memoryType, false) : value;
   };
 
+  std::string hints = cacheHints(op.getCache(), op.getEvict());
+  bool isVolatile = op.getIsVolatile();
   if (!isa<BlockType>(valueType)) {
     Value ptr = getScalar(op.getPtr());
     Value value = toMemory(getScalar(op.getValue()));
+    if (!hints.empty()) {
+      Value pred = op.getMask() ? getScalar(op.getMask())
+                                : Value(arith::ConstantOp::create(
+                                      builder, loc, builder.getBoolAttr(true)));
+      hintedStore(loc, value, ptr, pred, hints);
+      return success();
+    }
     if (!op.getMask()) {
-      LLVM::StoreOp::create(builder, loc, value, ptr);
+      LLVM::StoreOp::create(builder, loc, value, ptr, 0, isVolatile);
       return success();
     }
     auto ifOp = scf::IfOp::create(builder, loc, TypeRange{},
                                   getScalar(op.getMask()), false);
     OpBuilder::InsertionGuard guard(builder);
     builder.setInsertionPointToStart(&ifOp.getThenRegion().front());
-    LLVM::StoreOp::create(builder, loc, value, ptr);
+    LLVM::StoreOp::create(builder, loc, value, ptr, 0, isVolatile);
     return success();
   }
 
@@ -1273,7 +1327,8 @@ LogicalResult KernelEmitter::emitStore(StoreOp op) {
 
   for (int64_t repeat = 0; repeat < layout.repeats; ++repeat) {
     Value valid = chunkValid(layout, repeat);
-    bool predicated = !masks.empty() || !layout.alwaysValid(repeat);
+    bool predicated =
+        !masks.empty() || !layout.alwaysValid(repeat) || !hints.empty();
     for (int64_t first = repeat * layout.vector;
          first < (repeat + 1) * layout.vector; first += width) {
       int64_t totalBytes = width * bytes;
@@ -1290,17 +1345,22 @@ LogicalResult KernelEmitter::emitStore(StoreOp op) {
                                                 constI32(loc, lane));
       }
       if (!predicated) {
-        LLVM::StoreOp::create(builder, loc, lanes, ptrs[first], totalBytes);
+        LLVM::StoreOp::create(builder, loc, lanes, ptrs[first], totalBytes,
+                              isVolatile);
         continue;
       }
       Value pred = valid;
       if (!masks.empty())
         pred = arith::AndIOp::create(builder, loc, pred, masks[first]);
+      if (totalBytes < 2 && !hints.empty()) {
+        hintedStore(loc, lanes, ptrs[first], pred, hints);
+        continue;
+      }
       if (totalBytes < 2) {
         auto ifOp = scf::IfOp::create(builder, loc, TypeRange{}, pred, false);
         OpBuilder::InsertionGuard guard(builder);
         builder.setInsertionPointToStart(&ifOp.getThenRegion().front());
-        LLVM::StoreOp::create(builder, loc, lanes, ptrs[first]);
+        LLVM::StoreOp::create(builder, loc, lanes, ptrs[first], 1, isVolatile);
         continue;
       }
       int64_t wordBytes = std::min<int64_t>(totalBytes, 4);
@@ -1319,7 +1379,8 @@ LogicalResult KernelEmitter::emitStore(StoreOp op) {
                              builder, loc, bits, constI32(loc, word))));
       std::string asmText, constraints = "b,l";
       llvm::raw_string_ostream asmStream(asmText);
-      asmStream << "@$0 st.global";
+      asmStream << "@$0 st" << (isVolatile ? ".volatile" : "") << ".global"
+                << hints;
       if (words > 1)
         asmStream << ".v" << words;
       asmStream << ".b" << wordBytes * 8 << " [$1], ";
@@ -1439,7 +1500,7 @@ LoadOp KernelEmitter::findChainLoad(Value value) {
 /// between writes memory.
 bool KernelEmitter::canReloadAt(LoadOp load, Operation *user) {
   if (!load || load->getBlock() != user->getBlock() ||
-      !isa<BlockType>(load.getType()))
+      !isa<BlockType>(load.getType()) || load.getIsVolatile())
     return false;
   for (Value operand : load->getOperands())
     if (isa<BlockType>(operand.getType()) && !isIndexFunction(operand))
@@ -1521,7 +1582,8 @@ LogicalResult KernelEmitter::emitRelayout(Operation *op) {
       width =
           axisInfo.getAccessWidth(load.getPtr(), load.getMask(), layout.vector);
     slots[op->getResult(0)] =
-        loadSlots(loc, element, layout, width, ptrs, masks, others);
+        loadSlots(loc, element, layout, width, ptrs, masks, others,
+                  cacheHints(load.getCache(), load.getEvict()));
     return success();
   }
 
@@ -2223,4 +2285,65 @@ Value KernelEmitter::roundTowardZero(Location loc, Value value, Type to) {
   Value result = asmOp.getResult(0);
   return narrow ? Value(LLVM::BitcastOp::create(builder, loc, to, result))
                 : result;
+}
+
+//===----------------------------------------------------------------------===//
+// Cache hints of loads and stores: tile.load/tile.store {cache, evict}.
+//===----------------------------------------------------------------------===//
+
+/// PTX register class and integer type for an element of `bytes` (bytes go
+/// through 16-bit registers: ld/st .u8).
+static std::pair<StringRef, unsigned> hintedRegister(int64_t bytes) {
+  if (bytes == 8)
+    return {"l", 64};
+  if (bytes == 4)
+    return {"r", 32};
+  return {"h", 16};
+}
+
+Value KernelEmitter::hintedLoad(Location loc, Type memoryType, Value ptr,
+                                Value pred, Value other, StringRef hints) {
+  int64_t bytes = elementBytes(memoryType);
+  auto [reg, bits] = hintedRegister(bytes);
+  Type word = builder.getIntegerType(bits);
+  Type memoryBits = builder.getIntegerType(bytes * 8);
+  Value otherBits =
+      other ? Value(LLVM::BitcastOp::create(builder, loc, memoryBits, other))
+            : Value(LLVM::ZeroOp::create(builder, loc, memoryBits));
+  if (bytes == 1)
+    otherBits = arith::ExtUIOp::create(builder, loc, word, otherBits);
+  std::string type = bytes == 1 ? ".u8" : ".b" + std::to_string(bits);
+  std::string text = "mov.b" + std::to_string(bits) +
+                     " $0, $3;\n\t@$2 ld.global" + hints.str() + type +
+                     " $0, [$1];";
+  std::string constraints = ("=" + reg + ",l,b," + reg).str();
+  auto asmOp = LLVM::InlineAsmOp::create(
+      builder, loc, word, ValueRange{ptr, pred, otherBits}, text, constraints,
+      /*has_side_effects=*/true, /*is_align_stack=*/false,
+      LLVM::tailcallkind::TailCallKind::None,
+      LLVM::AsmDialectAttr::get(builder.getContext(), LLVM::AsmDialect::AD_ATT),
+      ArrayAttr());
+  Value result = asmOp.getResult(0);
+  if (bytes == 1)
+    result = arith::TruncIOp::create(builder, loc, memoryBits, result);
+  return LLVM::BitcastOp::create(builder, loc, memoryType, result);
+}
+
+void KernelEmitter::hintedStore(Location loc, Value value, Value ptr,
+                                Value pred, StringRef hints) {
+  int64_t bytes = elementBytes(value.getType());
+  auto [reg, bits] = hintedRegister(bytes);
+  Type memoryBits = builder.getIntegerType(bytes * 8);
+  Value word = LLVM::BitcastOp::create(builder, loc, memoryBits, value);
+  if (bytes == 1)
+    word = arith::ExtUIOp::create(builder, loc, builder.getIntegerType(bits),
+                                  word);
+  std::string type = bytes == 1 ? ".u8" : ".b" + std::to_string(bits);
+  std::string text = "@$0 st.global" + hints.str() + type + " [$1], $2;";
+  LLVM::InlineAsmOp::create(
+      builder, loc, Type(), ValueRange{pred, ptr, word}, text,
+      ("b,l," + reg).str(), /*has_side_effects=*/true,
+      /*is_align_stack=*/false, LLVM::tailcallkind::TailCallKind::None,
+      LLVM::AsmDialectAttr::get(builder.getContext(), LLVM::AsmDialect::AD_ATT),
+      ArrayAttr());
 }

@@ -209,6 +209,9 @@ INT_PREDICATES = ("eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "
 FLOAT_PREDICATES = ("oeq", "one", "olt", "ole", "ogt", "oge", "ord",
                     "ueq", "une", "ult", "ule", "ugt", "uge", "uno")
 COMBINE_KINDS = ("sum", "max", "min", "custom")
+# PTX cache operators of tile.load and tile.store.
+LOAD_CACHE_OPERATORS = ("ca", "cg", "cv")
+STORE_CACHE_OPERATORS = ("wb", "cg", "cs", "wt")
 
 
 def _require(condition: bool, message: str) -> None:
@@ -408,7 +411,23 @@ class Builder:
                  f"a mask must be {_like(ptr.type, T.int1)}, got {mask.type}")
         return f" mask {mask}"
 
-    def load(self, ptr: Value, mask: Value | None = None, other: Value | None = None) -> Value:
+    @staticmethod
+    def _hints(cache: str | None, evict: str | None, volatile: bool,
+               operators: tuple[str, ...]) -> str:
+        """The attributes of a load's or store's cache hints (see tile.load)."""
+        _require(cache is None or cache in operators,
+                 f"cache operator {cache!r} is not one of {', '.join(operators)}")
+        _require(evict in (None, "evict_first", "evict_last"),
+                 f"eviction priority {evict!r} is not evict_first or evict_last")
+        _require(not (cache and evict) and not (volatile and (cache or evict)),
+                 "PTX cannot combine a cache operator, an eviction priority or volatile")
+        attrs = ([f"cache = {quote(cache)}"] if cache else []) + \
+            ([f"evict = {quote(evict)}"] if evict else []) + (["is_volatile"] if volatile else [])
+        return f" {{{', '.join(attrs)}}}" if attrs else ""
+
+    def load(self, ptr: Value, mask: Value | None = None, other: Value | None = None,
+             cache: str | None = None, evict: str | None = None,
+             volatile: bool = False) -> Value:
         _require(_element(ptr.type).is_ptr(), f"tile.load needs pointers, got {ptr.type}")
         result_type = _like(ptr.type, _element(ptr.type).element_ty)  # type: ignore[attr-defined]
         text = self._check_mask(ptr, mask)
@@ -416,13 +435,17 @@ class Builder:
             _require(mask is not None and other.type == result_type,
                      f"`other` must be {result_type} and needs a mask, got {other.type}")
             text += f" other {other}"
+        text += self._hints(cache, evict, volatile, LOAD_CACHE_OPERATORS)
         return self._op(f"tile.load {ptr}{text} : {ptr.type.to_ir()}", result_type)
 
-    def store(self, ptr: Value, value: Value, mask: Value | None = None) -> None:
+    def store(self, ptr: Value, value: Value, mask: Value | None = None,
+              cache: str | None = None, evict: str | None = None,
+              volatile: bool = False) -> None:
         _require(_element(ptr.type).is_ptr(), f"tile.store needs pointers, got {ptr.type}")
         expected = _like(ptr.type, _element(ptr.type).element_ty)  # type: ignore[attr-defined]
         _require(value.type == expected, f"the stored value must be {expected}, got {value.type}")
         text = self._check_mask(ptr, mask)
+        text += self._hints(cache, evict, volatile, STORE_CACHE_OPERATORS)
         self._void(f"tile.store {ptr}, {value}{text} : {ptr.type.to_ir()}")
 
     # -- elementwise ----------------------------------------------------------

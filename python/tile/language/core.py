@@ -9,7 +9,7 @@ import builtins
 import functools
 from typing import Any, Callable, TypeVar
 
-from ..compiler.ir import Block, Builder
+from ..compiler.ir import LOAD_CACHE_OPERATORS, STORE_CACHE_OPERATORS, Block, Builder
 from ..errors import ConstantRequired, TileError
 from . import semantic as S
 from . import types as T
@@ -144,6 +144,9 @@ def load(pointer: Any, mask: Any = None, other: Any = None, boundary_check: Any 
     ptr = S.to_tensor(b, pointer)
     if not ptr.dtype.is_ptr():
         raise TileError(f"tl.load needs a pointer or a block of pointers, got {ptr.dtype}")
+    _no_block_pointer(boundary_check, padding_option, "tl.load")
+    hints = _cache_hints(cache_modifier, eviction_policy, volatile, "tl.load",
+                         LOAD_CACHE_OPERATORS)
     element = ptr.dtype.element_ty
     mask_value = other_value = None
     if unwrap(mask) is not None:
@@ -152,24 +155,55 @@ def load(pointer: Any, mask: Any = None, other: Any = None, boundary_check: Any 
         if unwrap(other) is not None:
             other_value = S.cast(b, S.to_tensor_of(b, other, element), element)
             other_value = S.broadcast_to(b, other_value, ptr.shape)
-    return tensor(b.load(ptr.handle, _handle(mask_value), _handle(other_value)))
+    return tensor(b.load(ptr.handle, _handle(mask_value), _handle(other_value), **hints))
 
 
 @builtin
 def store(pointer: Any, value: Any, mask: Any = None, boundary_check: Any = (),
-          cache_modifier: Any = "", eviction_policy: Any = "",
+          cache_modifier: Any = "", eviction_policy: Any = "", volatile: Any = False,
           _builder: Builder | None = None) -> None:
     b = _builder
     ptr = S.to_tensor(b, pointer)
     if not ptr.dtype.is_ptr():
         raise TileError(f"tl.store needs a pointer or a block of pointers, got {ptr.dtype}")
+    _no_block_pointer(boundary_check, "", "tl.store")
+    hints = _cache_hints(cache_modifier, eviction_policy, volatile, "tl.store",
+                         STORE_CACHE_OPERATORS)
     value = S.cast(b, S.to_tensor_of(b, value, ptr.dtype.element_ty), ptr.dtype.element_ty)
     mask_value = None
     if unwrap(mask) is not None:
         mask_value = _mask(b, mask, "tl.store")
         ptr, mask_value = S.broadcast_together(b, ptr, mask_value)
     value = S.broadcast_to(b, value, ptr.shape)
-    b.store(ptr.handle, value.handle, _handle(mask_value))
+    b.store(ptr.handle, value.handle, _handle(mask_value), **hints)
+
+
+def _cache_hints(cache_modifier: Any, eviction_policy: Any, volatile: Any, what: str,
+                 operators: tuple[str, ...]) -> dict[str, Any]:
+    """Triton's cache_modifier (".cg"), eviction_policy and volatile, checked:
+    PTX combines none of them."""
+    cache, evict, volatile = unwrap(cache_modifier), unwrap(eviction_policy), unwrap(volatile)
+    allowed = ", ".join(f"'.{o}'" for o in operators)
+    if not isinstance(cache, str) or (cache and cache.lstrip(".") not in operators):
+        raise TileError(f"{what}: cache_modifier must be '' or one of {allowed}, got {cache!r}")
+    if evict not in ("", "evict_normal", "evict_first", "evict_last"):
+        raise TileError(f"{what}: eviction_policy must be '', 'evict_normal', 'evict_first' or "
+                        f"'evict_last', got {evict!r}")
+    evict = None if evict in ("", "evict_normal") else evict
+    if cache and evict:
+        raise TileError(f"{what}: PTX cannot combine cache_modifier {cache!r} with "
+                        f"eviction_policy {evict!r}; give one")
+    if not isinstance(volatile, bool):
+        raise TileError(f"{what}: volatile must be True or False, got {volatile!r}")
+    if volatile and (cache or evict):
+        raise TileError(f"{what}: a volatile access takes no cache_modifier or eviction_policy")
+    return {"cache": cache.lstrip(".") or None, "evict": evict, "volatile": volatile}
+
+
+def _no_block_pointer(boundary_check: Any, padding_option: Any, what: str) -> None:
+    if unwrap(boundary_check) not in ((), [], None) or unwrap(padding_option) not in ("", None):
+        raise TileError(f"{what}: boundary_check and padding_option are for block pointers "
+                        "(tl.make_block_ptr), which tile does not support yet")
 
 
 # ----------------------------------------------------------------------------
@@ -628,5 +662,6 @@ for _name, _fn in _METHODS.items():
 
 __all__ = [name for name in dir() if not name.startswith("_")
            and name not in ("annotations", "builtins", "functools", "Any", "Callable",
-                            "TypeVar", "F", "Block", "Builder",
+                            "TypeVar", "F", "Block", "Builder", "ConstantRequired",
+                            "LOAD_CACHE_OPERATORS", "STORE_CACHE_OPERATORS",
                             "TileError", "S", "T")]

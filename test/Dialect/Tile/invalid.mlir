@@ -1015,3 +1015,35 @@ func.func @cast_rtz_widening(%x: !tile.block<8xf16>) {
   %0 = tile.cast %x {rtz} : !tile.block<8xf16> to !tile.block<8xf32>
   return
 }
+
+// -----
+
+func.func @load_cache_operator(%p: !tile.ptr<f32>) {
+  // expected-error @+1 {{'tile.load' op cache operator 'wt' is not one of ca, cg, cv}}
+  %0 = tile.load %p {cache = "wt"} : !tile.ptr<f32>
+  return
+}
+
+// -----
+
+func.func @store_eviction_priority(%p: !tile.ptr<f32>, %v: f32) {
+  // expected-error @+1 {{'tile.store' op eviction priority 'evict_soon' is not evict_first or evict_last}}
+  tile.store %p, %v {evict = "evict_soon"} : !tile.ptr<f32>
+  return
+}
+
+// -----
+
+func.func @load_operator_and_priority(%p: !tile.ptr<f32>) {
+  // expected-error @+1 {{'tile.load' op a cache operator and an eviction priority cannot be combined (PTX has no such form)}}
+  %0 = tile.load %p {cache = "cg", evict = "evict_first"} : !tile.ptr<f32>
+  return
+}
+
+// -----
+
+func.func @volatile_with_hint(%p: !tile.ptr<f32>) {
+  // expected-error @+1 {{'tile.load' op a volatile access takes no cache operator or eviction priority}}
+  %0 = tile.load %p {cache = "cg", is_volatile} : !tile.ptr<f32>
+  return
+}

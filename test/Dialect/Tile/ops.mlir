@@ -576,3 +576,16 @@ func.func @bits_and_calls(%f: !tile.block<128xf32>, %h: f16, %p: !tile.ptr<f32>,
   %8 = tile.cast %f {rtz} : !tile.block<128xf32> to !tile.block<128xbf16>
   return
 }
+
+// CHECK-LABEL: func @cache_hints
+func.func @cache_hints(%p: !tile.block<8x!tile.ptr<f32>>, %s: !tile.ptr<i8>) {
+  // CHECK: tile.load %{{.*}} {cache = "cg"} : !tile.block<8x!tile.ptr<f32>>
+  %0 = tile.load %p {cache = "cg"} : !tile.block<8x!tile.ptr<f32>>
+  // CHECK: tile.load %{{.*}} {evict = "evict_last"} : !tile.ptr<i8>
+  %1 = tile.load %s {evict = "evict_last"} : !tile.ptr<i8>
+  // CHECK: tile.store %{{.*}}, %{{.*}} {cache = "cs"} : !tile.block<8x!tile.ptr<f32>>
+  tile.store %p, %0 {cache = "cs"} : !tile.block<8x!tile.ptr<f32>>
+  // CHECK: tile.store %{{.*}}, %{{.*}} {is_volatile} : !tile.ptr<i8>
+  tile.store %s, %1 {is_volatile} : !tile.ptr<i8>
+  return
+}

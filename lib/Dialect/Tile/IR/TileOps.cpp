@@ -357,11 +357,49 @@ OpFoldResult AddPtrOp::fold(FoldAdaptor) {
   return {};
 }
 
+/// The cache operator, eviction priority and volatility of a load or store:
+/// what PTX takes (an operator and a priority cannot be combined, volatile
+/// takes neither).
+static LogicalResult verifyMemoryHints(Operation *op,
+                                       std::optional<StringRef> cache,
+                                       std::optional<StringRef> evict,
+                                       bool isVolatile,
+                                       ArrayRef<StringRef> operators) {
+  if (cache && !llvm::is_contained(operators, *cache))
+    return op->emitOpError()
+           << "cache operator '" << *cache << "' is not one of "
+           << llvm::join(operators, ", ");
+  if (evict && *evict != "evict_first" && *evict != "evict_last")
+    return op->emitOpError() << "eviction priority '" << *evict
+                             << "' is not evict_first or evict_last";
+  if (cache && evict)
+    return op->emitOpError() << "a cache operator and an eviction priority "
+                                "cannot be combined (PTX has no such form)";
+  if (isVolatile && (cache || evict))
+    return op->emitOpError()
+           << "a volatile access takes no cache operator or eviction priority";
+  return success();
+}
+
+LogicalResult LoadOp::verify() {
+  return verifyMemoryHints(*this, getCache(), getEvict(), getIsVolatile(),
+                           {"ca", "cg", "cv"});
+}
+
+LogicalResult StoreOp::verify() {
+  return verifyMemoryHints(*this, getCache(), getEvict(), getIsVolatile(),
+                           {"wb", "cg", "cs", "wt"});
+}
+
 void LoadOp::getEffects(
     SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
         &effects) {
   effects.emplace_back(MemoryEffects::Read::get(), &getPtrMutable(),
                        SideEffects::DefaultResource::get());
+  // A volatile load is not merged with another or moved: as if it wrote.
+  if (getIsVolatile())
+    effects.emplace_back(MemoryEffects::Write::get(),
+                         SideEffects::DefaultResource::get());
 }
 
 void StoreOp::getEffects(
@@ -383,8 +421,11 @@ struct LoadConstantMask : public OpRewritePattern<LoadOp> {
     auto mask = getConstantSplatInt(op.getMask());
     if (!mask)
       return failure();
-    if (mask->isOne()) {
-      rewriter.replaceOpWithNewOp<LoadOp>(op, op.getPtr(), Value(), Value());
+    if (mask->isOne()) { // keeps the cache hints
+      rewriter.modifyOpInPlace(op, [&] {
+        op.getMaskMutable().clear();
+        op.getOtherMutable().clear();
+      });
       return success();
     }
     if (!op.getOther())

@@ -242,13 +242,20 @@ def Tile_LoadOp : Tile_Op<"load", [
     read and the result holds `other` (or an undefined value if there is no
     `other`). `mask` and `other` have the shape of `ptr`.
 
+    Optional, as Triton's `tl.load`: a PTX cache operator `cache` (`"ca"`,
+    `"cg"`, `"cv"`), or an L1 eviction priority `evict` (`"evict_first"`,
+    `"evict_last"`), not both (PTX cannot combine them); `is_volatile`
+    (`ld.volatile`, with neither) reads memory each time the program does.
+
     ```mlir
     %x = tile.load %ptrs mask %m other %zeros : !tile.block<128x!tile.ptr<f32>>
     %s = tile.load %p : !tile.ptr<f32>
+    %c = tile.load %ptrs {cache = "cg"} : !tile.block<128x!tile.ptr<f32>>
     ```
   }];
   let arguments = (ins Tile_PtrLike:$ptr, Optional<Tile_MaskLike>:$mask,
-                       Optional<AnyType>:$other);
+                       Optional<AnyType>:$other, OptionalAttr<StrAttr>:$cache,
+                       OptionalAttr<StrAttr>:$evict, UnitAttr:$is_volatile);
   let results = (outs AnyType:$result);
   // Custom directives: a `mask` or `other` keyword must be followed by an
   // operand (an optional group would silently accept the bare keyword).
@@ -257,6 +264,7 @@ def Tile_LoadOp : Tile_Op<"load", [
     custom<KeywordOperand>($other, "\"other\"") attr-dict `:` type($ptr)
   }];
   let hasCanonicalizer = 1;
+  let hasVerifier = 1;
 }
 
 def Tile_StoreOp : Tile_Op<"store", [
@@ -268,18 +276,24 @@ def Tile_StoreOp : Tile_Op<"store", [
   let summary = "Store to global memory, optionally masked";
   let description = [{
     Stores each element of `value` through the matching pointer, skipping
-    the elements where `mask` is false.
+    the elements where `mask` is false. Optional, as in `tile.load`: a cache
+    operator `cache` (`"wb"`, `"cg"`, `"cs"`, `"wt"`) or an eviction priority
+    `evict`, not both, and `is_volatile`.
 
     ```mlir
     tile.store %ptrs, %x mask %m : !tile.block<128x!tile.ptr<f32>>
+    tile.store %ptrs, %x {evict = "evict_first"} : !tile.block<128x!tile.ptr<f32>>
     ```
   }];
-  let arguments = (ins Tile_PtrLike:$ptr, AnyType:$value, Optional<Tile_MaskLike>:$mask);
+  let arguments = (ins Tile_PtrLike:$ptr, AnyType:$value, Optional<Tile_MaskLike>:$mask,
+                       OptionalAttr<StrAttr>:$cache, OptionalAttr<StrAttr>:$evict,
+                       UnitAttr:$is_volatile);
   let assemblyFormat = [{
     $ptr `,` $value custom<KeywordOperand>($mask, "\"mask\"") attr-dict
     `:` type($ptr)
   }];
   let hasCanonicalizer = 1;
+  let hasVerifier = 1;
 }
 
 //===----------------------------------------------------------------------===//
