@@ -40,6 +40,34 @@ tileCompileWithOptions(const char *irText, size_t irSize,
                        const char *bufferName, const char *chip, int numWarps,
                        int emitCubin, const char *cudaToolkit);
 
+/** Everything a compile can be told. Zero-initialize it and set what you
+ *  need; NULL strings and 0 ints mean the defaults of tileCompile. */
+typedef struct TileCompileOptions {
+  /** Names the source in diagnostics. */
+  const char *bufferName;
+  /** The GPU ("sm_90", "sm_90a", "sm_80", ...). */
+  const char *chip;
+  /** Warps per program instance (0: 4). */
+  int numWarps;
+  /** Whether to assemble a cubin. */
+  int emitCubin;
+  /** Directory holding nvvm/libdevice/libdevice.10.bc (and bin/ptxas): a
+   *  CUDA toolkit or an NVIDIA wheel's root. NULL: $CUDA_HOME or the build's
+   *  default. */
+  const char *cudaToolkit;
+  /** A ptxas executable (NULL: the toolkit's, else the first on PATH). */
+  const char *ptxas;
+  /** A libnvJitLink.so to assemble with in-process; wins over ptxas. */
+  const char *nvJitLink;
+} TileCompileOptions;
+
+/** Compiles tile IR text of `irSize` bytes with `options` (may be NULL).
+ *  Never returns NULL. The "metadata" output names the assembler and the
+ *  libdevice used ("assembler", "libdevice"). */
+TILE_CAPI_EXPORTED TileCompileResult *
+tileCompileWith(const char *irText, size_t irSize,
+                const TileCompileOptions *options);
+
 /** 1 if the compile succeeded, 0 otherwise. */
 TILE_CAPI_EXPORTED int tileCompileSucceeded(const TileCompileResult *result);
 

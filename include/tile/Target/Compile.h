@@ -25,10 +25,16 @@ struct CompileOptions {
   std::string chip = "sm_90";
   /// Warps (of 32 threads) per program instance.
   unsigned numWarps = 4;
-  /// CUDA toolkit with ptxas and libdevice; empty: $CUDA_HOME, else the
-  /// path configured at build time.
+  /// CUDA toolkit: libdevice is linked from
+  /// `<cudaToolkit>/nvvm/libdevice/libdevice.10.bc` and, unless `ptxas` or
+  /// `nvJitLink` says otherwise, `<cudaToolkit>/bin/ptxas` assembles. Empty:
+  /// $CUDA_HOME, else the path configured at build time.
   std::string cudaToolkit;
-  /// Whether to run ptxas for a cubin.
+  /// A ptxas executable to assemble with (empty: the toolkit's, else PATH's).
+  std::string ptxas;
+  /// A libnvJitLink.so to assemble with in-process; wins over `ptxas`.
+  std::string nvJitLink;
+  /// Whether to assemble a cubin.
   bool emitCubin = true;
 };
 
@@ -58,11 +64,20 @@ struct CompileResult {
   std::string cubin;
   std::vector<KernelInfo> kernels;
   std::string chip;
+  /// Which assembler made the cubin ("ptxas (/path)", "nvJitLink 13.0
+  /// (/path)"), and the libdevice file linked; empty when none was used.
+  std::string assembler;
+  std::string libdevice;
   /// The launch facts as JSON (see docs/launch-facts.md).
   std::string metadataJson() const;
 };
 
-/// Registers every dialect, interface and translation the pipeline needs.
+/// Registers the dialects, interfaces and translations the pipeline needs,
+/// and no others.
+void registerPipelineDependencies(DialectRegistry &registry);
+
+/// Registers the pipeline's dependencies and every upstream dialect,
+/// extension and translation (for tools that read any MLIR).
 void registerCompileDependencies(DialectRegistry &registry);
 
 /// Adds the passes from tile IR to the NVVM/LLVM dialects, with an NVVM

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import ast
 import hashlib
-import os
 import types
 from dataclasses import dataclass
 from typing import Any, Iterator, Mapping
@@ -233,13 +232,12 @@ def _collect_names(code: types.CodeType, names: set[str]) -> None:
             _collect_names(const, names)
 
 
-def kernel_dependencies(root: Any, portable: bool) -> tuple[str, list[GlobalRead]]:
+def kernel_dependencies(root: Any) -> tuple[str, list[GlobalRead]]:
     """The cache-key text of a @tile.jit function: its source and those of the
     @tile.jit functions it calls (with file and first line: the IR carries
     locations into them) and their defaults, the globals they read, and the
-    plain functions they call. `portable` names files by base name, so that a
-    checkout in another directory computes the same key. Also returns the
-    reads, so a launch can notice a global that changed since."""
+    plain functions they call. Also returns the reads, so a launch can notice
+    a global that changed since."""
     sections: dict[str, list[str]] = {}
     reads: list[GlobalRead] = []
     helpers_seen: set[int] = set()
@@ -247,8 +245,7 @@ def kernel_dependencies(root: Any, portable: bool) -> tuple[str, list[GlobalRead
     while pending:
         fn = pending.pop()
         source = fn.source()
-        filename = os.path.basename(source.filename) if portable else source.filename
-        key = f"{filename}:{source.first_line}:{fn.__qualname__}"
+        key = f"{source.filename}:{source.first_line}:{fn.__qualname__}"
         if key in sections:
             continue
         lines = [source.text, f"version {fn.version!r}"]

@@ -1,7 +1,6 @@
 """`@tile.jit`: a kernel or device function written in Python."""
 from __future__ import annotations
 
-import functools
 import hashlib
 import inspect
 from typing import Any, Callable, Sequence
@@ -55,8 +54,8 @@ class JITFunction:
         self._compiled: dict[Any, Any] = {}
         self._default_values = {name: p.default for name, p in self.signature.parameters.items()
                          if p.default is not inspect.Parameter.empty}
-        # Launches seen before, by argument kinds: see launch.launch_jit.
-        self._fast_launch: dict[Any, Any] = {}
+        # The C launch cache (tile.driver.dispatcher), made on the first launch.
+        self._dispatcher: Any = None
         # The globals the last compile's key read (forget_stale_kernels).
         self._global_reads: Sequence[GlobalRead] = ()
 
@@ -86,14 +85,12 @@ class JITFunction:
 
     # -- cache key ------------------------------------------------------------
 
-    def cache_source(self, portable: bool = False) -> str:
+    def cache_source(self) -> str:
         """The cache-key text of everything this kernel's code depends on:
         its source and its callees' (transitively), their defaults, the
         globals they read and the plain functions they call (see
-        compiler/dependencies.py). `portable` names files by their base
-        name, so that a checkout in another directory (a GPU machine's copy)
-        computes the same key."""
-        text, self._global_reads = kernel_dependencies(self, portable)
+        compiler/dependencies.py)."""
+        text, self._global_reads = kernel_dependencies(self)
         return text
 
     def source_hash(self) -> str:
@@ -106,7 +103,7 @@ class JITFunction:
         for read in self._global_reads:
             if read.changed():
                 self._compiled.clear()
-                self._fast_launch.clear()
+                self._dispatcher = None  # and its C launch cache
                 self._global_reads = ()
                 return
 
@@ -119,16 +116,19 @@ class JITFunction:
     def __getitem__(self, grid: Any) -> Callable[..., Any]:
         """`kernel[grid](*args, stream=None)`: compiles for the arguments and
         launches through `tile.driver` (imported only when launching)."""
-        from .launch import launch_jit
-        return functools.partial(launch_jit, self, grid)
+        self.forget_stale_kernels()
+        dispatcher = self._dispatcher
+        if dispatcher is None:
+            from .launch import dispatcher as make
+            dispatcher = make(self)
+        return dispatcher[grid]
 
     def warmup(self, *args: Any, grid: Any = (1,), **kwargs: Any) -> Any:
         """Compiles for these arguments without launching; returns the artifact."""
-        from .launch import compile_for_args
+        from .launch import compile_for_args, split_options
         self.forget_stale_kernels()
-        options = {k: kwargs.pop(k) for k in ("num_warps", "num_stages", "target")
-                   if k in kwargs and k not in self.arg_names}
-        options.pop("num_stages", None)  # no software pipelining yet
+        kwargs = dict(kwargs)
+        options = split_options(self, kwargs)
         return compile_for_args(self, args, kwargs, options)[0]
 
     def __repr__(self) -> str:

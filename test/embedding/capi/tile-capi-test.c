@@ -200,6 +200,24 @@ static void checkCompile(const char *source, size_t size) {
   CHECK(diagnostics && strstr(diagnostics, "bad.mlir:2:") != NULL);
   printf("tileCompile diagnostics:\n%s\n", diagnostics ? diagnostics : "(none)");
   tileCompileResultDestroy(result);
+
+  /* tileCompileWith: an nvJitLink that cannot be loaded is an error naming it. */
+  TileCompileOptions options = {0};
+  options.chip = "sm_90a";
+  options.emitCubin = 1;
+  options.nvJitLink = "/nonexistent/libnvJitLink.so.13";
+  result = tileCompileWith(source, size, &options);
+  CHECK(!tileCompileSucceeded(result));
+  diagnostics = tileCompileResultGet(result, "diagnostics", NULL);
+  CHECK(diagnostics &&
+        strstr(diagnostics, "cannot load nvJitLink from /nonexistent/") != NULL);
+  tileCompileResultDestroy(result);
+  options.emitCubin = 0;
+  result = tileCompileWith(source, size, &options);
+  CHECK(tileCompileSucceeded(result));
+  ptx = tileCompileResultGet(result, "ptx", NULL);
+  CHECK(ptx && strstr(ptx, ".target sm_90a") != NULL);
+  tileCompileResultDestroy(result);
 }
 
 int main(int argc, char **argv) {

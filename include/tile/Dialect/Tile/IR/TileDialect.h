@@ -7,9 +7,11 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Dialect.h"
 #include "mlir/IR/TypeUtilities.h"
+#include "tile/Dialect/Tile/IR/LinearLayout.h"
 
 #include "tile/Dialect/Tile/IR/TileDialect.h.inc"
 #include "tile/Dialect/Tile/IR/TileEnums.h.inc"
+#include "tile/Dialect/Tile/IR/TileAttrInterfaces.h.inc"
 
 #define GET_ATTRDEF_CLASSES
 #include "tile/Dialect/Tile/IR/TileAttrs.h.inc"
@@ -32,6 +34,13 @@ Type getMaskType(Type type);
 
 /// "16x32" for a shape, as diagnostics print it.
 std::string formatShape(ArrayRef<int64_t> shape);
+
+/// The linear layout of a block whose encoding is a distributed layout.
+LinearLayout getLinearLayout(BlockType type);
+
+/// Checks that `encoding` is a distributed layout for blocks of `shape`.
+LogicalResult verifyLayoutForShape(function_ref<InFlightDiagnostic()> emitError,
+                                   Attribute encoding, ArrayRef<int64_t> shape);
 
 } // namespace mlir::tile
 

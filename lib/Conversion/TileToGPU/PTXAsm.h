@@ -1,0 +1,46 @@
+//===- PTXAsm.h - the PTX the lowering writes by hand -----------*- C++ -*-===//
+//
+// Every inline PTX instruction of the lowering is built here: predicated
+// global loads and stores (one instruction that leaves `other` in place where
+// the predicate is off, as Triton emits them) and pure f32 instructions that
+// upstream has no op for (div.full.f32, ex2.approx.f32).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_LIB_CONVERSION_TILETOGPU_PTXASM_H
+#define TILE_LIB_CONVERSION_TILETOGPU_PTXASM_H
+
+#include "mlir/IR/Builders.h"
+
+namespace mlir::tile::lowering {
+
+/// A pure f32 PTX instruction on f32 operands (`$0` is the result, `$1`...
+/// the operands): no side effects, so LLVM may schedule, share and drop it
+/// like any arithmetic.
+Value createPureF32Asm(OpBuilder &builder, Location loc, StringRef instruction,
+                       ValueRange operands);
+
+/// `@pred ld<space>[.vN].bW` of `words.size()` words of `wordBits` bits
+/// (16, 32 or 64; 8: one byte, `.u8` into a 16-bit word) from `ptr`, each
+/// output starting as the matching word of `otherWords`. `space` is
+/// ".global", or with volatile or a cache hint (".global.cg"). Returns the
+/// words.
+SmallVector<Value> createPredicatedLoad(OpBuilder &builder, Location loc,
+                                        Value ptr, Value pred,
+                                        ArrayRef<Value> otherWords,
+                                        int64_t wordBits,
+                                        StringRef space = ".global");
+
+/// `@pred st<space>[.vN].bW [ptr], {words}` (8-bit: `.u8` of 16-bit words).
+void createPredicatedStore(OpBuilder &builder, Location loc, Value ptr,
+                           Value pred, ArrayRef<Value> words, int64_t wordBits,
+                           StringRef space = ".global");
+
+/// `cvt.rz` of a float to a narrower one (f32 -> f16/bf16, f64 -> f32):
+/// Triton's fp_downcast_rounding="rtz".
+Value createRoundTowardZero(OpBuilder &builder, Location loc, Value value,
+                            Type to);
+
+} // namespace mlir::tile::lowering
+
+#endif // TILE_LIB_CONVERSION_TILETOGPU_PTXASM_H
