@@ -398,3 +398,20 @@ def test_block_pointer_options_are_refused():
     error = error_of(block_pointer_options, "*fp32")
     assert_error_at(error, THIS_FILE, "ERR-boundary", "tl.load")
     assert "block pointers" in error.message
+
+
+@tile.jit
+def arg_ties(x_ptr, out_ptr, LEFT: tl.constexpr):
+    x = tl.load(x_ptr + tl.arange(0, 8))
+    tl.store(out_ptr, tl.argmax(x, 0, tie_break_left=LEFT))
+    tl.store(out_ptr + 1, tl.min(x, 0, return_indices=True,
+                                  return_indices_tie_break_left=LEFT)[1])
+
+
+def test_arg_reductions_break_ties_as_asked():
+    # The first index among the equal extremes (min over the indices), or the
+    # last (max over them, -1 elsewhere): not a silently ignored option.
+    left = ir_of(arg_ties, "*fp32,*i32", {"LEFT": True})
+    right = ir_of(arg_ties, "*fp32,*i32", {"LEFT": False})
+    assert left.count("tile.reduce min") == 4 and left.count("tile.reduce max") == 1
+    assert right.count("tile.reduce max") == 3 and "arith.constant -1 : i32" in right

@@ -426,7 +426,8 @@ def max(input: Any, axis: Any = None, return_indices: Any = False,
         _builder: Builder | None = None) -> Any:
     if unwrap(return_indices):
         return (_reduce(_builder, "max", input, axis, keep_dims),
-                _arg_reduce(_builder, "max", input, axis, keep_dims))
+                _arg_reduce(_builder, "max", input, axis, keep_dims,
+                            return_indices_tie_break_left))
     return _reduce(_builder, "max", input, axis, keep_dims)
 
 
@@ -436,13 +437,16 @@ def min(input: Any, axis: Any = None, return_indices: Any = False,
         _builder: Builder | None = None) -> Any:
     if unwrap(return_indices):
         return (_reduce(_builder, "min", input, axis, keep_dims),
-                _arg_reduce(_builder, "min", input, axis, keep_dims))
+                _arg_reduce(_builder, "min", input, axis, keep_dims,
+                            return_indices_tie_break_left))
     return _reduce(_builder, "min", input, axis, keep_dims)
 
 
-def _arg_reduce(b: Builder, kind: str, input: Any, axis: Any, keep_dims: Any) -> tensor:
+def _arg_reduce(b: Builder, kind: str, input: Any, axis: Any, keep_dims: Any,
+                tie_break_left: Any = True) -> tensor:
     """Index of the max (min): reduce, compare with the broadcast extreme, and
-    take the smallest index where it is reached (Triton's tie-break)."""
+    take the smallest index where it is reached (the largest without
+    `tie_break_left`), as Triton's."""
     x = _block_operand(b, input, f"tl.arg{kind}")
     if unwrap(axis) is None:
         x, axis = S.reshape(b, x, [x.numel]), 0
@@ -455,21 +459,23 @@ def _arg_reduce(b: Builder, kind: str, input: Any, axis: Any, keep_dims: Any) ->
     while len(index.shape) < len(x.shape):
         index = S.expand_dims(b, index, len(index.shape))
     index = S.broadcast_to(b, index, x.shape)
-    candidates = S.where(b, hit, index, x.shape[axis])
-    result = _reduce_kind(b, "min", candidates, axis)
+    if unwrap(tie_break_left):
+        result = _reduce_kind(b, "min", S.where(b, hit, index, x.shape[axis]), axis)
+    else:
+        result = _reduce_kind(b, "max", S.where(b, hit, index, -1), axis)
     return S.expand_dims(b, result, axis) if unwrap(keep_dims) else result
 
 
 @builtin
 def argmax(input: Any, axis: Any, tie_break_left: Any = True, keep_dims: Any = False,
            _builder: Builder | None = None) -> tensor:
-    return _arg_reduce(_builder, "max", input, axis, keep_dims)
+    return _arg_reduce(_builder, "max", input, axis, keep_dims, tie_break_left)
 
 
 @builtin
 def argmin(input: Any, axis: Any, tie_break_left: Any = True, keep_dims: Any = False,
            _builder: Builder | None = None) -> tensor:
-    return _arg_reduce(_builder, "min", input, axis, keep_dims)
+    return _arg_reduce(_builder, "min", input, axis, keep_dims, tie_break_left)
 
 
 @builtin
