@@ -196,8 +196,30 @@ class Writer:
             result_kind = "i" if fn == "tl.sum" and a[1] == "b" else a[1]
             extra = ", keep_dims=True" if keep else ""
             return f"{fn}({a[0]}, axis={axis}{extra})", result_kind, shape
+        if choice < 0.95:
+            return self.special(a)
         target = rng.choice(DTYPES)
         return f"({a[0]}).to(tl.{target})", kind(target), a[2]
+
+    def special(self, a: tuple[str, str, tuple[int, ...]]) -> tuple[str, str, tuple[int, ...]]:
+        """Casts and libdevice: bitcasts, rounding modes, precise math, umulhi,
+        libdevice functions (on values cast to the types they take)."""
+        f32 = f"({a[0]}).to(tl.float32)"
+        i32 = f"({a[0]}).to(tl.int32)"
+        options = [
+            (f"{f32}.to(tl.int32, bitcast=True)", "i"),
+            (f"tl.cast({i32}, tl.float32, bitcast=True)", "f"),
+            (f"{f32}.to(tl.float16, fp_downcast_rounding='rtz')", "f"),
+            (f"{f32}.to(tl.uint32).to(tl.int64)", "i"),
+            (f"tl.math.erf({a[0]})", "f"), (f"tl.math.sqrt_rn(tl.abs({f32}))", "f"),
+            (f"tl.math.div_rn({f32}, 3.0)", "f"), (f"tl.math.rint({a[0]})", "f"),
+            (f"tl.math.umulhi({i32}, {i32})", "i"),
+            (f"tl.extra.cuda.libdevice.{self.rng.choice(['tanh', 'erfc', 'expm1', 'cbrt'])}"
+             f"({f32})", "f"),
+            (f"tl.extra.cuda.libdevice.{self.rng.choice(['popc', 'clz', 'brev'])}({i32})", "i"),
+        ]
+        text, result_kind = self.rng.choice(options)
+        return text, result_kind, a[2]
 
     # -- statements ----------------------------------------------------------
 
@@ -369,7 +391,9 @@ def generate(seed: int) -> Case:
     w.emit("rn = tl.arange(0, N)")
     w.emit("offs = rm[:, None] * N + rn[None, :]")
     w.emit("inside = offs < n")
-    w.emit("x = tl.load(x_ptr + offs, mask=inside, other=0.0)")
+    hint = rng.choice(["", "", ", cache_modifier='.cg'", ", eviction_policy='evict_last'",
+                       ", cache_modifier='.ca'"])
+    w.emit(f"x = tl.load(x_ptr + offs, mask=inside, other=0.0{hint})")
     w.emit("h = tl.load(h_ptr + rn)")
     w.emit("k = tl.load(i_ptr + rm, mask=rm < m, other=1)")
     w.emit("s = tl.load(x_ptr + pid)")
@@ -433,6 +457,15 @@ def insert_mistake(w: Writer, case: Case) -> None:
     ]
     if float_block is not None:
         mistakes.append(("shift of a float", f"bad = {float_block.name} << 1"))
+    mistakes += [
+        ("bitcast width", "bad = x.to(tl.int16, bitcast=True)"),
+        ("libdevice type", "bad = tl.extra.cuda.libdevice.erf(h)"),
+        ("cache hints combined", "bad = tl.load(x_ptr, cache_modifier='.cg', "
+         "eviction_policy='evict_first')"),
+        ("store cache operator on a load", "bad = tl.load(x_ptr, cache_modifier='.wt')"),
+        ("rounding of an upcast", "bad = h.to(tl.float32, fp_downcast_rounding='rtz')"),
+        ("pointer to float", "bad = x_ptr.to(tl.float32)"),
+    ]
     name, text = rng.choice(mistakes)
     # Insert before the stores, at the kernel's top level.
     w.lines.pop()
