@@ -239,6 +239,12 @@ def test_config_options_use_the_same_checks():
     assert check_num_warps(8) == 8 and check_num_stages(3) == 3
     with pytest.raises(ValueError):
         check_num_stages(0)
+    assert tile.Config({"BLOCK": 64}, num_warps=8).num_warps == 8
+    for bad, error in ((0, ValueError), (1.5, TypeError), ("4", TypeError)):
+        with pytest.raises(error, match="num_warps"):
+            tile.Config({"BLOCK": 64}, num_warps=bad)
+    with pytest.raises(ValueError, match="num_stages must be at least 1"):
+        tile.Config({}, num_stages=0)
 
 
 @tile.jit
