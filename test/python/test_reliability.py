@@ -134,28 +134,39 @@ def test_expand_dims_axes_are_checked():
 
 # -- hangs ---------------------------------------------------------------------
 
-def nested_loops_kernel(tmp_path: Path, depth: int):
-    """A kernel with `depth` nested runtime loops, each updating `acc`."""
-    lines = ["import tile", "import tile.language as tl", "", "@tile.jit",
-             "def nested(out_ptr, n):", "    acc = 0.0"]
-    for level in range(depth):
-        indent = "    " * (level + 1)
-        lines += [f"{indent}for i{level} in range(0, n):", f"{indent}    acc += 1.0"]
-    lines.append("    tl.store(out_ptr, acc)")
-    path = tmp_path / f"nested_{depth}.py"
-    path.write_text("\n".join(lines) + "\n")
+def kernel_from_lines(tmp_path: Path, name: str, body: list[str]):
+    """`@tile.jit def nested(out_ptr, n)` with `body` (indented lines), from
+    a file of its own."""
     import importlib.util
-    spec = importlib.util.spec_from_file_location(f"nested_{depth}", path)
+    lines = ["import tile", "import tile.language as tl", "", "@tile.jit",
+             "def nested(out_ptr, n):"] + body
+    path = tmp_path / f"{name}.py"
+    path.write_text("\n".join(lines) + "\n")
+    spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module.nested
 
 
-def test_nested_loops_are_emitted_once_per_level(tmp_path, monkeypatch):
-    visits = []
+def nested_loops_kernel(tmp_path: Path, depth: int):
+    """A kernel with `depth` nested runtime loops, each updating `acc`."""
+    body = ["    acc = 0.0"]
+    for level in range(depth):
+        indent = "    " * (level + 1)
+        body += [f"{indent}for i{level} in range(0, n):", f"{indent}    acc += 1.0"]
+    return kernel_from_lines(tmp_path, f"nested_{depth}", body + ["    tl.store(out_ptr, acc)"])
+
+
+def count_loop_visits(monkeypatch) -> list[int]:
+    visits: list[int] = []
     original = codegen.CodeGenerator.visit_For
     monkeypatch.setattr(codegen.CodeGenerator, "visit_For",
                         lambda self, node: (visits.append(node.lineno), original(self, node))[1])
+    return visits
+
+
+def test_nested_loops_are_emitted_once_per_level(tmp_path, monkeypatch):
+    visits = count_loop_visits(monkeypatch)
     for depth in (4, 16):
         visits.clear()
         started = time.monotonic()
@@ -342,22 +353,13 @@ def test_errors_are_located_in_the_user_source(kernel, constexprs, marker, snipp
 def test_a_type_guess_is_corrected_from_any_depth(tmp_path, monkeypatch):
     # `acc = 0` is guessed i32; the innermost of 10 loops makes it f32: the
     # outermost loop is emitted again with f32, once, not once per level.
-    lines = ["import tile", "import tile.language as tl", "", "@tile.jit",
-             "def nested(out_ptr, n):", "    acc = 0"]
+    body = ["    acc = 0"]
     for level in range(10):
-        lines.append("    " * (level + 1) + f"for i{level} in range(0, n):")
-    lines += ["    " * 11 + "acc += 0.5", "    tl.store(out_ptr, acc)"]
-    path = tmp_path / "retyped.py"
-    path.write_text("\n".join(lines) + "\n")
-    import importlib.util
-    spec = importlib.util.spec_from_file_location("retyped", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    visits = []
-    original = codegen.CodeGenerator.visit_For
-    monkeypatch.setattr(codegen.CodeGenerator, "visit_For",
-                        lambda self, node: (visits.append(node.lineno), original(self, node))[1])
-    ir = ir_of(module.nested, "*fp32,i32")
+        body.append("    " * (level + 1) + f"for i{level} in range(0, n):")
+    body += ["    " * 11 + "acc += 0.5", "    tl.store(out_ptr, acc)"]
+    kernel = kernel_from_lines(tmp_path, "retyped", body)
+    visits = count_loop_visits(monkeypatch)
+    ir = ir_of(kernel, "*fp32,i32")
     assert ir.count("-> (f32) : i32") == 10 and "-> (i32)" not in ir
     # The outermost `for` is visited once and its body emitted twice: the
     # nine loops inside are visited twice each.
@@ -367,25 +369,16 @@ def test_a_type_guess_is_corrected_from_any_depth(tmp_path, monkeypatch):
 def test_errors_in_nested_loops_are_found_in_linear_time(tmp_path, monkeypatch):
     # Every level carries a number, and the innermost needs one as a constant:
     # each loop tries once more with its numbers constant, at most.
-    lines = ["import tile", "import tile.language as tl", "", "@tile.jit",
-             "def nested(out_ptr, n):"]
+    body = []
     for level in range(12):
         indent = "    " * (level + 1)
-        lines += [f"{indent}c{level} = 0", f"{indent}for i{level} in range(0, n):",
-                  f"{indent}    c{level} += 1"]
-    lines += ["    " * 13 + "tl.store(out_ptr + tl.arange(0, c0), 1.0)"]
-    path = tmp_path / "nested_error.py"
-    path.write_text("\n".join(lines) + "\n")
-    import importlib.util
-    spec = importlib.util.spec_from_file_location("nested_error", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    visits = []
-    original = codegen.CodeGenerator.visit_For
-    monkeypatch.setattr(codegen.CodeGenerator, "visit_For",
-                        lambda self, node: (visits.append(node.lineno), original(self, node))[1])
+        body += [f"{indent}c{level} = 0", f"{indent}for i{level} in range(0, n):",
+                 f"{indent}    c{level} += 1"]
+    body += ["    " * 13 + "tl.store(out_ptr + tl.arange(0, c0), 1.0)"]
+    kernel = kernel_from_lines(tmp_path, "nested_error", body)
+    visits = count_loop_visits(monkeypatch)
     with pytest.raises(tile.CompilationError, match="must be a compile-time constant"):
-        tile.generate_ir(module.nested, "*fp32,i32")
+        tile.generate_ir(kernel, "*fp32,i32")
     assert len(visits) <= 2 * 12 + 2, len(visits)
 
 

@@ -238,10 +238,13 @@ class CodeGenerator(ast.NodeVisitor):
                     continue
                 if pending is not True and statements[index + 1:]:
                     rest = statements[index + 1:]
-                    with self.runtime_region():
-                        self.emit_if_fn(S.logical_not(self.builder, pending),
-                                        lambda: self.visit_body(rest, top_level), lambda: None)
+                    self.unless_exited(pending, lambda: self.visit_body(rest, top_level))
             return
+
+    def unless_exited(self, pending: tensor, emit_rest: Callable[[], None]) -> None:
+        """Emits the rest of a body (`emit_rest`) where no exit was taken."""
+        with self.runtime_region():
+            self.emit_if_fn(S.logical_not(self.builder, pending), emit_rest, lambda: None)
 
     def visit_guard(self, node: ast.If, rest: Sequence[ast.stmt]) -> None:
         with self.at(node):
@@ -507,10 +510,7 @@ class CodeGenerator(ast.NodeVisitor):
                 return
             if pending is not False and indices[position + 1:]:
                 rest = indices[position + 1:]
-                with self.runtime_region():
-                    self.emit_if_fn(S.logical_not(self.builder, pending),
-                                    lambda: self.unroll_iterations(node, rest, exits),
-                                    lambda: None)
+                self.unless_exited(pending, lambda: self.unroll_iterations(node, rest, exits))
                 return
 
     def try_constant_trip_loop(self, node: ast.For, loop: tl.static_range) -> bool:
