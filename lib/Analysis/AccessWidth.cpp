@@ -3,7 +3,7 @@
 #include "tile/Analysis/AccessWidth.h"
 #include "tile/Dialect/Tile/IR/TileOps.h"
 
-#include "llvm/Support/MathExtras.h"
+#include <numeric>
 
 using namespace mlir;
 using namespace mlir::tile;
@@ -15,17 +15,19 @@ int64_t mlir::tile::getAccessWidthAlong(AxisInfoAnalysis &axisInfo, Value ptr,
   // i1 is stored as a byte.
   int64_t bytes = std::max<int64_t>(1, pointee.getIntOrFloatBitWidth() / 8);
   const AxisInfo &info = axisInfo.get(ptr);
-  int64_t width = 16 / bytes;
-  width = std::min<int64_t>(width, info.contiguity[dim]);
-  width = std::min<int64_t>(
-      width, std::max<int64_t>(1, info.divisibility[dim] / bytes));
-  if (mask)
-    width = std::min<int64_t>(width, axisInfo.get(mask).constancy[dim]);
-  // A group of registers is all inside or all outside the block: the extent
-  // is a multiple of the width.
+  // A group of registers must lie within one run of consecutive addresses,
+  // one run of equal mask values, and all inside or all outside the block:
+  // its width divides the run lengths and the extent (runs start at multiples
+  // of their length). Then at most 16 bytes, and aligned.
   int64_t extent = type.getShape()[dim];
-  width = std::min<int64_t>(width, extent & -extent);
-  return width <= 1 ? 1 : int64_t(llvm::bit_floor(uint64_t(width)));
+  int64_t runs = std::gcd(info.contiguity[dim], extent);
+  if (mask)
+    runs = std::gcd(runs, axisInfo.get(mask).constancy[dim]);
+  int64_t width = runs & -runs;
+  width = std::min<int64_t>(width, 16 / bytes);
+  int64_t aligned = std::max<int64_t>(1, info.divisibility[dim] / bytes);
+  width = std::min<int64_t>(width, aligned & -aligned);
+  return std::max<int64_t>(width, 1);
 }
 
 int64_t mlir::tile::getAccessWidth(AxisInfoAnalysis &axisInfo, Value ptr,

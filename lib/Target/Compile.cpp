@@ -85,6 +85,7 @@ static void buildTileToGPUPipeline(OpPassManager &pm, unsigned numWarps) {
   pm.addPass(createInlinerPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+  pm.addPass(createTileHoistLoopReductions());
   TileAssignLayoutsOptions layoutOptions;
   layoutOptions.numWarps = numWarps;
   pm.addPass(createTileAssignLayouts(layoutOptions));

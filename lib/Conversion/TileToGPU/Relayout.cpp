@@ -196,35 +196,53 @@ KernelEmitter::shuffleWithinWarps(Location loc, ArrayRef<Value> values,
 SmallVector<Value> KernelEmitter::exchangeThroughShared(
     Location loc, Type elementType, ArrayRef<Value> values,
     const BlockLayout &src, const BlockLayout &dst, Operation *op) {
-  ArrayRef<int64_t> srcPadded = src.linear.getShape();
   int64_t elements = 1;
-  for (int64_t extent : srcPadded)
+  for (int64_t extent : src.linear.getShape())
     elements *= extent;
-  reserveShared(elements * elementBytes(sharedStorageType(elementType)));
+  int64_t bytes = elementBytes(sharedStorageType(elementType));
+  reserveShared(elements * bytes);
   Value zero = constI32(loc, 0);
   bool identity = !op || isa<ConvertLayoutOp>(op);
-  int64_t bytes = elementBytes(sharedStorageType(elementType));
+  unsigned rank = src.getRank();
+  int64_t maxVector = std::max<int64_t>(1, 16 / bytes);
+  // The block is staged row-major with the dimension the writers hold
+  // contiguously fastest (else the readers'), so that one side's accesses
+  // are vectors: the staging is the row-major order of a permuted block.
   LinearLayout::Run srcRun = src.linear.getContiguousRun();
+  LinearLayout::Run dstRun = dst.linear.getContiguousRun();
+  unsigned fastest = srcRun.length > 1                ? srcRun.dim
+                     : identity && dstRun.length > 1 ? dstRun.dim
+                                                     : rank - 1;
+  SmallVector<int32_t> order;
+  for (unsigned d = 0; d < rank; ++d)
+    if (d != fastest)
+      order.push_back(d);
+  order.push_back(fastest);
+  auto permuted = [&](const BlockLayout &layout) {
+    BlockLayout result{{}, layout.linear.permute(order)};
+    for (int32_t d : order)
+      result.shape.push_back(layout.shape[d]);
+    return result;
+  };
+  BlockLayout staged = permuted(src);
   unsigned keptBits =
-      srcRun.dim == src.getRank() - 1
-          ? llvm::Log2_64(std::min<int64_t>(srcRun.length,
-                                            std::max<int64_t>(1, 16 / bytes)))
+      srcRun.dim == fastest
+          ? llvm::Log2_64(std::min<int64_t>(srcRun.length, maxVector))
           : 0;
+  int64_t width = identity && dstRun.dim == fastest
+                      ? std::min<int64_t>(dstRun.length, maxVector)
+                      : int64_t(1);
+  // Reads along the staged rows are contiguous; reads across them (a
+  // transpose) are swizzled so that they spread over the banks, keeping the
+  // writers' vectors intact.
+  SharedSwizzle swizzle;
+  if (identity && width == 1)
+    swizzle = chooseSwizzle(permuted(dst), bytes, width, keptBits);
   // A reshape of padded blocks maps through real linear indices: the
   // padding of the destination may map anywhere, so it reads element 0.
   bool clamp = isa_and_nonnull<ReshapeOp>(op);
-  LinearLayout::Run run = dst.linear.getContiguousRun();
-  int64_t width =
-      identity && run.dim == dst.getRank() - 1 ? run.length : int64_t(1);
-  width = std::min<int64_t>(width, std::max<int64_t>(1, 16 / bytes));
-  // Reads along rows are contiguous; reads down columns (a transpose) are
-  // swizzled so that they spread over the banks, keeping the writers'
-  // vectors intact.
-  SharedSwizzle swizzle;
-  if (identity && width == 1)
-    swizzle = chooseSwizzle(dst, bytes, width, keptBits);
   barrier(loc);
-  spillToShared(loc, values, src, zero, swizzle);
+  spillToShared(loc, values, staged, zero, swizzle);
   barrier(loc);
   SmallVector<Value> result(dst.numRegisters());
   std::map<uint64_t, int64_t> loadedAt;
@@ -239,8 +257,11 @@ SmallVector<Value> KernelEmitter::exchangeThroughShared(
     SmallVector<Value> coords = registerCoords(dst, first);
     if (!identity)
       coords = mapCoordsToOperand(op, coords);
-    coords = swizzleCoords(loc, coords, swizzle);
-    Value index = linearIndex(loc, srcPadded, coords);
+    SmallVector<Value> stagedCoords;
+    for (int32_t d : order)
+      stagedCoords.push_back(coords[d]);
+    stagedCoords = swizzleCoords(loc, stagedCoords, swizzle);
+    Value index = linearIndex(loc, staged.linear.getShape(), stagedCoords);
     if (clamp)
       if (Value valid = registerValid(dst, first))
         index = arith::SelectOp::create(builder, loc, valid, index, zero);

@@ -45,4 +45,28 @@ def TileAssignLayouts : Pass<"tile-assign-layouts", "ModuleOp"> {
   let dependentDialects = [];
 }
 
+def TileHoistLoopReductions : Pass<"tile-hoist-loop-reductions", "ModuleOp"> {
+  let summary = "Accumulate in threads inside loops, reduce once after them";
+  let description = [{
+    Rewrites a loop-carried accumulator fed by a reduction,
+    `acc = acc + tl.sum(x, axis)` (also max and min), into an accumulator of
+    `x` itself and one reduction after the loop. The loop body then has no
+    shuffles, no shared memory and no barriers: each thread combines its own
+    elements, as Triton's thread-locality optimization does. The result is
+    the same combination, reassociated (as any parallel reduction is).
+
+    ```mlir
+    %r = scf.for %i = %lb to %ub step %s iter_args(%a = %init) -> (T) {
+      %x = ...
+      %s = tile.reduce sum %x {axis = 0 : i32} : !tile.block<64x64xf32> -> T
+      %n = tile.addf %a, %s : T
+      scf.yield %n : T
+    }
+    ```
+    becomes a loop carrying `!tile.block<64x64xf32>` (starting at -0.0),
+    then `tile.addf %init, (tile.reduce sum ...)`.
+  }];
+  let dependentDialects = ["::mlir::scf::SCFDialect"];
+}
+
 #endif // TILE_TRANSFORMS_PASSES_TD
