@@ -222,6 +222,9 @@ private:
                                    ArrayRef<Value> ptrs, ArrayRef<Value> masks,
                                    ArrayRef<Value> others,
                                    const MemoryHints &hints = {});
+  std::pair<SmallVector<Value>, int64_t> splitWords(Location loc, Value lanes);
+  Value joinWords(Location loc, ArrayRef<Value> words, int64_t wordBits,
+                  Type lanesType);
   Value loadWords(Location loc, Value ptr, Value pred, Value other,
                   const MemoryHints &hints);
   void storeWords(Location loc, Value lanes, Value ptr, Value pred,

@@ -326,47 +326,11 @@ static int64_t accessWordBytes(int64_t totalBytes, int64_t width) {
   return std::min<int64_t>(totalBytes, 4);
 }
 
-/// One predicated PTX load of the lanes of `other`'s type (up to 16 bytes),
-/// which the result holds where `pred` is off.
-Value KernelEmitter::loadWords(Location loc, Value ptr, Value pred, Value other,
-                               const MemoryHints &hints) {
-  Type lanesType = other.getType();
-  auto vector = dyn_cast<VectorType>(lanesType);
-  Type element = vector ? vector.getElementType() : lanesType;
-  int64_t width = vector ? vector.getNumElements() : 1;
-  int64_t totalBytes = width * elementBytes(element);
-  int64_t wordBytes = accessWordBytes(totalBytes, width);
-  int64_t words = totalBytes / wordBytes;
-  Type wordType = builder.getIntegerType(wordBytes * 8);
-  Type wordsType = words == 1 ? wordType : VectorType::get({words}, wordType);
-  Value otherBits = LLVM::BitcastOp::create(builder, loc, wordsType, other);
-  SmallVector<Value> otherWords;
-  for (int64_t word = 0; word < words; ++word)
-    otherWords.push_back(
-        words == 1 ? otherBits
-                   : Value(LLVM::ExtractElementOp::create(
-                         builder, loc, otherBits, constI32(loc, word))));
-  if (wordBytes == 1) // a byte goes through a 16-bit register (ld.u8)
-    otherWords[0] = arith::ExtUIOp::create(builder, loc, builder.getI16Type(),
-                                           otherWords[0]);
-  SmallVector<Value> loaded = createPredicatedLoad(
-      builder, loc, ptr, pred, otherWords, wordBytes * 8, hints.space());
-  if (wordBytes == 1)
-    loaded[0] = arith::TruncIOp::create(builder, loc, wordType, loaded[0]);
-  Value wordsValue = loaded[0];
-  if (words > 1) {
-    wordsValue = LLVM::UndefOp::create(builder, loc, wordsType);
-    for (int64_t word = 0; word < words; ++word)
-      wordsValue = LLVM::InsertElementOp::create(
-          builder, loc, wordsValue, loaded[word], constI32(loc, word));
-  }
-  return LLVM::BitcastOp::create(builder, loc, lanesType, wordsValue);
-}
-
-/// One predicated PTX store of `lanes` (up to 16 bytes) in words of up to 4
-/// bytes (8 for a single 8-byte lane; a single byte as `.u8`).
-void KernelEmitter::storeWords(Location loc, Value lanes, Value ptr, Value pred,
-                               const MemoryHints &hints) {
+/// The words a predicated access moves `lanes` in: words of up to 4 bytes
+/// (8 for a single 8-byte lane), a single byte widened to a 16-bit word
+/// (`ld/st .u8`). Returns them and their width in bits (8 for a byte).
+std::pair<SmallVector<Value>, int64_t> KernelEmitter::splitWords(Location loc,
+                                                                 Value lanes) {
   auto vector = dyn_cast<VectorType>(lanes.getType());
   Type element = vector ? vector.getElementType() : lanes.getType();
   int64_t width = vector ? vector.getNumElements() : 1;
@@ -376,15 +340,51 @@ void KernelEmitter::storeWords(Location loc, Value lanes, Value ptr, Value pred,
   Type wordType = builder.getIntegerType(wordBytes * 8);
   Type wordsType = words == 1 ? wordType : VectorType::get({words}, wordType);
   Value bits = LLVM::BitcastOp::create(builder, loc, wordsType, lanes);
-  SmallVector<Value> wordValues;
+  SmallVector<Value> result;
   for (int64_t word = 0; word < words; ++word)
-    wordValues.push_back(words == 1
-                             ? bits
-                             : Value(LLVM::ExtractElementOp::create(
-                                   builder, loc, bits, constI32(loc, word))));
+    result.push_back(words == 1
+                         ? bits
+                         : Value(LLVM::ExtractElementOp::create(
+                               builder, loc, bits, constI32(loc, word))));
   if (wordBytes == 1)
-    wordValues[0] = arith::ExtUIOp::create(builder, loc, builder.getI16Type(),
-                                           wordValues[0]);
-  createPredicatedStore(builder, loc, ptr, pred, wordValues, wordBytes * 8,
+    result[0] =
+        arith::ExtUIOp::create(builder, loc, builder.getI16Type(), result[0]);
+  return {result, wordBytes * 8};
+}
+
+/// The inverse of splitWords: `words` as lanes of `lanesType`.
+Value KernelEmitter::joinWords(Location loc, ArrayRef<Value> words,
+                               int64_t wordBits, Type lanesType) {
+  Type wordType = builder.getIntegerType(wordBits);
+  SmallVector<Value> narrow(words);
+  if (wordBits == 8)
+    narrow[0] = arith::TruncIOp::create(builder, loc, wordType, narrow[0]);
+  Value value = narrow[0];
+  if (narrow.size() > 1) {
+    auto wordsType =
+        VectorType::get({static_cast<int64_t>(narrow.size())}, wordType);
+    value = LLVM::UndefOp::create(builder, loc, wordsType);
+    for (auto [index, word] : llvm::enumerate(narrow))
+      value = LLVM::InsertElementOp::create(builder, loc, value, word,
+                                            constI32(loc, index));
+  }
+  return LLVM::BitcastOp::create(builder, loc, lanesType, value);
+}
+
+/// One predicated PTX load of the lanes of `other`'s type (up to 16 bytes),
+/// which the result holds where `pred` is off.
+Value KernelEmitter::loadWords(Location loc, Value ptr, Value pred, Value other,
+                               const MemoryHints &hints) {
+  auto [otherWords, wordBits] = splitWords(loc, other);
+  SmallVector<Value> loaded = createPredicatedLoad(
+      builder, loc, ptr, pred, otherWords, wordBits, hints.space());
+  return joinWords(loc, loaded, wordBits, other.getType());
+}
+
+/// One predicated PTX store of `lanes` (up to 16 bytes).
+void KernelEmitter::storeWords(Location loc, Value lanes, Value ptr, Value pred,
+                               const MemoryHints &hints) {
+  auto [words, wordBits] = splitWords(loc, lanes);
+  createPredicatedStore(builder, loc, ptr, pred, words, wordBits,
                         hints.space());
 }
