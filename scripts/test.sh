@@ -28,3 +28,10 @@ PYTHONPATH=python .venv/bin/python fuzz/python/kernelgen.py --seconds "${KERNELG
 echo "== the wheel: build, install into a fresh virtualenv, test the installed package"
 bash scripts/build-wheel.sh
 bash scripts/test-wheel.sh
+
+echo "== the interpreter (TILE_INTERPRET=1): its tests, and the GPU conformance suite on the CPU"
+# NumPy and torch in the checkout's .venv: PyPI's Linux torch wheels bring CUDA
+# libraries (about 5 GB, up to 10 minutes the first time); torch runs on the CPU.
+.venv/bin/python -c "import numpy, torch" 2>/dev/null || .venv/bin/pip install -q numpy torch
+PYTHONPATH=python .venv/bin/pytest -q -p no:cacheprovider test/python/test_interpreter.py
+TILE_INTERPRET=1 PYTHONPATH=python .venv/bin/pytest -q -p no:cacheprovider test/gpu

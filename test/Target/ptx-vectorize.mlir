@@ -18,6 +18,18 @@
 // CHECK-LABEL: .entry unmasked(
 // CHECK: ld.global.v4.{{f32|b32}}
 // CHECK: st.global.v4.{{f32|b32}}
+// Rows `stride` elements apart: with 16 | stride every row start is aligned;
+// with nothing known a row may start anywhere (an odd stride), so 128-bit
+// accesses would be misaligned and they stay 32-bit.
+// CHECK-LABEL: .entry aligned_rows(
+// CHECK: ld.global.v4.b32
+// CHECK: st.global.v4.b32
+// CHECK-LABEL: .entry unaligned_rows(
+// CHECK-NOT: .v4
+// CHECK: ld.global.b32
+// CHECK-NOT: .v4
+// CHECK: st.global.b32
+// CHECK-NOT: .v4
 
 func.func @aligned(%x: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %n: i32 {tile.divisibility = 16 : i32}) {
   %pid = tile.program_id 0 : i32
@@ -66,5 +78,41 @@ func.func @unmasked(%x: !tile.ptr<f32> {tile.divisibility = 16 : i32}) {
   %v = tile.load %p : !tile.block<512x!tile.ptr<f32>>
   %w = tile.addf %v, %v : !tile.block<512xf32>
   tile.store %p, %w : !tile.block<512x!tile.ptr<f32>>
+  return
+}
+
+func.func @aligned_rows(%x: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %stride: i32 {tile.divisibility = 16 : i32}) {
+  %r = tile.arange 0, 16 : !tile.block<16xi32>
+  %c = tile.arange 0, 32 : !tile.block<32xi32>
+  %r1 = tile.expand_dims %r {axis = 1 : i32} : !tile.block<16xi32> -> !tile.block<16x1xi32>
+  %s = tile.splat %stride : i32 -> !tile.block<16x1xi32>
+  %rs = tile.muli %r1, %s : !tile.block<16x1xi32>
+  %rb = tile.broadcast %rs : !tile.block<16x1xi32> -> !tile.block<16x32xi32>
+  %c1 = tile.expand_dims %c {axis = 0 : i32} : !tile.block<32xi32> -> !tile.block<1x32xi32>
+  %cb = tile.broadcast %c1 : !tile.block<1x32xi32> -> !tile.block<16x32xi32>
+  %o = tile.addi %rb, %cb : !tile.block<16x32xi32>
+  %xb = tile.splat %x : !tile.ptr<f32> -> !tile.block<16x32x!tile.ptr<f32>>
+  %p = tile.addptr %xb, %o : !tile.block<16x32x!tile.ptr<f32>>, !tile.block<16x32xi32>
+  %v = tile.load %p : !tile.block<16x32x!tile.ptr<f32>>
+  %w = tile.addf %v, %v : !tile.block<16x32xf32>
+  tile.store %p, %w : !tile.block<16x32x!tile.ptr<f32>>
+  return
+}
+
+func.func @unaligned_rows(%x: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %stride: i32) {
+  %r = tile.arange 0, 16 : !tile.block<16xi32>
+  %c = tile.arange 0, 32 : !tile.block<32xi32>
+  %r1 = tile.expand_dims %r {axis = 1 : i32} : !tile.block<16xi32> -> !tile.block<16x1xi32>
+  %s = tile.splat %stride : i32 -> !tile.block<16x1xi32>
+  %rs = tile.muli %r1, %s : !tile.block<16x1xi32>
+  %rb = tile.broadcast %rs : !tile.block<16x1xi32> -> !tile.block<16x32xi32>
+  %c1 = tile.expand_dims %c {axis = 0 : i32} : !tile.block<32xi32> -> !tile.block<1x32xi32>
+  %cb = tile.broadcast %c1 : !tile.block<1x32xi32> -> !tile.block<16x32xi32>
+  %o = tile.addi %rb, %cb : !tile.block<16x32xi32>
+  %xb = tile.splat %x : !tile.ptr<f32> -> !tile.block<16x32x!tile.ptr<f32>>
+  %p = tile.addptr %xb, %o : !tile.block<16x32x!tile.ptr<f32>>, !tile.block<16x32xi32>
+  %v = tile.load %p : !tile.block<16x32x!tile.ptr<f32>>
+  %w = tile.addf %v, %v : !tile.block<16x32xf32>
+  tile.store %p, %w : !tile.block<16x32x!tile.ptr<f32>>
   return
 }

@@ -3,7 +3,8 @@
 A `Case` is (kernel, grid, argument specs, constexprs, num_warps, reference,
 tolerance). `build(case, backend)` makes its arguments either
 
-* `backend="torch"`: real CUDA tensors with fresh random data; outputs are
+* `backend="torch"`: torch tensors on the generator's device (`device()`: CUDA,
+  or the CPU when the interpreter runs the suite) with fresh random data; outputs are
   poisoned (NaN for floats, a sentinel for integers) and surrounded by guard
   bands that must survive the launch; or
 * `backend="fake"`: `FakeArray`s with the same dtype, shape, strides and
@@ -23,6 +24,7 @@ from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
 import tile
+import tile.interpreter
 import tile.language as tl
 
 import conformance_kernels as K
@@ -39,6 +41,21 @@ ITEMSIZE = {"float16": 2, "bfloat16": 2, "float32": 4, "float64": 8, "int8": 1,
             "int16": 2, "int32": 4, "int64": 8, "uint8": 1, "bool": 1}
 
 
+def device(torch: Any) -> str:
+    """Where the arrays live: CUDA, or the CPU when kernels are interpreted
+    (TILE_INTERPRET=1) and there is no GPU."""
+    if tile.interpreter.enabled() and not torch.cuda.is_available():
+        return "cpu"
+    return "cuda"
+
+
+def shrink(gpu: Any, cpu: Any) -> Any:
+    """A size for the GPU, and a smaller one of the same kind (the same remainders
+    against the tiles) for the interpreter on the CPU, which runs one program at
+    a time: used where the GPU size would take the interpreter minutes."""
+    return cpu if tile.interpreter.enabled() else gpu
+
+
 def is_float(dtype: str) -> bool:
     return dtype.startswith(("float", "bfloat"))
 
@@ -47,7 +64,7 @@ def is_float(dtype: str) -> bool:
 # Specs
 # ----------------------------------------------------------------------------
 
-Init = Callable[[Any, Any, tuple], Any]  # (torch, generator, shape) -> tensor (cuda)
+Init = Callable[[Any, Any, tuple], Any]  # (torch, generator, shape) -> tensor on g.device
 
 
 @dataclass
@@ -90,18 +107,18 @@ def inp(shape: Any, dtype: str = "float32", init: Init | None = None, **kw: Any)
 # Initializers (run only with torch).
 
 def randn(scale: float = 1.0) -> Init:
-    return lambda torch, g, shape: torch.randn(shape, generator=g, device="cuda",
+    return lambda torch, g, shape: torch.randn(shape, generator=g, device=g.device,
                                                dtype=torch.float64) * scale
 
 
 def uniform(lo: float, hi: float) -> Init:
-    return lambda torch, g, shape: torch.rand(shape, generator=g, device="cuda",
+    return lambda torch, g, shape: torch.rand(shape, generator=g, device=g.device,
                                               dtype=torch.float64) * (hi - lo) + lo
 
 
 def randint(lo: int, hi: int, avoid_zero: bool = False) -> Init:
     def init(torch: Any, g: Any, shape: tuple) -> Any:
-        x = torch.randint(lo, hi, shape, generator=g, device="cuda", dtype=torch.int64)
+        x = torch.randint(lo, hi, shape, generator=g, device=g.device, dtype=torch.int64)
         if avoid_zero:
             x = torch.where(x == 0, torch.full_like(x, 7), x)
         return x
@@ -113,19 +130,19 @@ def with_specials(base: Init, specials: Sequence[float]) -> Init:
     also scattered at random positions."""
     def init(torch: Any, g: Any, shape: tuple) -> Any:
         x = base(torch, g, shape).reshape(-1)
-        s = torch.tensor(list(specials), dtype=x.dtype, device="cuda")
+        s = torch.tensor(list(specials), dtype=x.dtype, device=x.device)
         x[:len(s)] = s
-        where = torch.randint(0, x.numel(), (x.numel() // 8,), generator=g, device="cuda")
+        where = torch.randint(0, x.numel(), (x.numel() // 8,), generator=g, device=g.device)
         x[where] = s[torch.randint(0, len(s), (where.numel(),), generator=g,
-                                   device="cuda")]
+                                   device=g.device)]
         return x.reshape(shape)
     return init
 
 
 def pm_thousand(torch: Any, g: Any, shape: tuple) -> Any:
     """Rows of +-1000 values (plus a little noise)."""
-    sign = torch.randint(0, 2, shape, generator=g, device="cuda").double() * 2 - 1
-    return sign * 1000 + torch.randn(shape, generator=g, device="cuda", dtype=torch.float64)
+    sign = torch.randint(0, 2, shape, generator=g, device=g.device).double() * 2 - 1
+    return sign * 1000 + torch.randn(shape, generator=g, device=g.device, dtype=torch.float64)
 
 
 @dataclass
@@ -223,7 +240,7 @@ def build(case: Case, backend: str, torch: Any = None, generator: Any = None) ->
         guard = GUARD_BYTES // ITEMSIZE[spec.dtype]
         start = guard + spec.offset
         end = start + spec.numel()
-        flat = torch.empty(end + guard, dtype=dtype, device="cuda")
+        flat = torch.empty(end + guard, dtype=dtype, device=generator.device)
         flat.fill_(_poison(torch, dtype))
         view = flat.as_strided(spec.shape, spec.strides(), start)
         if spec.is_output:
@@ -266,6 +283,7 @@ def _example(relative: str, name: str) -> Any:
 T01 = _example("tutorials/01_vector_add.py", "conformance_tutorial_01")
 T02 = _example("tutorials/02_fused_softmax.py", "conformance_tutorial_02")
 T03 = _example("tutorials/03_matmul.py", "conformance_tutorial_03")
+T05 = _example("tutorials/05_layer_norm.py", "conformance_tutorial_05")
 
 cdiv = tile.cdiv
 CASES: list[Case] = []
@@ -296,17 +314,26 @@ for n, dt, offset in [(100_000, "float32", 0), (1001, "float16", 0), (777, "int3
          lambda A, torch: {"dst": A["src"].clone()}, {"BLOCK": 256}, tol=None)
 
 _RELU_SPECIALS = [float("nan"), 0.0, -0.0, float("inf"), -float("inf"), 1e-30, -1e-30]
+
+
+def _relu(x: Any, torch: Any) -> Any:
+    """torch.relu as CUDA computes it: +0.0 for -0.0 (torch's CPU relu keeps -0.0),
+    NaN for NaN."""
+    return torch.where(torch.isnan(x) | (x > 0), x, torch.zeros_like(x))
+
+
+
 for dt in ("float32", "float16"):
     case(f"relu-{dt}", K.relu, (cdiv(4099, 512),),
          [("x", inp(4099, dt, with_specials(randn(), _RELU_SPECIALS))), ("out", out(4099, dt)),
           ("n", 4099)],
-         lambda A, torch: {"out": torch.relu(A["x"])}, {"BLOCK": 512}, tol=None)
-# The same kernel (same specialization) on zeros only: the sign of zero as torch.relu.
+         lambda A, torch: {"out": _relu(A["x"], torch)}, {"BLOCK": 512}, tol=None)
+# The same kernel (same specialization) on zeros only: the sign of zero as torch.relu on CUDA.
 case("relu-zero_sign", K.relu, (cdiv(4099, 512),),
      [("x", inp(4099, "float32", with_specials(lambda torch, g, s: torch.zeros(
-         s, device="cuda", dtype=torch.float64), [0.0, -0.0, float("nan")]))),
+         s, device=g.device, dtype=torch.float64), [0.0, -0.0, float("nan")]))),
       ("out", out(4099)), ("n", 4099)],
-     lambda A, torch: {"out": torch.relu(A["x"])}, {"BLOCK": 512}, tol=None,
+     lambda A, torch: {"out": _relu(A["x"], torch)}, {"BLOCK": 512}, tol=None,
      check_zero_sign=True)
 
 for alpha in (0.1, -2.5):
@@ -352,12 +379,30 @@ for dt in ("int32", "int64"):
 
 # -- 2-D tiles -----------------------------------------------------------------
 
-for (m, n) in [(1000, 1001), (37, 5)]:
+for (m, n) in [shrink((1000, 1001), (232, 201)), (37, 5)]:
     for (tm, tn) in [(16, 32), (1, 8), (4, 1), (24, 40)]:
         case(f"matrix_add-{m}x{n}-tile{tm}x{tn}", K.matrix_add, (cdiv(m, tm), cdiv(n, tn)),
              [("a", inp((m, n))), ("b", inp((m, n))), ("c", out((m, n))), ("M", m), ("N", n),
               ("stride_m", Stride("a", 0))],
              lambda A, torch: {"c": _d(A["a"]) + _d(A["b"])}, {"TILE_M": tm, "TILE_N": tn})
+
+# Rows padded to an odd stride (1025) with a 16-divisible width: the masks
+# are constant over 16 columns but a row may start anywhere, so accesses must
+# stay scalar (128-bit ones were emitted and would fault on the GPU).
+_PAD_M, _PAD_N = 100, 1024
+
+
+def _padded_add_ref(A: Mapping[str, Any], torch: Any) -> dict[str, Any]:
+    c = _d(A["a"]) + _d(A["b"])
+    c[:, _PAD_N:] = float("nan")  # the padding is never written
+    return {"c": c}
+
+
+case("matrix_add-padded_rows", K.matrix_add, (cdiv(_PAD_M, 16), cdiv(_PAD_N, 32)),
+     [("a", inp((_PAD_M, _PAD_N + 1))), ("b", inp((_PAD_M, _PAD_N + 1))),
+      ("c", out((_PAD_M, _PAD_N + 1))), ("M", _PAD_M), ("N", _PAD_N),
+      ("stride_m", Stride("a", 0))],
+     _padded_add_ref, {"TILE_M": 16, "TILE_N": 32})
 
 _REDUCE = {"sum": lambda x, d: x.sum(d), "max": lambda x, d: x.amax(d),
            "min": lambda x, d: x.amin(d)}
@@ -481,6 +526,16 @@ case("early_exit", K.early_exit, (cdiv(5000, 256),),
      [("x", inp(5000)), ("out", out(5000)), ("n", 5000), ("limit", 13)],
      _early_exit_ref, {"BLOCK": 256})
 
+def _hinted_copy_ref(A: Mapping[str, Any], torch: Any) -> dict[str, Any]:
+    dst = A["src"].clone()
+    dst[:A["start"]] = float("nan")  # below start: never written
+    return {"dst": dst}
+
+
+case("hinted_copy", K.hinted_copy, (cdiv(10_000 - 40, 1024),),
+     [("src", inp(10_000)), ("dst", out(10_000)), ("start", 40), ("n", 10_000)],
+     _hinted_copy_ref, {"BLOCK": 1024}, tol=None)
+
 # -- Triton's tutorials ------------------------------------------------------------
 
 case("tutorial01-vector_add", T01.add_kernel, lambda meta: (cdiv(98_432, meta["BLOCK_SIZE"]),),
@@ -505,8 +560,8 @@ def _t03_ref(activation: str) -> Callable[[Mapping[str, Any], Any], dict[str, An
     return ref
 
 
-# tile's autotuner takes the first config when it cannot benchmark (tile.driver has
-# no benchmark()): 128 x 256 x 64, GROUP_SIZE_M 8, 8 warps.
+# The autotuner times the four configs on the GPU; interpreted, it takes the first
+# (128 x 256 x 64, GROUP_SIZE_M 8, 8 warps).
 for (m, n, k, activation) in [(512, 512, 256, ""), (300, 500, 200, "leaky_relu")]:
     case(f"tutorial03-matmul-{m}x{n}x{k}-{activation or 'none'}", T03.matmul_kernel,
          lambda meta, m=m, n=n: (cdiv(m, meta["BLOCK_SIZE_M"]) * cdiv(n, meta["BLOCK_SIZE_N"]),),
@@ -516,6 +571,26 @@ for (m, n, k, activation) in [(512, 512, 256, ""), (300, 500, 200, "leaky_relu")
           ("stride_bk", Stride("b", 0)), ("stride_bn", Stride("b", 1)),
           ("stride_cm", Stride("c", 0)), ("stride_cn", Stride("c", 1))],
          _t03_ref(activation), {"ACTIVATION": activation}, tol=1e-2)
+
+
+
+def _t05_ref(A: Mapping[str, Any], torch: Any) -> dict[str, Any]:
+    x, w, b = _d(A["X"]), _d(A["W"]), _d(A["B"])
+    mean = x.mean(1)
+    var = ((x - mean[:, None]) ** 2).mean(1)
+    rstd = 1 / torch.sqrt(var + A["eps"])
+    return {"Y": (x - mean[:, None]) * rstd[:, None] * w + b, "Mean": mean, "Rstd": rstd}
+
+
+# Tutorial 05's host code: BLOCK_SIZE = next_power_of_2(N) up to 64 KB of
+# halves, num_warps = min(max(BLOCK_SIZE // 256, 1), 8); also a BLOCK_SIZE
+# below N (the loops run several times) and an N not divisible by 16.
+for (m, n, block) in [(64, 1024, 1024), (16, 4096, 4096), (8, 8192, 4096), (33, 3000, 1024)]:
+    case(f"tutorial05-layer_norm-{m}x{n}-B{block}", T05._layer_norm_fwd_fused, (m,),
+         [("X", inp((m, n), "float16")), ("Y", out((m, n), "float16")),
+          ("W", inp(n, "float16")), ("B", inp(n, "float16")), ("Mean", out(m)),
+          ("Rstd", out(m)), ("stride", Stride("X", 0)), ("N", n), ("eps", 1e-5)],
+         _t05_ref, {"BLOCK_SIZE": block}, num_warps=min(max(block // 256, 1), 8), tol=5e-3)
 
 CASE_IDS = [c.id for c in CASES]
 assert len(set(CASE_IDS)) == len(CASE_IDS), "case ids must be unique"
@@ -555,8 +630,12 @@ case("erf-libdevice", K.erf, (cdiv(5000, 512),),
 
 
 def _precise_math_ref(A: Mapping[str, Any], torch: Any) -> dict[str, Any]:
-    x, y = A["x"], A["y"]  # f32: torch's f32 sqrt and division are correctly rounded
-    return {"rint": torch.round(x * 4.0), "sqrt": torch.sqrt(x.abs()), "div": x / y}
+    # Correctly rounded f32: computed in f64 and rounded once (f64 has more
+    # than twice f32's precision, so that is exact), not by torch's CPU f32
+    # sqrt (within 0.5001 ulp).
+    x, y = A["x"], A["y"]
+    return {"rint": torch.round(x * 4.0), "sqrt": torch.sqrt(_d(x).abs()).float(),
+            "div": (_d(x) / _d(y)).float()}
 
 
 case("precise_math-rint-sqrt_rn-div_rn", K.precise_math, (cdiv(5000, 512),),

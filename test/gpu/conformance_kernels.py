@@ -280,6 +280,16 @@ def early_exit(x_ptr, out_ptr, n, limit, BLOCK: tl.constexpr):
     tl.store(out_ptr + offs, tl.load(x_ptr + offs, mask=mask) * 3.0, mask=mask)
 
 
+@triton.jit
+def hinted_copy(src_ptr, dst_ptr, start, n, BLOCK: tl.constexpr):
+    """Copies [start, n) with Triton's vectorization hint on the offsets:
+    the caller promises start is a multiple of 8 (the launcher only knows
+    multiples of 16), so accesses may be 8 elements wide."""
+    offs = start + tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    offs = tl.max_contiguous(tl.multiple_of(offs, 8), 8)
+    mask = offs < n
+    tl.store(dst_ptr + offs, tl.load(src_ptr + offs, mask=mask), mask=mask)
+
 # -- early exits, casts, libdevice and cache hints (issue 14) --------------------
 
 @triton.jit

@@ -40,9 +40,20 @@ def cuda_skip_reason() -> str | None:
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "gpu: needs a CUDA GPU and torch (skipped otherwise)")
+    config.addinivalue_line("markers", "interpretable: also runs with TILE_INTERPRET=1, on "
+                            "the CPU when there is no GPU (needs torch, never skipped)")
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    from tile import interpreter
+    if interpreter.enabled():
+        # The interpreter runs the interpretable tests; the others test compiled launches.
+        skip = pytest.mark.skip(reason="tests compiled kernels on a GPU; TILE_INTERPRET=1 "
+                                       "interprets every launch")
+        for item in items:
+            if "gpu" in item.keywords and "interpretable" not in item.keywords:
+                item.add_marker(skip)
+        return
     reason = cuda_skip_reason()
     if reason is None:
         return

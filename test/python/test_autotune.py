@@ -94,6 +94,9 @@ def test_reset_to_zero_and_restore_value():
     out = Buffer(5.0)
     tuned(kernel, reset_to_zero=["out"])[(1,)](out, 10)
     assert [launch["seen"] for launch in kernel.launches[:3]] == [0.0, 0.0, 0.0]
+    # The real launch starts from zero too (as Triton's), not from the last
+    # timed run's output.
+    assert kernel.launches[-1]["seen"] == 0.0
     kernel = Kernel({64: 3.0, 128: 1.0, 256: 2.0})
     out = Buffer(5.0)
     tuned(kernel, restore_value=["out"])[(1,)](out, 10)

@@ -124,3 +124,28 @@ def test_launch_option_names_can_be_kernel_parameters(backend):
     staged.warmup(FakeTensor(0, "float32"), num_stages=3, num_warps=2)
     ir, _, num_warps = backend.calls[-1]
     assert "3.0 : f32" in ir and num_warps == 2
+
+
+@tile.jit
+def offset_copy(x_ptr, y_ptr, start, BLOCK: tl.constexpr, HINT: tl.constexpr):
+    offs = start + tl.arange(0, BLOCK)
+    if HINT:
+        offs = tl.max_contiguous(tl.multiple_of(offs, 16), 16)
+    tl.store(y_ptr + offs, tl.load(x_ptr + offs))
+
+
+@requires_library
+def test_vectorization_hints_reach_ptx():
+    """Triton's vectorization hint on offsets from a runtime value the
+    compiler knows nothing about: 32-bit accesses without it, 128-bit with."""
+    aligned = tile.Specialization(divisible_by_16=frozenset({"x_ptr", "y_ptr"}))
+
+    def accesses(hint: bool) -> str:
+        kernel = tile.compile(offset_copy, "*fp32,*fp32,i32", {"BLOCK": 1024, "HINT": hint},
+                              specialization=aligned)
+        return kernel.asm["ptx"]
+    plain, hinted = accesses(False), accesses(True)
+    assert "ld.global.b32" in plain and "st.global.b32" in plain
+    assert ".v4" not in plain and ".v2" not in plain
+    assert "ld.global.v4.b32" in hinted and "st.global.v4.b32" in hinted
+    assert "ld.global.b32" not in hinted and "st.global.b32" not in hinted

@@ -61,6 +61,63 @@ def test_shape_mismatch():
 
 
 @tile.jit
+def hint_count(x_ptr):
+    offs = tl.multiple_of(tl.arange(0, 8)[:, None] + tl.arange(0, 4)[None, :], 16)  # ERR-hint-count
+    tl.store(x_ptr + offs, 1.0)
+
+
+@tile.jit
+def hint_float(x_ptr):
+    x = tl.max_contiguous(tl.zeros((8,), dtype=tl.float32), 8)  # ERR-hint-float
+    tl.store(x_ptr + tl.arange(0, 8), x)
+
+
+@tile.jit
+def hint_value(x_ptr):
+    offs = tl.max_constancy(tl.arange(0, 8), [0])  # ERR-hint-zero
+    tl.store(x_ptr + offs, 1.0)
+
+
+def test_hint_arguments():
+    error = compile_error(hint_count, "*fp32")
+    assert_located(error, "ERR-hint-count", "tl.multiple_of(")
+    assert "tl.multiple_of needs 2 value(s), one per dimension of a block of shape [8, 4], " \
+        "but got 1" in error.message
+    error = compile_error(hint_float, "*fp32")
+    assert_located(error, "ERR-hint-float", "tl.max_contiguous(")
+    assert "applies to integer and pointer values, not fp32" in error.message
+    error = compile_error(hint_value, "*fp32")
+    assert_located(error, "ERR-hint-zero", "tl.max_constancy(")
+    assert "values must be positive, but element 0 is 0" in error.message
+
+
+@tile.jit
+def hint_runtime(x_ptr, n):
+    offs = tl.multiple_of(tl.arange(0, 8), n)  # ERR-hint-runtime
+    tl.store(x_ptr + offs, 1.0)
+
+
+def test_hint_values_must_be_constants():
+    error = compile_error(hint_runtime, "*fp32,i32")
+    assert_located(error, "ERR-hint-runtime", "tl.multiple_of(")
+    assert "values must be compile-time constants, but element 0 is a runtime value" \
+        in error.message
+
+
+@tile.jit
+def assume_block(x_ptr):
+    offs = tl.arange(0, 8)
+    tl.assume(offs >= 0)  # ERR-assume
+    tl.store(x_ptr + offs, 1.0)
+
+
+def test_assume_needs_a_scalar_condition():
+    error = compile_error(assume_block, "*fp32")
+    assert_located(error, "ERR-assume", "tl.assume(")
+    assert "tl.assume needs a scalar condition, not a block of shape [8]" in error.message
+
+
+@tile.jit
 def runtime_arange(x_ptr, n):
     offs = tl.arange(0, n)  # ERR-constexpr
     tl.store(x_ptr + offs, 1.0)

@@ -3,6 +3,7 @@ PTX when the compile library is built."""
 from __future__ import annotations
 
 import importlib.util
+import re
 from pathlib import Path
 
 import pytest
@@ -40,7 +41,8 @@ def case(path: Path, index: int):
 def test_all_examples_are_covered():
     names = {p.name for p in EXAMPLES.rglob("*.py")}
     assert {"vector_add.py", "matrix_add.py", "matmul_naive.py", "softmax.py", "reductions.py",
-            "rank3.py", "01_vector_add.py", "02_fused_softmax.py", "03_matmul.py"} <= names
+            "rank3.py", "01_vector_add.py", "02_fused_softmax.py", "03_matmul.py",
+            "05_layer_norm.py"} <= names
 
 
 @pytest.mark.parametrize("path,index", CASES)
@@ -132,3 +134,54 @@ def test_divisibility_specialization_reaches_ptx():
     plain = tile.compile(kernel, signature, constexprs)
     assert aligned.asm["tile"] != plain.asm["tile"]
     assert "tile.divisibility = 16" in aligned.asm["tile"]
+
+
+def global_accesses(ptx: str) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for access in re.findall(r"\b(?:ld|st)\.global(?:\.v[24])?\.b(?:16|32|64)\b", ptx):
+        counts[access] = counts.get(access, 0) + 1
+    return counts
+
+
+@requires_library
+def test_tutorial_matmul_k_loop_vectorizes():
+    """Tutorial 03 with Triton's specialization (unit strides are constants,
+    the rest divisible by 16): the A and B pointers carried through the K
+    loop keep their alignment, and tl.assume(pid_n >= 0) lets `% N` keep
+    B's columns contiguous, so the loads in the loop are 128-bit (they were
+    all 16-bit)."""
+    path = next(EXAMPLES.rglob("03_matmul.py"))
+    kernel, signature, constexprs = case(path, 0)
+    spec = tile.Specialization(
+        divisible_by_16=frozenset({"a_ptr", "b_ptr", "c_ptr", "M", "N", "K", "stride_am",
+                                   "stride_bk", "stride_cm"}),
+        equal_to_1=frozenset({"stride_ak", "stride_bn", "stride_cn"}))
+    compiled = tile.compile(kernel, signature, constexprs, specialization=spec)
+    counts = global_accesses(compiled.asm["ptx"])
+    # 128x64 A and 64x256 B halves over 256 threads: 4 + 8 loads of 8 halves.
+    assert counts.get("ld.global.v4.b32") == 12
+    assert "ld.global.b16" not in counts and "ld.global.b32" not in counts
+    assert counts.get("st.global.v4.b32") == 16 and "st.global.b16" not in counts
+
+
+@requires_library
+@pytest.mark.parametrize("block", [4096, 1024])
+def test_tutorial_layer_norm_loads_are_128_bit(block):
+    """Tutorial 05 forward in f16 (N divisible by 16): `X += row * stride` and
+    `cols = off + tl.arange(0, BLOCK)` over `for off in range(0, N, BLOCK)`
+    keep 16-byte alignment, so each thread loads 8 halves at a time (the
+    loads were 16-bit)."""
+    path = next(EXAMPLES.rglob("05_layer_norm.py"))
+    kernel, signature, _ = case(path, 0)
+    spec = tile.Specialization(divisible_by_16=frozenset(
+        {"X", "Y", "W", "B", "Mean", "Rstd", "stride", "N"}))
+    warps = min(max(block // 256, 1), 8)
+    compiled = tile.compile(kernel, signature, {"BLOCK_SIZE": block}, num_warps=warps,
+                            specialization=spec)
+    counts = global_accesses(compiled.asm["ptx"])
+    # Five block loads (X in each loop, W and B in the last), each a thread's
+    # block // (32 * warps) halves in 128-bit pieces.
+    per_thread = block // (32 * warps)
+    assert counts.get("ld.global.v4.b32") == 5 * per_thread // 8
+    assert "ld.global.b16" not in counts
+    assert counts.get("st.global.v4.b32") == per_thread // 8 and "st.global.b16" not in counts

@@ -342,6 +342,43 @@ def hints(x_ptr, n, BLOCK: tl.constexpr):
 def test_hints_cdiv_static_assert():
     ir = ir_of(hints, "*i32,i32", {"BLOCK": 32})
     assert "arith.divsi" in ir
+    assert ": !tile.block<32xi32>" in ir and "tile.hint %0 divisibility [32]" in ir
+    assert "contiguity [32] : !tile.block<32xi32>" in ir
+
+
+@tile.jit
+def hint_forms(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
+    rows = tl.arange(0, 4)[:, None] * n + tl.arange(0, BLOCK)[None, :]
+    rows = tl.multiple_of(rows, [8, 24])       # powers of two: 24 -> 8
+    rows = tl.max_contiguous(rows, (1, 4096))  # at most the extent
+    rows = tl.max_constancy(rows, [4, 1])
+    base = tl.multiple_of(x_ptr, 16)           # pointers and scalars too
+    count = tl.multiple_of(n, 16) + tl.multiple_of(3, 16)  # constants stay
+    tl.store(base + rows, tl.load(y_ptr + rows) + count)
+
+
+@tile.jit
+def assumptions(x_ptr, n, stride):
+    tl.assume(n >= 0)
+    tl.assume(stride > 0)
+    tl.assume(True)
+    tl.store(x_ptr + n * stride, 1)
+
+
+def test_assume_emits_llvm_assume():
+    ir = ir_of(assumptions, "*i32,i32,i32")
+    assert ir.count("llvm.intr.assume") == 2
+    assert "arith.cmpi sge, %arg1" in ir and "arith.cmpi sgt, %arg2" in ir
+
+
+def test_hint_forms():
+    ir = ir_of(hint_forms, "*i32,*i32,i32", {"BLOCK": 64})
+    assert "divisibility [8, 8] : !tile.block<4x64xi32>" in ir
+    assert "contiguity [1, 64] : !tile.block<4x64xi32>" in ir
+    assert "constancy [4, 1] : !tile.block<4x64xi32>" in ir
+    assert "tile.hint %arg0 divisibility [16] : !tile.ptr<i32>" in ir
+    assert "tile.hint %arg2 divisibility [16] : i32" in ir
+    assert ir.count("tile.hint") == 5
 
 
 def test_dtypes_and_aliases():

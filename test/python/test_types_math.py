@@ -415,3 +415,25 @@ def test_arg_reductions_break_ties_as_asked():
     right = ir_of(arg_ties, "*fp32,*i32", {"LEFT": False})
     assert left.count("tile.reduce min") == 4 and left.count("tile.reduce max") == 1
     assert right.count("tile.reduce max") == 3 and "arith.constant -1 : i32" in right
+
+
+@tile.jit(interpret=True)
+def interpreted_libdevice(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs, mask=offs < n)
+    y = libdevice.tanh(x) + tl.extra.libdevice.ldexp(x, 2) + tl.math.erf(x)
+    tl.store(out_ptr + offs, y.to(tl.float16, fp_downcast_rounding="rtz").to(tl.float32),
+             mask=offs < n)
+
+
+def test_libdevice_and_rounding_in_the_interpreter():
+    np = pytest.importorskip("numpy", reason="the interpreter needs NumPy")
+    import math
+    x = np.linspace(-2, 2, 37, dtype=np.float32)
+    out = np.zeros_like(x)
+    interpreted_libdevice[(1,)](x, out, x.size, BLOCK=64)
+    exact = np.tanh(x.astype(np.float64)) + x * 4.0 + np.vectorize(math.erf)(x)
+    f32 = exact.astype(np.float32)
+    # f16 rounded toward zero: never larger in magnitude than the f32 value.
+    assert np.all(np.abs(out) <= np.abs(f32) + 1e-6)
+    assert np.allclose(out, f32, rtol=2e-3, atol=2e-3)

@@ -7,6 +7,10 @@
 #include "tile/InitTile.h"
 #include "tile/Target/Compile.h"
 
+namespace mlir::tile::test {
+void registerTestAxisInfoPass();
+} // namespace mlir::tile::test
+
 int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
   // The tile dialect and everything its pipeline lowers to and serializes
@@ -14,6 +18,7 @@ int main(int argc, char **argv) {
   mlir::tile::registerCompileDependencies(registry);
   mlir::registerAllPasses();
   mlir::tile::registerTilePassesAndPipelines();
+  mlir::tile::test::registerTestAxisInfoPass();
   return mlir::asMainReturnCode(
       mlir::MlirOptMain(argc, argv, "tile optimizer driver\n", registry));
 }

@@ -196,6 +196,7 @@ Value KernelEmitter::emitScalarOp(Operation *op, ValueRange operands,
         return LLVM::GEPOp::create(builder, loc, resultType, pointee,
                                    operands[0], ValueRange{operands[1]});
       })
+      .Case<HintOp>([&](auto) { return operands[0]; })
       .Default([&](Operation *other) -> Value {
         return emitBitsOrCallOp(other, operands, loc);
       });
@@ -235,8 +236,9 @@ LogicalResult KernelEmitter::emitElementwise(Operation *op) {
     registers[op->getResult(0)] = std::move(result);
     return success();
   }
-  // Scalar tile ops (addptr, casts, bit and pointer casts, external calls).
-  if (isa<AddPtrOp, CastOp, BitcastOp, IntToPtrOp, PtrToIntOp,
+  // Scalar tile ops: addptr, hint (an identity), casts, bit and pointer
+  // casts, external calls.
+  if (isa<AddPtrOp, HintOp, CastOp, BitcastOp, IntToPtrOp, PtrToIntOp,
           ExternElementwiseOp>(op)) {
     SmallVector<Value> operands;
     for (Value operand : op->getOperands())

@@ -59,7 +59,8 @@ LogicalResult KernelEmitter::emitOp(Operation *op) {
            << "calls a device function; run the inliner before lowering";
   // Upstream scalar ops (arith, math) are cloned as they are.
   Dialect *dialect = op->getDialect();
-  if (dialect && isa<arith::ArithDialect, math::MathDialect>(dialect) &&
+  if (((dialect && isa<arith::ArithDialect, math::MathDialect>(dialect)) ||
+       isa<LLVM::AssumeOp>(op)) &&
       op->getNumRegions() == 0) {
     for (Value operand : op->getOperands())
       if (!scalars.contains(operand))

@@ -80,7 +80,7 @@ struct ConvertTileToGPUPass
       int32_t threads = numWarps * kWarpSize;
       gpuFunc.setKnownBlockSizeAttr(
           builder.getDenseI32ArrayAttr({threads, 1, 1}));
-      AxisInfoAnalysis axisInfo;
+      AxisInfoAnalysis axisInfo(kernel);
       KernelEmitter emitter(kernel, gpuFunc, numWarps, axisInfo);
       if (failed(emitter.emit()))
         return signalPassFailure();

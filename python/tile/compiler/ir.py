@@ -578,6 +578,21 @@ class Builder:
                         f"({', '.join(a.name for a in args)}) : ({types}) -> "
                         f"{result_type.to_ir()}", result_type)
 
+    def hint(self, x: Value, fact: str, values: Sequence[int]) -> Value:
+        """`tile.hint`: a fact (divisibility, contiguity or constancy, one
+        value per dimension) the axis analysis takes for `x`'s elements."""
+        _require(fact in ("divisibility", "contiguity", "constancy")
+                 and len(values) == max(1, len(_shape(x.type)))
+                 and all(isinstance(v, int) and v > 0 for v in values),
+                 f"malformed {fact} hint {list(values)} for {x.type}")
+        facts = ", ".join(str(v) for v in values)
+        return self._op(f"tile.hint {x} {fact} [{facts}] : {x.type.to_ir()}", x.type)
+
+    def assume(self, condition: Value) -> None:
+        """`llvm.intr.assume`: LLVM (and the axis analysis) may take `condition` as true."""
+        _require(condition.type == T.int1, f"an assumption is an i1, not {condition.type}")
+        self._void(f"llvm.intr.assume {condition} : i1")
+
     # -- reductions, scans, dot ----------------------------------------------
 
     def combine_region(self, element: dtype) -> Block:

@@ -287,9 +287,7 @@ def cast(input: Any, dtype: Any, fp_downcast_rounding: Any = None, bitcast: Any 
          _builder: Builder | None = None) -> tensor:
     value = S.to_tensor(_builder, input)
     if unwrap(bitcast):
-        if unwrap(fp_downcast_rounding) is not None:
-            raise TileError("fp_downcast_rounding does not apply to a bitcast")
-        return S.bitcast(_builder, value, _dtype(dtype))
+        return S.bitcast(_builder, value, _dtype(dtype), unwrap(fp_downcast_rounding))
     return S.cast(_builder, value, _dtype(dtype), unwrap(fp_downcast_rounding))
 
 
@@ -573,24 +571,91 @@ def static_print(*values: Any, _builder: Builder | None = None) -> None:
     print(*(unwrap(v) for v in values))
 
 
+def _hint_values(shape: list[int], values: Any, what: str) -> list[int]:
+    """Triton's argument rule: an int or a list of ints, one per dimension
+    (one for a scalar), each positive."""
+    values = unwrap(values)
+    items = [unwrap(v) for v in values] if isinstance(values, (list, tuple)) else [values]
+    for index, value in enumerate(items):
+        if isinstance(value, tensor):
+            raise TileError(f"tl.{what} values must be compile-time constants, but element "
+                            f"{index} is a runtime value")
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise TileError(f"tl.{what} values must be integers, but element {index} is "
+                            f"{value!r}")
+        if value <= 0:
+            raise TileError(f"tl.{what} values must be positive, but element {index} is "
+                            f"{value}")
+    entries = builtins.max(1, len(shape))
+    if len(items) != entries:
+        of = f"a block of shape {shape}" if shape else "a scalar"
+        raise TileError(f"tl.{what} needs {entries} value(s), one per dimension of {of}, "
+                        f"but got {len(items)}")
+    return items
+
+
+def _hint(b: Builder, input: Any, values: Any, what: str, fact: str) -> Any:
+    """Emits `tile.hint` stating `fact` (divisibility, contiguity or
+    constancy) of `input`'s elements for the axis analysis; the result is
+    `input` at run time. An integer constant is returned as it is: its facts
+    are known exactly."""
+    x = unwrap(input)
+    if isinstance(x, int) and not isinstance(x, bool):
+        _hint_values([], values, what)
+        return input
+    if not isinstance(x, tensor) or not (x.dtype.is_int() or x.dtype.is_ptr()):
+        kind = x.dtype if isinstance(x, tensor) else repr(x)
+        raise TileError(f"tl.{what} applies to integer and pointer values, not {kind}")
+    items = _hint_values(x.shape, values, what)
+    if fact == "divisibility":
+        # A multiple of 24 is a multiple of 8: the analysis tracks powers of two.
+        items = [v & -v for v in items]
+    else:
+        # Runs longer than a dimension say what runs as long as it say.
+        items = [builtins.min(v, extent) for v, extent in zip(items, x.shape or [1])]
+    return tensor(b.hint(x.handle, fact, items))
+
+
 @builtin
 def multiple_of(input: Any, values: Any, _builder: Builder | None = None) -> Any:
-    # A hint only: the compiler's axis analysis derives divisibility itself.
-    return input
+    """States that the first element of each run of consecutive elements of
+    `input` (every element, where there are no runs) is a multiple of
+    `values`, one per dimension; bytes for pointers. Not checked: a false
+    statement gives wrong results."""
+    return _hint(_builder, input, values, "multiple_of", "divisibility")
 
 
 @builtin
 def max_contiguous(input: Any, values: Any, _builder: Builder | None = None) -> Any:
-    return input
+    """States that along each dimension `input`'s elements form runs of
+    `values` consecutive integers (pointers to consecutive elements) that
+    start at multiples of that index. Not checked."""
+    return _hint(_builder, input, values, "max_contiguous", "contiguity")
 
 
 @builtin
 def max_constancy(input: Any, values: Any, _builder: Builder | None = None) -> Any:
-    return input
+    """States that along each dimension `input`'s elements form runs of
+    `values` equal elements, aligned as for max_contiguous. Not checked."""
+    return _hint(_builder, input, values, "max_constancy", "constancy")
 
 
 @builtin
 def assume(cond: Any, _builder: Builder | None = None) -> None:
+    """Tells the compiler that the scalar `cond` holds (`llvm.intr.assume`):
+    LLVM optimizes on it, and the axis analysis takes `x >= 0` / `x > 0`
+    (`tl.assume(pid_n >= 0)`, as Triton's tutorial 03) for non-negativity.
+    A false assumption is undefined behaviour."""
+    c = unwrap(cond)
+    if not isinstance(c, tensor):
+        if not c:
+            raise TileError("tl.assume of a condition that is false at compile time")
+        return None
+    if c.is_block():
+        raise TileError(f"tl.assume needs a scalar condition, not a block of shape {c.shape}")
+    if not c.dtype.is_bool():
+        raise TileError(f"tl.assume needs a boolean condition, not {c.dtype}")
+    _builder.assume(c.handle)
     return None
 
 

@@ -18,50 +18,63 @@ from .types import dtype, unwrap
 
 # libdevice has f32 and f64 versions: f16/bf16 (and integers) are computed in
 # f32 and the result is cast back (integers give f32), as Triton's math ops.
-_FLOAT_SYMBOLS = {
-    "div_rn": ("__nv_fdiv_rn", "__nv_ddiv_rn"),
-    "sqrt_rn": ("__nv_fsqrt_rn", "__nv_dsqrt_rn"),
-    "erf": ("__nv_erff", "__nv_erf"),
-    "rint": ("__nv_rintf", "__nv_rint"),
-    "fma_rn": ("__nv_fmaf_rn", "__nv_fma_rn"),
-    "rcp_rn": ("__nv_frcp_rn", "__nv_drcp_rn"),
+# name: (arity, f32 symbol, f64 symbol, doc)
+FLOAT_FUNCTIONS = {
+    "div_rn": (2, "__nv_fdiv_rn", "__nv_ddiv_rn", "x / y, correctly rounded (IEEE), elementwise"),
+    "sqrt_rn": (1, "__nv_fsqrt_rn", "__nv_dsqrt_rn", "square root, correctly rounded (IEEE)"),
+    "erf": (1, "__nv_erff", "__nv_erf", "the error function, elementwise"),
+    "rint": (1, "__nv_rintf", "__nv_rint", "round to the nearest integer (ties to even)"),
+    "fma_rn": (3, "__nv_fmaf_rn", "__nv_fma_rn", "x * y + z rounded once, to nearest even"),
+    "rcp_rn": (1, "__nv_frcp_rn", "__nv_drcp_rn", "1 / x, correctly rounded"),
 }
+
+
+def float_function_types(name: str, operands: list[dtype]) -> tuple[dtype, dtype]:
+    """The result and computation types of a libdevice float function of
+    `operands` (also the interpreter's rule)."""
+    common = operands[0]
+    for operand in operands[1:]:
+        common = S.computation_type(common, operand, False)
+    if common.is_ptr():
+        raise TileError(f"tl.math.{name} needs numbers, not pointers")
+    result_type = common if common.is_floating() else T.float32
+    return result_type, T.float64 if result_type == T.float64 else T.float32
 
 
 def _libdevice_float(b: Builder, name: str, args: tuple[Any, ...]) -> tensor:
     values = [unwrap(a) for a in args]
     like = next((v for v in values if isinstance(v, tensor)), None)
     operands = [S.to_tensor(b, v, like=like) for v in values]
-    common = operands[0].dtype
-    for operand in operands[1:]:
-        common = S.computation_type(common, operand.dtype, False)
-    if common.is_ptr():
-        raise TileError(f"tl.math.{name} needs numbers, not pointers")
-    result_type = common if common.is_floating() else T.float32
-    compute = T.float64 if result_type == T.float64 else T.float32
+    result_type, compute = float_function_types(name, [o.dtype for o in operands])
     operands = S.broadcast_together(b, *(S.cast(b, o, compute) for o in operands))
-    fp32_symbol, fp64_symbol = _FLOAT_SYMBOLS[name]
+    _, fp32_symbol, fp64_symbol, _ = FLOAT_FUNCTIONS[name]
     symbol = fp64_symbol if compute == T.float64 else fp32_symbol
     result = tensor(b.extern(symbol, [o.handle for o in operands], compute))
     return S.cast(b, result, result_type)
 
 
-def _float_function(name: str, arity: int, doc: str) -> Any:
+def check_arity(name: str, arity: int, args: tuple[Any, ...]) -> None:
+    if len(args) != arity:
+        raise TileError(f"tl.math.{name} takes {arity} argument(s), got {len(args)}")
+
+
+def _float_function(name: str) -> Any:
+    arity, _, _, doc = FLOAT_FUNCTIONS[name]
+
     def fn(*args: Any, _builder: Builder | None = None) -> tensor:
-        if len(args) != arity:
-            raise TileError(f"tl.math.{name} takes {arity} argument(s), got {len(args)}")
+        check_arity(name, arity, args)
         return _libdevice_float(_builder, name, args)
     fn.__name__ = fn.__qualname__ = name
     fn.__doc__ = doc
     return builtin(fn)
 
 
-div_rn = _float_function("div_rn", 2, "x / y, correctly rounded (IEEE), elementwise")
-sqrt_rn = _float_function("sqrt_rn", 1, "square root, correctly rounded (IEEE)")
-erf = _float_function("erf", 1, "the error function, elementwise")
-rint = _float_function("rint", 1, "round to the nearest integer (ties to even)")
-fma_rn = _float_function("fma_rn", 3, "x * y + z rounded once, to nearest even")
-rcp_rn = _float_function("rcp_rn", 1, "1 / x, correctly rounded")
+div_rn = _float_function("div_rn")
+sqrt_rn = _float_function("sqrt_rn")
+erf = _float_function("erf")
+rint = _float_function("rint")
+fma_rn = _float_function("fma_rn")
+rcp_rn = _float_function("rcp_rn")
 
 
 @builtin
@@ -72,16 +85,22 @@ def fdiv(x: Any, y: Any, ieee_rounding: Any = False, _builder: Builder | None = 
     return S.truediv(_builder, x, y)
 
 
+def umulhi_type(x: dtype, y: dtype) -> dtype:
+    """The type umulhi computes in: 32- or 64-bit integers, promoted."""
+    if not x.is_int() or not y.is_int() or x.is_bool() or y.is_bool():
+        raise TileError(f"umulhi needs 32- or 64-bit integers, got {x} and {y}")
+    common = S.integer_promote(x, y)
+    if common.primitive_bitwidth not in (32, 64):
+        raise TileError(f"umulhi needs 32- or 64-bit integers, got {common}")
+    return common
+
+
 @builtin
 def umulhi(x: Any, y: Any, _builder: Builder | None = None) -> tensor:
     """The high half of the 2N-bit unsigned product of two N-bit integers."""
     b = _builder
     x, y = S.operands(b, x, y)
-    if not x.dtype.is_int() or not y.dtype.is_int() or x.dtype.is_bool() or y.dtype.is_bool():
-        raise TileError(f"umulhi needs 32- or 64-bit integers, got {x.dtype} and {y.dtype}")
-    common = S.integer_promote(x.dtype, y.dtype)
-    if common.primitive_bitwidth not in (32, 64):
-        raise TileError(f"umulhi needs 32- or 64-bit integers, got {common}")
+    common = umulhi_type(x.dtype, y.dtype)
     x, y = S.promote_and_broadcast(b, x, y, common)
     symbol = "__nv_umulhi" if common.primitive_bitwidth == 32 else "__nv_umul64hi"
     return tensor(b.extern(symbol, [x.handle, y.handle], common))

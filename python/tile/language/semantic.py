@@ -6,7 +6,7 @@ Every function takes the IR builder `b` first and returns `tensor`s.
 from __future__ import annotations
 
 import math
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from ..compiler.ir import Builder, Value, int_range
 from ..errors import TileError
@@ -217,11 +217,7 @@ def cast(b: Builder, x: tensor, to: dtype, rounding: str | None = None) -> tenso
     an integer to a pointer. `rounding` ("rtne" or "rtz") rounds float
     downcasts (Triton's fp_downcast_rounding)."""
     src = x.dtype
-    if rounding not in _ROUNDINGS:
-        raise TileError(f"fp_downcast_rounding must be 'rtne' or 'rtz', got {rounding!r}")
-    if rounding is not None and not (src.is_floating() and to.is_floating()
-                                     and to.primitive_bitwidth < src.primitive_bitwidth):
-        raise TileError(f"fp_downcast_rounding applies to float downcasts, not {src} to {to}")
+    check_rounding(src, to, rounding)
     if src == to:
         return x
     if src.is_ptr() and to.is_ptr():
@@ -244,29 +240,50 @@ def cast(b: Builder, x: tensor, to: dtype, rounding: str | None = None) -> tenso
     return tensor(b.cast(x.handle, to, toward_zero=rounding == "rtz"))
 
 
-def bitcast(b: Builder, x: tensor, to: dtype) -> tensor:
-    """Triton's `x.to(dtype, bitcast=True)`: the same bits as a type of the
-    same width (a pointer as another pointer)."""
-    src = x.dtype
+def check_rounding(src: dtype, to: dtype, rounding: str | None) -> None:
+    """Triton's fp_downcast_rounding: "rtne" or "rtz", on float downcasts only."""
+    if rounding not in _ROUNDINGS:
+        raise TileError(f"fp_downcast_rounding must be 'rtne' or 'rtz', got {rounding!r}")
+    if rounding is not None and not (src.is_floating() and to.is_floating()
+                                     and to.primitive_bitwidth < src.primitive_bitwidth):
+        raise TileError(f"fp_downcast_rounding applies to float downcasts, not {src} to {to}")
+
+
+def check_bitcast(src: dtype, to: dtype, rounding: str | None = None) -> None:
+    """What `x.to(dtype, bitcast=True)` allows: the same width, pointers to
+    pointers, no rounding mode."""
+    if rounding is not None:
+        raise TileError("fp_downcast_rounding does not apply to a bitcast")
     if src == to:
-        return x
+        return
     if src.is_ptr() != to.is_ptr():
         raise TileError(f"cannot bitcast {src} to {to}; use .to() (without bitcast) between "
                         "integers and pointers")
     if src.primitive_bitwidth != to.primitive_bitwidth or src.is_bool() or to.is_bool():
         raise TileError(f"cannot bitcast {src} ({src.primitive_bitwidth} bits) to {to} "
                         f"({to.primitive_bitwidth} bits): the widths must agree")
+
+
+def bitcast(b: Builder, x: tensor, to: dtype, rounding: str | None = None) -> tensor:
+    """Triton's `x.to(dtype, bitcast=True)`: the same bits as a type of the
+    same width (a pointer as another pointer)."""
+    src = x.dtype
+    check_bitcast(src, to, rounding)
+    if src == to:
+        return x
     if src.mlir == to.mlir:
         return tensor(b.retype(x.handle, to))
     return tensor(b.bitcast(x.handle, to))
 
 
-def extern_elementwise(b: Builder, name: str, args: Sequence[Any],
-                       overloads: Sequence[tuple[tuple[dtype, ...], str, dtype]]) -> tensor:
-    """A call of a libdevice function: the overload whose argument types are
-    those of the runtime arguments (Python numbers take the overload's type),
-    on arguments broadcast to one shape."""
-    values = [T.unwrap(a) for a in args]
+Overload = tuple[tuple[dtype, ...], str, dtype]
+
+
+def pick_overload(name: str, values: Sequence[Any], overloads: Sequence[Overload],
+                  dtype_of: Callable[[Any], dtype | None]) -> Overload:
+    """The overload of a libdevice function for `values`: runtime values
+    (those `dtype_of` types) must have its argument types, Python numbers fit
+    them. One rule for compiled and interpreted kernels."""
     candidates = [o for o in overloads if len(o[0]) == len(values)]
     if not candidates:
         counts = sorted({len(o[0]) for o in overloads})
@@ -274,8 +291,9 @@ def extern_elementwise(b: Builder, name: str, args: Sequence[Any],
                         f"got {len(values)}")
 
     def fits(value: Any, ty: dtype) -> bool:
-        if isinstance(value, tensor):
-            return value.dtype == ty
+        runtime = dtype_of(value)
+        if runtime is not None:
+            return runtime == ty
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             return False
         if isinstance(value, float):
@@ -285,18 +303,27 @@ def extern_elementwise(b: Builder, name: str, args: Sequence[Any],
 
     matches = [o for o in candidates if all(fits(v, t) for v, t in zip(values, o[0]))]
     if not matches:
-        given = ", ".join(str(v.dtype) if isinstance(v, tensor) else type(v).__name__
+        given = ", ".join(type(v).__name__ if dtype_of(v) is None else str(dtype_of(v))
                           for v in values)
         options = "; ".join("(" + ", ".join(map(str, o[0])) + ")" for o in candidates)
         raise TileError(f"{name} has no overload for ({given}); it takes {options}"
                         + (" (cast fp16/bf16 to fp32 first)" if any(
-                            isinstance(v, tensor) and v.dtype in (T.float16, T.bfloat16)
-                            for v in values) else ""))
+                            dtype_of(v) in (T.float16, T.bfloat16) for v in values) else ""))
     # Python numbers alone: prefer the overload of their literal types
     # (0.5 is fp32, 7 is int32), as they would be typed on their own.
     preferred = [o for o in matches if all(
-        isinstance(v, tensor) or literal_type(v) == t for v, t in zip(values, o[0]))]
-    arg_types, symbol, result = (preferred or matches)[0]
+        dtype_of(v) is not None or literal_type(v) == t for v, t in zip(values, o[0]))]
+    return (preferred or matches)[0]
+
+
+def extern_elementwise(b: Builder, name: str, args: Sequence[Any],
+                       overloads: Sequence[Overload]) -> tensor:
+    """A call of a libdevice function: the overload whose argument types are
+    those of the runtime arguments (Python numbers take the overload's type),
+    on arguments broadcast to one shape."""
+    values = [T.unwrap(a) for a in args]
+    arg_types, symbol, result = pick_overload(
+        name, values, overloads, lambda v: v.dtype if isinstance(v, tensor) else None)
     operands = [v if isinstance(v, tensor) else scalar_constant(b, v, t)
                 for v, t in zip(values, arg_types)]
     operands = broadcast_together(b, *operands)

@@ -8,6 +8,7 @@ fastest and remembers it for that key. `prune_configs_by` (`early_config_prune`,
 `restore_value` (saved before tuning, restored after), `pre_hook`/`post_hook`
 and `warmup`/`rep` work as in Triton. A config that fails to compile or
 launch is skipped; `TILE_PRINT_AUTOTUNING=1` prints each key's winner.
+Interpreted (`TILE_INTERPRET=1`), it takes the first config: there is nothing to time.
 """
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ import os
 import time
 from typing import Any, Callable, Mapping, Sequence
 
+from .. import interpreter
 from ..compiler.options import check_num_stages, check_num_warps
 from ..errors import CompilationError
 from .launch import bind_arguments, launch_jit
@@ -142,8 +144,8 @@ class Autotuner:
         if config is not None:
             return config
         configs = self.prune_configs(named)
-        if len(configs) == 1:
-            config = configs[0]
+        if len(configs) == 1 or interpreter.enabled(_underlying_jit(self.fn)):
+            config = configs[0]  # nothing to choose, or interpreted: nothing to time
         else:
             saved = {n: named[n].clone() for n in self.restore_value}
             started = time.perf_counter()
@@ -151,6 +153,10 @@ class Autotuner:
             self.bench_time = time.perf_counter() - started
             for name, value in saved.items():
                 named[name].copy_(value)
+            # As Triton: the real run starts from zero too, not from the last
+            # timed run's output.
+            for name in self.reset_to_zero:
+                named[name].zero_()
             config = min(timings, key=timings.__getitem__)
             if timings[config] == float("inf"):
                 raise RuntimeError(f"{self.__name__}: no config compiled and launched for "

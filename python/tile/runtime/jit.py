@@ -1,10 +1,12 @@
 """`@tile.jit`: a kernel or device function written in Python."""
 from __future__ import annotations
 
+import functools
 import hashlib
 import inspect
 from typing import Any, Callable, Sequence
 
+from .. import interpreter
 from ..compiler.dependencies import GlobalRead, kernel_dependencies
 from ..compiler.source import FunctionSource, function_source
 from ..errors import CompilationError, TileError
@@ -24,7 +26,8 @@ class JITFunction:
     def __init__(self, fn: Callable[..., Any], do_not_specialize: Sequence[str | int] = (),
                  do_not_specialize_on_alignment: Sequence[str | int] = (),
                  debug: bool | None = None, noinline: bool | None = None,
-                 version: Any = None, repr: Any = None, launch_metadata: Any = None) -> None:
+                 version: Any = None, repr: Any = None, launch_metadata: Any = None,
+                 interpret: bool = False) -> None:
         _check_plain_function(fn)
         self.fn = fn
         self.__name__ = fn.__name__
@@ -47,6 +50,8 @@ class JITFunction:
         # Triton's sake and documented as having no effect (README).
         self.noinline = bool(noinline)
         self.version = version
+        # Read by tile.interpreter: `interpret=True` runs launches on the CPU.
+        self.options = {"interpret": bool(interpret)}
         self.constexpr_names = frozenset(
             name for name, p in self.signature.parameters.items()
             if _is_constexpr_annotation(p.annotation))
@@ -116,6 +121,8 @@ class JITFunction:
     def __getitem__(self, grid: Any) -> Callable[..., Any]:
         """`kernel[grid](*args, stream=None)`: compiles for the arguments and
         launches through `tile.driver` (imported only when launching)."""
+        if interpreter.enabled(self):  # TILE_INTERPRET=1 or @jit(interpret=True): on the CPU
+            return functools.partial(interpreter.launch, self, grid)
         self.forget_stale_kernels()
         dispatcher = self._dispatcher
         if dispatcher is None:
@@ -152,11 +159,11 @@ def _check_plain_function(fn: Any) -> None:
 def jit(fn: Callable[..., Any] | None = None, *, do_not_specialize: Sequence[str | int] = (),
         do_not_specialize_on_alignment: Sequence[str | int] = (), debug: bool | None = None,
         noinline: bool | None = None, version: Any = None, repr: Any = None,
-        launch_metadata: Any = None) -> Any:
+        launch_metadata: Any = None, interpret: bool = False) -> Any:
     """Decorator: `@tile.jit` or `@tile.jit(do_not_specialize=["n"])`, Triton's options."""
     def decorate(f: Callable[..., Any]) -> JITFunction:
         return JITFunction(f, do_not_specialize=do_not_specialize,
                            do_not_specialize_on_alignment=do_not_specialize_on_alignment,
                            debug=debug, noinline=noinline, version=version, repr=repr,
-                           launch_metadata=launch_metadata)
+                           launch_metadata=launch_metadata, interpret=interpret)
     return decorate if fn is None else decorate(fn)

@@ -203,7 +203,7 @@ def launch_jit(jit: Any, grid: Any, *args: Any, stream: Any = None, **kwargs: An
     """`jit[grid](*args, stream=stream, **kwargs)`."""
     if stream is not None:
         kwargs["stream"] = stream
-    return dispatcher(jit)[grid](*args, **kwargs)
+    return jit[grid](*args, **kwargs)  # the dispatcher, or the interpreter
 
 
 __all__ = ["argument_type", "specialize", "compile_for_args", "launch_jit", "slow_launch",

@@ -1000,6 +1000,82 @@ func.func @cast_pointers(%a: !tile.block<128x!tile.ptr<f32>>) {
   return
 }
 
+//===----------------------------------------------------------------------===//
+// Hints
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @hint_nothing(%a: !tile.block<128xi32>) {
+  // expected-error @+1 {{'tile.hint' op states no fact: give divisibility, contiguity or constancy}}
+  %0 = tile.hint %a : !tile.block<128xi32>
+  return
+}
+
+// -----
+
+func.func @hint_rank(%a: !tile.block<4x32xi32>) {
+  // expected-error @+1 {{'tile.hint' op divisibility needs 2 entries, one per dimension, not 1}}
+  %0 = tile.hint %a divisibility [16] : !tile.block<4x32xi32>
+  return
+}
+
+// -----
+
+func.func @hint_scalar_rank(%a: i32) {
+  // expected-error @+1 {{'tile.hint' op contiguity needs 1 entry for a scalar, not 2}}
+  %0 = tile.hint %a contiguity [1, 1] : i32
+  return
+}
+
+// -----
+
+func.func @hint_not_power_of_two(%a: !tile.block<128xi32>) {
+  // expected-error @+1 {{'tile.hint' op divisibility entry 0 is 24, not a positive power of two}}
+  %0 = tile.hint %a divisibility [24] : !tile.block<128xi32>
+  return
+}
+
+// -----
+
+func.func @hint_zero(%a: !tile.block<4x32xi32>) {
+  // expected-error @+1 {{'tile.hint' op constancy entry 1 is 0, not a positive integer}}
+  %0 = tile.hint %a constancy [1, 0] : !tile.block<4x32xi32>
+  return
+}
+
+// -----
+
+func.func @hint_beyond_extent(%a: !tile.block<4x32xi32>) {
+  // expected-error @+1 {{'tile.hint' op contiguity entry 1 is 64, more than the extent 32}}
+  %0 = tile.hint %a contiguity [1, 64] : !tile.block<4x32xi32>
+  return
+}
+
+// -----
+
+func.func @hint_scalar_contiguity(%a: i32) {
+  // expected-error @+1 {{'tile.hint' op contiguity entry 0 is 16, more than the extent 1}}
+  %0 = tile.hint %a contiguity [16] : i32
+  return
+}
+
+// -----
+
+func.func @hint_float(%a: !tile.block<128xf32>) {
+  // expected-error @+1 {{'tile.hint' op operand #0 must be signless integer or pointer or block of integers or block of pointers, but got '!tile.block<128xf32>'}}
+  %0 = tile.hint %a divisibility [16] : !tile.block<128xf32>
+  return
+}
+
+// -----
+
+func.func @hint_negative(%a: !tile.block<128xi32>) {
+  // expected-error @+1 {{'tile.hint' op divisibility entry 0 is -16, not a positive power of two}}
+  %0 = tile.hint %a divisibility [-16] : !tile.block<128xi32>
+  return
+}
+
 // -----
 
 func.func @bitcast_width(%x: !tile.block<16xf32>) {

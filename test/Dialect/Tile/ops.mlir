@@ -610,3 +610,23 @@ func.func @convert_layout(%a: !tile.block<64x64xf32, #b4>) {
   %0 = tile.convert_layout %a : !tile.block<64x64xf32, #b4> -> !tile.block<64x64xf32, #tile.blocked<size_per_thread = [4, 1], threads_per_warp = [16, 2], warps = [1, 4], order = [0, 1]>>
   return
 }
+
+// Facts for the compiler: any subset of the three, on blocks of integers or
+// pointers and on scalars.
+
+// CHECK-LABEL: func @hints
+// CHECK: tile.hint %{{.*}} divisibility [16] contiguity [16] : !tile.block<128xi32>
+// CHECK: tile.hint %{{.*}} constancy [4, 1] : !tile.block<8x32xi32>
+// CHECK: tile.hint %{{.*}} divisibility [16, 16] contiguity [1, 32] constancy [8, 1] : !tile.block<8x32x!tile.ptr<f16>>
+// CHECK: tile.hint %{{.*}} divisibility [16] : !tile.ptr<f16>
+// CHECK: tile.hint %{{.*}} divisibility [8] : i64
+func.func @hints(%o: !tile.block<128xi32>, %b: !tile.block<8x32xi32>,
+                 %p: !tile.block<8x32x!tile.ptr<f16>>, %q: !tile.ptr<f16>, %n: i64) {
+  %0 = tile.hint %o divisibility [16] contiguity [16] : !tile.block<128xi32>
+  %1 = tile.hint %b constancy [4, 1] : !tile.block<8x32xi32>
+  %2 = tile.hint %p divisibility [16, 16] contiguity [1, 32] constancy [8, 1]
+      : !tile.block<8x32x!tile.ptr<f16>>
+  %3 = tile.hint %q divisibility [16] : !tile.ptr<f16>
+  %4 = tile.hint %n divisibility [8] : i64
+  return
+}

@@ -368,6 +368,49 @@ void ConvertLayoutOp::getCanonicalizationPatterns(RewritePatternSet &results,
 }
 
 //===----------------------------------------------------------------------===//
+// Facts for the compiler
+//===----------------------------------------------------------------------===//
+
+LogicalResult HintOp::verify() {
+  if (!getDivisibility() && !getContiguity() && !getConstancy())
+    return emitOpError()
+           << "states no fact: give divisibility, contiguity or constancy";
+  ArrayRef<int64_t> shape;
+  if (auto block = dyn_cast<BlockType>(getType()))
+    shape = block.getShape();
+  size_t entries = std::max<size_t>(1, shape.size());
+  auto check = [&](StringRef name, std::optional<ArrayRef<int64_t>> facts,
+                   bool powerOfTwo) -> LogicalResult {
+    if (!facts)
+      return success();
+    if (facts->size() != entries) {
+      if (shape.empty())
+        return emitOpError()
+               << name << " needs 1 entry for a scalar, not " << facts->size();
+      return emitOpError() << name << " needs " << entries
+                           << " entries, one per dimension, not "
+                           << facts->size();
+    }
+    for (auto [dim, fact] : llvm::enumerate(*facts)) {
+      if (fact <= 0 || (powerOfTwo && !llvm::isPowerOf2_64(fact)))
+        return emitOpError() << name << " entry " << dim << " is " << fact
+                             << ", not a positive "
+                             << (powerOfTwo ? "power of two" : "integer");
+      int64_t extent = shape.empty() ? 1 : shape[dim];
+      if (!powerOfTwo && fact > extent)
+        return emitOpError() << name << " entry " << dim << " is " << fact
+                             << ", more than the extent " << extent;
+    }
+    return success();
+  };
+  if (failed(check("divisibility", getDivisibility(), true)) ||
+      failed(check("contiguity", getContiguity(), false)) ||
+      failed(check("constancy", getConstancy(), false)))
+    return failure();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // Memory
 //===----------------------------------------------------------------------===//
 

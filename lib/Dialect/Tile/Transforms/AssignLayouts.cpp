@@ -635,7 +635,7 @@ void LayoutAssigner::run() {
         for (BlockArgument arg : block.getArguments())
           strip(arg);
   });
-  axisInfo.emplace();
+  axisInfo.emplace(func);
   demandBlock(func.getBody().front());
   assignBlock(func.getBody().front());
   materialize();

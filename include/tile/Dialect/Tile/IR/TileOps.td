@@ -688,4 +688,48 @@ def Tile_ExternElementwiseOp : Tile_ElementwiseOp<"extern_elementwise"> {
   let hasVerifier = 1;
 }
 
+//===----------------------------------------------------------------------===//
+// Facts for the compiler
+//===----------------------------------------------------------------------===//
+
+def Tile_HintOp : Tile_ElementwiseOp<"hint", [SameOperandsAndResultType]> {
+  let summary = "State facts about a value's elements that the compiler cannot derive";
+  let description = [{
+    The identity at run time: the result is the operand. The attributes are
+    facts about its elements that the axis analysis takes instead of its own,
+    as Triton's `tl.multiple_of` (`divisibility`), `tl.max_contiguous`
+    (`contiguity`) and `tl.max_constancy` (`constancy`). Each has one entry
+    per dimension (one for a scalar); along that dimension:
+
+    - `contiguity = c`: the elements form runs of `c` consecutive integers
+      (pointers to consecutive elements), starting at indices that are
+      multiples of `c`; at most the extent;
+    - `divisibility = d`: the first element of each run is a multiple of the
+      power of two `d` (in bytes for pointers); with contiguity 1 every
+      element is;
+    - `constancy = k`: runs of `k` equal elements, aligned in the same way;
+      at most the extent.
+
+    The compiler vectorizes memory accesses by these facts without checking
+    them: a fact that does not hold for every launch gives wrong results.
+
+    ```mlir
+    %offs = tile.hint %o divisibility [16] contiguity [16] : !tile.block<128xi32>
+    %base = tile.hint %p divisibility [16] : !tile.ptr<f16>
+    ```
+  }];
+  let arguments = (ins AnyTypeOf<[AnySignlessInteger, Tile_Ptr, Tile_IntBlock,
+                                  Tile_PtrBlock]>:$src,
+                       OptionalAttr<DenseI64ArrayAttr>:$divisibility,
+                       OptionalAttr<DenseI64ArrayAttr>:$contiguity,
+                       OptionalAttr<DenseI64ArrayAttr>:$constancy);
+  let results = (outs AnyTypeOf<[AnySignlessInteger, Tile_Ptr, Tile_IntBlock,
+                                 Tile_PtrBlock]>:$result);
+  let assemblyFormat = [{
+    $src (`divisibility` $divisibility^)? (`contiguity` $contiguity^)?
+    (`constancy` $constancy^)? attr-dict `:` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
 #endif // TILE_OPS_TD

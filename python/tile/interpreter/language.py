@@ -1,0 +1,836 @@
+"""`tile.language` for interpreted kernels: the builtins with Triton's names and
+signatures, computed with NumPy on the current program.
+
+Each builtin mirrors the one of the same name in `tile.language.core` (its
+argument checks are those functions' helpers, reused). `namespace` is the
+module an interpreted kernel sees as `tl`; every builtin of `tile.language`
+must have a counterpart here (test_interpreter.py checks): a new builtin is
+one function below.
+"""
+from __future__ import annotations
+
+import builtins
+import math
+import sys
+import types
+from typing import Any, Callable, Iterator
+
+import numpy as np
+
+from .. import language as _tl
+from ..errors import TileError
+from ..language import core as C
+from ..language import semantic as S
+from ..language import math as M
+from ..language import types as T
+from ..language.core import (LOAD_CACHE_OPERATORS, STORE_CACHE_OPERATORS, _axis, _cache_hints,
+                             _constexpr_int, _dtype, _no_block_pointer, _shape)
+from ..language.types import unwrap
+from . import libdevice, memory
+from . import ops as O
+from .program import current
+from .values import (BlockTruthError, Tensor, bf16_bits, bf16_values, constant, make,
+                     storage_dtype, wrap_int)
+
+_IMPLEMENTED: dict[str, Callable[..., Any]] = {}
+
+
+def _implements(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """Registers the interpreted version of the builtin of the same name."""
+    _IMPLEMENTED[fn.__name__] = fn
+    return fn
+
+
+# ----------------------------------------------------------------------------
+# Program identity and block creation
+# ----------------------------------------------------------------------------
+
+def _grid_axis(axis: Any, name: str, possessive: str) -> int:
+    axis = _constexpr_int(axis, f"{possessive} axis")
+    if axis not in (0, 1, 2):
+        raise TileError(f"{name} axis must be 0, 1 or 2, got {axis}")
+    return axis
+
+
+@_implements
+def program_id(axis: Any = 0) -> Tensor:
+    return constant(current().program[_grid_axis(axis, "program_id", "program_id's")], T.int32)
+
+
+@_implements
+def num_programs(axis: Any = 0) -> Tensor:
+    return constant(current().grid[_grid_axis(axis, "num_programs", "num_programs'")], T.int32)
+
+
+@_implements
+def arange(start: Any, end: Any) -> Tensor:
+    start = _constexpr_int(start, "arange's start")
+    end = _constexpr_int(end, "arange's end")
+    if end <= start:
+        raise TileError(f"arange({start}, {end}) is empty: end must be greater than start")
+    return make(np.arange(start, end), T.int32)
+
+
+@_implements
+def full(shape: Any, value: Any, dtype: Any) -> Tensor:
+    shape, element = _shape(shape), _dtype(dtype)
+    value = unwrap(value)
+    scalar = O.cast(value, element) if isinstance(value, Tensor) else constant(value, element)
+    return O.broadcast_to(scalar, shape)
+
+
+@_implements
+def zeros(shape: Any, dtype: Any = T.float32) -> Tensor:
+    return full(shape, 0, dtype)
+
+
+@_implements
+def zeros_like(input: Tensor) -> Tensor:
+    return full(input.shape, 0, input.dtype)
+
+
+@_implements
+def full_like(input: Tensor, value: Any) -> Tensor:
+    return full(input.shape, value, input.dtype)
+
+
+# ----------------------------------------------------------------------------
+# Memory
+# ----------------------------------------------------------------------------
+
+def _pointer(pointer: Any, what: str) -> Tensor:
+    ptr = O.to_value(pointer)
+    if not ptr.dtype.is_ptr():
+        raise TileError(f"tl.{what} needs a pointer or a block of pointers, got {ptr.dtype}")
+    return ptr
+
+
+def _mask(ptr: Tensor, mask: Any) -> tuple[Tensor, Tensor | None]:
+    if unwrap(mask) is None:
+        return ptr, None
+    ptr, mask_value = O.broadcast_together(ptr, O.to_bool(O.to_value(mask)))
+    return ptr, mask_value
+
+
+@_implements
+def load(pointer: Any, mask: Any = None, other: Any = None, boundary_check: Any = (),
+         padding_option: Any = "", cache_modifier: Any = "", eviction_policy: Any = "",
+         volatile: Any = False) -> Tensor:
+    ptr = _pointer(pointer, "load")
+    # Checked as compiled; the CPU has no caches to steer.
+    _no_block_pointer(boundary_check, padding_option, "tl.load")
+    _cache_hints(cache_modifier, eviction_policy, volatile, "tl.load", LOAD_CACHE_OPERATORS)
+    element = ptr.dtype.element_ty
+    ptr, mask_value = _mask(ptr, mask)
+    other_value = None
+    if mask_value is not None and unwrap(other) is not None:
+        other_value = O.broadcast_to(O.cast(O.to_value(other, element), element), ptr.shape)
+    return memory.load(ptr, mask_value, other_value)
+
+
+@_implements
+def store(pointer: Any, value: Any, mask: Any = None, boundary_check: Any = (),
+          cache_modifier: Any = "", eviction_policy: Any = "", volatile: Any = False) -> None:
+    ptr = _pointer(pointer, "store")
+    _no_block_pointer(boundary_check, "", "tl.store")
+    _cache_hints(cache_modifier, eviction_policy, volatile, "tl.store", STORE_CACHE_OPERATORS)
+    element = ptr.dtype.element_ty
+    value = O.cast(O.to_value(value, element), element)
+    ptr, mask_value = _mask(ptr, mask)
+    memory.store(ptr, O.broadcast_to(value, ptr.shape), mask_value)
+
+
+# ----------------------------------------------------------------------------
+# Elementwise math
+# ----------------------------------------------------------------------------
+
+@_implements
+def where(condition: Any, x: Any, y: Any) -> Tensor:
+    return O.where(condition, x, y)
+
+
+@_implements
+def maximum(x: Any, y: Any, propagate_nan: Any = None) -> Tensor:
+    return O.minmax("max", x, y)
+
+
+@_implements
+def minimum(x: Any, y: Any, propagate_nan: Any = None) -> Tensor:
+    return O.minmax("min", x, y)
+
+
+@_implements
+def clamp(x: Any, min: Any, max: Any, propagate_nan: Any = None) -> Tensor:
+    return O.minmax("min", O.minmax("max", x, min), max)
+
+
+def _float_math(op: str) -> Callable[..., Tensor]:
+    def fn(x: Any) -> Tensor:
+        return O.float_unary(op, x)
+    fn.__name__ = fn.__qualname__ = op
+    return _implements(fn)
+
+
+for _op in ("exp", "exp2", "log", "log2", "sqrt", "rsqrt", "floor", "ceil", "sin", "cos"):
+    _float_math(_op)
+
+
+@_implements
+def abs(x: Any) -> Tensor:
+    x = O.to_value(x)
+    if x.dtype.is_int_unsigned():
+        return x
+    return O.float_unary("absf", x) if x.dtype.is_floating() else O.abs_int(x)
+
+
+@_implements
+def fma(x: Any, y: Any, z: Any) -> Tensor:
+    return O.fma(x, y, z)
+
+
+@_implements
+def sigmoid(x: Any) -> Tensor:
+    x = O.to_value(x)
+    if not x.dtype.is_floating():
+        x = O.cast(x, T.float32)
+    return O.truediv(1.0, O.add(1.0, O.float_unary("exp", O.minus(x))))
+
+
+# tl.math's precise variants: libdevice calls when compiled (language/math.py),
+# NumPy here, with the compiled typing (integers computed in f32, f16/bf16 in
+# f32 and rounded back, f64 in f64). NumPy's f32 and f64 division and square
+# root are correctly rounded, as libdevice's `_rn` functions.
+def _libdevice_float(name: str, args: tuple[Any, ...], fn: Callable[..., np.ndarray]) -> Tensor:
+    M.check_arity(name, M.FLOAT_FUNCTIONS[name][0], args)
+    values = [unwrap(a) for a in args]
+    like = next((v for v in values if isinstance(v, Tensor)), None)
+    xs = [O.to_value(v, like.dtype if like is not None else None) for v in values]
+    result, compute = M.float_function_types(name, [x.dtype for x in xs])
+    xs = [O.cast(x, compute) for x in xs]
+    O.check_broadcast(*xs)
+    return O.cast(make(fn(*(x.data for x in xs)), compute), result)
+
+
+def _fma_rn(x: np.ndarray, y: np.ndarray, z: np.ndarray) -> np.ndarray:
+    # As tl.fma here: the f32 product is exact in f64, rounded once to f32
+    # (ties aside); f64 is not fused.
+    return x.astype(np.float64) * y + z
+
+
+_MATH_FLOAT: dict[str, Callable[..., np.ndarray]] = {
+    "div_rn": np.true_divide, "sqrt_rn": np.sqrt, "rint": np.rint, "fma_rn": _fma_rn,
+    "erf": np.vectorize(math.erf, otypes=[np.float64]),
+    "rcp_rn": np.reciprocal,
+}
+assert set(_MATH_FLOAT) == set(M.FLOAT_FUNCTIONS), "every tl.math float function, interpreted"
+for _name, _fn in _MATH_FLOAT.items():
+    def _precise(*args: Any, _name: str = _name,
+                 _fn: Callable[..., np.ndarray] = _fn) -> Tensor:
+        return _libdevice_float(_name, args, _fn)
+    _precise.__name__ = _precise.__qualname__ = _name
+    _implements(_precise)
+
+
+@_implements
+def fdiv(x: Any, y: Any, ieee_rounding: Any = False) -> Tensor:
+    if unwrap(ieee_rounding):
+        return _libdevice_float("div_rn", (x, y), np.true_divide)
+    return O.truediv(x, y)
+
+
+@_implements
+def fast_expf(x: Any) -> Tensor:
+    return O.float_unary("exp", O.cast(O.to_value(x), T.float32))
+
+
+@_implements
+def fast_dividef(x: Any, y: Any) -> Tensor:
+    return O.truediv(O.cast(O.to_value(x), T.float32), O.cast(O.to_value(y), T.float32))
+
+
+@_implements
+def umulhi(x: Any, y: Any) -> Tensor:
+    x, y = O.operands(x, y)
+    common = M.umulhi_type(x.dtype, y.dtype)
+    x, y = O.promote(x, y, common)
+    bits = common.primitive_bitwidth
+    # The high half of the unsigned 2N-bit product, as the type's bits.
+    high = np.frompyfunc(
+        lambda a, b: wrap_int((int(a) % 2**bits) * (int(b) % 2**bits) >> bits, common), 2, 1)
+    return make(high(x.data, y.data), common)
+
+
+@_implements
+def extern_elementwise(lib_name: Any, lib_path: Any, args: Any, arg_type_symbol_dict: Any,
+                       is_pure: Any = True) -> Tensor:
+    raise TileError("tl.extern_elementwise calls a libdevice function, which the interpreter "
+                    "has no version of; run the kernel compiled")
+
+
+@_implements
+def cdiv(x: Any, div: Any) -> Any:
+    x, div = unwrap(x), unwrap(div)
+    if not isinstance(x, Tensor) and not isinstance(div, Tensor):
+        return (x + div - 1) // div
+    return O.floordiv(O.sub(O.add(x, div), 1), div)
+
+
+@_implements
+def cast(input: Any, dtype: Any, fp_downcast_rounding: Any = None,
+         bitcast: Any = False) -> Tensor:
+    value, to = O.to_value(input), _dtype(dtype)
+    src, rounding = value.dtype, unwrap(fp_downcast_rounding)
+    if unwrap(bitcast):
+        S.check_bitcast(src, to, rounding)
+    else:
+        S.check_rounding(src, to, rounding)
+    if src == to:
+        return value
+    if src.is_ptr() or to.is_ptr():
+        raise TileError(f"the interpreter does not cast {src} to {to} (its pointers are "
+                        "offsets into their arrays); run the kernel compiled")
+    if unwrap(bitcast):
+        return _bitcast(value, to)
+    result = O.cast(value, to)
+    return _toward_zero(value, result) if rounding == "rtz" else result
+
+
+def _bits(x: Tensor) -> np.ndarray:
+    """The element bits of `x` as unsigned integers of its width."""
+    if x.dtype.is_bf16():
+        return bf16_bits(x.data)
+    data = np.ascontiguousarray(x.data.astype(storage_dtype(x.dtype)))
+    return data.view(np.dtype(f"u{data.dtype.itemsize}"))
+
+
+def _bitcast(x: Tensor, to: Any) -> Tensor:
+    """The same bits read as `to` (of the same width), as tile.bitcast."""
+    bits = _bits(x)
+    if to.is_bf16():
+        return make(bf16_values(bits), to)
+    return make(bits.view(storage_dtype(to)), to)
+
+
+def _toward_zero(src: Tensor, rounded: Tensor) -> Tensor:
+    """`rounded` (src rounded to nearest) moved one step toward zero where
+    it rounded away from zero: cvt.rz."""
+    exact = src.data.astype(np.float64)
+    over = np.abs(rounded.data.astype(np.float64)) > np.abs(exact)
+    if rounded.dtype.is_bf16():
+        bits = bf16_bits(rounded.data).astype(np.uint32)
+        stepped = bf16_values((bits & 0x8000) | ((bits & 0x7FFF) - 1))
+    else:
+        stepped = np.nextafter(rounded.data, np.zeros_like(rounded.data))
+    return make(np.where(over, stepped, rounded.data), rounded.dtype)
+
+
+# ----------------------------------------------------------------------------
+# Shapes
+# ----------------------------------------------------------------------------
+
+def _dims(args: tuple[Any, ...]) -> list[int]:
+    return _shape(args[0]) if len(args) == 1 else _shape(args)
+
+
+@_implements
+def reshape(input: Tensor, *shape: Any, can_reorder: Any = False) -> Tensor:
+    return O.reshape(O.to_value(input), _dims(shape))
+
+
+@_implements
+def view(input: Tensor, *shape: Any, can_reorder: Any = False) -> Tensor:
+    return reshape(input, *shape, can_reorder=can_reorder)
+
+
+@_implements
+def ravel(x: Tensor) -> Tensor:
+    return O.reshape(x, [x.numel])
+
+
+@_implements
+def trans(input: Tensor, *dims: Any) -> Tensor:
+    order = _shape(dims[0]) if len(dims) == 1 else (
+        [_constexpr_int(d, "dim") for d in dims] if dims else None)
+    return O.trans(input, order)
+
+
+@_implements
+def permute(input: Tensor, *dims: Any) -> Tensor:
+    return trans(input, *dims)
+
+
+@_implements
+def broadcast_to(input: Any, *shape: Any) -> Tensor:
+    return O.broadcast_to(O.to_value(input), _dims(shape))
+
+
+@_implements
+def broadcast(input: Any, other: Any) -> tuple[Tensor, Tensor]:
+    return tuple(O.broadcast_together(O.to_value(input), O.to_value(other)))  # type: ignore
+
+
+@_implements
+def expand_dims(input: Any, axis: Any) -> Tensor:
+    x = O.to_value(input)
+    axes = unwrap(axis)
+    axes = list(axes) if isinstance(axes, (list, tuple)) else [axes]
+    rank = len(x.shape) + len(axes)
+    for a in sorted(_constexpr_int(a, "axis") % rank for a in axes):
+        x = O.expand_dims(x, a)
+    return x
+
+
+# ----------------------------------------------------------------------------
+# Reductions and scans
+# ----------------------------------------------------------------------------
+
+Combine = Callable[[Tensor, Tensor], Tensor]
+
+
+def _builtin_combine(kind: str) -> Combine:
+    """The combine of a built-in reduction, as the compiled kernel (i1: xor,
+    or, and; floats: NaN-propagating max/min)."""
+    if kind == "sum":
+        return O.add
+    return lambda a, b: O.minmax(kind, a, b)
+
+
+def _custom_combine(combine_fn: Any, element: T.dtype) -> Combine:
+    """A @jit combine function applied to blocks of operands at once; where it
+    branches on its operands (`if a < b:`), one element at a time."""
+    from .runner import callable_jit
+    fn = callable_jit(combine_fn)
+    if fn is None:
+        raise TileError(f"the combine function must be a @tile.jit function, got {combine_fn!r}")
+
+    def scalar_result(result: Any, like: Tensor) -> Tensor:
+        if isinstance(result, (tuple, list)):
+            if len(result) != 1:
+                raise TileError("combine functions with several values are not supported yet")
+            result = result[0]
+        return O.cast(O.to_value(result, like.dtype), element)
+
+    def combine(a: Tensor, b: Tensor) -> Tensor:
+        try:
+            return O.broadcast_to(scalar_result(fn(a, b), a), a.shape)
+        except BlockTruthError:
+            pass
+        out = np.empty(a.data.shape, dtype=a.data.dtype)
+        for index in np.ndindex(*a.data.shape):
+            pair = (Tensor(a.data[index], a.dtype), Tensor(b.data[index], b.dtype))
+            out[index] = scalar_result(fn(*pair), pair[0]).data
+        return make(out, element)
+    return combine
+
+
+def _take(x: Tensor, axis: int, index: Any) -> Tensor:
+    selector = [slice(None)] * x.data.ndim
+    selector[axis] = index
+    return Tensor(x.data[tuple(selector)], x.dtype)
+
+
+def _reduce_axis(x: Tensor, axis: int, combine: Combine) -> Tensor:
+    """Combines neighbours pairwise, in order, until one element is left along
+    `axis` (a tree, as the GPU reduces; associativity is all it needs)."""
+    while x.shape[axis] > 1:
+        n = x.shape[axis]
+        pairs = combine(_take(x, axis, slice(0, n - 1, 2)), _take(x, axis, slice(1, n, 2)))
+        if n % 2:
+            last = _take(x, axis, slice(n - 1, n))
+            pairs = Tensor(np.concatenate([pairs.data, last.data], axis=axis), pairs.dtype)
+        x = pairs
+    return _take(x, axis, 0)
+
+
+def _reduce(kind: str, input: Any, axis: Any, keep_dims: Any,
+            combine_fn: Any = None) -> Tensor:
+    x = O.to_value(input)
+    if not x.is_block():
+        return x
+    if unwrap(axis) is None:  # reduce everything: flatten first
+        keep_rank = len(x.shape) if unwrap(keep_dims) else 0
+        x, axis = O.reshape(x, [x.numel]), 0
+    else:
+        keep_rank = 0
+    axis = _axis(axis, len(x.shape))
+    if kind == "sum" and x.dtype.is_int() and x.dtype.primitive_bitwidth < 32:
+        x = O.cast(x, T.int32)  # Triton sums narrow integers in int32
+    combine = _custom_combine(combine_fn, x.dtype) if kind == "custom" \
+        else _builtin_combine(kind)
+    result = _reduce_axis(x, axis, combine)
+    if unwrap(keep_dims):
+        if keep_rank:
+            return O.reshape(result, [1] * keep_rank)
+        result = O.expand_dims(result, axis)
+    return result
+
+
+@_implements
+def sum(input: Any, axis: Any = None, keep_dims: Any = False, dtype: Any = None) -> Tensor:
+    if unwrap(dtype) is not None:
+        input = O.cast(O.to_value(input), _dtype(dtype))
+    return _reduce("sum", input, axis, keep_dims)
+
+
+def _extreme_reduction(kind: str) -> None:
+    def extreme(input: Any, axis: Any = None, return_indices: Any = False,
+                return_indices_tie_break_left: Any = True, keep_dims: Any = False) -> Any:
+        if unwrap(return_indices):
+            return (_reduce(kind, input, axis, keep_dims),
+                    _arg_reduce(kind, input, axis, keep_dims, return_indices_tie_break_left))
+        return _reduce(kind, input, axis, keep_dims)
+    extreme.__name__ = extreme.__qualname__ = kind
+    _implements(extreme)
+
+
+_extreme_reduction("max")
+_extreme_reduction("min")
+
+
+def _arg_reduce(kind: str, input: Any, axis: Any, keep_dims: Any,
+                tie_break_left: Any = True) -> Tensor:
+    """As the frontend: reduce, compare with the broadcast extreme, and take the
+    smallest index where it is reached (the largest without `tie_break_left`)."""
+    x = O.to_value(input)
+    if unwrap(axis) is None:
+        x, axis = O.reshape(x, [x.numel]), 0
+    axis = _axis(axis, len(x.shape))
+    extreme = O.broadcast_to(O.expand_dims(_reduce_axis(x, axis, _builtin_combine(kind)), axis),
+                             x.shape)
+    hit = O.compare("eq", x, extreme)
+    shape = [1] * len(x.shape)
+    shape[axis] = x.shape[axis]
+    index = O.broadcast_to(O.reshape(arange(0, x.shape[axis]), shape), x.shape)
+    if unwrap(tie_break_left):
+        result = _reduce_axis(O.where(hit, index, x.shape[axis]), axis, _builtin_combine("min"))
+    else:
+        result = _reduce_axis(O.where(hit, index, -1), axis, _builtin_combine("max"))
+    return O.expand_dims(result, axis) if unwrap(keep_dims) else result
+
+
+@_implements
+def argmax(input: Any, axis: Any, tie_break_left: Any = True, keep_dims: Any = False) -> Tensor:
+    return _arg_reduce("max", input, axis, keep_dims, tie_break_left)
+
+
+@_implements
+def argmin(input: Any, axis: Any, tie_break_left: Any = True, keep_dims: Any = False) -> Tensor:
+    return _arg_reduce("min", input, axis, keep_dims, tie_break_left)
+
+
+def _single(input: Any, what: str) -> Any:
+    if isinstance(input, (tuple, list)):
+        if len(input) != 1:
+            raise TileError(f"{what} over several blocks at once is not supported yet")
+        return input[0]
+    return input
+
+
+@_implements
+def reduce(input: Any, axis: Any, combine_fn: Any, keep_dims: Any = False) -> Tensor:
+    return _reduce("custom", _single(input, "tl.reduce"), axis, keep_dims, combine_fn)
+
+
+def _scan_axis(x: Tensor, axis: int, combine: Combine, reverse: bool) -> Tensor:
+    """Inclusive scan by doubling strides (Hillis-Steele): log2(n) combines of
+    whole blocks, each combining an earlier partial result with a later one."""
+    if reverse:
+        flipped = _scan_axis(Tensor(np.flip(x.data, axis), x.dtype), axis,
+                             lambda a, b: combine(b, a), False)
+        return Tensor(np.flip(flipped.data, axis).copy(), flipped.dtype)
+    n, stride = x.shape[axis], 1
+    while stride < n:
+        later = combine(_take(x, axis, slice(0, n - stride)), _take(x, axis, slice(stride, n)))
+        x = Tensor(np.concatenate([_take(x, axis, slice(0, stride)).data, later.data],
+                                  axis=axis), later.dtype)
+        stride *= 2
+    return x
+
+
+def _scan(kind: str, input: Any, axis: Any, reverse: Any, combine_fn: Any = None) -> Tensor:
+    x = O.to_value(input)
+    if not x.is_block():
+        raise TileError("a scan needs a block")
+    axis = _axis(axis, len(x.shape))
+    if kind == "sum" and x.dtype.is_int() and x.dtype.primitive_bitwidth < 32:
+        x = O.cast(x, T.int32)
+    combine = _custom_combine(combine_fn, x.dtype) if kind == "custom" \
+        else _builtin_combine(kind)
+    return _scan_axis(x, axis, combine, bool(unwrap(reverse)))
+
+
+@_implements
+def cumsum(input: Any, axis: Any = 0, reverse: Any = False) -> Tensor:
+    return _scan("sum", input, axis, reverse)
+
+
+@_implements
+def cummax(input: Any, axis: Any = 0, reverse: Any = False) -> Tensor:
+    return _scan("max", input, axis, reverse)
+
+
+@_implements
+def associative_scan(input: Any, axis: Any, combine_fn: Any, reverse: Any = False) -> Tensor:
+    return _scan("custom", _single(input, "tl.associative_scan"), axis, reverse, combine_fn)
+
+
+# ----------------------------------------------------------------------------
+# dot
+# ----------------------------------------------------------------------------
+
+@_implements
+def dot(input: Any, other: Any, acc: Any = None, input_precision: Any = None,
+        allow_tf32: Any = None, max_num_imprecise_acc: Any = None,
+        out_dtype: Any = T.float32) -> Tensor:
+    """fp16/bf16/fp32 operands, products and sums in f32 (as the compiled
+    kernel's f32 FMA loop; the order of the sums differs)."""
+    a, b = O.to_value(input), O.to_value(other)
+    if len(a.shape) != 2 or len(b.shape) != 2:
+        raise TileError(f"tl.dot needs two rank-2 blocks, got shapes {a.shape} and {b.shape}")
+    if a.shape[1] != b.shape[0]:
+        raise TileError(f"tl.dot shapes do not agree: {a.shape[0]}x{a.shape[1]} times "
+                        f"{b.shape[0]}x{b.shape[1]} ({a.shape[1]} != {b.shape[0]})")
+    if a.dtype not in C._DOT_TYPES or b.dtype not in C._DOT_TYPES:
+        raise TileError(f"tl.dot supports fp16, bf16 and fp32 operands, got {a.dtype} "
+                        f"and {b.dtype}")
+    if a.dtype != b.dtype:
+        common = S.computation_type(a.dtype, b.dtype, False)
+        a, b = O.cast(a, common), O.cast(b, common)
+    result_shape = [a.shape[0], b.shape[1]]
+    out = _dtype(out_dtype)
+    if unwrap(acc) is None:
+        accumulator = full(result_shape, 0.0, T.float32)
+    else:
+        accumulator = O.to_value(acc)
+        if accumulator.shape != result_shape:
+            raise TileError(f"tl.dot accumulator has shape {accumulator.shape}, "
+                            f"expected {result_shape}")
+        out = accumulator.dtype
+        accumulator = O.cast(accumulator, T.float32)
+    products = np.matmul(a.data.astype(np.float32), b.data.astype(np.float32))
+    return O.cast(make(accumulator.data + products, T.float32), out)
+
+
+# ----------------------------------------------------------------------------
+# Compile-time helpers and hints
+# ----------------------------------------------------------------------------
+
+# Builtins that never touch the IR builder: the frontend's own functions.
+for _name in ("static_assert", "debug_barrier"):
+    _implements(getattr(C, _name).__wrapped__)
+
+
+def _hinted(input: Any, values: Any, what: str) -> Any:
+    """The hints are facts for the compiler's analysis: checked for Triton's
+    argument rules as the compiler checks them, the value unchanged."""
+    x = unwrap(input)
+    if isinstance(x, int) and not isinstance(x, bool):
+        C._hint_values([], values, what)
+        return input
+    if not isinstance(x, Tensor) or not (x.dtype.is_int() or x.dtype.is_ptr()):
+        kind = x.dtype if isinstance(x, Tensor) else repr(x)
+        raise TileError(f"tl.{what} applies to integer and pointer values, not {kind}")
+    C._hint_values(x.shape, values, what)
+    return input
+
+
+@_implements
+def multiple_of(input: Any, values: Any) -> Any:
+    return _hinted(input, values, "multiple_of")
+
+
+@_implements
+def max_contiguous(input: Any, values: Any) -> Any:
+    return _hinted(input, values, "max_contiguous")
+
+
+@_implements
+def max_constancy(input: Any, values: Any) -> Any:
+    return _hinted(input, values, "max_constancy")
+
+
+@_implements
+def assume(cond: Any) -> None:
+    """The compiled kernel takes the condition as given (a false one is
+    undefined behaviour); the interpreter checks it."""
+    c = unwrap(cond)
+    if isinstance(c, Tensor):
+        if c.is_block():
+            raise TileError(f"tl.assume needs a scalar condition, not a block of shape "
+                            f"{c.shape}")
+        if not c.dtype.is_bool():
+            raise TileError(f"tl.assume needs a boolean condition, not {c.dtype}")
+        c = bool(c.data)
+    if not c:
+        raise TileError("tl.assume: the condition is false")
+    return None
+
+
+@_implements
+def static_print(*values: Any) -> None:
+    """Prints once per launch and call site, as the compiler prints once."""
+    caller = sys._getframe(1)
+    if current().first_time(("static_print", caller.f_code, caller.f_lasti)):
+        print(*(unwrap(v) for v in values))
+
+
+# ----------------------------------------------------------------------------
+# Loops
+# ----------------------------------------------------------------------------
+
+class static_range(C.static_range):
+    """`tl.static_range`: the compiler unrolls it; here, a loop over Python ints."""
+
+    def __iter__(self) -> Iterator[int]:
+        for bound in (self.start, self.end, self.step):
+            if not isinstance(bound, int):
+                raise TileError("tl.static_range bounds must be compile-time integers, "
+                                f"got {bound!r}")
+        return iter(builtins.range(self.start, self.end, self.step))
+
+
+class range(C.range):  # noqa: A001 - Triton's name
+    """`range(...)`/`tl.range(...)` in a kernel: a loop whose index is an i32 (i64
+    if a bound is 64-bit) runtime value, as the compiler's `scf.for`."""
+
+    def __iter__(self) -> Iterator[Tensor]:
+        bounds = [O.to_value(v) for v in (self.start, self.end, self.step)]
+        for bound in bounds:
+            if bound.is_block() or not bound.dtype.is_int():
+                raise TileError(f"range bounds must be integer scalars, got {bound.type}")
+        iv_type = T.int64 if any(v.dtype.primitive_bitwidth == 64 for v in bounds) \
+            else T.int32
+        lower, upper, step = (O.cast(v, iv_type).item() for v in bounds)
+        if step == 0 or (step < 0 and isinstance(self.step, Tensor)):
+            raise TileError(f"range step must be positive or a negative constant, got {step} "
+                            "(a runtime step counts up while the index is below the end)")
+        return (constant(i, iv_type) for i in builtins.range(lower, upper, step))
+
+
+def _python_extreme(which: str) -> Callable[..., Any]:
+    """Python's min/max in a kernel: on runtime values, tl.minimum/maximum (NaN
+    propagating), as the compiler treats them."""
+    python = getattr(builtins, which)
+
+    def extreme(*args: Any, **kwargs: Any) -> Any:
+        if any(isinstance(unwrap(a), Tensor) for a in args):
+            result = args[0]
+            for other in args[1:]:
+                result = O.minmax(which, result, other)
+            return result
+        return python(*args, **kwargs)
+    extreme.__name__ = which
+    return extreme
+
+
+# Names a kernel finds in builtins that mean something else in a kernel.
+PYTHON_BUILTINS = {"range": range, "min": _python_extreme("min"),
+                   "max": _python_extreme("max")}
+
+
+# ----------------------------------------------------------------------------
+# Tensor methods and operators; the namespace
+# ----------------------------------------------------------------------------
+
+def _to(self: Tensor, dtype: Any, fp_downcast_rounding: Any = None, bitcast: Any = False
+        ) -> Tensor:
+    return cast(self, dtype, fp_downcast_rounding, bitcast)
+
+
+def _getitem(self: Tensor, index: Any) -> Tensor:
+    """`x[:, None]`: only `:` and `None` entries, as the compiler allows."""
+    entries = list(index) if isinstance(index, tuple) else [index]
+    result, axis = self, 0
+    for entry in entries:
+        if entry is None:
+            result = O.expand_dims(result, axis)
+        elif not (isinstance(entry, slice) and entry == slice(None)):
+            raise TileError("blocks can only be indexed with `:` and `None` "
+                            "(e.g. x[:, None]); there is no element access")
+        axis += 1
+    kept = builtins.sum(1 for e in entries if isinstance(e, slice))
+    if kept != len(self.shape):
+        raise TileError(f"index has {kept} `:` entries but the block has rank "
+                        f"{len(self.shape)}")
+    return result
+
+
+def _unsupported(name: str) -> Callable[..., Any]:
+    def missing(*args: Any, **kwargs: Any) -> Any:
+        raise TileError(f"tl.{name} is not supported by the interpreter yet")
+    missing.__name__ = name
+    missing.__tile_interpreter_missing__ = True  # type: ignore[attr-defined]
+    return missing
+
+
+def _operators() -> dict[str, Any]:
+    def binary(fn: Callable[[Any, Any], Tensor]) -> tuple[Any, Any]:
+        return (lambda self, other: fn(self, other)), (lambda self, other: fn(other, self))
+
+    table: dict[str, Any] = {}
+    for name, fn in {"add": O.add, "sub": O.sub, "mul": O.mul, "truediv": O.truediv,
+                     "floordiv": O.floordiv, "mod": O.mod, "pow": O.power,
+                     "and": lambda x, y: O.bitwise("andi", x, y),
+                     "or": lambda x, y: O.bitwise("ori", x, y),
+                     "xor": lambda x, y: O.bitwise("xori", x, y),
+                     "lshift": lambda x, y: O.bitwise("shli", x, y),
+                     "rshift": lambda x, y: O.bitwise("shr", x, y)}.items():
+        table[f"__{name}__"], table[f"__r{name}__"] = binary(fn)
+    for name in ("lt", "le", "gt", "ge", "eq", "ne"):
+        table[f"__{name}__"] = (lambda pred: lambda self, other: O.compare(pred, self, other))(
+            name)
+    table["__neg__"] = O.minus
+    table["__pos__"] = lambda self: self
+    table["__invert__"] = O.invert
+    table["__getitem__"] = _getitem
+    table["T"] = property(lambda self: O.trans(self, None))
+    return table
+
+
+# Each compiled builtin (by identity) -> its interpreted counterpart.
+_COUNTERPARTS: dict[int, Callable[..., Any]] = {}
+
+
+def _interpreted_module(source: types.ModuleType, name: str,
+                        implementations: Callable[[str], Callable[..., Any] | None]
+                        ) -> types.ModuleType:
+    """`source` for interpreted kernels: its builtins replaced by
+    `implementations(name)` (a located error where there is none), the rest kept."""
+    module = types.ModuleType(name, f"{name}, interpreted (NumPy)")
+    for attr in dir(source):
+        if attr.startswith("_"):
+            continue
+        value = getattr(source, attr)
+        if C.is_builtin(value):
+            compiled, value = value, implementations(attr) or _unsupported(attr)
+            _COUNTERPARTS.setdefault(id(compiled), value)
+        setattr(module, attr, value)
+    return module
+
+
+def _build_namespace() -> types.ModuleType:
+    module = _interpreted_module(_tl, "tile.language", _IMPLEMENTED.get)
+    module.tensor = Tensor
+    module.range = range
+    module.static_range = static_range
+    module.core = module
+    module.math = _interpreted_module(_tl.math, "tile.language.math", _IMPLEMENTED.get)
+    module.extra = libdevice.extra_module(_interpreted_module)
+    return module
+
+
+def counterpart(builtin: Any) -> Callable[..., Any]:
+    """The interpreted version of a compiled builtin (however the kernel named it)."""
+    found = _COUNTERPARTS.get(id(builtin))
+    return found if found is not None else _unsupported(builtin.__name__)
+
+
+namespace = _build_namespace()
+
+for _name, _value in _operators().items():
+    setattr(Tensor, _name, _value)
+# The tensor methods (x.to, x.sum, ...): those `tile.language.tensor` has.
+for _name in dir(C.tensor):
+    if C.is_builtin(getattr(C.tensor, _name)):
+        setattr(Tensor, _name, _to if _name == "to" else
+                (_IMPLEMENTED.get(_name) or _unsupported(_name)))
