@@ -210,9 +210,7 @@ class CodeGenerator(ast.NodeVisitor):
             old = self.lookup(target.value.id)
             self.scope[target.value.id] = _rebuild_tuple(old, items)
         else:
-            raise TileError("only names, tuples of names and tuple elements can be assigned "
-                            "in a kernel (blocks are values: there is no x[i] = ... or "
-                            "x.attr = ...)")
+            raise TileError(S.NOT_ASSIGNABLE)
 
     def visit_body(self, statements: Sequence[ast.stmt], top_level: bool = False) -> None:
         """Visits statements; `top_level` when they are the rest of the function.
@@ -1071,8 +1069,7 @@ class CodeGenerator(ast.NodeVisitor):
                     and entry.step is None:
                 pass
             else:
-                raise TileError("blocks can only be indexed with `:` and `None` "
-                                "(e.g. x[:, None]); there is no element access")
+                raise TileError(S.NO_ELEMENT_ACCESS)
             axis += 1
         kept = sum(1 for e in entries if isinstance(e, ast.Slice))
         if kept != len(value.shape):

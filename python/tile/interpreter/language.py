@@ -518,17 +518,9 @@ def argmin(input: Any, axis: Any, tie_break_left: Any = True, keep_dims: Any = F
     return _arg_reduce("min", input, axis, keep_dims, tie_break_left)
 
 
-def _single(input: Any, what: str) -> Any:
-    if isinstance(input, (tuple, list)):
-        if len(input) != 1:
-            raise TileError(f"{what} over several blocks at once is not supported yet")
-        return input[0]
-    return input
-
-
 @_implements
 def reduce(input: Any, axis: Any, combine_fn: Any, keep_dims: Any = False) -> Tensor:
-    return _reduce("custom", _single(input, "tl.reduce"), axis, keep_dims, combine_fn)
+    return _reduce("custom", C.single_operand(input, "tl.reduce"), axis, keep_dims, combine_fn)
 
 
 def _scan_axis(x: Tensor, axis: int, combine: Combine, reverse: bool) -> Tensor:
@@ -571,7 +563,7 @@ def cummax(input: Any, axis: Any = 0, reverse: Any = False) -> Tensor:
 
 @_implements
 def associative_scan(input: Any, axis: Any, combine_fn: Any, reverse: Any = False) -> Tensor:
-    return _scan("custom", _single(input, "tl.associative_scan"), axis, reverse, combine_fn)
+    return _scan("custom", C.single_operand(input, "tl.associative_scan"), axis, reverse, combine_fn)
 
 
 # ----------------------------------------------------------------------------
@@ -737,6 +729,10 @@ def _to(self: Tensor, dtype: Any, fp_downcast_rounding: Any = None, bitcast: Any
     return cast(self, dtype, fp_downcast_rounding, bitcast)
 
 
+def _setitem(self: Tensor, index: Any, value: Any) -> None:
+    raise TileError(S.NOT_ASSIGNABLE)
+
+
 def _getitem(self: Tensor, index: Any) -> Tensor:
     """`x[:, None]`: only `:` and `None` entries, as the compiler allows."""
     entries = list(index) if isinstance(index, tuple) else [index]
@@ -745,8 +741,7 @@ def _getitem(self: Tensor, index: Any) -> Tensor:
         if entry is None:
             result = O.expand_dims(result, axis)
         elif not (isinstance(entry, slice) and entry == slice(None)):
-            raise TileError("blocks can only be indexed with `:` and `None` "
-                            "(e.g. x[:, None]); there is no element access")
+            raise TileError(S.NO_ELEMENT_ACCESS)
         axis += 1
     kept = builtins.sum(1 for e in entries if isinstance(e, slice))
     if kept != len(self.shape):
@@ -783,6 +778,7 @@ def _operators() -> dict[str, Any]:
     table["__pos__"] = lambda self: self
     table["__invert__"] = O.invert
     table["__getitem__"] = _getitem
+    table["__setitem__"] = _setitem
     table["T"] = property(lambda self: O.trans(self, None))
     return table
 
@@ -817,6 +813,11 @@ def _build_namespace() -> types.ModuleType:
     module.math = _interpreted_module(_tl.math, "tile.language.math", _IMPLEMENTED.get)
     module.extra = libdevice.extra_module(_interpreted_module)
     return module
+
+
+def modules() -> list[types.ModuleType]:
+    """The modules interpreted kernels see as `tl`, `tl.math` and libdevice."""
+    return [namespace, namespace.math, namespace.extra.libdevice]
 
 
 def counterpart(builtin: Any) -> Callable[..., Any]:

@@ -155,6 +155,23 @@ class Session:
         return InterpreterError(message, filename, line, col, callers)
 
 
+def _attribute_error(exc: AttributeError) -> TileError:
+    """A TileError (to be located) for a missing builtin of the interpreted
+    language, as the compiler reports it, or for `.to`/`.dtype` of a Python
+    number; `exc` itself otherwise."""
+    owner = getattr(exc, "obj", None)
+    if isinstance(owner, types.ModuleType) and owner in L.modules():
+        error = TileError(f"AttributeError: {exc}")
+    elif exc.name in ("to", "dtype") and isinstance(owner, (bool, int, float)):
+        # The compiler gives Python numbers these attributes; Python does not.
+        error = TileError(f"({owner!r}).{exc.name} works compiled only: the interpreter runs "
+                          f"the kernel as Python, where a Python {type(owner).__name__} has no "
+                          f"attribute '{exc.name}'; write tl.cast({owner!r}, dtype)")
+    else:
+        raise exc
+    return error.with_traceback(exc.__traceback__)
+
+
 def _position(tb: types.TracebackType) -> tuple[str, int, int]:
     code = tb.tb_frame.f_code
     col = None
@@ -225,14 +242,7 @@ def launch(jit: JITFunction, grid: Any, args: Sequence[Any], kwargs: Mapping[str
         except TileError as exc:
             raise session.located(exc, state) from None
         except AttributeError as exc:
-            number = getattr(exc, "obj", None)
-            if exc.name not in ("to", "dtype") or not isinstance(number, (bool, int, float)):
-                raise
-            # The compiler gives Python numbers these attributes; Python does not.
-            error = TileError(f"({number!r}).{exc.name} works compiled only: the interpreter "
-                              f"runs the kernel as Python, where a Python {type(number).__name__}"
-                              f" has no attribute '{exc.name}'; write tl.cast({number!r}, dtype)")
-            raise session.located(error.with_traceback(exc.__traceback__), state) from None
+            raise session.located(_attribute_error(exc), state) from None
         finally:
             host.finish()
 

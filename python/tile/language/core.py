@@ -479,11 +479,17 @@ def argmin(input: Any, axis: Any, tie_break_left: Any = True, keep_dims: Any = F
 @builtin
 def reduce(input: Any, axis: Any, combine_fn: Any, keep_dims: Any = False,
            _builder: Builder | None = None) -> tensor:
+    return _reduce(_builder, "custom", single_operand(input, "tl.reduce"), axis, keep_dims,
+                   combine_fn)
+
+
+def single_operand(input: Any, what: str) -> Any:
+    """The block of a one-operand reduce or scan (a block, or a 1-tuple of one)."""
     if isinstance(input, (tuple, list)):
         if len(input) != 1:
-            raise TileError("tl.reduce over several blocks at once is not supported yet")
-        input = input[0]
-    return _reduce(_builder, "custom", input, axis, keep_dims, combine_fn)
+            raise TileError(f"{what} over several blocks at once is not supported yet")
+        return input[0]
+    return input
 
 
 def _scan(b: Builder, kind: str, input: Any, axis: Any, reverse: Any,
@@ -511,11 +517,8 @@ def cummax(input: Any, axis: Any = 0, reverse: Any = False,
 @builtin
 def associative_scan(input: Any, axis: Any, combine_fn: Any, reverse: Any = False,
                      _builder: Builder | None = None) -> tensor:
-    if isinstance(input, (tuple, list)):
-        if len(input) != 1:
-            raise TileError("tl.associative_scan over several blocks is not supported yet")
-        input = input[0]
-    return _scan(_builder, "custom", input, axis, reverse, combine_fn)
+    return _scan(_builder, "custom", single_operand(input, "tl.associative_scan"), axis, reverse,
+                 combine_fn)
 
 
 _DOT_TYPES = (T.float16, T.bfloat16, T.float32)

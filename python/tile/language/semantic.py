@@ -276,6 +276,13 @@ def bitcast(b: Builder, x: tensor, to: dtype, rounding: str | None = None) -> te
     return tensor(b.bitcast(x.handle, to))
 
 
+# The compiler's and the interpreter's words for what blocks do not do.
+NO_ELEMENT_ACCESS = ("blocks can only be indexed with `:` and `None` (e.g. x[:, None]); "
+                     "there is no element access")
+NOT_ASSIGNABLE = ("only names, tuples of names and tuple elements can be assigned in a kernel "
+                  "(blocks are values: there is no x[i] = ... or x.attr = ...)")
+
+
 Overload = tuple[tuple[dtype, ...], str, dtype]
 
 
