@@ -662,6 +662,24 @@ def bits_and_math(x_ptr, i_ptr, h_ptr, f_ptr, BLOCK: tl.constexpr):
     tl.store(i_ptr + BLOCK + offs, tl.math.umulhi(x.to(tl.int32, bitcast=True), -1))
 
 
+@tile.jit
+def libdevice_nan(x_ptr, out_ptr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs)
+    tl.store(out_ptr + offs, libdevice.max(x, 1.0))
+    tl.store(out_ptr + BLOCK + offs, libdevice.fdim(x, 1.0))
+
+
+def test_libdevice_min_max_and_fdim_treat_nan_as_libdevice() -> None:
+    x = np.array([np.nan, 3.0, -2.0, 1.0], np.float32)
+    out = np.zeros(8, np.float32)
+    libdevice_nan[(1,)](x, out, BLOCK=4)
+    # fmaxf returns the number beside a NaN; fdimf of a NaN is NaN, else max(x - y, +0).
+    np.testing.assert_array_equal(out[:4], [1.0, 3.0, 1.0, 1.0])
+    np.testing.assert_array_equal(out[4:], [np.nan, 2.0, 0.0, 0.0])
+    assert not np.signbit(out[6])
+
+
 def test_bitcasts_rounding_and_precise_math() -> None:
     x = np.array([1.5, -2.5, 0.1, 3.0, -0.49999997, 65519.0, 1e-8, 7.25], np.float32)
     i, h, f = np.zeros(16, np.int32), np.zeros(8, np.float16), np.zeros(40, np.float32)

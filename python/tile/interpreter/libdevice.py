@@ -33,8 +33,9 @@ _NUMPY: dict[str, Callable[..., Any]] = {
         "sin", "sinh", "sqrt", "tan", "tanh", "trunc", "isnan", "isinf", "signbit")}
 _NUMPY.update(acos=np.arccos, asin=np.arcsin, atan=np.arctan, atan2=np.arctan2,
               acosh=np.arccosh, asinh=np.arcsinh, atanh=np.arctanh, pow=np.power,
-              min=np.minimum, max=np.maximum, round=_round_half_away,
-              nearbyint=np.rint, fdim=lambda x, y: np.where(x > y, x - y, 0 * x),
+              min=np.fmin, max=np.fmax,  # fminf/fmaxf: a NaN operand gives the other
+              round=_round_half_away, nearbyint=np.rint,
+              fdim=lambda x, y: np.where(x <= y, np.zeros_like(x), x - y),  # NaN: NaN
               exp10=lambda x: np.power(x.dtype.type(10), x), rsqrt=lambda x: 1 / np.sqrt(x),
               # IEEE's operations, correctly rounded as NumPy's.
               add_rn=np.add, sub_rn=np.subtract, mul_rn=np.multiply, div_rn=np.true_divide,
