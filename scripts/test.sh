@@ -22,6 +22,9 @@ done
 echo "== reliability: lit under ASan+UBSan, fuzzers (about a minute each)"
 bash scripts/test-reliability.sh
 
+echo "== randomized Python kernels (fuzz/python/kernelgen.py, ${KERNELGEN_SECONDS:-60} s)"
+PYTHONPATH=python .venv/bin/python fuzz/python/kernelgen.py --seconds "${KERNELGEN_SECONDS:-60}"
+
 echo "== the wheel: build, install into a fresh virtualenv, test the installed package"
 bash scripts/build-wheel.sh
 bash scripts/test-wheel.sh

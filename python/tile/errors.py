@@ -13,6 +13,11 @@ class TileError(Exception):
     """
 
 
+class ConstantRequired(TileError):
+    """A runtime value was given where a compile-time constant is needed.
+    (A loop may then try again with its numbers kept constant.)"""
+
+
 class CompilationError(Exception):
     """A kernel failed to compile; the message names the user's file:line:col."""
 
@@ -20,6 +25,8 @@ class CompilationError(Exception):
                  line: int | None = None, col: int | None = None,
                  source_line: str | None = None) -> None:
         self.message = message
+        # Set when the cause was a ConstantRequired (see codegen's loops).
+        self.constant_required = False
         self.filename = filename
         self.line = line
         self.col = col

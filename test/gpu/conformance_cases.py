@@ -617,3 +617,77 @@ for (m, n, block) in [(64, 1024, 1024), (16, 4096, 4096), (8, 8192, 4096), (33, 
 
 CASE_IDS = [c.id for c in CASES]
 assert len(set(CASE_IDS)) == len(CASE_IDS), "case ids must be unique"
+
+# -- early exits, casts, libdevice and cache hints (issue 14) --------------------
+
+
+def _first_above_ref(A: Mapping[str, Any], torch: Any) -> dict[str, Any]:
+    above = A["x"] > A["threshold"]
+    first = torch.where(above.any(1), above.int().argmax(1),
+                        torch.full_like(above[:, 0], -1, dtype=torch.int64))
+    return {"out": first.to(torch.int32)}
+
+
+case("find_first_above-break", K.find_first_above, (40,),
+     [("x", inp((40, 300))), ("out", out(40, "int32")), ("n_cols", 300), ("threshold", 2.0)],
+     _first_above_ref, tol=None)
+
+
+def _skip_and_return_ref(A: Mapping[str, Any], torch: Any) -> dict[str, Any]:
+    x = _d(A["x"])
+    negative = x < 0
+    first = torch.where(negative.any(1), negative.int().argmax(1),
+                        torch.full_like(x[:, 0], x.shape[1], dtype=torch.int64))
+    return {"sum": x.clamp(min=0).sum(1), "first": first.to(torch.int32)}
+
+
+case("skip_and_return-continue-return", K.skip_and_return, (30,),
+     [("x", inp((30, 50), init=uniform(-0.2, 3.0))), ("sum", out(30)),
+      ("first", out(30, "int32")), ("n_cols", 50)],
+     _skip_and_return_ref, tol=1e-6)
+
+
+case("erf-libdevice", K.erf, (cdiv(5000, 512),),
+     [("x", inp(5000, init=randn(2.0))), ("out", out(5000)), ("n", 5000)],
+     lambda A, torch: {"out": torch.erf(_d(A["x"]))}, {"BLOCK": 512}, tol=1e-6)
+
+
+def _precise_math_ref(A: Mapping[str, Any], torch: Any) -> dict[str, Any]:
+    # Correctly rounded f32: computed in f64 and rounded once (f64 has more
+    # than twice f32's precision, so that is exact), not by torch's CPU f32
+    # sqrt (within 0.5001 ulp).
+    x, y = A["x"], A["y"]
+    return {"rint": torch.round(x * 4.0), "sqrt": torch.sqrt(_d(x).abs()).float(),
+            "div": (_d(x) / _d(y)).float()}
+
+
+case("precise_math-rint-sqrt_rn-div_rn", K.precise_math, (cdiv(5000, 512),),
+     [("x", inp(5000, init=randn(3.0))), ("y", inp(5000, init=uniform(0.5, 4.0))),
+      ("rint", out(5000)), ("sqrt", out(5000)), ("div", out(5000)), ("n", 5000)],
+     _precise_math_ref, {"BLOCK": 512}, tol=None)
+
+
+def _bits_ref(A: Mapping[str, Any], torch: Any) -> dict[str, Any]:
+    x, a = A["x"], A["a"].to(torch.int64)
+    h = x.half()
+    bits = h.view(torch.int16).to(torch.int32)
+    over = h.float().abs() > x.abs()  # rounded away from zero: step back
+    stepped = (bits & 0x8000) | ((bits & 0x7FFF) - 1)
+    rtz = torch.where(over, stepped, bits).to(torch.int16).view(torch.float16)
+    # f32 arithmetic as the kernel's (|x| < 2 keeps it below 2^32).
+    big = torch.trunc(x.abs() * 2.0**30 + 2.0**31).to(torch.int64)
+    return {"bits": x.view(torch.int32), "hi": ((a * a) >> 32).to(torch.int32),
+            "rtz": rtz, "big": big}
+
+
+case("bits_and_casts-bitcast-umulhi-rtz-uint", K.bits_and_casts, (cdiv(3000, 256),),
+     [("x", inp(3000, init=uniform(-1.9, 1.9))),
+      ("a", inp(3000, "int32", randint(0, 2**31 - 1))),
+      ("bits", out(3000, "int32")), ("hi", out(3000, "int32")), ("rtz", out(3000, "float16")),
+      ("big", out(3000, "int64")), ("n", 3000)],
+     _bits_ref, {"BLOCK": 256}, tol=None)
+
+case("copy_with_hints-cg-evict-volatile", K.copy_with_hints, (cdiv(7000, 1024),),
+     [("src", inp(7000)), ("dst", out(21000)), ("n", 7000)],
+     lambda A, torch: {"dst": torch.cat([A["src"] * 2, A["src"], A["src"]])},
+     {"BLOCK": 1024}, tol=None)

@@ -312,3 +312,87 @@ def hinted_copy(src_ptr, dst_ptr, start, n, BLOCK: tl.constexpr):
     offs = tl.max_contiguous(tl.multiple_of(offs, 8), 8)
     mask = offs < n
     tl.store(dst_ptr + offs, tl.load(src_ptr + offs, mask=mask), mask=mask)
+
+# -- early exits, casts, libdevice and cache hints (issue 14) --------------------
+
+@triton.jit
+def find_first_above(x_ptr, out_ptr, n_cols, threshold):
+    """out[p] = the first column of row p above `threshold`, or -1 (`break`)."""
+    row = tl.program_id(0)
+    found = -1
+    for i in range(0, n_cols):
+        if tl.load(x_ptr + row * n_cols + i) > threshold:
+            found = i
+            break
+    tl.store(out_ptr + row, found)
+
+
+@triton.jit
+def first_negative(row_ptr, n_cols):
+    i = 0
+    while i < n_cols:
+        if tl.load(row_ptr + i) < 0.0:
+            return i
+        i += 1
+    return n_cols
+
+
+@triton.jit
+def skip_and_return(x_ptr, sum_ptr, first_ptr, n_cols):
+    """sum[p]: the positive elements of row p (`continue`); first[p]: the
+    first negative one's column (a `return` from a `while`), or n_cols."""
+    row = tl.program_id(0)
+    acc = 0.0
+    for i in range(0, n_cols):
+        v = tl.load(x_ptr + row * n_cols + i)
+        if v <= 0.0:
+            continue
+        acc += v
+    tl.store(sum_ptr + row, acc)
+    tl.store(first_ptr + row, first_negative(x_ptr + row * n_cols, n_cols))
+
+
+@triton.jit
+def erf(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    tl.store(out_ptr + offs, tl.math.erf(tl.load(x_ptr + offs, mask=mask)), mask=mask)
+
+
+@triton.jit
+def precise_math(x_ptr, y_ptr, rint_ptr, sqrt_ptr, div_ptr, n, BLOCK: tl.constexpr):
+    """Correctly rounded: bit-exact with torch's f32 results."""
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + offs, mask=mask)
+    y = tl.load(y_ptr + offs, mask=mask)
+    tl.store(rint_ptr + offs, tl.extra.cuda.libdevice.rint(x * 4.0), mask=mask)
+    tl.store(sqrt_ptr + offs, tl.math.sqrt_rn(tl.abs(x)), mask=mask)
+    tl.store(div_ptr + offs, tl.math.div_rn(x, y), mask=mask)
+
+
+@triton.jit
+def bits_and_casts(x_ptr, a_ptr, bits_ptr, hi_ptr, rtz_ptr, big_ptr, n, BLOCK: tl.constexpr):
+    """bits: x's bits as int32; hi: umulhi(a, a); rtz: x to fp16 toward zero;
+    big: (x * 2^30 + 2^31) to uint32 (past int32's range), widened to int64."""
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + offs, mask=mask)
+    a = tl.load(a_ptr + offs, mask=mask)
+    tl.store(bits_ptr + offs, x.to(tl.int32, bitcast=True), mask=mask)
+    tl.store(hi_ptr + offs, tl.math.umulhi(a, a), mask=mask)
+    tl.store(rtz_ptr + offs, x.to(tl.float16, fp_downcast_rounding="rtz"), mask=mask)
+    big = (tl.abs(x) * 1073741824.0 + 2147483648.0).to(tl.uint32)
+    tl.store(big_ptr + offs, big.to(tl.int64), mask=mask)
+
+
+@triton.jit
+def copy_with_hints(src_ptr, dst_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(src_ptr + offs, mask=mask, cache_modifier=".cg")
+    y = tl.load(src_ptr + offs, mask=mask, eviction_policy="evict_last")
+    tl.store(dst_ptr + offs, x + y, mask=mask, cache_modifier=".cs")
+    tl.store(dst_ptr + n + offs, x, mask=mask, eviction_policy="evict_first")
+    tl.store(dst_ptr + 2 * n + offs, tl.load(src_ptr + offs, mask=mask, volatile=True),
+             mask=mask, volatile=True)

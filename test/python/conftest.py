@@ -72,3 +72,25 @@ def isolated_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     cache = tmp_path / "tile-cache"
     monkeypatch.setenv("TILE_CACHE_DIR", str(cache))
     return cache
+
+
+def marked_line(path: Path, marker: str) -> int:
+    """The line of `path` ending with the comment `# marker`."""
+    for number, line in enumerate(Path(path).read_text().splitlines(), 1):
+        if line.rstrip().endswith(f"# {marker}"):
+            return number
+    raise AssertionError(f"no line marked {marker} in {path}")
+
+
+def assert_error_at(error: Exception, path: Path, marker: str, snippet: str | None = None) -> None:
+    """`error` is a CompilationError at the marked line of `path` (and at the
+    column of `snippet` there, if given), shown with the line and a caret."""
+    line = marked_line(path, marker)
+    assert getattr(error, "filename", None) == str(path), str(error)
+    assert error.line == line, str(error)  # type: ignore[attr-defined]
+    text = str(error)
+    assert text.startswith(f"{path}:{line}:"), text
+    if snippet is not None:
+        source_line = Path(path).read_text().splitlines()[line - 1]
+        assert error.col == source_line.index(snippet) + 1, text  # type: ignore[attr-defined]
+        assert text.splitlines()[1] == source_line

@@ -290,3 +290,161 @@ def test_cache_dir_default_and_override(monkeypatch):
     assert FileCache().directory == Path("/some/where")
 
 
+
+
+# -- what the key covers: globals, plain helpers, defaults ---------------------
+
+GLOBAL_KERNEL = """
+import os
+import tile
+import tile.language as tl
+
+G = int(os.environ["TILE_TEST_G"])
+SCALE = {scale}
+
+
+def plain_helper(n):
+    return n * {helper_factor}
+
+
+@tile.jit
+def copy(x_ptr, y_ptr, n, BLOCK: tl.constexpr = {default}):
+    offs = tl.arange(0, G)
+    tl.store(y_ptr + offs, tl.load(x_ptr + offs) * SCALE + plain_helper(BLOCK), mask=offs < n)
+"""
+
+
+def load_source(directory: Path, text: str, name: str = "global_kernel"):
+    global _counter
+    _counter += 1
+    path = directory / f"{name}.py"
+    path.write_text(text)
+    linecache.checkcache(str(path))
+    spec = importlib.util.spec_from_file_location(f"{name}_{_counter}", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def global_kernel(directory: Path, monkeypatch, g: int = 64, scale: str = "2.0",
+                  helper_factor: int = 1, default: int = 4):
+    monkeypatch.setenv("TILE_TEST_G", str(g))
+    return load_source(directory, GLOBAL_KERNEL.format(scale=scale, helper_factor=helper_factor,
+                                                       default=default))
+
+
+def compile_global(module):
+    return tile.compile(module.copy, SIGNATURE, {}, target="sm_90", num_warps=4)
+
+
+def test_module_global_is_part_of_the_key(tmp_path, backend, monkeypatch):
+    first = compile_global(global_kernel(tmp_path, monkeypatch, g=64))
+    second = compile_global(global_kernel(tmp_path, monkeypatch, g=128))
+    assert backend.calls == 2, "G=128 must not hit G=64's entry"
+    assert "!tile.block<64xi32>" in first.asm["ptx"]
+    assert "!tile.block<128xi32>" in second.asm["ptx"]
+    compile_global(global_kernel(tmp_path, monkeypatch, g=128))
+    assert backend.calls == 2  # the same value again: a hit
+    compile_global(global_kernel(tmp_path, monkeypatch, g=128, scale="3.0"))
+    assert backend.calls == 3
+    compile_global(global_kernel(tmp_path, monkeypatch, g=128, scale="3"))  # int, not float
+    assert backend.calls == 4
+
+
+def test_plain_helper_edit_and_default_value_change_the_key(tmp_path, backend, monkeypatch):
+    compile_global(global_kernel(tmp_path, monkeypatch))
+    compile_global(global_kernel(tmp_path, monkeypatch, helper_factor=2))
+    assert backend.calls == 2, "an edited plain helper must not hit the old entry"
+    compile_global(global_kernel(tmp_path, monkeypatch, helper_factor=2, default=8))
+    assert backend.calls == 3
+
+
+def test_global_changed_in_process_recompiles_at_launch(tmp_path, backend, monkeypatch):
+    module = global_kernel(tmp_path, monkeypatch, g=64)
+    args = (FakeArray(), FakeArray(), 16)
+    first = module.copy.warmup(*args, target="sm_90")
+    assert module.copy.warmup(*args, target="sm_90") is first and backend.calls == 1
+    module.G = 32
+    second = module.copy.warmup(*args, target="sm_90")
+    assert backend.calls == 2 and "!tile.block<32xi32>" in second.asm["ptx"]
+
+
+class FakeArray:
+    """A device array as far as argument typing goes."""
+    dtype = "float32"
+
+    def data_ptr(self) -> int:
+        return 1 << 20
+
+
+def test_a_global_that_is_no_compile_time_value_is_an_error(tmp_path, backend):
+    module = load_source(tmp_path, """
+import tile
+import tile.language as tl
+
+SIZES = [16, 32]
+
+
+@tile.jit
+def copy(x_ptr, y_ptr, n):
+    tl.store(y_ptr + tl.arange(0, SIZES[0]), 1.0)
+""", name="list_global")
+    with pytest.raises(tile.CompilationError) as info:
+        tile.compile(module.copy, SIGNATURE, {}, target="sm_90")
+    error = info.value
+    assert error.filename.endswith("list_global.py") and error.line == 10
+    assert "reads the global 'SIZES', a list" in error.message
+    assert backend.calls == 0
+
+
+# -- entries that are not what they claim --------------------------------------
+
+def test_entry_copied_over_another_keys_entry_is_a_miss(tmp_path, backend, isolated_cache):
+    kernel = load_kernel(tmp_path)
+    compile_copy(kernel, constexprs={"BLOCK": 64})
+    compile_copy(kernel, constexprs={"BLOCK": 128})
+    small, large = sorted(isolated_cache.rglob("*.json"), key=lambda p: p.stat().st_mtime_ns)
+    large.write_bytes(small.read_bytes())  # BLOCK=64's entry under BLOCK=128's key
+    rebuilt = compile_copy(kernel, constexprs={"BLOCK": 128})
+    assert backend.calls == 3 and "!tile.block<128xi32>" in rebuilt.asm["ptx"]
+    assert FileCache(isolated_cache).get(large.stem) is not None  # rewritten
+
+
+def test_entry_linked_to_another_keys_entry_is_a_miss(tmp_path, backend, isolated_cache):
+    kernel = load_kernel(tmp_path)
+    compile_copy(kernel, constexprs={"BLOCK": 64})
+    compile_copy(kernel, constexprs={"BLOCK": 128})
+    small, large = sorted(isolated_cache.rglob("*.json"), key=lambda p: p.stat().st_mtime_ns)
+    large.unlink()
+    large.symlink_to(small)
+    rebuilt = compile_copy(kernel, constexprs={"BLOCK": 128})
+    assert backend.calls == 3 and "!tile.block<128xi32>" in rebuilt.asm["ptx"]
+    assert not large.is_symlink()  # replaced by a real entry
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs POSIX FIFOs")
+def test_fifo_in_place_of_an_entry_does_not_block(tmp_path, backend, isolated_cache):
+    import signal
+    kernel = load_kernel(tmp_path)
+    compile_copy(kernel)
+    (entry,) = isolated_cache.rglob("*.json")
+    entry.unlink()
+    os.mkfifo(entry)
+
+    def hung(*_):
+        raise AssertionError("reading the cache blocked on a FIFO")
+    previous = signal.signal(signal.SIGALRM, hung)
+    signal.alarm(20)
+    try:
+        compile_copy(kernel)
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+    assert backend.calls == 2 and entry.is_file()
+
+
+def test_entry_header_names_its_key(tmp_path, backend, isolated_cache):
+    compile_copy(load_kernel(tmp_path))
+    (entry,) = isolated_cache.rglob("*.json")
+    magic, key, checksum = entry.read_bytes().split(b"\n", 1)[0].split(b" ")
+    assert magic == b"tile-cache-v2" and key.decode() == entry.stem and len(checksum) == 64

@@ -278,11 +278,187 @@ def test_early_return_guards_become_if_else():
 def return_in_loop(x_ptr, n):
     for i in range(0, n):
         if i > 3:
-            return  # ERR-loop-return
+            return
         tl.store(x_ptr + i, 1.0)
 
 
-def test_return_inside_a_loop_is_rejected():
+def test_return_inside_a_loop_ends_the_loop_and_the_kernel():
+    ir = ir_of(return_in_loop, "*fp32,i32")
+    # The loop becomes an scf.while on a counter that stops once the return
+    # flag is set; the store after the `if` runs only where it is not.
+    check_order(ir, "arith.constant false", "scf.while (", "scf.if %", "arith.constant false",
+                "} else {", "arith.cmpi slt", "scf.condition(", "} do {", "arith.cmpi sgt",
+                "scf.if", "arith.constant true", "arith.xori", "scf.if", "tile.store",
+                "arith.addi", "scf.yield")
+
+
+@tile.jit
+def find_first(x_ptr, out_ptr, n, target):
+    found = -1
+    for i in range(0, n):
+        if tl.load(x_ptr + i) == target:
+            found = i
+            break
+    tl.store(out_ptr, found)
+
+
+def test_break_ends_the_loop():
+    ir = ir_of(find_first, "*fp32,*i32,i32,fp32")
+    # scf.while (found, broken, counter): the condition is false once broken
+    # (the bound is not even compared then).
+    check_order(ir, "arith.constant -1 : i32", "arith.constant false", "scf.while (",
+                ") : (i32, i1, i32) -> (i32, i1, i32) {", "scf.if %", "-> (i1)",
+                "arith.constant false", "} else {", "arith.cmpi slt", "scf.condition(",
+                "} do {", "tile.load", "arith.cmpf oeq", "scf.if", "arith.constant true",
+                "scf.yield", "arith.addi", "scf.yield")
+    assert "scf.for" not in ir
+
+
+@tile.jit
+def skip_odd(x_ptr, out_ptr, n):
+    acc = 0.0
+    for i in range(0, n):
+        if i % 2 == 1:
+            continue
+        acc += tl.load(x_ptr + i)
+    tl.store(out_ptr, acc)
+
+
+def test_continue_skips_the_rest_of_the_iteration():
+    ir = ir_of(skip_odd, "*fp32,*fp32,i32")
+    # A loop with only `continue` stays an scf.for; the rest of the body is
+    # guarded by the flag.
+    check_order(ir, "scf.for", "arith.remsi", "arith.cmpi eq", "scf.if", "arith.constant true",
+                "} else {", "arith.constant false", "arith.xori", "scf.if", "tile.load",
+                "arith.addf", "scf.yield", "} else {", "scf.yield", "scf.yield")
+    assert "scf.while" not in ir
+
+
+@tile.jit
+def first_negative(x_ptr, n):
+    i = 0
+    while i < n:
+        if tl.load(x_ptr + i) < 0.0:
+            return i
+        i += 1
+    return -1
+
+
+@tile.jit
+def calls_first_negative(x_ptr, out_ptr, n):
+    tl.store(out_ptr, first_negative(x_ptr, n))
+
+
+def test_return_with_a_value_from_inside_a_loop():
+    ir = ir_of(calls_first_negative, "*fp32,*i32,i32")
+    # The while condition checks the return flag first; the return value is
+    # carried; `return -1` after the loop applies only where none was taken.
+    check_order(ir, "scf.while (", ") : (i1, i32, i32)", "scf.if %", "scf.condition(",
+                "} do {", "arith.cmpf olt", "scf.if", "arith.constant true", "scf.yield",
+                "arith.xori", "scf.if", "arith.addi", "scf.yield", "arith.xori", "scf.if",
+                "arith.constant -1 : i32", "tile.store %arg1, %")
+
+
+@tile.jit
+def magnitude(x):
+    if x > 0:
+        return x
+    return -x
+
+
+@tile.jit
+def calls_magnitude(x_ptr, out_ptr):
+    tl.store(out_ptr, magnitude(tl.load(x_ptr)))
+
+
+def test_returns_in_runtime_branches_of_a_device_function():
+    ir = ir_of(calls_magnitude, "*fp32,*fp32")
+    check_order(ir, "tile.load", "arith.cmpf ogt", "scf.if", "-> (i1, f32)", "scf.yield",
+                "} else {", "arith.constant 0.0 : f32", "scf.yield", "arith.xori", "scf.if",
+                "arith.negf", "tile.store %arg1")
+
+
+@tile.jit
+def sometimes_returns(x):
+    if x > 0:
+        return x  # a path that falls off the end returns nothing
+
+
+@tile.jit
+def calls_sometimes(x_ptr):
+    tl.store(x_ptr, sometimes_returns(tl.load(x_ptr)))  # ERR-some-paths
+
+
+def test_a_value_on_some_paths_only_is_an_error():
     import pytest
-    with pytest.raises(tile.CompilationError, match="return inside a runtime"):
-        tile.generate_ir(return_in_loop, "*fp32,i32")
+    from pathlib import Path
+    from conftest import assert_error_at
+    with pytest.raises(tile.CompilationError) as info:
+        tile.generate_ir(calls_sometimes, "*fp32")
+    assert_error_at(info.value, Path(__file__).resolve(), "ERR-some-paths", "sometimes_returns")
+    assert "returns a value on some paths" in info.value.message
+
+
+@tile.jit
+def static_break(x_ptr, n, LIMIT: tl.constexpr):
+    for i in tl.static_range(8):
+        if i == LIMIT:
+            break
+        tl.store(x_ptr + i, 1.0)
+    for j in tl.static_range(4):
+        if tl.load(x_ptr + j) > n:
+            break
+        tl.store(x_ptr + j, 2.0)
+
+
+def test_break_in_static_range():
+    ir = ir_of(static_break, "*fp32,i32", {"LIMIT": 3})
+    # A compile-time break stops the unrolling: 3 stores of 1.0; a runtime one
+    # guards the iterations after it, nested: 4 stores of 2.0.
+    assert ir.count("tile.store") == 3 + 4
+    assert ir.count("scf.if") >= 2 * 4 - 1
+    assert "scf.while" not in ir and "scf.for" not in ir
+
+
+@tile.jit
+def while_break(x_ptr, n):
+    i = 0
+    while tl.load(x_ptr + i) > 0.0:
+        i += 1
+        if i >= n:
+            break
+    tl.store(x_ptr, i.to(tl.float32))
+
+
+def test_break_in_while_does_not_evaluate_the_condition_again():
+    ir = ir_of(while_break, "*fp32,i32")
+    # The load of the condition is inside the `else` of the broken check.
+    check_order(ir, "scf.while", "scf.if %", "arith.constant false", "} else {",
+                "tile.load", "arith.cmpf ogt", "scf.yield", "scf.condition(")
+
+
+@tile.jit
+def static_print_and_assert(x_ptr, BLOCK: tl.constexpr):
+    tl.static_assert(BLOCK % 16 == 0, "BLOCK must be a multiple of 16")
+    tl.static_print("BLOCK is", BLOCK)
+    tl.store(x_ptr, 1.0)
+
+
+def test_static_print_prints_at_compile_time(capsys):
+    ir_of(static_print_and_assert, "*fp32", {"BLOCK": 32})
+    assert capsys.readouterr().out == "BLOCK is 32\n"
+
+
+def test_early_exits_compile_to_ptx():
+    import pytest
+    from conftest import requires_library  # noqa: F401
+    from tile.compiler import capi
+    if not capi.available():
+        pytest.skip(f"compile library not built ({capi.library_path()})")
+    for kernel, signature, constexprs in [
+            (return_in_loop, "*fp32,i32", {}), (find_first, "*fp32,*i32,i32,fp32", {}),
+            (skip_odd, "*fp32,*fp32,i32", {}), (calls_first_negative, "*fp32,*i32,i32", {}),
+            (calls_magnitude, "*fp32,*fp32", {}), (static_break, "*fp32,i32", {"LIMIT": 3}),
+            (while_break, "*fp32,i32", {})]:
+        compiled = tile.compile(kernel, signature, constexprs, target="sm_90", emit_cubin=False)
+        assert f".entry {kernel.__name__}" in compiled.asm["ptx"]

@@ -157,17 +157,6 @@ def test_unsupported_syntax():
 
 
 @tile.jit
-def uses_break(x_ptr, n):
-    for i in range(0, n):
-        break  # ERR-break
-
-
-def test_break_is_rejected():
-    error = compile_error(uses_break, "*fp32,i32")
-    assert_located(error, "ERR-break", "break")
-
-
-@tile.jit
 def too_many_args(x_ptr):
     y = helpers.scaled(1.0, 2.0, 3.0)  # ERR-args
     tl.store(x_ptr, y)

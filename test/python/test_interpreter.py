@@ -10,6 +10,7 @@ np = pytest.importorskip("numpy", reason="the interpreter needs NumPy (pip insta
 
 import tile  # noqa: E402
 import tile.language as tl  # noqa: E402
+from tile.language.extra.cuda import libdevice  # noqa: E402
 from tile.interpreter import InterpreterError  # noqa: E402
 from tile.interpreter import language as L  # noqa: E402
 from tile.interpreter.memory import Allocation, Region, read_modify_write  # noqa: E402
@@ -645,6 +646,120 @@ def test_scalar_arguments_take_the_launch_types() -> None:
     assert out.tolist() == [2**40 + 1, 3 * 16777216]
 
 
+# -- bits, rounding, tl.math and libdevice, cache hints, ties ------------------------------------
+
+@tile.jit
+def bits_and_math(x_ptr, i_ptr, h_ptr, f_ptr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs, cache_modifier=".cg")
+    tl.store(i_ptr + offs, x.to(tl.int32, bitcast=True), eviction_policy="evict_last")
+    tl.store(h_ptr + offs, x.to(tl.float16, fp_downcast_rounding="rtz"))
+    tl.store(f_ptr + offs, tl.cast(x.to(tl.int32, bitcast=True) + 1, tl.float32, bitcast=True))
+    tl.store(f_ptr + BLOCK + offs, tl.math.fma_rn(x, x, 1.0) + tl.math.rcp_rn(x + 8.0))
+    tl.store(f_ptr + 2 * BLOCK + offs, tl.math.div_rn(x, 3.0) - tl.math.sqrt_rn(x * x))
+    tl.store(f_ptr + 3 * BLOCK + offs, tl.math.fast_expf(x) + tl.math.fast_dividef(x, 2.0))
+    tl.store(f_ptr + 4 * BLOCK + offs, libdevice.round(x) + libdevice.rsqrt(x * x + 1.0))
+    tl.store(i_ptr + BLOCK + offs, tl.math.umulhi(x.to(tl.int32, bitcast=True), -1))
+
+
+@tile.jit
+def libdevice_nan(x_ptr, out_ptr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs)
+    tl.store(out_ptr + offs, libdevice.max(x, 1.0))
+    tl.store(out_ptr + BLOCK + offs, libdevice.fdim(x, 1.0))
+
+
+def test_libdevice_min_max_and_fdim_treat_nan_as_libdevice() -> None:
+    x = np.array([np.nan, 3.0, -2.0, 1.0], np.float32)
+    out = np.zeros(8, np.float32)
+    libdevice_nan[(1,)](x, out, BLOCK=4)
+    # fmaxf returns the number beside a NaN; fdimf of a NaN is NaN, else max(x - y, +0).
+    np.testing.assert_array_equal(out[:4], [1.0, 3.0, 1.0, 1.0])
+    np.testing.assert_array_equal(out[4:], [np.nan, 2.0, 0.0, 0.0])
+    assert not np.signbit(out[6])
+
+
+def test_bitcasts_rounding_and_precise_math() -> None:
+    x = np.array([1.5, -2.5, 0.1, 3.0, -0.49999997, 65519.0, 1e-8, 7.25], np.float32)
+    i, h, f = np.zeros(16, np.int32), np.zeros(8, np.float16), np.zeros(40, np.float32)
+    bits_and_math[(1,)](x, i, h, f, BLOCK=8)
+    bits = x.view(np.int32)
+    assert i[:8].tolist() == bits.tolist()
+    np.testing.assert_array_equal(f[:8], (bits + 1).view(np.float32))
+    # Toward zero: never larger in magnitude, and 65519 (rounds up to 65520,
+    # then inf at rtne) stays finite.
+    nearest = x.astype(np.float16)
+    assert np.all(np.abs(h.astype(np.float32)) <= np.abs(x)) and np.isfinite(h[5])
+    assert np.all((h == nearest) | (np.abs(nearest.astype(np.float32)) > np.abs(x)))
+    d = x.astype(np.float64)
+    np.testing.assert_array_equal(f[8:16], ((d * d + 1).astype(np.float32)
+                                            + (1 / (d + 8)).astype(np.float32)))
+    np.testing.assert_array_equal(f[16:24], (d / 3).astype(np.float32) - np.abs(x))
+    with np.errstate(over="ignore"):  # exp(65519) is inf in f32 too
+        np.testing.assert_allclose(f[24:32], np.exp(d) + d / 2, rtol=1e-6)
+    rounded = np.array([2.0, -3.0, 0.0, 3.0, -0.0, 65519.0, 0.0, 7.0])  # halves away from 0
+    np.testing.assert_allclose(f[32:40], rounded + 1 / np.sqrt(d * d + 1), rtol=1e-6)
+    unsigned = bits.astype(np.int64) % 2**32
+    assert i[8:].tolist() == ((unsigned * (2**32 - 1)) >> 32).astype(np.int32).tolist()
+
+
+@tile.jit
+def ties(x_ptr, out_ptr, LEFT: tl.constexpr):
+    x = tl.load(x_ptr + tl.arange(0, 8))
+    tl.store(out_ptr, tl.argmax(x, 0, tie_break_left=LEFT))
+    tl.store(out_ptr + 1, tl.argmin(x, 0, tie_break_left=LEFT))
+    tl.store(out_ptr + 2, tl.max(x, 0, return_indices=True,
+                                  return_indices_tie_break_left=LEFT)[1])
+
+
+@pytest.mark.parametrize("left, expected", [(True, [1, 0, 1]), (False, [6, 7, 6])])
+def test_arg_reductions_break_ties_as_asked(left, expected) -> None:
+    out = np.zeros(3, np.int32)
+    ties[(1,)](np.array([0, 5, 2, 5, 1, 3, 5, 0], np.float32), out, LEFT=left)
+    assert out.tolist() == expected
+
+
+@tile.jit
+def misused(x_ptr, WHAT: tl.constexpr):
+    x = tl.load(x_ptr + tl.arange(0, 4))
+    if WHAT == "width":
+        x.to(tl.float16, bitcast=True)  # bad cast
+    if WHAT == "rounding":
+        x.to(tl.float64, fp_downcast_rounding="rtz")  # bad cast
+    if WHAT == "pointer":
+        x.to(tl.int64).to(tl.pointer_type(tl.float32))  # bad cast
+    if WHAT == "cache":
+        tl.load(x_ptr, cache_modifier=".wt")  # bad cast
+    if WHAT == "combined":
+        tl.store(x_ptr, 1.0, cache_modifier=".cs", eviction_policy="evict_first")  # bad cast
+    if WHAT == "libdevice":
+        libdevice.j0(x)  # bad cast
+    if WHAT == "extern":
+        tl.extern_elementwise("", "", [x], {(tl.float32,): ("__nv_j0f", tl.float32)})  # bad cast
+    if WHAT == "overload":
+        libdevice.tanh(x.to(tl.int32))  # bad cast
+    if WHAT == "number":
+        (3).to(tl.int8)  # bad cast
+
+
+@pytest.mark.parametrize("what, message", [
+    ("width", r"cannot bitcast fp32 \(32 bits\) to fp16 \(16 bits\)"),
+    ("rounding", "fp_downcast_rounding applies to float downcasts, not fp32 to fp64"),
+    ("pointer", r"the interpreter does not cast int64 to \*fp32 \(its pointers are offsets"),
+    ("cache", "tl.load: cache_modifier must be '' or one of"),
+    ("combined", "PTX cannot combine cache_modifier '.cs' with eviction_policy"),
+    ("libdevice", "libdevice.j0 has no interpreted version; run the kernel compiled"),
+    ("extern", "tl.extern_elementwise calls a libdevice function, which the interpreter"),
+    ("overload", r"libdevice.tanh has no overload for \(int32\)"),
+    ("number", r"\(3\).to works compiled only: .* write tl.cast\(3, dtype\)"),
+])
+def test_misused_casts_hints_and_libdevice_are_located(what, message) -> None:
+    with pytest.raises(InterpreterError, match=message) as info:
+        misused[(1,)](np.zeros(4, np.float32), WHAT=what)
+    assert info.value.line == line_of(f'WHAT == "{what}"') + 1
+
+
 # -- the interpreter keeps in step with the language --------------------------------------------
 
 def test_every_builtin_and_tensor_method_is_interpreted() -> None:
@@ -658,6 +773,17 @@ def test_every_builtin_and_tensor_method_is_interpreted() -> None:
     for name in dir(core.tensor):
         if core.is_builtin(getattr(core.tensor, name)):
             assert name in L.Tensor.__dict__, name
+    # tl.math and libdevice: a NumPy version or a located "run it compiled"
+    # error (libdevice's functions NumPy lacks), never an AttributeError.
+    from tile.language import math
+    from tile.language.extra.cuda import libdevice as compiled
+    interpreted = vars(L.namespace.math)
+    math_missing = [name for name in dir(math) if core.is_builtin(getattr(math, name))
+                    and (name not in interpreted
+                         or getattr(interpreted[name], "__tile_interpreter_missing__", False))]
+    assert not math_missing, f"tl.math builtins without an interpreter version: {math_missing}"
+    assert all(callable(getattr(L.namespace.extra.libdevice, name, None))
+               for name in compiled.__all__)
 
 
 def test_read_modify_write_applies_lanes_in_order() -> None:

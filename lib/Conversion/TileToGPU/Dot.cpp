@@ -130,7 +130,6 @@ LogicalResult KernelEmitter::emitDot(DotOp op) {
 LogicalResult KernelEmitter::emitWarpGroupDot(DotOp op, MmaLayoutAttr mma) {
   Location loc = op.getLoc();
   auto aType = cast<BlockType>(op.getA().getType());
-  auto bType = cast<BlockType>(op.getB().getType());
   auto cType = cast<BlockType>(op.getType());
   Type element = aType.getElementType();
   int64_t bytes = elementBytes(element);

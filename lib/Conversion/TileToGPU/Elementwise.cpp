@@ -14,7 +14,8 @@ using namespace mlir::tile::lowering;
 //===----------------------------------------------------------------------===//
 
 Value KernelEmitter::castScalar(Location loc, Value value, Type to,
-                                bool unsignedSrc) {
+                                bool unsignedSrc, bool unsignedDst,
+                                bool towardZero) {
   Type from = value.getType();
   if (from == to)
     return value;
@@ -44,10 +45,18 @@ Value KernelEmitter::castScalar(Location loc, Value value, Type to,
       return arith::CmpFOp::create(builder, loc, arith::CmpFPredicate::UNE,
                                    value, zero);
     }
-    return arith::FPToSIOp::create(builder, loc, to, value);
+    return unsignedDst
+               ? Value(arith::FPToUIOp::create(builder, loc, to, value))
+               : Value(arith::FPToSIOp::create(builder, loc, to, value));
   }
   unsigned fromWidth = from.getIntOrFloatBitWidth();
   unsigned toWidth = to.getIntOrFloatBitWidth();
+  if (towardZero && toWidth < fromWidth) {
+    // cvt.rz has f64 -> f32 and f32 -> f16/bf16 forms; truncations compose.
+    if (from.isF64() && toWidth < 32)
+      value = createRoundTowardZero(builder, loc, value, builder.getF32Type());
+    return createRoundTowardZero(builder, loc, value, to);
+  }
   if (fromWidth == toWidth) { // f16 <-> bf16 through f32
     Value wide =
         arith::ExtFOp::create(builder, loc, builder.getF32Type(), value);
@@ -176,7 +185,8 @@ Value KernelEmitter::emitScalarOp(Operation *op, ValueRange operands,
                                        operands[2]);
       })
       .Case<CastOp>([&](CastOp cast) -> Value {
-        return castScalar(loc, operands[0], resultType, cast.getUnsignedSrc());
+        return castScalar(loc, operands[0], resultType, cast.getUnsignedSrc(),
+                          cast.getUnsignedDst(), cast.getRtz());
       })
       .Case<AddPtrOp>([&](AddPtrOp addptr) -> Value {
         Type pointee = cast<PtrType>(getElementTypeOrSelf(addptr.getType()))
@@ -187,7 +197,9 @@ Value KernelEmitter::emitScalarOp(Operation *op, ValueRange operands,
                                    operands[0], ValueRange{operands[1]});
       })
       .Case<HintOp>([&](auto) { return operands[0]; })
-      .Default([&](Operation *) -> Value { return {}; });
+      .Default([&](Operation *other) -> Value {
+        return emitBitsOrCallOp(other, operands, loc);
+      });
 }
 
 //===----------------------------------------------------------------------===//
@@ -224,12 +236,17 @@ LogicalResult KernelEmitter::emitElementwise(Operation *op) {
     registers[op->getResult(0)] = std::move(result);
     return success();
   }
-  // Scalar tile.addptr and tile.hint (an identity).
-  if (isa<AddPtrOp, HintOp>(op)) {
+  // Scalar tile ops: addptr, hint (an identity), casts, bit and pointer
+  // casts, external calls.
+  if (isa<AddPtrOp, HintOp, CastOp, BitcastOp, IntToPtrOp, PtrToIntOp,
+          ExternElementwiseOp>(op)) {
     SmallVector<Value> operands;
     for (Value operand : op->getOperands())
       operands.push_back(getScalar(operand));
-    scalars.map(op->getResult(0), emitScalarOp(op, operands, loc));
+    Value value = emitScalarOp(op, operands, loc);
+    if (!value)
+      return op->emitOpError() << "cannot be lowered to the GPU yet";
+    scalars.map(op->getResult(0), value);
     return success();
   }
   return op->emitOpError() << "cannot be lowered to the GPU yet";

@@ -100,6 +100,19 @@ struct Accumulator {
   Value valid; // null: `value` is always valid
 };
 
+/// The cache hint and volatility of a tile.load or tile.store, as the PTX of
+/// its accesses needs them.
+struct MemoryHints {
+  std::string hint;        // ".cg", ".L1::evict_last", ... or ""
+  bool isVolatile = false; // ld.volatile / st.volatile
+  /// What follows `ld`/`st` in the instruction.
+  std::string space() const {
+    return (isVolatile ? ".volatile.global" : ".global") + hint;
+  }
+};
+MemoryHints memoryHints(std::optional<StringRef> cache,
+                        std::optional<StringRef> evict, bool isVolatile);
+
 class KernelEmitter {
 public:
   KernelEmitter(func::FuncOp kernel, gpu::GPUFuncOp gpuFunc, int64_t numWarps,
@@ -188,7 +201,11 @@ private:
   LogicalResult emitElementwise(Operation *op);
   LogicalResult emitDenseConstant(ConstantOp op);
   Value emitScalarOp(Operation *op, ValueRange operands, Location loc);
-  Value castScalar(Location loc, Value value, Type to, bool unsignedSrc);
+  Value castScalar(Location loc, Value value, Type to, bool unsignedSrc,
+                   bool unsignedDst = false, bool towardZero = false);
+  // Bit casts, pointer casts and external calls, one element
+  // (BitsAndCalls.cpp).
+  Value emitBitsOrCallOp(Operation *op, ValueRange operands, Location loc);
 
   // Global memory (LoadStore.cpp).
   LogicalResult emitLoad(LoadOp op);
@@ -196,10 +213,20 @@ private:
   /// The widest access (in elements) to `ptr` under `mask` that the
   /// registers of `layout` allow.
   int64_t accessWidth(Value ptr, Value mask, const BlockLayout &layout);
+  /// `space` is what follows `ld`: ".global", ".volatile.global" or
+  /// ".global" with a cache hint (".global.cg", ".global.L1::evict_last").
   SmallVector<Value> loadRegisters(Location loc, Type pointee,
                                    const BlockLayout &layout, int64_t width,
                                    ArrayRef<Value> ptrs, ArrayRef<Value> masks,
-                                   ArrayRef<Value> others);
+                                   ArrayRef<Value> others,
+                                   const MemoryHints &hints = {});
+  std::pair<SmallVector<Value>, int64_t> splitWords(Location loc, Value lanes);
+  Value joinWords(Location loc, ArrayRef<Value> words, int64_t wordBits,
+                  Type lanesType);
+  Value loadWords(Location loc, Value ptr, Value pred, Value other,
+                  const MemoryHints &hints);
+  void storeWords(Location loc, Value lanes, Value ptr, Value pred,
+                  const MemoryHints &hints);
   /// Whether this thread is the one that writes register `reg`'s element
   /// among the threads and registers holding copies of it (null: always).
   Value ownsRegister(const BlockLayout &layout, int64_t reg);

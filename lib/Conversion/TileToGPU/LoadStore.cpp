@@ -19,6 +19,20 @@ using namespace mlir;
 using namespace mlir::tile;
 using namespace mlir::tile::lowering;
 
+MemoryHints mlir::tile::lowering::memoryHints(std::optional<StringRef> cache,
+                                              std::optional<StringRef> evict,
+                                              bool isVolatile) {
+  // The verifier allows one of a cache operator, an eviction priority and
+  // volatile: PTX combines none of them.
+  MemoryHints hints;
+  if (cache)
+    hints.hint = ("." + *cache).str();
+  else if (evict)
+    hints.hint = (".L1::" + *evict).str();
+  hints.isVolatile = isVolatile;
+  return hints;
+}
+
 int64_t KernelEmitter::accessWidth(Value ptr, Value mask,
                                    const BlockLayout &layout) {
   return getAccessWidth(axisInfo, ptr, mask, layout.linear);
@@ -58,9 +72,11 @@ Value KernelEmitter::ownsRegister(const BlockLayout &layout, int64_t reg) {
 /// register), `width` elements per access, under `masks` (empty: none) with
 /// `others` (empty: zero) where the mask is off. Accesses whose pointer,
 /// predicate and `other` equal an earlier one's reuse its result.
-SmallVector<Value> KernelEmitter::loadRegisters(
-    Location loc, Type pointee, const BlockLayout &layout, int64_t width,
-    ArrayRef<Value> ptrs, ArrayRef<Value> masks, ArrayRef<Value> others) {
+SmallVector<Value>
+KernelEmitter::loadRegisters(Location loc, Type pointee,
+                             const BlockLayout &layout, int64_t width,
+                             ArrayRef<Value> ptrs, ArrayRef<Value> masks,
+                             ArrayRef<Value> others, const MemoryHints &hints) {
   bool isBool = pointee.isInteger(1);
   Type memoryType = isBool ? builder.getI8Type() : pointee;
   int64_t bytes = elementBytes(memoryType);
@@ -71,6 +87,8 @@ SmallVector<Value> KernelEmitter::loadRegisters(
     Value pred = registerValid(layout, first);
     if (!masks.empty())
       pred = andPredicates(loc, pred, masks[first]);
+    if (!pred && !hints.hint.empty()) // a cache hint needs the PTX instruction
+      pred = constBool(loc, true);
     int64_t totalBytes = width * bytes;
     SmallVector<Value> loaded;
     // Accesses with the same address, predicate and `other` share one load
@@ -98,18 +116,10 @@ SmallVector<Value> KernelEmitter::loadRegisters(
     if (!pred) {
       // Unmasked: an aligned vector load LLVM turns into ld.global.vN.
       extractLanes(LLVM::LoadOp::create(builder, loc, lanesType, ptrs[first],
-                                        totalBytes));
-    } else if (totalBytes >= 2) {
+                                        totalBytes, hints.isVolatile));
+    } else if (totalBytes >= 2 || !hints.hint.empty()) {
       // Predicated: one PTX instruction that leaves `other` in place where
       // the predicate is off, as Triton does.
-      int64_t wordBytes = std::min<int64_t>(totalBytes, 4);
-      if (totalBytes == 8 && width == 1)
-        wordBytes = 8;
-      int64_t words = totalBytes / wordBytes;
-      Type wordType = builder.getIntegerType(wordBytes * 8);
-      Type wordsType =
-          words == 1 ? wordType : VectorType::get({words}, wordType);
-      // Words of `other` (or zero): pack the lanes of each word.
       Value otherVector;
       if (others.empty()) {
         otherVector = LLVM::ZeroOp::create(builder, loc, lanesType);
@@ -126,25 +136,7 @@ SmallVector<Value> KernelEmitter::loadRegisters(
               builder, loc, otherVector, element, constI32(loc, i));
         }
       }
-      Value otherBits =
-          LLVM::BitcastOp::create(builder, loc, wordsType, otherVector);
-      SmallVector<Value> otherWords;
-      for (int64_t word = 0; word < words; ++word)
-        otherWords.push_back(
-            words == 1 ? otherBits
-                       : Value(LLVM::ExtractElementOp::create(
-                             builder, loc, otherBits, constI32(loc, word))));
-      SmallVector<Value> loadedWords = createPredicatedLoad(
-          builder, loc, ptrs[first], pred, otherWords, wordBytes * 8);
-      Value wordsValue = loadedWords[0];
-      if (words > 1) {
-        wordsValue = LLVM::UndefOp::create(builder, loc, wordsType);
-        for (int64_t word = 0; word < words; ++word)
-          wordsValue = LLVM::InsertElementOp::create(
-              builder, loc, wordsValue, loadedWords[word], constI32(loc, word));
-      }
-      extractLanes(
-          LLVM::BitcastOp::create(builder, loc, lanesType, wordsValue));
+      extractLanes(loadWords(loc, ptrs[first], pred, otherVector, hints));
     } else {
       // Single bytes: a branch around a plain load.
       auto ifOp =
@@ -153,7 +145,8 @@ SmallVector<Value> KernelEmitter::loadRegisters(
       builder.setInsertionPointToStart(&ifOp.getThenRegion().front());
       scf::YieldOp::create(
           builder, loc,
-          Value(LLVM::LoadOp::create(builder, loc, memoryType, ptrs[first])));
+          Value(LLVM::LoadOp::create(builder, loc, memoryType, ptrs[first], 1,
+                                     hints.isVolatile)));
       builder.setInsertionPointToStart(&ifOp.getElseRegion().front());
       Value other =
           others.empty()
@@ -179,11 +172,27 @@ LogicalResult KernelEmitter::emitLoad(LoadOp op) {
   bool isBool = pointee.isInteger(1);
   Type memoryType = isBool ? builder.getI8Type() : pointee;
 
+  MemoryHints hints =
+      memoryHints(op.getCache(), op.getEvict(), op.getIsVolatile());
   // A scalar load: every thread reads the same address.
   if (!isa<BlockType>(resultType)) {
     Value ptr = getScalar(op.getPtr());
+    if (!hints.hint.empty()) { // a hint needs the PTX instruction
+      Value pred =
+          op.getMask() ? getScalar(op.getMask()) : constBool(loc, true);
+      Value other = op.getOther()
+                        ? getScalar(op.getOther())
+                        : Value(LLVM::ZeroOp::create(builder, loc, pointee));
+      if (isBool)
+        other = castScalar(loc, other, memoryType, false);
+      Value value = loadWords(loc, ptr, pred, other, hints);
+      scalars.map(op.getResult(),
+                  isBool ? castScalar(loc, value, pointee, false) : value);
+      return success();
+    }
     auto loadIt = [&]() -> Value {
-      Value value = LLVM::LoadOp::create(builder, loc, memoryType, ptr);
+      Value value = LLVM::LoadOp::create(builder, loc, memoryType, ptr, 0,
+                                         hints.isVolatile);
       return isBool ? castScalar(loc, value, pointee, false) : value;
     };
     if (!op.getMask()) {
@@ -217,7 +226,7 @@ LogicalResult KernelEmitter::emitLoad(LoadOp op) {
            << "has pointers, mask or other in another layout than its result";
   registers[op.getResult()] = loadRegisters(
       loc, pointee, layout, width, *ptrs, masks ? *masks : ArrayRef<Value>(),
-      others ? *others : ArrayRef<Value>());
+      others ? *others : ArrayRef<Value>(), hints);
   return success();
 }
 
@@ -232,18 +241,26 @@ LogicalResult KernelEmitter::emitStore(StoreOp op) {
     return isBool ? castScalar(loc, value, memoryType, false) : value;
   };
 
+  MemoryHints hints =
+      memoryHints(op.getCache(), op.getEvict(), op.getIsVolatile());
   if (!isa<BlockType>(valueType)) {
     Value ptr = getScalar(op.getPtr());
     Value value = toMemory(getScalar(op.getValue()));
+    if (!hints.hint.empty()) {
+      Value pred =
+          op.getMask() ? getScalar(op.getMask()) : constBool(loc, true);
+      storeWords(loc, value, ptr, pred, hints);
+      return success();
+    }
     if (!op.getMask()) {
-      LLVM::StoreOp::create(builder, loc, value, ptr);
+      LLVM::StoreOp::create(builder, loc, value, ptr, 0, hints.isVolatile);
       return success();
     }
     auto ifOp = scf::IfOp::create(builder, loc, TypeRange{},
                                   getScalar(op.getMask()), false);
     OpBuilder::InsertionGuard guard(builder);
     builder.setInsertionPointToStart(&ifOp.getThenRegion().front());
-    LLVM::StoreOp::create(builder, loc, value, ptr);
+    LLVM::StoreOp::create(builder, loc, value, ptr, 0, hints.isVolatile);
     return success();
   }
 
@@ -282,31 +299,92 @@ LogicalResult KernelEmitter::emitStore(StoreOp op) {
                                               constI32(loc, i));
     }
     Value ptr = (*ptrs)[first];
+    if (!pred && !hints.hint.empty()) // a cache hint needs the PTX instruction
+      pred = constBool(loc, true);
     if (!pred) {
-      LLVM::StoreOp::create(builder, loc, lanes, ptr, totalBytes);
+      LLVM::StoreOp::create(builder, loc, lanes, ptr, totalBytes,
+                            hints.isVolatile);
       continue;
     }
-    if (totalBytes < 2) {
+    if (totalBytes < 2 && hints.hint.empty()) {
       auto ifOp = scf::IfOp::create(builder, loc, TypeRange{}, pred, false);
       OpBuilder::InsertionGuard guard(builder);
       builder.setInsertionPointToStart(&ifOp.getThenRegion().front());
-      LLVM::StoreOp::create(builder, loc, lanes, ptr);
+      LLVM::StoreOp::create(builder, loc, lanes, ptr, 1, hints.isVolatile);
       continue;
     }
-    int64_t wordBytes = std::min<int64_t>(totalBytes, 4);
-    if (totalBytes == 8 && width == 1)
-      wordBytes = 8;
-    int64_t words = totalBytes / wordBytes;
-    Type wordType = builder.getIntegerType(wordBytes * 8);
-    Type wordsType = words == 1 ? wordType : VectorType::get({words}, wordType);
-    Value bits = LLVM::BitcastOp::create(builder, loc, wordsType, lanes);
-    SmallVector<Value> wordValues;
-    for (int64_t word = 0; word < words; ++word)
-      wordValues.push_back(words == 1
-                               ? bits
-                               : Value(LLVM::ExtractElementOp::create(
-                                     builder, loc, bits, constI32(loc, word))));
-    createPredicatedStore(builder, loc, ptr, pred, wordValues, wordBytes * 8);
+    storeWords(loc, lanes, ptr, pred, hints);
   }
   return success();
+}
+
+/// Words of up to 4 bytes for `totalBytes` of `width` lanes (8 for a single
+/// 8-byte lane; a single byte as one 1-byte word).
+static int64_t accessWordBytes(int64_t totalBytes, int64_t width) {
+  if (totalBytes == 8 && width == 1)
+    return 8;
+  return std::min<int64_t>(totalBytes, 4);
+}
+
+/// The words a predicated access moves `lanes` in: words of up to 4 bytes
+/// (8 for a single 8-byte lane), a single byte widened to a 16-bit word
+/// (`ld/st .u8`). Returns them and their width in bits (8 for a byte).
+std::pair<SmallVector<Value>, int64_t> KernelEmitter::splitWords(Location loc,
+                                                                 Value lanes) {
+  auto vector = dyn_cast<VectorType>(lanes.getType());
+  Type element = vector ? vector.getElementType() : lanes.getType();
+  int64_t width = vector ? vector.getNumElements() : 1;
+  int64_t totalBytes = width * elementBytes(element);
+  int64_t wordBytes = accessWordBytes(totalBytes, width);
+  int64_t words = totalBytes / wordBytes;
+  Type wordType = builder.getIntegerType(wordBytes * 8);
+  Type wordsType = words == 1 ? wordType : VectorType::get({words}, wordType);
+  Value bits = LLVM::BitcastOp::create(builder, loc, wordsType, lanes);
+  SmallVector<Value> result;
+  for (int64_t word = 0; word < words; ++word)
+    result.push_back(words == 1
+                         ? bits
+                         : Value(LLVM::ExtractElementOp::create(
+                               builder, loc, bits, constI32(loc, word))));
+  if (wordBytes == 1)
+    result[0] =
+        arith::ExtUIOp::create(builder, loc, builder.getI16Type(), result[0]);
+  return {result, wordBytes * 8};
+}
+
+/// The inverse of splitWords: `words` as lanes of `lanesType`.
+Value KernelEmitter::joinWords(Location loc, ArrayRef<Value> words,
+                               int64_t wordBits, Type lanesType) {
+  Type wordType = builder.getIntegerType(wordBits);
+  SmallVector<Value> narrow(words);
+  if (wordBits == 8)
+    narrow[0] = arith::TruncIOp::create(builder, loc, wordType, narrow[0]);
+  Value value = narrow[0];
+  if (narrow.size() > 1) {
+    auto wordsType =
+        VectorType::get({static_cast<int64_t>(narrow.size())}, wordType);
+    value = LLVM::UndefOp::create(builder, loc, wordsType);
+    for (auto [index, word] : llvm::enumerate(narrow))
+      value = LLVM::InsertElementOp::create(builder, loc, value, word,
+                                            constI32(loc, index));
+  }
+  return LLVM::BitcastOp::create(builder, loc, lanesType, value);
+}
+
+/// One predicated PTX load of the lanes of `other`'s type (up to 16 bytes),
+/// which the result holds where `pred` is off.
+Value KernelEmitter::loadWords(Location loc, Value ptr, Value pred, Value other,
+                               const MemoryHints &hints) {
+  auto [otherWords, wordBits] = splitWords(loc, other);
+  SmallVector<Value> loaded = createPredicatedLoad(
+      builder, loc, ptr, pred, otherWords, wordBits, hints.space());
+  return joinWords(loc, loaded, wordBits, other.getType());
+}
+
+/// One predicated PTX store of `lanes` (up to 16 bytes).
+void KernelEmitter::storeWords(Location loc, Value lanes, Value ptr, Value pred,
+                               const MemoryHints &hints) {
+  auto [words, wordBits] = splitWords(loc, lanes);
+  createPredicatedStore(builder, loc, ptr, pred, words, wordBits,
+                        hints.space());
 }

@@ -18,9 +18,15 @@ static LLVM::InlineAsmOp createAsm(OpBuilder &builder, Location loc,
       ArrayAttr());
 }
 
-/// PTX register constraint for a word of `bits` bits.
+/// PTX register constraint for a word of `bits` bits (a byte: 16 bits).
 static StringRef wordConstraint(int64_t bits) {
   return bits == 64 ? "l" : bits == 32 ? "r" : "h";
+}
+
+/// The register width of a word of `bits` bits, and its type suffix.
+static int64_t registerBits(int64_t bits) { return bits == 8 ? 16 : bits; }
+static std::string typeSuffix(int64_t bits) {
+  return bits == 8 ? ".u8" : ".b" + std::to_string(bits);
 }
 
 /// `{$first, $first+1, ...}` for a vector access, `$first` for one word.
@@ -47,7 +53,7 @@ Value mlir::tile::lowering::createPureF32Asm(OpBuilder &builder, Location loc,
 
 SmallVector<Value> mlir::tile::lowering::createPredicatedLoad(
     OpBuilder &builder, Location loc, Value ptr, Value pred,
-    ArrayRef<Value> otherWords, int64_t wordBits) {
+    ArrayRef<Value> otherWords, int64_t wordBits, StringRef space) {
   int64_t words = otherWords.size();
   StringRef reg = wordConstraint(wordBits);
   // Outputs $0..$(words-1), then the address, the predicate, and the words
@@ -55,14 +61,14 @@ SmallVector<Value> mlir::tile::lowering::createPredicatedLoad(
   std::string text, constraints;
   llvm::raw_string_ostream asmText(text), constraintText(constraints);
   for (int64_t word = 0; word < words; ++word) {
-    asmText << "mov.b" << wordBits << " $" << word << ", $" << words + 2 + word
-            << ";\n\t";
+    asmText << "mov.b" << registerBits(wordBits) << " $" << word << ", $"
+            << words + 2 + word << ";\n\t";
     constraintText << "=" << reg << ",";
   }
-  asmText << "@$" << words + 1 << " ld.global";
+  asmText << "@$" << words + 1 << " ld" << space;
   if (words > 1)
     asmText << ".v" << words;
-  asmText << ".b" << wordBits << " ";
+  asmText << typeSuffix(wordBits) << " ";
   printOperandList(asmText, 0, words);
   asmText << ", [$" << words << "];";
   constraintText << "l,b";
@@ -71,7 +77,7 @@ SmallVector<Value> mlir::tile::lowering::createPredicatedLoad(
 
   SmallVector<Value> operands{ptr, pred};
   llvm::append_range(operands, otherWords);
-  Type wordType = builder.getIntegerType(wordBits);
+  Type wordType = builder.getIntegerType(registerBits(wordBits));
   Type resultType = wordType;
   if (words > 1)
     resultType = LLVM::LLVMStructType::getLiteral(
@@ -87,18 +93,16 @@ SmallVector<Value> mlir::tile::lowering::createPredicatedLoad(
   return result;
 }
 
-void mlir::tile::lowering::createPredicatedStore(OpBuilder &builder,
-                                                 Location loc, Value ptr,
-                                                 Value pred,
-                                                 ArrayRef<Value> words,
-                                                 int64_t wordBits) {
+void mlir::tile::lowering::createPredicatedStore(
+    OpBuilder &builder, Location loc, Value ptr, Value pred,
+    ArrayRef<Value> words, int64_t wordBits, StringRef space) {
   int64_t count = words.size();
   std::string text, constraints = "b,l";
   llvm::raw_string_ostream asmText(text);
-  asmText << "@$0 st.global";
+  asmText << "@$0 st" << space;
   if (count > 1)
     asmText << ".v" << count;
-  asmText << ".b" << wordBits << " [$1], ";
+  asmText << typeSuffix(wordBits) << " [$1], ";
   printOperandList(asmText, 2, count);
   asmText << ";";
   for (int64_t word = 0; word < count; ++word)
@@ -177,4 +181,24 @@ SmallVector<Value> mlir::tile::lowering::createWarpGroupWait(
   auto asmOp = createAsm(builder, loc, accumulatorStruct(builder, acc), acc,
                          text, constraints, /*hasSideEffects=*/true);
   return unpackResults(builder, loc, asmOp, count);
+}
+
+Value mlir::tile::lowering::createRoundTowardZero(OpBuilder &builder,
+                                                  Location loc, Value value,
+                                                  Type to) {
+  Type from = value.getType();
+  bool narrow = to.isF16() || to.isBF16();
+  std::string instruction = std::string("cvt.rz.") +
+                            (to.isF32()   ? "f32"
+                             : to.isF16() ? "f16"
+                                          : "bf16") +
+                            (from.isF64() ? ".f64" : ".f32") + " $0, $1;";
+  std::string constraints =
+      std::string(narrow ? "=h" : "=f") + (from.isF64() ? ",d" : ",f");
+  Value result = createAsm(builder, loc, narrow ? builder.getI16Type() : to,
+                           value, instruction, constraints,
+                           /*hasSideEffects=*/false)
+                     .getResult(0);
+  return narrow ? Value(LLVM::BitcastOp::create(builder, loc, to, result))
+                : result;
 }

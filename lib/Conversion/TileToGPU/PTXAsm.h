@@ -20,17 +20,26 @@ namespace mlir::tile::lowering {
 Value createPureF32Asm(OpBuilder &builder, Location loc, StringRef instruction,
                        ValueRange operands);
 
-/// `@pred ld.global[.vN].bW` of `words.size()` words of `wordBits` bits
-/// (16, 32 or 64) from `ptr`, each output starting as the matching word of
-/// `otherWords`. Returns the words.
+/// `@pred ld<space>[.vN].bW` of `words.size()` words of `wordBits` bits
+/// (16, 32 or 64; 8: one byte, `.u8` into a 16-bit word) from `ptr`, each
+/// output starting as the matching word of `otherWords`. `space` is
+/// ".global", or with volatile or a cache hint (".global.cg"). Returns the
+/// words.
 SmallVector<Value> createPredicatedLoad(OpBuilder &builder, Location loc,
                                         Value ptr, Value pred,
                                         ArrayRef<Value> otherWords,
-                                        int64_t wordBits);
+                                        int64_t wordBits,
+                                        StringRef space = ".global");
 
-/// `@pred st.global[.vN].bW [ptr], {words}`.
+/// `@pred st<space>[.vN].bW [ptr], {words}` (8-bit: `.u8` of 16-bit words).
 void createPredicatedStore(OpBuilder &builder, Location loc, Value ptr,
-                           Value pred, ArrayRef<Value> words, int64_t wordBits);
+                           Value pred, ArrayRef<Value> words, int64_t wordBits,
+                           StringRef space = ".global");
+
+/// `cvt.rz` of a float to a narrower one (f32 -> f16/bf16, f64 -> f32):
+/// Triton's fp_downcast_rounding="rtz".
+Value createRoundTowardZero(OpBuilder &builder, Location loc, Value value,
+                            Type to);
 
 /// A PTX instruction with no operands and side effects (a fence, a commit).
 void createSideEffectAsm(OpBuilder &builder, Location loc, StringRef text);

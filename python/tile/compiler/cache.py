@@ -1,10 +1,14 @@
 """On-disk cache of compiled kernels.
 
-One file per key holding a checksum line and a JSON payload. Writes go to a
-temporary file in the same directory and are renamed into place (atomic on
-POSIX), so concurrent processes never see a partial entry; an entry whose
-checksum does not match (truncated, corrupted) is treated as a miss and
-rewritten. A cache directory that cannot be written only warns.
+One file per key: a header line `tile-cache-v2 <key> <sha256>` and a JSON
+payload, where the checksum covers the key and the payload. An entry thus
+names its own key: one copied or linked over another key's file is a miss,
+as is a truncated or corrupted one (it is recompiled and rewritten). Entries
+are opened without following links and without blocking, and only regular
+files are read, so a FIFO or device in the cache directory cannot hang a
+compile. Writes go to a temporary file in the same directory and are renamed
+into place (atomic on POSIX), so concurrent processes never see a partial
+entry. A cache directory that cannot be written only warns.
 """
 from __future__ import annotations
 
@@ -12,17 +16,51 @@ import base64
 import hashlib
 import json
 import os
+import re
+import stat
 import tempfile
 import warnings
 from pathlib import Path
 from typing import Any
 
-_MAGIC = b"tile-cache-v1"
+_MAGIC = b"tile-cache-v2"
+_KEY = re.compile(r"[0-9a-f]{64}")
+# No entry is this large (cubins are megabytes): a bigger file is not ours.
+_MAX_ENTRY_BYTES = 1 << 30
 
 
 def default_cache_dir() -> Path:
     override = os.environ.get("TILE_CACHE_DIR")
     return Path(override) if override else Path.home() / ".cache" / "tile"
+
+
+def _checksum(key: str, payload: bytes) -> bytes:
+    return hashlib.sha256(key.encode() + b"\n" + payload).hexdigest().encode()
+
+
+def _read_regular_file(path: Path) -> bytes | None:
+    """The bytes of `path` if it is a regular file (not a link, FIFO, device
+    or directory), read without blocking; None otherwise."""
+    flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0) \
+        | getattr(os, "O_CLOEXEC", 0)
+    try:
+        fd = os.open(path, flags)
+    except OSError:
+        return None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode) or info.st_size > _MAX_ENTRY_BYTES:
+            return None
+        chunks = []
+        while True:
+            chunk = os.read(fd, 1 << 20)
+            if not chunk:
+                return b"".join(chunks)
+            chunks.append(chunk)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
 
 
 class FileCache:
@@ -31,26 +69,27 @@ class FileCache:
         self._warned = False
 
     def path(self, key: str) -> Path:
+        if not _KEY.fullmatch(key):
+            raise ValueError(f"not a cache key: {key!r}")
         return self.directory / key[:2] / f"{key}.json"
 
     def get(self, key: str) -> dict[str, Any] | None:
-        try:
-            data = self.path(key).read_bytes()
-        except OSError:
+        data = _read_regular_file(self.path(key))
+        if data is None:
             return None
         header, _, payload = data.partition(b"\n")
         parts = header.split(b" ")
-        if len(parts) != 2 or parts[0] != _MAGIC \
-                or hashlib.sha256(payload).hexdigest().encode() != parts[1]:
-            return None  # corrupt or truncated: recompile and overwrite
+        if len(parts) != 3 or parts[0] != _MAGIC or parts[1] != key.encode() \
+                or parts[2] != _checksum(key, payload):
+            return None  # another key's entry, corrupt or truncated: recompile
         try:
             return _decode(json.loads(payload))
-        except (ValueError, KeyError):
+        except (ValueError, KeyError, TypeError):
             return None
 
     def put(self, key: str, entry: dict[str, Any]) -> None:
         payload = json.dumps(_encode(entry), sort_keys=True).encode()
-        data = _MAGIC + b" " + hashlib.sha256(payload).hexdigest().encode() + b"\n" + payload
+        data = b" ".join([_MAGIC, key.encode(), _checksum(key, payload)]) + b"\n" + payload
         target = self.path(key)
         try:
             target.parent.mkdir(parents=True, exist_ok=True)
@@ -58,7 +97,7 @@ class FileCache:
             try:
                 with os.fdopen(fd, "wb") as handle:
                     handle.write(data)
-                os.replace(temp, target)
+                os.replace(temp, target)  # also replaces a link or FIFO left there
             except BaseException:
                 os.unlink(temp)
                 raise

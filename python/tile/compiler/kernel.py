@@ -7,9 +7,10 @@ from typing import TYPE_CHECKING, Any, Mapping, Sequence, Union
 
 from ..errors import CompilationError
 from ..language.semantic import tensor
-from ..language.types import dtype, dtype_from_signature, pointer_type
+from ..language.types import parameter_type, pointer_type, split_signature
 from .codegen import CodeGenerator
-from .ir import Builder, Value, quote
+from .options import check_num_warps
+from .ir import Builder, Value, is_symbol_name
 
 if TYPE_CHECKING:
     from ..runtime.jit import JITFunction
@@ -45,7 +46,9 @@ def resolve(fn: Any, constexprs: Mapping[str, Any] | None,
         if not hasattr(fn, "fn"):
             raise TypeError(f"expected a @tile.jit function, got {fn!r}")
         fn = fn.fn
-    return fn, {**defaults, **dict(constexprs or {})}, num_warps or tuned_warps or 4
+    if num_warps is None:
+        num_warps = tuned_warps if tuned_warps is not None else 4
+    return fn, {**defaults, **dict(constexprs or {})}, check_num_warps(num_warps)
 
 
 def runtime_parameters(jit: "JITFunction", constexprs: Mapping[str, Any]) -> list[str]:
@@ -67,8 +70,10 @@ def normalize_signature(jit: "JITFunction", signature: SignatureLike,
             raise _signature_error(jit, f"signature has no type for parameter(s) {missing} "
                                    f"of {jit.__name__}")
         return {name: given[name] for name in params}
-    types = [t.strip() for t in signature.split(",")] if isinstance(signature, str) \
-        else list(signature)
+    try:
+        types = split_signature(signature) if isinstance(signature, str) else list(signature)
+    except ValueError as exc:
+        raise _signature_error(jit, str(exc)) from None
     params = runtime_parameters(jit, constexprs)
     if len(types) != len(params):
         raise _signature_error(jit, f"{jit.__name__} takes {len(params)} runtime argument(s) "
@@ -88,23 +93,33 @@ def generate_ir(fn: Any, signature: SignatureLike,
     jit, constexprs, _ = resolve(fn, constexprs, None)
     specialization = specialization or Specialization()
     source = jit.source()
+    if not is_symbol_name(jit.__name__):
+        raise source.error(source.tree, f"the kernel name {jit.__name__!r} cannot be a GPU "
+                           "symbol: kernel names are ASCII letters, digits and _ (not "
+                           "starting with a digit)")
     types = normalize_signature(jit, signature, constexprs)
     defaults = jit.defaults()
     builder = Builder()
     scope: dict[str, Any] = {}
-    params: list[str] = []
+    params: list[tuple[Value, str, str, bool]] = []
     arg_nodes = {a.arg: a for a in source.tree.args.args}
+    def parameter(name: str, ty: Any, node: ast.arg) -> Any:
+        """The value of a parameter (a tuple parameter: one kernel parameter
+        per element, named `t[0]`, `t[1]`, ...)."""
+        if isinstance(ty, tuple):
+            return tuple(parameter(f"{name}[{i}]", item, node) for i, item in enumerate(ty))
+        value = builder.parameter(len(params), ty)
+        params.append((value, name, source.loc(node), name in specialization.divisible_by_16))
+        is_int = not isinstance(ty, pointer_type) and ty.is_int()
+        return 1 if is_int and name in specialization.equal_to_1 else tensor(value)
+
     for name in jit.arg_names:
         if name in types:
             try:
-                ty: dtype = dtype_from_signature(types[name])
+                ty = parameter_type(types[name])
             except ValueError as exc:
                 raise source.error(arg_nodes[name], str(exc)) from None
-            value = Value(f"%arg{len(params)}", ty)
-            params.append(_parameter(value, name, source.loc(arg_nodes[name]),
-                                     ty, name in specialization.divisible_by_16))
-            is_int = not isinstance(ty, pointer_type) and ty.is_int()
-            scope[name] = 1 if is_int and name in specialization.equal_to_1 else tensor(value)
+            scope[name] = parameter(name, ty, arg_nodes[name])
         elif name in constexprs:
             scope[name] = constexprs[name]
         elif name in defaults:
@@ -113,20 +128,12 @@ def generate_ir(fn: Any, signature: SignatureLike,
             raise source.error(arg_nodes[name], f"constexpr parameter '{name}' of "
                                f"{jit.__name__} has no value; pass it in constexprs")
     generator = CodeGenerator(builder, source, scope)
-    generator.visit_body(source.tree.body, top_level=True)
-    if generator.return_value is not None:
+    with generator.at(source.tree):
+        returned = generator.run_function(source.tree)
+    if returned is not None:
         raise source.error(source.tree, "a kernel cannot return a value")
     end = source.tree.body[-1]
     builder.loc = source.loc(ast.Pass(lineno=getattr(end, "end_lineno", end.lineno),
                                       col_offset=source.tree.col_offset))
-    builder.create_void("return")
-    body = builder.block.render("  ")
-    header = f"func.func @{jit.__name__}({', '.join(params)})"
-    return f"module {{\n  {header} {body} {source.loc(source.tree)}\n}}\n"
-
-
-def _parameter(value: Value, name: str, loc: str, ty: dtype, divisible: bool) -> str:
-    attrs = " {tile.divisibility = 16 : i32}" if divisible and (
-        isinstance(ty, pointer_type) or ty.is_int()) else ""
-    # A NameLoc names the parameter for the metadata and for diagnostics.
-    return f"{value.name}: {ty.to_ir()}{attrs} loc({quote(name)}({loc[4:-1]}))"
+    builder.ret()
+    return builder.kernel_module(jit.__name__, params, source.loc(source.tree))

@@ -10,6 +10,7 @@ from typing import Any, Mapping
 from ..language.types import dtype
 from . import capi
 from .cache import FileCache
+from .options import check_target
 from .kernel import SignatureLike, Specialization, generate_ir, normalize_signature, resolve
 
 
@@ -82,6 +83,7 @@ def compile(fn: Any, signature: SignatureLike, constexprs: Mapping[str, Any] | N
     """Compiles `fn` for `signature` (Triton type strings: {"x": "*fp32", "n": "i32"}
     or "*fp32,i32" in parameter order) through the C++ library, with an on-disk cache."""
     jit, constexprs, num_warps = resolve(fn, constexprs, num_warps)
+    target = check_target(target)
     specialization = specialization or Specialization()
     types = normalize_signature(jit, signature, constexprs)
     ir = generate_ir(jit, types, constexprs, specialization)

@@ -5,7 +5,8 @@ import ast
 import inspect
 import textwrap
 from dataclasses import dataclass
-from typing import Any, Callable
+from collections import ChainMap
+from typing import Any, Callable, Mapping
 
 from ..errors import CompilationError
 from .ir import file_loc
@@ -19,7 +20,7 @@ class FunctionSource:
     indent: int          # columns removed by dedenting (functions nested in others)
     text: str            # the function's source as in the file
     tree: ast.FunctionDef
-    namespace: dict[str, Any]  # globals, then closure variables
+    namespace: Mapping[str, Any]  # closure variables, then the module's globals
 
     def position(self, node: ast.AST) -> tuple[int, int]:
         """1-based file line and column of a node."""
@@ -49,10 +50,13 @@ def function_source(fn: Callable[..., Any]) -> FunctionSource:
     module = ast.parse(textwrap.dedent(text))
     tree = next(node for node in module.body
                 if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)))
-    namespace = dict(fn.__globals__)
+    closure: dict[str, Any] = {}
     for name, cell in zip(fn.__code__.co_freevars, fn.__closure__ or ()):
         try:
-            namespace[name] = cell.cell_contents
+            closure[name] = cell.cell_contents
         except ValueError:  # a closure variable not assigned yet
             pass
+    # The module's globals are read live: the cache key and the code see the
+    # same values (a global changed after the first compile is noticed).
+    namespace = ChainMap(closure, fn.__globals__)
     return FunctionSource(filename, first_line, indent, text, tree, namespace)

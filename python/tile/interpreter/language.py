@@ -10,6 +10,7 @@ one function below.
 from __future__ import annotations
 
 import builtins
+import math
 import sys
 import types
 from typing import Any, Callable, Iterator
@@ -20,13 +21,16 @@ from .. import language as _tl
 from ..errors import TileError
 from ..language import core as C
 from ..language import semantic as S
+from ..language import math as M
 from ..language import types as T
-from ..language.core import _axis, _constexpr_int, _dtype, _shape
+from ..language.core import (LOAD_CACHE_OPERATORS, STORE_CACHE_OPERATORS, _axis, _cache_hints,
+                             _constexpr_int, _dtype, _no_block_pointer, _shape)
 from ..language.types import unwrap
-from . import memory
+from . import libdevice, memory
 from . import ops as O
 from .program import current
-from .values import BlockTruthError, Tensor, constant, make
+from .values import (BlockTruthError, Tensor, bf16_bits, bf16_values, constant, make,
+                     storage_dtype, wrap_int)
 
 _IMPLEMENTED: dict[str, Callable[..., Any]] = {}
 
@@ -113,6 +117,9 @@ def load(pointer: Any, mask: Any = None, other: Any = None, boundary_check: Any 
          padding_option: Any = "", cache_modifier: Any = "", eviction_policy: Any = "",
          volatile: Any = False) -> Tensor:
     ptr = _pointer(pointer, "load")
+    # Checked as compiled; the CPU has no caches to steer.
+    _no_block_pointer(boundary_check, padding_option, "tl.load")
+    _cache_hints(cache_modifier, eviction_policy, volatile, "tl.load", LOAD_CACHE_OPERATORS)
     element = ptr.dtype.element_ty
     ptr, mask_value = _mask(ptr, mask)
     other_value = None
@@ -123,8 +130,10 @@ def load(pointer: Any, mask: Any = None, other: Any = None, boundary_check: Any 
 
 @_implements
 def store(pointer: Any, value: Any, mask: Any = None, boundary_check: Any = (),
-          cache_modifier: Any = "", eviction_policy: Any = "") -> None:
+          cache_modifier: Any = "", eviction_policy: Any = "", volatile: Any = False) -> None:
     ptr = _pointer(pointer, "store")
+    _no_block_pointer(boundary_check, "", "tl.store")
+    _cache_hints(cache_modifier, eviction_policy, volatile, "tl.store", STORE_CACHE_OPERATORS)
     element = ptr.dtype.element_ty
     value = O.cast(O.to_value(value, element), element)
     ptr, mask_value = _mask(ptr, mask)
@@ -187,6 +196,77 @@ def sigmoid(x: Any) -> Tensor:
     return O.truediv(1.0, O.add(1.0, O.float_unary("exp", O.minus(x))))
 
 
+# tl.math's precise variants: libdevice calls when compiled (language/math.py),
+# NumPy here, with the compiled typing (integers computed in f32, f16/bf16 in
+# f32 and rounded back, f64 in f64). NumPy's f32 and f64 division and square
+# root are correctly rounded, as libdevice's `_rn` functions.
+def _libdevice_float(name: str, args: tuple[Any, ...], fn: Callable[..., np.ndarray]) -> Tensor:
+    M.check_arity(name, M.FLOAT_FUNCTIONS[name][0], args)
+    values = [unwrap(a) for a in args]
+    like = next((v for v in values if isinstance(v, Tensor)), None)
+    xs = [O.to_value(v, like.dtype if like is not None else None) for v in values]
+    result, compute = M.float_function_types(name, [x.dtype for x in xs])
+    xs = [O.cast(x, compute) for x in xs]
+    O.check_broadcast(*xs)
+    return O.cast(make(fn(*(x.data for x in xs)), compute), result)
+
+
+def _fma_rn(x: np.ndarray, y: np.ndarray, z: np.ndarray) -> np.ndarray:
+    # As tl.fma here: the f32 product is exact in f64, rounded once to f32
+    # (ties aside); f64 is not fused.
+    return x.astype(np.float64) * y + z
+
+
+_MATH_FLOAT: dict[str, Callable[..., np.ndarray]] = {
+    "div_rn": np.true_divide, "sqrt_rn": np.sqrt, "rint": np.rint, "fma_rn": _fma_rn,
+    "erf": np.vectorize(math.erf, otypes=[np.float64]),
+    "rcp_rn": np.reciprocal,
+}
+assert set(_MATH_FLOAT) == set(M.FLOAT_FUNCTIONS), "every tl.math float function, interpreted"
+for _name, _fn in _MATH_FLOAT.items():
+    def _precise(*args: Any, _name: str = _name,
+                 _fn: Callable[..., np.ndarray] = _fn) -> Tensor:
+        return _libdevice_float(_name, args, _fn)
+    _precise.__name__ = _precise.__qualname__ = _name
+    _implements(_precise)
+
+
+@_implements
+def fdiv(x: Any, y: Any, ieee_rounding: Any = False) -> Tensor:
+    if unwrap(ieee_rounding):
+        return _libdevice_float("div_rn", (x, y), np.true_divide)
+    return O.truediv(x, y)
+
+
+@_implements
+def fast_expf(x: Any) -> Tensor:
+    return O.float_unary("exp", O.cast(O.to_value(x), T.float32))
+
+
+@_implements
+def fast_dividef(x: Any, y: Any) -> Tensor:
+    return O.truediv(O.cast(O.to_value(x), T.float32), O.cast(O.to_value(y), T.float32))
+
+
+@_implements
+def umulhi(x: Any, y: Any) -> Tensor:
+    x, y = O.operands(x, y)
+    common = M.umulhi_type(x.dtype, y.dtype)
+    x, y = O.promote(x, y, common)
+    bits = common.primitive_bitwidth
+    # The high half of the unsigned 2N-bit product, as the type's bits.
+    high = np.frompyfunc(
+        lambda a, b: wrap_int((int(a) % 2**bits) * (int(b) % 2**bits) >> bits, common), 2, 1)
+    return make(high(x.data, y.data), common)
+
+
+@_implements
+def extern_elementwise(lib_name: Any, lib_path: Any, args: Any, arg_type_symbol_dict: Any,
+                       is_pure: Any = True) -> Tensor:
+    raise TileError("tl.extern_elementwise calls a libdevice function, which the interpreter "
+                    "has no version of; run the kernel compiled")
+
+
 @_implements
 def cdiv(x: Any, div: Any) -> Any:
     x, div = unwrap(x), unwrap(div)
@@ -198,9 +278,50 @@ def cdiv(x: Any, div: Any) -> Any:
 @_implements
 def cast(input: Any, dtype: Any, fp_downcast_rounding: Any = None,
          bitcast: Any = False) -> Tensor:
+    value, to = O.to_value(input), _dtype(dtype)
+    src, rounding = value.dtype, unwrap(fp_downcast_rounding)
     if unwrap(bitcast):
-        raise TileError("bitcast casts are not supported by the tile dialect yet")
-    return O.cast(O.to_value(input), _dtype(dtype))
+        S.check_bitcast(src, to, rounding)
+    else:
+        S.check_rounding(src, to, rounding)
+    if src == to:
+        return value
+    if src.is_ptr() or to.is_ptr():
+        raise TileError(f"the interpreter does not cast {src} to {to} (its pointers are "
+                        "offsets into their arrays); run the kernel compiled")
+    if unwrap(bitcast):
+        return _bitcast(value, to)
+    result = O.cast(value, to)
+    return _toward_zero(value, result) if rounding == "rtz" else result
+
+
+def _bits(x: Tensor) -> np.ndarray:
+    """The element bits of `x` as unsigned integers of its width."""
+    if x.dtype.is_bf16():
+        return bf16_bits(x.data)
+    data = np.ascontiguousarray(x.data.astype(storage_dtype(x.dtype)))
+    return data.view(np.dtype(f"u{data.dtype.itemsize}"))
+
+
+def _bitcast(x: Tensor, to: Any) -> Tensor:
+    """The same bits read as `to` (of the same width), as tile.bitcast."""
+    bits = _bits(x)
+    if to.is_bf16():
+        return make(bf16_values(bits), to)
+    return make(bits.view(storage_dtype(to)), to)
+
+
+def _toward_zero(src: Tensor, rounded: Tensor) -> Tensor:
+    """`rounded` (src rounded to nearest) moved one step toward zero where
+    it rounded away from zero: cvt.rz."""
+    exact = src.data.astype(np.float64)
+    over = np.abs(rounded.data.astype(np.float64)) > np.abs(exact)
+    if rounded.dtype.is_bf16():
+        bits = bf16_bits(rounded.data).astype(np.uint32)
+        stepped = bf16_values((bits & 0x8000) | ((bits & 0x7FFF) - 1))
+    else:
+        stepped = np.nextafter(rounded.data, np.zeros_like(rounded.data))
+    return make(np.where(over, stepped, rounded.data), rounded.dtype)
 
 
 # ----------------------------------------------------------------------------
@@ -356,7 +477,7 @@ def _extreme_reduction(kind: str) -> None:
                 return_indices_tie_break_left: Any = True, keep_dims: Any = False) -> Any:
         if unwrap(return_indices):
             return (_reduce(kind, input, axis, keep_dims),
-                    _arg_reduce(kind, input, axis, keep_dims))
+                    _arg_reduce(kind, input, axis, keep_dims, return_indices_tie_break_left))
         return _reduce(kind, input, axis, keep_dims)
     extreme.__name__ = extreme.__qualname__ = kind
     _implements(extreme)
@@ -366,9 +487,10 @@ _extreme_reduction("max")
 _extreme_reduction("min")
 
 
-def _arg_reduce(kind: str, input: Any, axis: Any, keep_dims: Any) -> Tensor:
+def _arg_reduce(kind: str, input: Any, axis: Any, keep_dims: Any,
+                tie_break_left: Any = True) -> Tensor:
     """As the frontend: reduce, compare with the broadcast extreme, and take the
-    smallest index where it is reached."""
+    smallest index where it is reached (the largest without `tie_break_left`)."""
     x = O.to_value(input)
     if unwrap(axis) is None:
         x, axis = O.reshape(x, [x.numel]), 0
@@ -379,32 +501,26 @@ def _arg_reduce(kind: str, input: Any, axis: Any, keep_dims: Any) -> Tensor:
     shape = [1] * len(x.shape)
     shape[axis] = x.shape[axis]
     index = O.broadcast_to(O.reshape(arange(0, x.shape[axis]), shape), x.shape)
-    candidates = O.where(hit, index, x.shape[axis])
-    result = _reduce_axis(candidates, axis, _builtin_combine("min"))
+    if unwrap(tie_break_left):
+        result = _reduce_axis(O.where(hit, index, x.shape[axis]), axis, _builtin_combine("min"))
+    else:
+        result = _reduce_axis(O.where(hit, index, -1), axis, _builtin_combine("max"))
     return O.expand_dims(result, axis) if unwrap(keep_dims) else result
 
 
 @_implements
 def argmax(input: Any, axis: Any, tie_break_left: Any = True, keep_dims: Any = False) -> Tensor:
-    return _arg_reduce("max", input, axis, keep_dims)
+    return _arg_reduce("max", input, axis, keep_dims, tie_break_left)
 
 
 @_implements
 def argmin(input: Any, axis: Any, tie_break_left: Any = True, keep_dims: Any = False) -> Tensor:
-    return _arg_reduce("min", input, axis, keep_dims)
-
-
-def _single(input: Any, what: str) -> Any:
-    if isinstance(input, (tuple, list)):
-        if len(input) != 1:
-            raise TileError(f"{what} over several blocks at once is not supported yet")
-        return input[0]
-    return input
+    return _arg_reduce("min", input, axis, keep_dims, tie_break_left)
 
 
 @_implements
 def reduce(input: Any, axis: Any, combine_fn: Any, keep_dims: Any = False) -> Tensor:
-    return _reduce("custom", _single(input, "tl.reduce"), axis, keep_dims, combine_fn)
+    return _reduce("custom", C.single_operand(input, "tl.reduce"), axis, keep_dims, combine_fn)
 
 
 def _scan_axis(x: Tensor, axis: int, combine: Combine, reverse: bool) -> Tensor:
@@ -447,7 +563,7 @@ def cummax(input: Any, axis: Any = 0, reverse: Any = False) -> Tensor:
 
 @_implements
 def associative_scan(input: Any, axis: Any, combine_fn: Any, reverse: Any = False) -> Tensor:
-    return _scan("custom", _single(input, "tl.associative_scan"), axis, reverse, combine_fn)
+    return _scan("custom", C.single_operand(input, "tl.associative_scan"), axis, reverse, combine_fn)
 
 
 # ----------------------------------------------------------------------------
@@ -613,6 +729,10 @@ def _to(self: Tensor, dtype: Any, fp_downcast_rounding: Any = None, bitcast: Any
     return cast(self, dtype, fp_downcast_rounding, bitcast)
 
 
+def _setitem(self: Tensor, index: Any, value: Any) -> None:
+    raise TileError(S.NOT_ASSIGNABLE)
+
+
 def _getitem(self: Tensor, index: Any) -> Tensor:
     """`x[:, None]`: only `:` and `None` entries, as the compiler allows."""
     entries = list(index) if isinstance(index, tuple) else [index]
@@ -621,8 +741,7 @@ def _getitem(self: Tensor, index: Any) -> Tensor:
         if entry is None:
             result = O.expand_dims(result, axis)
         elif not (isinstance(entry, slice) and entry == slice(None)):
-            raise TileError("blocks can only be indexed with `:` and `None` "
-                            "(e.g. x[:, None]); there is no element access")
+            raise TileError(S.NO_ELEMENT_ACCESS)
         axis += 1
     kept = builtins.sum(1 for e in entries if isinstance(e, slice))
     if kept != len(self.shape):
@@ -659,24 +778,52 @@ def _operators() -> dict[str, Any]:
     table["__pos__"] = lambda self: self
     table["__invert__"] = O.invert
     table["__getitem__"] = _getitem
+    table["__setitem__"] = _setitem
     table["T"] = property(lambda self: O.trans(self, None))
     return table
 
 
-def _build_namespace() -> types.ModuleType:
-    module = types.ModuleType("tile.language", "tile.language, interpreted (NumPy)")
-    for name in dir(_tl):
-        if name.startswith("_"):
+# Each compiled builtin (by identity) -> its interpreted counterpart.
+_COUNTERPARTS: dict[int, Callable[..., Any]] = {}
+
+
+def _interpreted_module(source: types.ModuleType, name: str,
+                        implementations: Callable[[str], Callable[..., Any] | None]
+                        ) -> types.ModuleType:
+    """`source` for interpreted kernels: its builtins replaced by
+    `implementations(name)` (a located error where there is none), the rest kept."""
+    module = types.ModuleType(name, f"{name}, interpreted (NumPy)")
+    for attr in dir(source):
+        if attr.startswith("_"):
             continue
-        value = getattr(_tl, name)
+        value = getattr(source, attr)
         if C.is_builtin(value):
-            value = _IMPLEMENTED.get(name) or _unsupported(name)
-        setattr(module, name, value)
+            compiled, value = value, implementations(attr) or _unsupported(attr)
+            _COUNTERPARTS.setdefault(id(compiled), value)
+        setattr(module, attr, value)
+    return module
+
+
+def _build_namespace() -> types.ModuleType:
+    module = _interpreted_module(_tl, "tile.language", _IMPLEMENTED.get)
     module.tensor = Tensor
     module.range = range
     module.static_range = static_range
-    module.math = module.core = module
+    module.core = module
+    module.math = _interpreted_module(_tl.math, "tile.language.math", _IMPLEMENTED.get)
+    module.extra = libdevice.extra_module(_interpreted_module)
     return module
+
+
+def modules() -> list[types.ModuleType]:
+    """The modules interpreted kernels see as `tl`, `tl.math` and libdevice."""
+    return [namespace, namespace.math, namespace.extra.libdevice]
+
+
+def counterpart(builtin: Any) -> Callable[..., Any]:
+    """The interpreted version of a compiled builtin (however the kernel named it)."""
+    found = _COUNTERPARTS.get(id(builtin))
+    return found if found is not None else _unsupported(builtin.__name__)
 
 
 namespace = _build_namespace()

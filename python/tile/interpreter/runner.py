@@ -92,6 +92,14 @@ class Session:
     def translate(self, value: Any) -> Any:
         if value is _tl or value is C:
             return L.namespace
+        if value is _tl.math:
+            return L.namespace.math
+        if value is _tl.extra:
+            return L.namespace.extra
+        if value is _tl.extra.cuda:
+            return L.namespace.extra.cuda
+        if value is _tl.extra.cuda.libdevice or value is _tl.extra.libdevice:
+            return L.namespace.extra.libdevice
         if value is _tile_package:
             return self._tile
         if isinstance(value, JITFunction):
@@ -101,7 +109,7 @@ class Session:
         if value is _tl.static_range:
             return L.static_range
         if C.is_builtin(value):
-            return getattr(L.namespace, value.__name__, None) or L._unsupported(value.__name__)
+            return L.counterpart(value)
         return value
 
     def _namespace(self, module_globals: dict[str, Any]) -> dict[str, Any]:
@@ -145,6 +153,23 @@ class Session:
         filename, line, col = sites[-1]
         callers = [f"{f}:{l}:{c}" for f, l, c in reversed(sites[:-1])]
         return InterpreterError(message, filename, line, col, callers)
+
+
+def _attribute_error(exc: AttributeError) -> TileError:
+    """A TileError (to be located) for a missing builtin of the interpreted
+    language, as the compiler reports it, or for `.to`/`.dtype` of a Python
+    number; `exc` itself otherwise."""
+    owner = getattr(exc, "obj", None)
+    if isinstance(owner, types.ModuleType) and owner in L.modules():
+        error = TileError(f"AttributeError: {exc}")
+    elif exc.name in ("to", "dtype") and isinstance(owner, (bool, int, float)):
+        # The compiler gives Python numbers these attributes; Python does not.
+        error = TileError(f"({owner!r}).{exc.name} works compiled only: the interpreter runs "
+                          f"the kernel as Python, where a Python {type(owner).__name__} has no "
+                          f"attribute '{exc.name}'; write tl.cast({owner!r}, dtype)")
+    else:
+        raise exc
+    return error.with_traceback(exc.__traceback__)
 
 
 def _position(tb: types.TracebackType) -> tuple[str, int, int]:
@@ -216,6 +241,8 @@ def launch(jit: JITFunction, grid: Any, args: Sequence[Any], kwargs: Mapping[str
                             kernel(**values)
         except TileError as exc:
             raise session.located(exc, state) from None
+        except AttributeError as exc:
+            raise session.located(_attribute_error(exc), state) from None
         finally:
             host.finish()
 

@@ -1,4 +1,6 @@
 """`tile.language`: Triton's kernel language (`import tile.language as tl`)."""
+import builtins as _builtins
+
 from . import core as _core
 from .core import *  # noqa: F401,F403 - the builtins, Triton's names
 from .core import builtin, is_builtin, range, static_range  # noqa: F401
@@ -15,5 +17,18 @@ half = float16
 float = float32  # noqa: A001 - Triton exports tl.float
 double = float64
 
-# `tl.math.exp(...)` as in recent Triton.
-math = _core
+# `tl.math.exp(...)`, the precise and fast variants, and libdevice.
+from . import extra, math  # noqa: E402,F401
+from .math import (  # noqa: E402,F401
+    div_rn, erf, extern_elementwise, fdiv, rint, sqrt_rn, umulhi)
+
+# Tuples are Python tuples in a kernel (`tl.tuple([a, b])`, tuple arguments
+# and returns, `t[i] = v`).
+tuple = _builtins.tuple  # noqa: A001
+
+
+def constexpr_function(fn):  # type: ignore[no-untyped-def]
+    """Triton's `@tl.constexpr_function`: a plain Python function a kernel
+    calls on compile-time values. Plain functions already run at compile time
+    in tile (on runtime values they are an error), so this returns `fn`."""
+    return fn

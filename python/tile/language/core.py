@@ -9,8 +9,8 @@ import builtins
 import functools
 from typing import Any, Callable, TypeVar
 
-from ..compiler.ir import Block, Builder
-from ..errors import TileError
+from ..compiler.ir import LOAD_CACHE_OPERATORS, STORE_CACHE_OPERATORS, Block, Builder
+from ..errors import ConstantRequired, TileError
 from . import semantic as S
 from . import types as T
 from .semantic import tensor
@@ -37,9 +37,9 @@ def is_builtin(fn: Any) -> bool:
 def _constexpr_int(value: Any, what: str) -> int:
     value = unwrap(value)
     if isinstance(value, tensor):
-        raise TileError(f"{what} must be a compile-time constant (a tl.constexpr argument "
+        raise ConstantRequired(f"{what} must be a compile-time constant (a tl.constexpr argument "
                         "or a literal), not a runtime value")
-    if not isinstance(value, int):
+    if not isinstance(value, int) or isinstance(value, bool):
         raise TileError(f"{what} must be an integer, got {value!r}")
     return value
 
@@ -60,6 +60,20 @@ def _axis(axis: Any, rank: int) -> int:
     return axis
 
 
+def _handle(value: tensor | None) -> Any:
+    return None if value is None else value.handle
+
+
+def _mask(b: Builder, mask: Any, what: str) -> tensor:
+    """A load/store mask: boolean, as Triton requires (a float or integer
+    block is not silently compared with zero)."""
+    value = S.to_tensor(b, mask)
+    if not value.dtype.is_bool():
+        raise TileError(f"{what}'s mask must be boolean (tl.int1), got {value.dtype}; "
+                        "write a comparison such as offs < n")
+    return value
+
+
 def _dtype(value: Any) -> dtype:
     value = unwrap(value)
     if not isinstance(value, dtype):
@@ -76,7 +90,7 @@ def program_id(axis: Any = 0, _builder: Builder | None = None) -> tensor:
     axis = _constexpr_int(axis, "program_id's axis")
     if axis not in (0, 1, 2):
         raise TileError(f"program_id axis must be 0, 1 or 2, got {axis}")
-    return tensor(_builder.create(f"tile.program_id {axis} : i32", T.int32))
+    return tensor(_builder.program_id(axis))
 
 
 @builtin
@@ -84,17 +98,14 @@ def num_programs(axis: Any = 0, _builder: Builder | None = None) -> tensor:
     axis = _constexpr_int(axis, "num_programs' axis")
     if axis not in (0, 1, 2):
         raise TileError(f"num_programs axis must be 0, 1 or 2, got {axis}")
-    return tensor(_builder.create(f"tile.num_programs {axis} : i32", T.int32))
+    return tensor(_builder.num_programs(axis))
 
 
 @builtin
 def arange(start: Any, end: Any, _builder: Builder | None = None) -> tensor:
     start = _constexpr_int(start, "arange's start")
     end = _constexpr_int(end, "arange's end")
-    if end <= start:
-        raise TileError(f"arange({start}, {end}) is empty: end must be greater than start")
-    ty = block_type(T.int32, [end - start])
-    return tensor(_builder.create(f"tile.arange {start}, {end} : {ty.to_ir()}", ty))
+    return tensor(_builder.arange(start, end))
 
 
 @builtin
@@ -133,36 +144,66 @@ def load(pointer: Any, mask: Any = None, other: Any = None, boundary_check: Any 
     ptr = S.to_tensor(b, pointer)
     if not ptr.dtype.is_ptr():
         raise TileError(f"tl.load needs a pointer or a block of pointers, got {ptr.dtype}")
+    _no_block_pointer(boundary_check, padding_option, "tl.load")
+    hints = _cache_hints(cache_modifier, eviction_policy, volatile, "tl.load",
+                         LOAD_CACHE_OPERATORS)
     element = ptr.dtype.element_ty
-    text = ""
+    mask_value = other_value = None
     if unwrap(mask) is not None:
-        mask_value = S.to_bool(b, S.to_tensor(b, mask))
+        mask_value = _mask(b, mask, "tl.load")
         ptr, mask_value = S.broadcast_together(b, ptr, mask_value)
-        text += f" mask {mask_value.name}"
         if unwrap(other) is not None:
             other_value = S.cast(b, S.to_tensor_of(b, other, element), element)
             other_value = S.broadcast_to(b, other_value, ptr.shape)
-            text += f" other {other_value.name}"
-    result_type = block_type(element, ptr.shape) if ptr.is_block() else element
-    return tensor(b.create(f"tile.load {ptr.name}{text} : {ptr.type.to_ir()}", result_type))
+    return tensor(b.load(ptr.handle, _handle(mask_value), _handle(other_value), **hints))
 
 
 @builtin
 def store(pointer: Any, value: Any, mask: Any = None, boundary_check: Any = (),
-          cache_modifier: Any = "", eviction_policy: Any = "",
+          cache_modifier: Any = "", eviction_policy: Any = "", volatile: Any = False,
           _builder: Builder | None = None) -> None:
     b = _builder
     ptr = S.to_tensor(b, pointer)
     if not ptr.dtype.is_ptr():
         raise TileError(f"tl.store needs a pointer or a block of pointers, got {ptr.dtype}")
+    _no_block_pointer(boundary_check, "", "tl.store")
+    hints = _cache_hints(cache_modifier, eviction_policy, volatile, "tl.store",
+                         STORE_CACHE_OPERATORS)
     value = S.cast(b, S.to_tensor_of(b, value, ptr.dtype.element_ty), ptr.dtype.element_ty)
-    text = ""
+    mask_value = None
     if unwrap(mask) is not None:
-        mask_value = S.to_bool(b, S.to_tensor(b, mask))
+        mask_value = _mask(b, mask, "tl.store")
         ptr, mask_value = S.broadcast_together(b, ptr, mask_value)
-        text = f" mask {mask_value.name}"
     value = S.broadcast_to(b, value, ptr.shape)
-    b.create_void(f"tile.store {ptr.name}, {value.name}{text} : {ptr.type.to_ir()}")
+    b.store(ptr.handle, value.handle, _handle(mask_value), **hints)
+
+
+def _cache_hints(cache_modifier: Any, eviction_policy: Any, volatile: Any, what: str,
+                 operators: tuple[str, ...]) -> dict[str, Any]:
+    """Triton's cache_modifier (".cg"), eviction_policy and volatile, checked:
+    PTX combines none of them."""
+    cache, evict, volatile = unwrap(cache_modifier), unwrap(eviction_policy), unwrap(volatile)
+    allowed = ", ".join(f"'.{o}'" for o in operators)
+    if not isinstance(cache, str) or (cache and cache.lstrip(".") not in operators):
+        raise TileError(f"{what}: cache_modifier must be '' or one of {allowed}, got {cache!r}")
+    if evict not in ("", "evict_normal", "evict_first", "evict_last"):
+        raise TileError(f"{what}: eviction_policy must be '', 'evict_normal', 'evict_first' or "
+                        f"'evict_last', got {evict!r}")
+    evict = None if evict in ("", "evict_normal") else evict
+    if cache and evict:
+        raise TileError(f"{what}: PTX cannot combine cache_modifier {cache!r} with "
+                        f"eviction_policy {evict!r}; give one")
+    if not isinstance(volatile, bool):
+        raise TileError(f"{what}: volatile must be True or False, got {volatile!r}")
+    if volatile and (cache or evict):
+        raise TileError(f"{what}: a volatile access takes no cache_modifier or eviction_policy")
+    return {"cache": cache.lstrip(".") or None, "evict": evict, "volatile": volatile}
+
+
+def _no_block_pointer(boundary_check: Any, padding_option: Any, what: str) -> None:
+    if unwrap(boundary_check) not in ((), [], None) or unwrap(padding_option) not in ("", None):
+        raise TileError(f"{what}: boundary_check and padding_option are for block pointers "
+                        "(tl.make_block_ptr), which tile does not support yet")
 
 
 # ----------------------------------------------------------------------------
@@ -244,9 +285,10 @@ def cdiv(x: Any, div: Any, _builder: Builder | None = None) -> Any:
 @builtin
 def cast(input: Any, dtype: Any, fp_downcast_rounding: Any = None, bitcast: Any = False,
          _builder: Builder | None = None) -> tensor:
+    value = S.to_tensor(_builder, input)
     if unwrap(bitcast):
-        raise TileError("bitcast casts are not supported by the tile dialect yet")
-    return S.cast(_builder, S.to_tensor(_builder, input), _dtype(dtype))
+        return S.bitcast(_builder, value, _dtype(dtype), unwrap(fp_downcast_rounding))
+    return S.cast(_builder, value, _dtype(dtype), unwrap(fp_downcast_rounding))
 
 
 # ----------------------------------------------------------------------------
@@ -295,8 +337,17 @@ def expand_dims(input: Any, axis: Any, _builder: Builder | None = None) -> tenso
     x = S.to_tensor(_builder, input)
     axes = unwrap(axis)
     axes = list(axes) if isinstance(axes, (list, tuple)) else [axes]
-    rank = len(x.shape) + len(axes)
-    for a in sorted(_constexpr_int(a, "axis") % rank for a in axes):
+    rank = len(x.shape) + len(axes)  # of the result: axes name its dimensions
+    normalized = []
+    for a in axes:
+        a = _constexpr_int(a, "expand_dims' axis")
+        if not -rank <= a < rank:
+            raise TileError(f"expand_dims axis {a} is out of range: the result has rank {rank}, "
+                            f"so axes go from {-rank} to {rank - 1}")
+        normalized.append(a % rank)
+    if len(set(normalized)) != len(normalized):
+        raise TileError(f"expand_dims axes {axes} name a dimension twice")
+    for a in sorted(normalized):
         x = S.expand_dims(_builder, x, a)
     return x
 
@@ -305,23 +356,21 @@ def expand_dims(input: Any, axis: Any, _builder: Builder | None = None) -> tenso
 # Reductions, scans, dot
 # ----------------------------------------------------------------------------
 
-def _reduce_kind(b: Builder, kind: str, x: tensor, axis: int, combine: Block | None = None,
-                 result_element: dtype | None = None) -> tensor:
-    element = result_element or x.dtype
-    shape = x.shape[:axis] + x.shape[axis + 1:]
-    result_type = block_type(element, shape) if shape else element
-    header = (f"tile.reduce {kind} {x.name} {{axis = {axis} : i32}} : "
-              f"{x.type.to_ir()} -> {result_type.to_ir()}")
-    if combine is None:
-        return tensor(b.create(header, result_type))
-    return tensor(b.create_with_regions([header + " ", combine], [result_type])[0])
+def _reduce_kind(b: Builder, kind: str, x: tensor, axis: int,
+                 combine: Block | None = None) -> tensor:
+    return tensor(b.reduce(kind, x.handle, axis, combine))
+
+
+def _block_operand(b: Builder, input: Any, what: str) -> tensor:
+    x = S.to_tensor(b, input)
+    if not x.is_block():
+        raise TileError(f"{what} needs a block, got a scalar ({x.dtype})")
+    return x
 
 
 def _reduce(b: Builder, kind: str, input: Any, axis: Any, keep_dims: Any,
             combine_fn: Any = None) -> tensor:
-    x = S.to_tensor(b, input)
-    if not x.is_block():
-        return x
+    x = _block_operand(b, input, "tl.reduce" if kind == "custom" else f"tl.{kind}")
     if unwrap(axis) is None:  # reduce everything: flatten first
         x, axis = S.reshape(b, x, [x.numel]), 0
         keep_rank = len(input.shape) if unwrap(keep_dims) else 0
@@ -346,7 +395,7 @@ def _combine_region(b: Builder, combine_fn: Any, element: dtype) -> Block:
     from ..runtime.jit import JITFunction
     if not isinstance(combine_fn, JITFunction):
         raise TileError(f"the combine function must be a @tile.jit function, got {combine_fn!r}")
-    block = b.new_block_args([element, element], labelled=True)
+    block = b.combine_region(element)
     with b.insertion_point(block):
         lhs, rhs = (tensor(arg) for arg in block.args)
         result = b.call_jit(combine_fn, [lhs, rhs])
@@ -357,7 +406,7 @@ def _combine_region(b: Builder, combine_fn: Any, element: dtype) -> Block:
         result = S.cast(b, S.to_tensor(b, result, like=lhs), element)
         if result.is_block():
             raise TileError("a combine function must return a scalar")
-        b.create_void(f"tile.yield {result.name} : {element.mlir}")
+        b.combine_yield(result.handle)
     return block
 
 
@@ -375,7 +424,8 @@ def max(input: Any, axis: Any = None, return_indices: Any = False,
         _builder: Builder | None = None) -> Any:
     if unwrap(return_indices):
         return (_reduce(_builder, "max", input, axis, keep_dims),
-                _arg_reduce(_builder, "max", input, axis, keep_dims))
+                _arg_reduce(_builder, "max", input, axis, keep_dims,
+                            return_indices_tie_break_left))
     return _reduce(_builder, "max", input, axis, keep_dims)
 
 
@@ -385,14 +435,17 @@ def min(input: Any, axis: Any = None, return_indices: Any = False,
         _builder: Builder | None = None) -> Any:
     if unwrap(return_indices):
         return (_reduce(_builder, "min", input, axis, keep_dims),
-                _arg_reduce(_builder, "min", input, axis, keep_dims))
+                _arg_reduce(_builder, "min", input, axis, keep_dims,
+                            return_indices_tie_break_left))
     return _reduce(_builder, "min", input, axis, keep_dims)
 
 
-def _arg_reduce(b: Builder, kind: str, input: Any, axis: Any, keep_dims: Any) -> tensor:
+def _arg_reduce(b: Builder, kind: str, input: Any, axis: Any, keep_dims: Any,
+                tie_break_left: Any = True) -> tensor:
     """Index of the max (min): reduce, compare with the broadcast extreme, and
-    take the smallest index where it is reached (Triton's tie-break)."""
-    x = S.to_tensor(b, input)
+    take the smallest index where it is reached (the largest without
+    `tie_break_left`), as Triton's."""
+    x = _block_operand(b, input, f"tl.arg{kind}")
     if unwrap(axis) is None:
         x, axis = S.reshape(b, x, [x.numel]), 0
     axis = _axis(axis, len(x.shape))
@@ -404,47 +457,49 @@ def _arg_reduce(b: Builder, kind: str, input: Any, axis: Any, keep_dims: Any) ->
     while len(index.shape) < len(x.shape):
         index = S.expand_dims(b, index, len(index.shape))
     index = S.broadcast_to(b, index, x.shape)
-    candidates = S.where(b, hit, index, x.shape[axis])
-    result = _reduce_kind(b, "min", candidates, axis)
+    if unwrap(tie_break_left):
+        result = _reduce_kind(b, "min", S.where(b, hit, index, x.shape[axis]), axis)
+    else:
+        result = _reduce_kind(b, "max", S.where(b, hit, index, -1), axis)
     return S.expand_dims(b, result, axis) if unwrap(keep_dims) else result
 
 
 @builtin
 def argmax(input: Any, axis: Any, tie_break_left: Any = True, keep_dims: Any = False,
            _builder: Builder | None = None) -> tensor:
-    return _arg_reduce(_builder, "max", input, axis, keep_dims)
+    return _arg_reduce(_builder, "max", input, axis, keep_dims, tie_break_left)
 
 
 @builtin
 def argmin(input: Any, axis: Any, tie_break_left: Any = True, keep_dims: Any = False,
            _builder: Builder | None = None) -> tensor:
-    return _arg_reduce(_builder, "min", input, axis, keep_dims)
+    return _arg_reduce(_builder, "min", input, axis, keep_dims, tie_break_left)
 
 
 @builtin
 def reduce(input: Any, axis: Any, combine_fn: Any, keep_dims: Any = False,
            _builder: Builder | None = None) -> tensor:
+    return _reduce(_builder, "custom", single_operand(input, "tl.reduce"), axis, keep_dims,
+                   combine_fn)
+
+
+def single_operand(input: Any, what: str) -> Any:
+    """The block of a one-operand reduce or scan (a block, or a 1-tuple of one)."""
     if isinstance(input, (tuple, list)):
         if len(input) != 1:
-            raise TileError("tl.reduce over several blocks at once is not supported yet")
-        input = input[0]
-    return _reduce(_builder, "custom", input, axis, keep_dims, combine_fn)
+            raise TileError(f"{what} over several blocks at once is not supported yet")
+        return input[0]
+    return input
 
 
 def _scan(b: Builder, kind: str, input: Any, axis: Any, reverse: Any,
           combine_fn: Any = None) -> tensor:
-    x = S.to_tensor(b, input)
-    if not x.is_block():
-        raise TileError("a scan needs a block")
+    x = _block_operand(b, input, "a scan")
     axis = _axis(axis, len(x.shape))
     if kind == "sum" and x.dtype.is_int() and x.dtype.primitive_bitwidth < 32:
         x = S.cast(b, x, T.int32)
-    attrs = f"axis = {axis} : i32" + (", reverse" if unwrap(reverse) else "")
-    header = f"tile.scan {kind} {x.name} {{{attrs}}} : {x.type.to_ir()}"
-    if kind != "custom":
-        return tensor(b.create(header, x.type))
-    region = _combine_region(b, combine_fn, x.dtype)
-    return tensor(b.create_with_regions([header + " ", region], [x.type])[0])
+    region = _combine_region(b, combine_fn, x.dtype) if kind == "custom" else None
+    return tensor(b.scan(kind, x.handle, axis, bool(unwrap(reverse)), region))
 
 
 @builtin
@@ -462,11 +517,8 @@ def cummax(input: Any, axis: Any = 0, reverse: Any = False,
 @builtin
 def associative_scan(input: Any, axis: Any, combine_fn: Any, reverse: Any = False,
                      _builder: Builder | None = None) -> tensor:
-    if isinstance(input, (tuple, list)):
-        if len(input) != 1:
-            raise TileError("tl.associative_scan over several blocks is not supported yet")
-        input = input[0]
-    return _scan(_builder, "custom", input, axis, reverse, combine_fn)
+    return _scan(_builder, "custom", single_operand(input, "tl.associative_scan"), axis, reverse,
+                 combine_fn)
 
 
 _DOT_TYPES = (T.float16, T.bfloat16, T.float32)
@@ -500,9 +552,7 @@ def dot(input: Any, other: Any, acc: Any = None, input_precision: Any = None,
                             f"expected {result_shape}")
         out = accumulator.dtype
         accumulator = S.cast(b, accumulator, T.float32)
-    ty = accumulator.type
-    result = tensor(b.create(f"tile.dot {a.name}, {bb.name}, {accumulator.name} : "
-                             f"{a.type.to_ir()}, {bb.type.to_ir()} -> {ty.to_ir()}", ty))
+    result = tensor(b.dot(a.handle, bb.handle, accumulator.handle))
     return S.cast(b, result, out)
 
 
@@ -514,7 +564,7 @@ def dot(input: Any, other: Any, acc: Any = None, input_precision: Any = None,
 def static_assert(cond: Any, msg: Any = "", _builder: Builder | None = None) -> None:
     cond = unwrap(cond)
     if isinstance(cond, tensor):
-        raise TileError("static_assert needs a compile-time condition; got a runtime value")
+        raise ConstantRequired("static_assert needs a compile-time condition; got a runtime value")
     if not cond:
         raise TileError(f"static_assert failed{': ' + str(unwrap(msg)) if unwrap(msg) else ''}")
 
@@ -566,8 +616,7 @@ def _hint(b: Builder, input: Any, values: Any, what: str, fact: str) -> Any:
     else:
         # Runs longer than a dimension say what runs as long as it say.
         items = [builtins.min(v, extent) for v, extent in zip(items, x.shape or [1])]
-    facts = ", ".join(str(v) for v in items)
-    return tensor(b.create(f"tile.hint {x.name} {fact} [{facts}] : {x.type.to_ir()}", x.type))
+    return tensor(b.hint(x.handle, fact, items))
 
 
 @builtin
@@ -609,13 +658,21 @@ def assume(cond: Any, _builder: Builder | None = None) -> None:
         raise TileError(f"tl.assume needs a scalar condition, not a block of shape {c.shape}")
     if not c.dtype.is_bool():
         raise TileError(f"tl.assume needs a boolean condition, not {c.dtype}")
-    _builder.create_void(f"llvm.intr.assume {c.name} : i1")
+    _builder.assume(c.handle)
     return None
 
 
 @builtin
 def debug_barrier(_builder: Builder | None = None) -> None:
     return None
+
+
+def _check_step(step: Any) -> Any:
+    """A loop step known at compile time must not be 0 (the loop would never
+    end); a runtime step must be positive, which only the program knows."""
+    if not isinstance(step, tensor) and unwrap(step) == 0:
+        raise TileError("a range step must not be zero")
+    return step
 
 
 class static_range:
@@ -625,19 +682,22 @@ class static_range:
         if arg2 is None:
             arg1, arg2 = 0, arg1
         self.start, self.end = unwrap(arg1), unwrap(arg2)
-        self.step = 1 if step is None else unwrap(step)
+        self.step = 1 if step is None else _check_step(unwrap(step))
 
 
 class range:  # noqa: A001 - Triton's name
     """`for i in tl.range(...)`: an `scf.for` loop, as Python's `range` in a kernel.
-    Pipelining hints (num_stages, loop_unroll_factor, ...) are accepted and ignored."""
+    Triton's pipelining hints (num_stages, loop_unroll_factor, ...) are accepted
+    and have no effect yet; other keywords are an error."""
 
     def __init__(self, arg1: Any, arg2: Any = None, step: Any = None, num_stages: Any = None,
-                 loop_unroll_factor: Any = None, **hints: Any) -> None:
+                 loop_unroll_factor: Any = None, disallow_acc_multi_buffer: Any = False,
+                 flatten: Any = False, warp_specialize: Any = False,
+                 disable_licm: Any = False) -> None:
         if arg2 is None:
             arg1, arg2 = 0, arg1
-        self.start, self.end = arg1, arg2
-        self.step = 1 if step is None else step
+        self.start, self.end = unwrap(arg1), unwrap(arg2)
+        self.step = 1 if step is None else _check_step(unwrap(step))
 
 
 # ----------------------------------------------------------------------------
@@ -650,6 +710,20 @@ def _tensor_to(self: tensor, dtype: Any, fp_downcast_rounding: Any = None,
 
 
 _tensor_to.__tile_builtin__ = True  # type: ignore[attr-defined]
+
+
+def constant_attribute(value: bool | int | float, attr: str) -> Any:
+    """`.dtype` and `.to(...)` of a Python number in a kernel (`(3).to(tl.int8)`,
+    `x = 0.5; x.dtype`): the number as a value of its literal type."""
+    if attr == "dtype":
+        return S.literal_type(value)
+    if attr == "to":
+        def to(dtype: Any, fp_downcast_rounding: Any = None, bitcast: Any = False,
+               _builder: Builder | None = None) -> tensor:
+            return cast(value, dtype, fp_downcast_rounding, bitcast, _builder=_builder)
+        to.__tile_builtin__ = True  # type: ignore[attr-defined]
+        return to
+    raise TileError(f"a {type(value).__name__} has no attribute '{attr}' in a kernel")
 _METHODS: dict[str, Callable[..., Any]] = {
     "to": _tensor_to, "sum": sum, "max": max, "min": min, "argmax": argmax, "argmin": argmin,
     "reshape": reshape, "view": view, "ravel": ravel, "trans": trans, "permute": permute,
@@ -662,5 +736,6 @@ for _name, _fn in _METHODS.items():
 
 __all__ = [name for name in dir() if not name.startswith("_")
            and name not in ("annotations", "builtins", "functools", "Any", "Callable",
-                            "TypeVar", "F", "Block", "Builder",
+                            "TypeVar", "F", "Block", "Builder", "ConstantRequired",
+                            "LOAD_CACHE_OPERATORS", "STORE_CACHE_OPERATORS",
                             "TileError", "S", "T")]

@@ -6,9 +6,9 @@ Every function takes the IR builder `b` first and returns `tensor`s.
 from __future__ import annotations
 
 import math
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
-from ..compiler.ir import Builder, Value
+from ..compiler.ir import Builder, Value, int_range
 from ..errors import TileError
 from . import types as T
 from .types import block_type, dtype
@@ -48,76 +48,16 @@ class tensor:
                         "use it in an `if`/`while` condition, or tl.where for blocks")
 
 
-def type_text(ty: Any) -> str:
-    return ty.to_ir()
-
-
 # ----------------------------------------------------------------------------
 # Constants
 # ----------------------------------------------------------------------------
 
-_NON_FINITE_BITS = {  # (+inf, -inf, nan) bit patterns, as MLIR hex float literals
-    "f16": ("0x7C00", "0xFC00", "0x7E00"),
-    "bf16": ("0x7F80", "0xFF80", "0x7FC0"),
-    "f32": ("0x7F800000", "0xFF800000", "0x7FC00000"),
-    "f64": ("0x7FF0000000000000", "0xFFF0000000000000", "0x7FF8000000000000"),
-}
-
-
-def float_literal(value: float, ty: dtype) -> str:
-    """MLIR float literal text: decimal with a '.', or hex bits for inf/nan."""
-    if math.isnan(value):
-        return _NON_FINITE_BITS[ty.mlir][2]
-    if math.isinf(value):
-        return _NON_FINITE_BITS[ty.mlir][0 if value > 0 else 1]
-    text = repr(float(value))  # shortest round-trip form
-    if "e" in text and "." not in text:
-        text = text.replace("e", ".0e")
-    elif "." not in text:
-        text += ".0"
-    return text
-
-
-def int_range(ty: dtype) -> tuple[int, int]:
-    bits = ty.primitive_bitwidth
-    if ty.is_bool():
-        return 0, 1
-    if ty.is_int_unsigned():
-        return 0, (1 << bits) - 1
-    return -(1 << (bits - 1)), (1 << (bits - 1)) - 1
-
-
-def _attr_literal(value: Any, ty: dtype) -> str:
-    if ty.is_floating():
-        return float_literal(float(value), ty)
-    if ty.is_bool():
-        return "true" if value else "false"
-    value = int(value)
-    lo, hi = int_range(ty)
-    if not lo <= value <= hi:
-        # Wrap into the signless bit pattern (e.g. uint32 0xFFFFFFFF -> -1).
-        bits = ty.primitive_bitwidth
-        value &= (1 << bits) - 1
-        if value >= 1 << (bits - 1):
-            value -= 1 << bits
-    elif ty.is_int_unsigned() and value >= 1 << (ty.primitive_bitwidth - 1):
-        value -= 1 << ty.primitive_bitwidth
-    return str(value)
-
-
 def scalar_constant(b: Builder, value: Any, ty: dtype) -> tensor:
-    if ty.is_bool():
-        return tensor(b.create(f"arith.constant {_attr_literal(value, ty)}", ty))
-    return tensor(b.create(f"arith.constant {_attr_literal(value, ty)} : {ty.mlir}", ty))
+    return tensor(b.constant(value, ty))
 
 
 def block_constant(b: Builder, value: Any, ty: block_type) -> tensor:
-    element = ty.element_ty
-    if element.is_floating() and not math.isfinite(float(value)):
-        # Hex literals are not splat values in `dense<...>`: splat a scalar instead.
-        return splat(b, scalar_constant(b, value, element), ty.shape)
-    literal = _attr_literal(value, element)
-    return tensor(b.create(f"tile.constant dense<{literal}> : {ty.to_ir()}", ty))
+    return tensor(b.constant(value, ty))
 
 
 def literal_type(value: Any) -> dtype:
@@ -177,8 +117,7 @@ def to_tensor_of(b: Builder, value: Any, near: dtype | None) -> tensor:
 # ----------------------------------------------------------------------------
 
 def splat(b: Builder, x: tensor, shape: Sequence[int]) -> tensor:
-    ty = block_type(x.dtype, shape)
-    return tensor(b.create(f"tile.splat {x.name} : {x.type.to_ir()} -> {ty.to_ir()}", ty))
+    return tensor(b.splat(x.handle, shape))
 
 
 def expand_dims(b: Builder, x: tensor, axis: int) -> tensor:
@@ -189,13 +128,10 @@ def expand_dims(b: Builder, x: tensor, axis: int) -> tensor:
         axis += len(shape) + 1
     if not 0 <= axis <= len(shape):
         raise TileError(f"expand_dims axis {axis} is out of range for a block of rank {len(shape)}")
-    ty = block_type(x.dtype, shape[:axis] + [1] + shape[axis:])
-    return tensor(b.create(f"tile.expand_dims {x.name} {{axis = {axis} : i32}} : "
-                           f"{x.type.to_ir()} -> {ty.to_ir()}", ty))
+    return tensor(b.expand_dims(x.handle, axis))
 
 
-def _shape_text(shape: Sequence[int]) -> str:
-    return "x".join(str(s) for s in shape) if shape else "scalar"
+_shape_text = T.shape_text
 
 
 def broadcast_shapes(a: Sequence[int], b: Sequence[int]) -> list[int]:
@@ -229,8 +165,7 @@ def broadcast_to(b: Builder, x: tensor, shape: Sequence[int]) -> tensor:
         x = expand_dims(b, x, 0)
     if x.shape == shape:
         return x
-    ty = block_type(x.dtype, shape)
-    return tensor(b.create(f"tile.broadcast {x.name} : {x.type.to_ir()} -> {ty.to_ir()}", ty))
+    return tensor(b.broadcast(x.handle, shape))
 
 
 def broadcast_together(b: Builder, *values: tensor) -> list[tensor]:
@@ -256,8 +191,7 @@ def reshape(b: Builder, x: tensor, shape: Sequence[int]) -> tensor:
         raise TileError("cannot reshape a block to a scalar; use a reduction")
     if shape == x.shape:
         return x
-    ty = block_type(x.dtype, shape)
-    return tensor(b.create(f"tile.reshape {x.name} : {x.type.to_ir()} -> {ty.to_ir()}", ty))
+    return tensor(b.reshape(x.handle, shape))
 
 
 def trans(b: Builder, x: tensor, order: Sequence[int] | None) -> tensor:
@@ -267,57 +201,144 @@ def trans(b: Builder, x: tensor, order: Sequence[int] | None) -> tensor:
     perm = list(order) if order else list(reversed(range(rank)))
     if sorted(perm) != list(range(rank)):
         raise TileError(f"trans order {perm} is not a permutation of the {rank} dimensions")
-    ty = block_type(x.dtype, [x.shape[p] for p in perm])
-    attr = "" if not order else f" {{order = array<i32: {', '.join(map(str, perm))}>}}"
-    return tensor(b.create(f"tile.trans {x.name}{attr} : {x.type.to_ir()} -> {ty.to_ir()}", ty))
+    return tensor(b.trans(x.handle, list(order) if order else None))
 
 
 # ----------------------------------------------------------------------------
 # Casts and type promotion
 # ----------------------------------------------------------------------------
 
-def cast(b: Builder, x: tensor, to: dtype) -> tensor:
+_ROUNDINGS = (None, "rtne", "rtz")
+
+
+def cast(b: Builder, x: tensor, to: dtype, rounding: str | None = None) -> tensor:
+    """Triton's value cast (`x.to(dtype)`), pointers included: a pointer to
+    another pointer type, a pointer to int64 (its address) or int1 (non-null),
+    an integer to a pointer. `rounding` ("rtne" or "rtz") rounds float
+    downcasts (Triton's fp_downcast_rounding)."""
     src = x.dtype
+    check_rounding(src, to, rounding)
     if src == to:
         return x
-    if src.is_ptr() or to.is_ptr():
-        raise TileError(f"cannot cast {src} to {to}: pointer casts are not supported")
+    if src.is_ptr() and to.is_ptr():
+        return tensor(b.bitcast(x.handle, to))
+    if src.is_ptr():
+        if to.is_bool():
+            return compare(b, "ne", tensor(b.ptr_to_int(x.handle)), 0)
+        if not to.is_int() or to.primitive_bitwidth != 64:
+            raise TileError(f"cannot cast a pointer to {to}: pointers become int64 (their "
+                            "address) or int1 (not null)")
+        return cast(b, tensor(b.ptr_to_int(x.handle)), to)
+    if to.is_ptr():
+        if not src.is_int():
+            raise TileError(f"cannot cast {src} to a pointer: only integers become pointers")
+        wide = cast(b, x, T.uint64 if src.is_int_unsigned() else T.int64)
+        return tensor(b.int_to_ptr(wide.handle, to))
     if src.mlir == to.mlir and not to.is_bool():
         # Only the signedness differs: same bits, new interpretation.
-        return tensor(Value(x.name, _with_element(x.type, to)))
-    result_type = _with_element(x.type, to)
-    if x.is_block():
-        unsigned = " {unsigned_src}" if src.is_int_unsigned() and not src.is_bool() else ""
-        return tensor(b.create(f"tile.cast {x.name}{unsigned} : {x.type.to_ir()} to "
-                               f"{result_type.to_ir()}", result_type))
-    return _scalar_cast(b, x, to)
+        return tensor(b.retype(x.handle, to))
+    return tensor(b.cast(x.handle, to, toward_zero=rounding == "rtz"))
+
+
+def check_rounding(src: dtype, to: dtype, rounding: str | None) -> None:
+    """Triton's fp_downcast_rounding: "rtne" or "rtz", on float downcasts only."""
+    if rounding not in _ROUNDINGS:
+        raise TileError(f"fp_downcast_rounding must be 'rtne' or 'rtz', got {rounding!r}")
+    if rounding is not None and not (src.is_floating() and to.is_floating()
+                                     and to.primitive_bitwidth < src.primitive_bitwidth):
+        raise TileError(f"fp_downcast_rounding applies to float downcasts, not {src} to {to}")
+
+
+def check_bitcast(src: dtype, to: dtype, rounding: str | None = None) -> None:
+    """What `x.to(dtype, bitcast=True)` allows: the same width, pointers to
+    pointers, no rounding mode."""
+    if rounding is not None:
+        raise TileError("fp_downcast_rounding does not apply to a bitcast")
+    if src == to:
+        return
+    if src.is_ptr() != to.is_ptr():
+        raise TileError(f"cannot bitcast {src} to {to}; use .to() (without bitcast) between "
+                        "integers and pointers")
+    if src.primitive_bitwidth != to.primitive_bitwidth or src.is_bool() or to.is_bool():
+        raise TileError(f"cannot bitcast {src} ({src.primitive_bitwidth} bits) to {to} "
+                        f"({to.primitive_bitwidth} bits): the widths must agree")
+
+
+def bitcast(b: Builder, x: tensor, to: dtype, rounding: str | None = None) -> tensor:
+    """Triton's `x.to(dtype, bitcast=True)`: the same bits as a type of the
+    same width (a pointer as another pointer)."""
+    src = x.dtype
+    check_bitcast(src, to, rounding)
+    if src == to:
+        return x
+    if src.mlir == to.mlir:
+        return tensor(b.retype(x.handle, to))
+    return tensor(b.bitcast(x.handle, to))
+
+
+# The compiler's and the interpreter's words for what blocks do not do.
+NO_ELEMENT_ACCESS = ("blocks can only be indexed with `:` and `None` (e.g. x[:, None]); "
+                     "there is no element access")
+NOT_ASSIGNABLE = ("only names, tuples of names and tuple elements can be assigned in a kernel "
+                  "(blocks are values: there is no x[i] = ... or x.attr = ...)")
+
+
+Overload = tuple[tuple[dtype, ...], str, dtype]
+
+
+def pick_overload(name: str, values: Sequence[Any], overloads: Sequence[Overload],
+                  dtype_of: Callable[[Any], dtype | None]) -> Overload:
+    """The overload of a libdevice function for `values`: runtime values
+    (those `dtype_of` types) must have its argument types, Python numbers fit
+    them. One rule for compiled and interpreted kernels."""
+    candidates = [o for o in overloads if len(o[0]) == len(values)]
+    if not candidates:
+        counts = sorted({len(o[0]) for o in overloads})
+        raise TileError(f"{name} takes {' or '.join(map(str, counts))} argument(s), "
+                        f"got {len(values)}")
+
+    def fits(value: Any, ty: dtype) -> bool:
+        runtime = dtype_of(value)
+        if runtime is not None:
+            return runtime == ty
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            return False
+        if isinstance(value, float):
+            return ty.is_floating()
+        lo, hi = int_range(ty) if ty.is_int() else (-math.inf, math.inf)
+        return lo <= value <= hi
+
+    matches = [o for o in candidates if all(fits(v, t) for v, t in zip(values, o[0]))]
+    if not matches:
+        given = ", ".join(type(v).__name__ if dtype_of(v) is None else str(dtype_of(v))
+                          for v in values)
+        options = "; ".join("(" + ", ".join(map(str, o[0])) + ")" for o in candidates)
+        raise TileError(f"{name} has no overload for ({given}); it takes {options}"
+                        + (" (cast fp16/bf16 to fp32 first)" if any(
+                            dtype_of(v) in (T.float16, T.bfloat16) for v in values) else ""))
+    # Python numbers alone: prefer the overload of their literal types
+    # (0.5 is fp32, 7 is int32), as they would be typed on their own.
+    preferred = [o for o in matches if all(
+        dtype_of(v) is not None or literal_type(v) == t for v, t in zip(values, o[0]))]
+    return (preferred or matches)[0]
+
+
+def extern_elementwise(b: Builder, name: str, args: Sequence[Any],
+                       overloads: Sequence[Overload]) -> tensor:
+    """A call of a libdevice function: the overload whose argument types are
+    those of the runtime arguments (Python numbers take the overload's type),
+    on arguments broadcast to one shape."""
+    values = [T.unwrap(a) for a in args]
+    arg_types, symbol, result = pick_overload(
+        name, values, overloads, lambda v: v.dtype if isinstance(v, tensor) else None)
+    operands = [v if isinstance(v, tensor) else scalar_constant(b, v, t)
+                for v, t in zip(values, arg_types)]
+    operands = broadcast_together(b, *operands)
+    return tensor(b.extern(symbol, [o.handle for o in operands], result))
 
 
 def _with_element(ty: Any, element: dtype) -> Any:
     return block_type(element, ty.shape) if isinstance(ty, block_type) else element
-
-
-def _scalar_cast(b: Builder, x: tensor, to: dtype) -> tensor:
-    src = x.dtype
-    text = f"{x.name} : {src.mlir} to {to.mlir}"
-    if to.is_bool():
-        zero = scalar_constant(b, 0, src)
-        kind, pred = ("cmpf", "une") if src.is_floating() else ("cmpi", "ne")
-        return tensor(b.create(f"arith.{kind} {pred}, {x.name}, {zero.name} : {src.mlir}", to))
-    if src.is_int() and to.is_int():
-        if to.primitive_bitwidth > src.primitive_bitwidth:
-            op = "extui" if src.is_int_unsigned() else "extsi"
-        else:
-            op = "trunci"
-    elif src.is_int() and to.is_floating():
-        op = "uitofp" if src.is_int_unsigned() else "sitofp"
-    elif src.is_floating() and to.is_int():
-        op = "fptoui" if to.is_int_unsigned() else "fptosi"
-    elif src.primitive_bitwidth == to.primitive_bitwidth:  # f16 <-> bf16 through f32
-        return _scalar_cast(b, _scalar_cast(b, x, T.float32), to)
-    else:
-        op = "extf" if to.primitive_bitwidth > src.primitive_bitwidth else "truncf"
-    return tensor(b.create(f"arith.{op} {text}", to))
 
 
 def computation_type(a: dtype, b_: dtype, div_or_mod: bool) -> dtype:
@@ -370,24 +391,14 @@ def promote_and_broadcast(b: Builder, x: tensor, y: tensor, ty: dtype) -> tuple[
 # Elementwise operations
 # ----------------------------------------------------------------------------
 
-def binary(b: Builder, op: str, x: tensor, y: tensor, result_type: Any = None) -> tensor:
+def binary(b: Builder, op: str, x: tensor, y: tensor) -> tensor:
     """`tile.<op>` on blocks or `arith.<op>` on scalars, same-typed operands."""
-    result_type = result_type or x.type
-    if x.is_block():
-        return tensor(b.create(f"tile.{op} {x.name}, {y.name} : {x.type.to_ir()}", result_type))
-    return tensor(b.create(f"arith.{op} {x.name}, {y.name} : {x.type.to_ir()}", result_type))
-
-
-_MATH_SCALAR_OPS = {"exp", "exp2", "log", "log2", "sqrt", "rsqrt", "floor", "ceil",
-                    "sin", "cos", "absf", "absi", "powf", "fma"}
+    return tensor(b.binary(op, x.handle, y.handle))
 
 
 def unary(b: Builder, op: str, x: tensor) -> tensor:
     """`tile.<op>` on blocks; on scalars the `math` (or `arith`) op of that name."""
-    if x.is_block():
-        return tensor(b.create(f"tile.{op} {x.name} : {x.type.to_ir()}", x.type))
-    dialect = "math" if op in _MATH_SCALAR_OPS else "arith"
-    return tensor(b.create(f"{dialect}.{op} {x.name} : {x.type.to_ir()}", x.type))
+    return tensor(b.unary(op, x.handle))
 
 
 def add(b: Builder, x: Any, y: Any) -> tensor:
@@ -408,8 +419,7 @@ def addptr(b: Builder, ptr: tensor, offset: tensor) -> tensor:
     if offset.dtype.is_bool():
         offset = cast(b, offset, T.int32)
     ptr, offset = broadcast_together(b, ptr, offset)
-    return tensor(b.create(f"tile.addptr {ptr.name}, {offset.name} : {ptr.type.to_ir()}, "
-                           f"{offset.type.to_ir()}", ptr.type))
+    return tensor(b.addptr(ptr.handle, offset.handle))
 
 
 def sub(b: Builder, x: Any, y: Any) -> tensor:
@@ -468,8 +478,7 @@ def power(b: Builder, x: Any, y: Any) -> tensor:
     if ty.is_int():
         ty = T.float32
     x, y = promote_and_broadcast(b, x, y, ty)
-    return binary(b, "powf", x, y) if x.is_block() else \
-        tensor(b.create(f"math.powf {x.name}, {y.name} : {ty.mlir}", ty))
+    return binary(b, "powf", x, y)
 
 
 def _bitwise_type(x: tensor, y: tensor, what: str) -> dtype:
@@ -498,17 +507,11 @@ def compare(b: Builder, pred: str, x: Any, y: Any) -> tensor:
     ty = computation_type(x.dtype, y.dtype, False)
     x, y = promote_and_broadcast(b, x, y, ty)
     if ty.is_floating():
-        predicate, kind = _FLOAT_PREDICATES[pred], "cmpf"
+        predicate = _FLOAT_PREDICATES[pred]
     else:
-        kind = "cmpi"
         predicate = pred if pred in ("eq", "ne") else \
             ("u" if ty.is_int_unsigned() else "s") + _INT_PREDICATES[pred]
-    result_type = _with_element(x.type, T.int1)
-    if x.is_block():
-        return tensor(b.create(f"tile.{kind} {predicate}, {x.name}, {y.name} : "
-                               f"{x.type.to_ir()}", result_type))
-    return tensor(b.create(f"arith.{kind} {predicate}, {x.name}, {y.name} : {ty.mlir}",
-                           result_type))
+    return tensor(b.compare(predicate, x.handle, y.handle))
 
 
 def minus(b: Builder, x: Any) -> tensor:
@@ -524,10 +527,7 @@ def invert(b: Builder, x: Any) -> tensor:
     x = to_tensor(b, x)
     if not x.dtype.is_int():
         raise TileError(f"~ needs an integer or boolean operand, got {x.dtype}")
-    if x.is_block():
-        return unary(b, "noti", x)
-    ones = scalar_constant(b, -1 if not x.dtype.is_bool() else 1, x.dtype)
-    return binary(b, "xori", x, ones)
+    return unary(b, "noti", x)
 
 
 def logical_not(b: Builder, x: Any) -> tensor:
@@ -545,10 +545,7 @@ def where(b: Builder, cond: Any, x: Any, y: Any) -> tensor:
     ty = x.dtype if x.dtype == y.dtype else computation_type(x.dtype, y.dtype, False)
     x, y = cast(b, x, ty), cast(b, y, ty)
     cond, x, y = broadcast_together(b, cond, x, y)
-    if x.is_block():
-        return tensor(b.create(f"tile.select {cond.name}, {x.name}, {y.name} : "
-                               f"{x.type.to_ir()}", x.type))
-    return tensor(b.create(f"arith.select {cond.name}, {x.name}, {y.name} : {ty.mlir}", ty))
+    return tensor(b.select(cond.handle, x.handle, y.handle))
 
 
 def minmax(b: Builder, which: str, x: Any, y: Any) -> tensor:
@@ -577,7 +574,5 @@ def fma(b: Builder, x: Any, y: Any, z: Any) -> tensor:
     if not ty.is_floating():
         ty = T.float32
     x, y, z = broadcast_together(b, *(cast(b, v, ty) for v in (x, y, z)))
-    dialect = "tile" if x.is_block() else "math"
-    return tensor(b.create(f"{dialect}.fma {x.name}, {y.name}, {z.name} : "
-                           f"{x.type.to_ir()}", x.type))
+    return tensor(b.fma(x.handle, y.handle, z.handle))
 

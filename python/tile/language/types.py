@@ -1,7 +1,10 @@
 """Element types, pointer and block types, and `constexpr` (Triton's names)."""
 from __future__ import annotations
 
+import operator
 from typing import Any, Sequence
+
+from ..errors import TileError
 
 
 class dtype:
@@ -84,12 +87,45 @@ class pointer_type(dtype):
         return hash(("ptr", self.element_ty))
 
 
+# The most elements a block may have (the dialect's BlockType::verify).
+MAX_BLOCK_ELEMENTS = 1 << 31
+
+
+def shape_text(shape: Sequence[Any]) -> str:
+    return "x".join(str(s) for s in shape) if len(shape) else "scalar"
+
+
+def check_shape(shape: Sequence[Any]) -> tuple[int, ...]:
+    """A block shape: rank 1 or more, positive integer extents, at most
+    MAX_BLOCK_ELEMENTS elements (exact integer arithmetic). Errors name the
+    shape as the user wrote it."""
+    given = tuple(shape)
+    if not given:
+        raise TileError("a block needs at least one dimension; use a scalar for one value")
+    count = 1
+    dims = []
+    for index, extent in enumerate(given):
+        if isinstance(extent, (bool, float)) or not hasattr(extent, "__index__"):
+            raise TileError(f"block shape ({', '.join(map(repr, given))}): dimension {index} "
+                            f"is {extent!r}, not an integer")
+        extent = operator.index(extent)
+        dims.append(extent)
+        if extent <= 0:
+            raise TileError(f"block shape {shape_text(dims)}: dimension {index} has extent "
+                            f"{extent}; every extent must be positive")
+        count *= extent
+    if count > MAX_BLOCK_ELEMENTS:
+        raise TileError(f"block shape {shape_text(dims)} has {count} elements, more than "
+                        f"the {MAX_BLOCK_ELEMENTS} (2^31) a block may hold")
+    return tuple(dims)
+
+
 class block_type:
-    """The type of a block value: an element type and a static shape."""
+    """The type of a block value: an element type and a valid static shape."""
 
     def __init__(self, element_ty: dtype, shape: Sequence[int]) -> None:
         self.element_ty = element_ty
-        self.shape = tuple(int(s) for s in shape)
+        self.shape = check_shape(shape)
 
     @property
     def scalar(self) -> dtype:
@@ -158,6 +194,39 @@ def dtype_from_signature(text: str) -> dtype:
         return _BY_SIGNATURE[text]
     raise ValueError(f"unknown type {text!r} in signature; expected one of "
                      f"{', '.join(sorted(_BY_SIGNATURE))} or a pointer such as '*fp32'")
+
+
+def split_signature(text: str) -> list[str]:
+    """"*fp32,(i32,*fp16),i32" -> ["*fp32", "(i32,*fp16)", "i32"]: commas
+    inside parentheses (tuple parameters) do not split."""
+    parts, depth, current = [], 0, []
+    for char in text:
+        if char == "," and depth == 0:
+            parts.append("".join(current).strip())
+            current = []
+            continue
+        depth += {"(": 1, ")": -1}.get(char, 0)
+        if depth < 0:
+            raise ValueError(f"unbalanced ')' in signature {text!r}")
+        current.append(char)
+    if depth:
+        raise ValueError(f"unbalanced '(' in signature {text!r}")
+    parts.append("".join(current).strip())
+    return parts
+
+
+def parameter_type(spec: Any) -> Any:
+    """A parameter's type from its signature entry: a dtype, or for a tuple
+    parameter ("(*fp32,i32)" or ("*fp32", "i32")) a tuple of them."""
+    if isinstance(spec, (tuple, list)):
+        return tuple(parameter_type(item) for item in spec)
+    if not isinstance(spec, str):
+        raise ValueError(f"a signature entry is a type string such as '*fp32', got {spec!r}")
+    text = spec.strip()
+    if text.startswith("(") and text.endswith(")"):
+        inner = text[1:-1].strip()
+        return tuple(parameter_type(part) for part in split_signature(inner)) if inner else ()
+    return dtype_from_signature(text)
 
 
 def signature_name(ty: dtype) -> str:

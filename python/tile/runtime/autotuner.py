@@ -17,6 +17,7 @@ import time
 from typing import Any, Callable, Mapping, Sequence
 
 from .. import interpreter
+from ..compiler.options import check_num_stages, check_num_warps
 from ..errors import CompilationError
 from .launch import bind_arguments, launch_jit
 
@@ -28,8 +29,8 @@ class Config:
                  num_ctas: int = 1, maxnreg: int | None = None,
                  pre_hook: Callable[..., Any] | None = None) -> None:
         self.kwargs = dict(kwargs)
-        self.num_warps = num_warps
-        self.num_stages = num_stages
+        self.num_warps = check_num_warps(num_warps)
+        self.num_stages = check_num_stages(num_stages)
         self.num_ctas = num_ctas
         self.maxnreg = maxnreg
         self.pre_hook = pre_hook

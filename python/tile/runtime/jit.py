@@ -4,12 +4,12 @@ from __future__ import annotations
 import functools
 import hashlib
 import inspect
-import types
 from typing import Any, Callable, Sequence
 
 from .. import interpreter
+from ..compiler.dependencies import GlobalRead, kernel_dependencies
 from ..compiler.source import FunctionSource, function_source
-from ..errors import TileError
+from ..errors import CompilationError, TileError
 from ..language.types import constexpr
 
 
@@ -23,17 +23,35 @@ def _is_constexpr_annotation(annotation: Any) -> bool:
 class JITFunction:
     """A Python function compiled to tile IR; `kernel[grid](*args)` launches it."""
 
-    def __init__(self, fn: Callable[..., Any], do_not_specialize: Sequence[str] = (),
-                 **options: Any) -> None:
+    def __init__(self, fn: Callable[..., Any], do_not_specialize: Sequence[str | int] = (),
+                 do_not_specialize_on_alignment: Sequence[str | int] = (),
+                 debug: bool | None = None, noinline: bool | None = None,
+                 version: Any = None, repr: Any = None, launch_metadata: Any = None,
+                 interpret: bool = False) -> None:
+        _check_plain_function(fn)
         self.fn = fn
         self.__name__ = fn.__name__
         self.__qualname__ = fn.__qualname__
         self.__doc__ = fn.__doc__
         self.__module__ = fn.__module__
-        self.do_not_specialize = frozenset(do_not_specialize)
-        self.options = options
         self.signature = inspect.signature(fn)
         self.arg_names = list(self.signature.parameters)
+        # Triton's options: each does what it says, or is refused.
+        self.do_not_specialize = frozenset(self._parameter_names(do_not_specialize,
+                                                                 "do_not_specialize"))
+        unsupported = [("do_not_specialize_on_alignment", bool(do_not_specialize_on_alignment)),
+                       ("debug=True (device assertions)", bool(debug)),
+                       ("repr", repr is not None), ("launch_metadata", launch_metadata is not None)]
+        for option, given in unsupported:
+            if given:
+                raise NotImplementedError(f"@tile.jit on {fn.__qualname__}: {option} is not "
+                                          "supported yet")
+        # Calls are always inlined by the frontend; `noinline` is accepted for
+        # Triton's sake and documented as having no effect (README).
+        self.noinline = bool(noinline)
+        self.version = version
+        # Read by tile.interpreter: `interpret=True` runs launches on the CPU.
+        self.options = {"interpret": bool(interpret)}
         self.constexpr_names = frozenset(
             name for name, p in self.signature.parameters.items()
             if _is_constexpr_annotation(p.annotation))
@@ -43,6 +61,23 @@ class JITFunction:
                          if p.default is not inspect.Parameter.empty}
         # The C launch cache (tile.driver.dispatcher), made on the first launch.
         self._dispatcher: Any = None
+        # The globals the last compile's key read (forget_stale_kernels).
+        self._global_reads: Sequence[GlobalRead] = ()
+
+    def _parameter_names(self, given: Sequence[str | int], option: str) -> list[str]:
+        """Parameter names from names or positions, as Triton takes them."""
+        names = []
+        for item in given:
+            if isinstance(item, int) and not isinstance(item, bool):
+                if not 0 <= item < len(self.arg_names):
+                    raise ValueError(f"{option}: {self.__name__} has no parameter {item}")
+                names.append(self.arg_names[item])
+            elif isinstance(item, str) and item in self.arg_names:
+                names.append(item)
+            else:
+                raise ValueError(f"{option}: {self.__name__} has no parameter {item!r} "
+                                 f"(parameters: {', '.join(self.arg_names)})")
+        return names
 
     def source(self) -> FunctionSource:
         if self._source is None:
@@ -55,46 +90,27 @@ class JITFunction:
 
     # -- cache key ------------------------------------------------------------
 
-    def dependencies(self) -> list["JITFunction"]:
-        """The @tile.jit functions this one may call, found by the names its
-        code uses (directly or as `module.name`)."""
-        namespace = dict(self.fn.__globals__)
-        for name, cell in zip(self.fn.__code__.co_freevars, self.fn.__closure__ or ()):
-            try:
-                namespace[name] = cell.cell_contents
-            except ValueError:
-                pass
-        names = _code_names(self.fn.__code__)
-        found: list[JITFunction] = []
-        for name in names:
-            value = namespace.get(name)
-            if isinstance(value, types.ModuleType):
-                found.extend(v for v in (getattr(value, n, None) for n in names)
-                             if isinstance(v, JITFunction))
-            elif isinstance(value, JITFunction):
-                found.append(value)
-            elif hasattr(value, "fn") and isinstance(getattr(value, "fn"), JITFunction):
-                found.append(value.fn)  # an autotuned or heuristics-wrapped function
-        return [f for f in found if f is not self]
-
     def cache_source(self) -> str:
-        """This function's source and, transitively, its callees' sources."""
-        seen: dict[str, str] = {}
-        pending = [self]
-        while pending:
-            fn = pending.pop()
-            source = fn.source()
-            # The file and line are part of the key: the IR (and the PTX line
-            # info) carry locations into them.
-            key = f"{source.filename}:{source.first_line}:{fn.__qualname__}"
-            if key in seen:
-                continue
-            seen[key] = source.text
-            pending.extend(fn.dependencies())
-        return "\n".join(f"# {k}\n{seen[k]}" for k in sorted(seen))
+        """The cache-key text of everything this kernel's code depends on:
+        its source and its callees' (transitively), their defaults, the
+        globals they read and the plain functions they call (see
+        compiler/dependencies.py)."""
+        text, self._global_reads = kernel_dependencies(self)
+        return text
 
     def source_hash(self) -> str:
         return hashlib.sha256(self.cache_source().encode()).hexdigest()
+
+    def forget_stale_kernels(self) -> None:
+        """Drops the kernels compiled in this process if a global they read
+        has changed since (they are recompiled with the new value): called
+        at each launch, it costs one lookup per global read."""
+        for read in self._global_reads:
+            if read.changed():
+                self._compiled.clear()
+                self._dispatcher = None  # and its C launch cache
+                self._global_reads = ()
+                return
 
     # -- calling --------------------------------------------------------------
 
@@ -107,6 +123,7 @@ class JITFunction:
         launches through `tile.driver` (imported only when launching)."""
         if interpreter.enabled(self):  # TILE_INTERPRET=1 or @jit(interpret=True): on the CPU
             return functools.partial(interpreter.launch, self, grid)
+        self.forget_stale_kernels()
         dispatcher = self._dispatcher
         if dispatcher is None:
             from .launch import dispatcher as make
@@ -116,6 +133,7 @@ class JITFunction:
     def warmup(self, *args: Any, grid: Any = (1,), **kwargs: Any) -> Any:
         """Compiles for these arguments without launching; returns the artifact."""
         from .launch import compile_for_args, split_options
+        self.forget_stale_kernels()
         kwargs = dict(kwargs)
         options = split_options(self, kwargs)
         return compile_for_args(self, args, kwargs, options)[0]
@@ -124,17 +142,28 @@ class JITFunction:
         return f"JITFunction({self.__module__}:{self.__qualname__})"
 
 
-def _code_names(code: types.CodeType) -> set[str]:
-    names = set(code.co_names)
-    for const in code.co_consts:
-        if isinstance(const, types.CodeType):
-            names |= _code_names(const)
-    return names
+def _check_plain_function(fn: Any) -> None:
+    """@tile.jit takes a plain `def` (not async, not a generator, not a lambda)."""
+    if not inspect.isfunction(fn):
+        raise TypeError(f"@tile.jit decorates a function, not {fn!r}")
+    what = ("an async function" if inspect.iscoroutinefunction(fn)
+            or inspect.isasyncgenfunction(fn) else
+            "a generator" if inspect.isgeneratorfunction(fn) else
+            "a lambda" if fn.__name__ == "<lambda>" else None)
+    if what is not None:
+        code = fn.__code__
+        raise CompilationError(f"{fn.__qualname__} is {what}: a @tile.jit function must be "
+                               "a plain def", code.co_filename, code.co_firstlineno, 1)
 
 
-def jit(fn: Callable[..., Any] | None = None, *, do_not_specialize: Sequence[str] = (),
-        **options: Any) -> Any:
-    """Decorator: `@tile.jit` or `@tile.jit(do_not_specialize=["n"])`."""
-    if fn is None:
-        return lambda f: JITFunction(f, do_not_specialize=do_not_specialize, **options)
-    return JITFunction(fn, do_not_specialize=do_not_specialize, **options)
+def jit(fn: Callable[..., Any] | None = None, *, do_not_specialize: Sequence[str | int] = (),
+        do_not_specialize_on_alignment: Sequence[str | int] = (), debug: bool | None = None,
+        noinline: bool | None = None, version: Any = None, repr: Any = None,
+        launch_metadata: Any = None, interpret: bool = False) -> Any:
+    """Decorator: `@tile.jit` or `@tile.jit(do_not_specialize=["n"])`, Triton's options."""
+    def decorate(f: Callable[..., Any]) -> JITFunction:
+        return JITFunction(f, do_not_specialize=do_not_specialize,
+                           do_not_specialize_on_alignment=do_not_specialize_on_alignment,
+                           debug=debug, noinline=noinline, version=version, repr=repr,
+                           launch_metadata=launch_metadata, interpret=interpret)
+    return decorate if fn is None else decorate(fn)

@@ -94,7 +94,7 @@ def compile_for_args(jit: Any, args: Sequence[Any], kwargs: Mapping[str, Any],
     options = dict(options or {})
     num_warps = options.pop("num_warps", 4)
     num_stages = options.pop("num_stages", None)
-    target = options.pop("target", None) or default_target()
+    target = t if (t := options.pop("target", None)) is not None else default_target()
     bound = bind_arguments(jit, args, {**kwargs, **options})
     constexprs = {n: v for n, v in bound.items() if n in jit.constexpr_names}
     runtime = [n for n in jit.arg_names if n not in jit.constexpr_names]

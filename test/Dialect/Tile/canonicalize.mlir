@@ -692,3 +692,14 @@ func.func @cast_no_fold(%x: !tile.block<16xf32>) -> (!tile.block<16xf16>, !tile.
   %1 = tile.cast %c : !tile.block<4xi32> to !tile.block<4xf32>
   return %0, %1 : !tile.block<16xf16>, !tile.block<4xf32>
 }
+
+// -----
+
+// An all-true mask is dropped; the cache hint stays.
+// CHECK-LABEL: func @true_mask_keeps_hints
+// CHECK: tile.load %{{.*}} {cache = "cg"} : !tile.block<8x!tile.ptr<f32>>
+func.func @true_mask_keeps_hints(%p: !tile.block<8x!tile.ptr<f32>>) -> !tile.block<8xf32> {
+  %t = tile.constant dense<true> : !tile.block<8xi1>
+  %0 = tile.load %p mask %t {cache = "cg"} : !tile.block<8x!tile.ptr<f32>>
+  return %0 : !tile.block<8xf32>
+}

@@ -1015,7 +1015,7 @@ func.func @cast_unsigned_float(%a: !tile.block<128xf32>) {
 // -----
 
 func.func @cast_pointers(%a: !tile.block<128x!tile.ptr<f32>>) {
-  // expected-error @+1 {{'tile.cast' op operand #0 must be block of scalars, but got '!tile.block<128x!tile.ptr<f32>>'}}
+  // expected-error @+1 {{'tile.cast' op operand #0 must be scalar (i1, i8, i16, i32, i64, f16, bf16, f32 or f64) or block of scalars, but got '!tile.block<128x!tile.ptr<f32>>'}}
   %0 = tile.cast %a : !tile.block<128x!tile.ptr<f32>> to !tile.block<128xi64>
   return
 }
@@ -1093,5 +1093,109 @@ func.func @hint_float(%a: !tile.block<128xf32>) {
 func.func @hint_negative(%a: !tile.block<128xi32>) {
   // expected-error @+1 {{'tile.hint' op divisibility entry 0 is -16, not a positive power of two}}
   %0 = tile.hint %a divisibility [-16] : !tile.block<128xi32>
+  return
+}
+
+// -----
+
+func.func @bitcast_width(%x: !tile.block<16xf32>) {
+  // expected-error @+1 {{'tile.bitcast' op cannot bitcast 'f32' (32 bits) to 'f16' (16 bits)}}
+  %0 = tile.bitcast %x : !tile.block<16xf32> to !tile.block<16xf16>
+  return
+}
+
+// -----
+
+func.func @bitcast_pointer_to_int(%p: !tile.ptr<f32>) {
+  // expected-error @+1 {{'tile.bitcast' op cannot bitcast between '!tile.ptr<f32>' and 'i64'; use tile.int_to_ptr or tile.ptr_to_int}}
+  %0 = tile.bitcast %p : !tile.ptr<f32> to i64
+  return
+}
+
+// -----
+
+func.func @bitcast_shape(%x: !tile.block<16xf32>) {
+  // expected-error @+1 {{'tile.bitcast' op the operand is 16 but the result is 4x4; broadcast them to one shape first}}
+  %0 = tile.bitcast %x : !tile.block<16xf32> to !tile.block<4x4xi32>
+  return
+}
+
+// -----
+
+func.func @int_to_ptr_width(%x: !tile.block<16xi32>) {
+  // expected-error @+1 {{'tile.int_to_ptr' op operand #0 must be i64 or block of i64}}
+  %0 = tile.int_to_ptr %x : !tile.block<16xi32> to !tile.block<16x!tile.ptr<f32>>
+  return
+}
+
+// -----
+
+func.func @ptr_to_int_scalar_to_block(%p: !tile.ptr<f32>) {
+  // expected-error @+1 {{'tile.ptr_to_int' op the operand and the result must both be blocks or both scalars; splat the scalar first}}
+  %0 = tile.ptr_to_int %p : !tile.ptr<f32> to !tile.block<4xi64>
+  return
+}
+
+// -----
+
+func.func @extern_symbol(%x: f32) {
+  // expected-error @+1 {{'tile.extern_elementwise' op symbol 'not a name' is not a function name (letters, digits, _)}}
+  %0 = tile.extern_elementwise "not a name"(%x) : (f32) -> f32
+  return
+}
+
+// -----
+
+func.func @extern_shapes(%x: !tile.block<8xf32>) {
+  // expected-error @+1 {{'tile.extern_elementwise' op an argument is 8 but the result is 16; broadcast them to one shape first}}
+  %0 = tile.extern_elementwise "__nv_erff"(%x) : (!tile.block<8xf32>) -> !tile.block<16xf32>
+  return
+}
+
+// -----
+
+func.func @cast_unsigned_dst(%x: !tile.block<8xi32>) {
+  // expected-error @+1 {{'tile.cast' op 'unsigned_dst' applies to float-to-integer casts only, not 'i32' to 'i64'}}
+  %0 = tile.cast %x {unsigned_dst} : !tile.block<8xi32> to !tile.block<8xi64>
+  return
+}
+
+// -----
+
+func.func @cast_rtz_widening(%x: !tile.block<8xf16>) {
+  // expected-error @+1 {{'tile.cast' op 'rtz' (round toward zero) applies to casts to a narrower float only, not 'f16' to 'f32'}}
+  %0 = tile.cast %x {rtz} : !tile.block<8xf16> to !tile.block<8xf32>
+  return
+}
+
+// -----
+
+func.func @load_cache_operator(%p: !tile.ptr<f32>) {
+  // expected-error @+1 {{'tile.load' op cache operator 'wt' is not one of ca, cg, cv}}
+  %0 = tile.load %p {cache = "wt"} : !tile.ptr<f32>
+  return
+}
+
+// -----
+
+func.func @store_eviction_priority(%p: !tile.ptr<f32>, %v: f32) {
+  // expected-error @+1 {{'tile.store' op eviction priority 'evict_soon' is not evict_first or evict_last}}
+  tile.store %p, %v {evict = "evict_soon"} : !tile.ptr<f32>
+  return
+}
+
+// -----
+
+func.func @load_operator_and_priority(%p: !tile.ptr<f32>) {
+  // expected-error @+1 {{'tile.load' op a cache operator and an eviction priority cannot be combined (PTX has no such form)}}
+  %0 = tile.load %p {cache = "cg", evict = "evict_first"} : !tile.ptr<f32>
+  return
+}
+
+// -----
+
+func.func @volatile_with_hint(%p: !tile.ptr<f32>) {
+  // expected-error @+1 {{'tile.load' op a volatile access takes no cache operator or eviction priority}}
+  %0 = tile.load %p {cache = "cg", is_volatile} : !tile.ptr<f32>
   return
 }

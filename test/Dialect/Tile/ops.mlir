@@ -568,8 +568,46 @@ func.func @cast(%f: !tile.block<128xf32>, %i8: !tile.block<128xi8>,
 }) : () -> ()
 
 // CHECK-LABEL: func @mma_layout
-// CHECK-SAME: !tile.block<128x128xf32, #[[MMA:.*]]>
+// CHECK-SAME: !tile.block<128x128xf32, #[[MMA]]>
 func.func @mma_layout(%a: !tile.block<128x128xf32, #tile.mma<version = 3, warps = [8, 1], instr = [16, 128, 16]>>) {
+  return
+}
+
+// CHECK-LABEL: func @bits_and_calls
+func.func @bits_and_calls(%f: !tile.block<128xf32>, %h: f16, %p: !tile.ptr<f32>,
+                          %ps: !tile.block<8x!tile.ptr<f32>>, %a: !tile.block<8xi64>,
+                          %i: i32) {
+  // CHECK: tile.bitcast %{{.*}} : !tile.block<128xf32> to !tile.block<128xi32>
+  %0 = tile.bitcast %f : !tile.block<128xf32> to !tile.block<128xi32>
+  // CHECK: tile.bitcast %{{.*}} : f16 to bf16
+  %1 = tile.bitcast %h : f16 to bf16
+  // CHECK: tile.bitcast %{{.*}} : !tile.ptr<f32> to !tile.ptr<i8>
+  %2 = tile.bitcast %p : !tile.ptr<f32> to !tile.ptr<i8>
+  // CHECK: tile.ptr_to_int %{{.*}} : !tile.block<8x!tile.ptr<f32>> to !tile.block<8xi64>
+  %3 = tile.ptr_to_int %ps : !tile.block<8x!tile.ptr<f32>> to !tile.block<8xi64>
+  // CHECK: tile.int_to_ptr %{{.*}} : !tile.block<8xi64> to !tile.block<8x!tile.ptr<f16>>
+  %4 = tile.int_to_ptr %a : !tile.block<8xi64> to !tile.block<8x!tile.ptr<f16>>
+  // CHECK: tile.extern_elementwise "__nv_erff"(%{{.*}}) : (!tile.block<128xf32>) -> !tile.block<128xf32>
+  %5 = tile.extern_elementwise "__nv_erff"(%f) : (!tile.block<128xf32>) -> !tile.block<128xf32>
+  // CHECK: tile.extern_elementwise "__nv_umulhi"(%{{.*}}, %{{.*}}) : (i32, i32) -> i32
+  %6 = tile.extern_elementwise "__nv_umulhi"(%i, %i) : (i32, i32) -> i32
+  // CHECK: tile.cast %{{.*}} {unsigned_dst} : !tile.block<128xf32> to !tile.block<128xi32>
+  %7 = tile.cast %f {unsigned_dst} : !tile.block<128xf32> to !tile.block<128xi32>
+  // CHECK: tile.cast %{{.*}} {rtz} : !tile.block<128xf32> to !tile.block<128xbf16>
+  %8 = tile.cast %f {rtz} : !tile.block<128xf32> to !tile.block<128xbf16>
+  return
+}
+
+// CHECK-LABEL: func @cache_hints
+func.func @cache_hints(%p: !tile.block<8x!tile.ptr<f32>>, %s: !tile.ptr<i8>) {
+  // CHECK: tile.load %{{.*}} {cache = "cg"} : !tile.block<8x!tile.ptr<f32>>
+  %0 = tile.load %p {cache = "cg"} : !tile.block<8x!tile.ptr<f32>>
+  // CHECK: tile.load %{{.*}} {evict = "evict_last"} : !tile.ptr<i8>
+  %1 = tile.load %s {evict = "evict_last"} : !tile.ptr<i8>
+  // CHECK: tile.store %{{.*}}, %{{.*}} {cache = "cs"} : !tile.block<8x!tile.ptr<f32>>
+  tile.store %p, %0 {cache = "cs"} : !tile.block<8x!tile.ptr<f32>>
+  // CHECK: tile.store %{{.*}}, %{{.*}} {is_volatile} : !tile.ptr<i8>
+  tile.store %s, %1 {is_volatile} : !tile.ptr<i8>
   return
 }
 

@@ -443,11 +443,49 @@ OpFoldResult AddPtrOp::fold(FoldAdaptor) {
   return {};
 }
 
+/// The cache operator, eviction priority and volatility of a load or store:
+/// what PTX takes (an operator and a priority cannot be combined, volatile
+/// takes neither).
+static LogicalResult verifyMemoryHints(Operation *op,
+                                       std::optional<StringRef> cache,
+                                       std::optional<StringRef> evict,
+                                       bool isVolatile,
+                                       ArrayRef<StringRef> operators) {
+  if (cache && !llvm::is_contained(operators, *cache))
+    return op->emitOpError()
+           << "cache operator '" << *cache << "' is not one of "
+           << llvm::join(operators, ", ");
+  if (evict && *evict != "evict_first" && *evict != "evict_last")
+    return op->emitOpError() << "eviction priority '" << *evict
+                             << "' is not evict_first or evict_last";
+  if (cache && evict)
+    return op->emitOpError() << "a cache operator and an eviction priority "
+                                "cannot be combined (PTX has no such form)";
+  if (isVolatile && (cache || evict))
+    return op->emitOpError()
+           << "a volatile access takes no cache operator or eviction priority";
+  return success();
+}
+
+LogicalResult LoadOp::verify() {
+  return verifyMemoryHints(*this, getCache(), getEvict(), getIsVolatile(),
+                           {"ca", "cg", "cv"});
+}
+
+LogicalResult StoreOp::verify() {
+  return verifyMemoryHints(*this, getCache(), getEvict(), getIsVolatile(),
+                           {"wb", "cg", "cs", "wt"});
+}
+
 void LoadOp::getEffects(
     SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
         &effects) {
   effects.emplace_back(MemoryEffects::Read::get(), &getPtrMutable(),
                        SideEffects::DefaultResource::get());
+  // A volatile load is not merged with another or moved: as if it wrote.
+  if (getIsVolatile())
+    effects.emplace_back(MemoryEffects::Write::get(),
+                         SideEffects::DefaultResource::get());
 }
 
 void StoreOp::getEffects(
@@ -469,8 +507,11 @@ struct LoadConstantMask : public OpRewritePattern<LoadOp> {
     auto mask = getConstantSplatInt(op.getMask());
     if (!mask)
       return failure();
-    if (mask->isOne()) {
-      rewriter.replaceOpWithNewOp<LoadOp>(op, op.getPtr(), Value(), Value());
+    if (mask->isOne()) { // keeps the cache hints
+      rewriter.modifyOpInPlace(op, [&] {
+        op.getMaskMutable().clear();
+        op.getOtherMutable().clear();
+      });
       return success();
     }
     if (!op.getOther())
@@ -755,17 +796,90 @@ OpFoldResult SelectOp::fold(FoldAdaptor) {
 }
 
 LogicalResult CastOp::verify() {
-  auto src = cast<BlockType>(getSrc().getType());
-  auto result = cast<BlockType>(getType());
-  if (src.getShape() != result.getShape())
+  auto src = dyn_cast<BlockType>(getSrc().getType());
+  auto result = dyn_cast<BlockType>(getType());
+  if (src && result && src.getShape() != result.getShape())
     return emitOpError() << "cannot change the shape from "
                          << formatShape(src.getShape()) << " to "
                          << formatShape(result.getShape())
                          << "; a cast converts elements only";
-  if (getUnsignedSrc() && !isa<IntegerType>(src.getElementType()))
+  if (failed(verifySameShape(*this, getSrc().getType(), "the operand",
+                             getType(), "the result")))
+    return failure();
+  Type from = getElementTypeOrSelf(getSrc().getType());
+  Type to = getElementTypeOrSelf(getType());
+  if (getUnsignedSrc() && !isa<IntegerType>(from))
     return emitOpError()
-           << "'unsigned_src' applies to integer sources only, not "
-           << src.getElementType();
+           << "'unsigned_src' applies to integer sources only, not " << from;
+  if (getUnsignedDst() &&
+      (!isa<FloatType>(from) || !isa<IntegerType>(to) || to.isInteger(1)))
+    return emitOpError() << "'unsigned_dst' applies to float-to-integer casts "
+                            "only, not "
+                         << from << " to " << to;
+  if (getRtz() && (!isa<FloatType>(from) || !isa<FloatType>(to) ||
+                   to.getIntOrFloatBitWidth() >= from.getIntOrFloatBitWidth()))
+    return emitOpError() << "'rtz' (round toward zero) applies to casts to a "
+                            "narrower float only, not "
+                         << from << " to " << to;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Bit casts, pointer casts and external functions
+//===----------------------------------------------------------------------===//
+
+/// Bits of a scalar or pointer element (pointers are 64-bit addresses).
+static int64_t elementBits(Type type) {
+  type = getElementTypeOrSelf(type);
+  return isa<PtrType>(type) ? 64 : type.getIntOrFloatBitWidth();
+}
+
+LogicalResult BitcastOp::verify() {
+  Type from = getSrc().getType(), to = getType();
+  if (failed(verifySameShape(*this, from, "the operand", to, "the result")))
+    return failure();
+  Type fromElement = getElementTypeOrSelf(from);
+  Type toElement = getElementTypeOrSelf(to);
+  if (isa<PtrType>(fromElement) != isa<PtrType>(toElement))
+    return emitOpError() << "cannot bitcast between " << fromElement << " and "
+                         << toElement
+                         << "; use tile.int_to_ptr or tile.ptr_to_int";
+  if (elementBits(from) != elementBits(to))
+    return emitOpError() << "cannot bitcast " << fromElement << " ("
+                         << elementBits(from) << " bits) to " << toElement
+                         << " (" << elementBits(to) << " bits)";
+  return success();
+}
+
+OpFoldResult BitcastOp::fold(FoldAdaptor) {
+  if (getSrc().getType() == getType())
+    return getSrc();
+  return {};
+}
+
+LogicalResult IntToPtrOp::verify() {
+  return verifySameShape(*this, getSrc().getType(), "the operand", getType(),
+                         "the result");
+}
+
+LogicalResult PtrToIntOp::verify() {
+  return verifySameShape(*this, getSrc().getType(), "the operand", getType(),
+                         "the result");
+}
+
+LogicalResult ExternElementwiseOp::verify() {
+  StringRef symbol = getSymbol();
+  auto isIdentifierChar = [](char c) {
+    return llvm::isAlnum(c) || c == '_' || c == '$';
+  };
+  if (symbol.empty() || llvm::isDigit(symbol.front()) ||
+      !llvm::all_of(symbol, isIdentifierChar))
+    return emitOpError() << "symbol '" << symbol
+                         << "' is not a function name (letters, digits, _)";
+  for (Value arg : getArgs())
+    if (failed(verifySameShape(*this, arg.getType(), "an argument", getType(),
+                               "the result")))
+      return failure();
   return success();
 }
 

@@ -74,13 +74,9 @@ Operation *predicateLoad(RewriterBase &rewriter, LoadOp load, Value predicate) {
         type
             ? Value(AndIOp::create(rewriter, loc, load.getMask(), mask))
             : Value(arith::AndIOp::create(rewriter, loc, load.getMask(), mask));
-  auto predicated = LoadOp::create(rewriter, loc, load.getType(), load.getPtr(),
-                                   mask, load.getOther());
-  predicated->setAttrs(load->getAttrs());
-  // The operand segments are those of the new operands.
-  predicated->setAttr(
-      LoadOp::getOperandSegmentSizeAttr(),
-      rewriter.getDenseI32ArrayAttr({1, 1, load.getOther() ? 1 : 0}));
+  // The same load (cache hints and all) with the new mask.
+  auto predicated = cast<LoadOp>(rewriter.clone(*load));
+  predicated.getMaskMutable().assign(mask);
   rewriter.replaceOp(load, predicated);
   return predicated;
 }

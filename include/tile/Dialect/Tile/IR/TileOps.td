@@ -273,13 +273,20 @@ def Tile_LoadOp : Tile_Op<"load", [
     read and the result holds `other` (or an undefined value if there is no
     `other`). `mask` and `other` have the shape of `ptr`.
 
+    Optional, as Triton's `tl.load`: a PTX cache operator `cache` (`"ca"`,
+    `"cg"`, `"cv"`), or an L1 eviction priority `evict` (`"evict_first"`,
+    `"evict_last"`), not both (PTX cannot combine them); `is_volatile`
+    (`ld.volatile`, with neither) reads memory each time the program does.
+
     ```mlir
     %x = tile.load %ptrs mask %m other %zeros : !tile.block<128x!tile.ptr<f32>>
     %s = tile.load %p : !tile.ptr<f32>
+    %c = tile.load %ptrs {cache = "cg"} : !tile.block<128x!tile.ptr<f32>>
     ```
   }];
   let arguments = (ins Tile_PtrLike:$ptr, Optional<Tile_MaskLike>:$mask,
-                       Optional<AnyType>:$other);
+                       Optional<AnyType>:$other, OptionalAttr<StrAttr>:$cache,
+                       OptionalAttr<StrAttr>:$evict, UnitAttr:$is_volatile);
   let results = (outs AnyType:$result);
   // Custom directives: a `mask` or `other` keyword must be followed by an
   // operand (an optional group would silently accept the bare keyword).
@@ -288,6 +295,7 @@ def Tile_LoadOp : Tile_Op<"load", [
     custom<KeywordOperand>($other, "\"other\"") attr-dict `:` type($ptr)
   }];
   let hasCanonicalizer = 1;
+  let hasVerifier = 1;
 }
 
 def Tile_StoreOp : Tile_Op<"store", [
@@ -299,18 +307,24 @@ def Tile_StoreOp : Tile_Op<"store", [
   let summary = "Store to global memory, optionally masked";
   let description = [{
     Stores each element of `value` through the matching pointer, skipping
-    the elements where `mask` is false.
+    the elements where `mask` is false. Optional, as in `tile.load`: a cache
+    operator `cache` (`"wb"`, `"cg"`, `"cs"`, `"wt"`) or an eviction priority
+    `evict`, not both, and `is_volatile`.
 
     ```mlir
     tile.store %ptrs, %x mask %m : !tile.block<128x!tile.ptr<f32>>
+    tile.store %ptrs, %x {evict = "evict_first"} : !tile.block<128x!tile.ptr<f32>>
     ```
   }];
-  let arguments = (ins Tile_PtrLike:$ptr, AnyType:$value, Optional<Tile_MaskLike>:$mask);
+  let arguments = (ins Tile_PtrLike:$ptr, AnyType:$value, Optional<Tile_MaskLike>:$mask,
+                       OptionalAttr<StrAttr>:$cache, OptionalAttr<StrAttr>:$evict,
+                       UnitAttr:$is_volatile);
   let assemblyFormat = [{
     $ptr `,` $value custom<KeywordOperand>($mask, "\"mask\"") attr-dict
     `:` type($ptr)
   }];
   let hasCanonicalizer = 1;
+  let hasVerifier = 1;
 }
 
 //===----------------------------------------------------------------------===//
@@ -572,20 +586,106 @@ def Tile_CastOp : Tile_ElementwiseOp<"cast"> {
   let description = [{
     Converts between any two scalar element types: integers are sign-extended
     (zero-extended with `unsigned_src`, and always for i1) or truncated; floats
-    are extended or rounded to nearest; float to integer truncates toward
-    zero (saturating at the integer's range); integer to float rounds to
-    nearest. Casting to i1 compares with zero (`x != 0`).
+    are extended or rounded to nearest even (toward zero with `rtz`, Triton's
+    `fp_downcast_rounding="rtz"`); float to integer truncates toward zero
+    (saturating at the signed integer's range, or the unsigned one's with
+    `unsigned_dst`); integer to float rounds to nearest. Casting to i1
+    compares with zero (`x != 0`). Both sides are blocks of one shape, or
+    scalars (the frontend casts scalars with `arith`, except with `rtz`).
 
     ```mlir
     %h = tile.cast %x : !tile.block<128xf32> to !tile.block<128xf16>
     %u = tile.cast %i {unsigned_src} : !tile.block<128xi8> to !tile.block<128xf32>
+    %w = tile.cast %x {unsigned_dst} : !tile.block<128xf32> to !tile.block<128xi32>
+    %z = tile.cast %x {rtz} : !tile.block<128xf32> to !tile.block<128xbf16>
     ```
   }];
-  let arguments = (ins Tile_ScalarBlock:$src, UnitAttr:$unsigned_src);
-  let results = (outs Tile_ScalarBlock:$result);
+  let arguments = (ins Tile_ScalarLike:$src, UnitAttr:$unsigned_src, UnitAttr:$unsigned_dst,
+                       UnitAttr:$rtz);
+  let results = (outs Tile_ScalarLike:$result);
   let assemblyFormat = "$src attr-dict `:` type($src) `to` type($result)";
   let hasVerifier = 1;
   let hasFolder = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Bit casts, pointer casts and external functions (elementwise)
+//===----------------------------------------------------------------------===//
+
+def Tile_BitsLike : AnyTypeOf<[Tile_Scalar, Tile_Ptr, Tile_Block],
+                              "scalar, pointer, or block of them">;
+def Tile_I64Like : AnyTypeOf<[I64, Tile_BlockOf<"e.isInteger(64)", "block of i64">],
+                             "i64 or block of i64">;
+
+def Tile_BitcastOp : Tile_ElementwiseOp<"bitcast"> {
+  let summary = "Reinterpret the bits of each element as another type";
+  let description = [{
+    The same bits read as another type of the same width: `f32` <-> `i32`,
+    `f16` <-> `i16` <-> `bf16`, `f64` <-> `i64`, or a pointer as a pointer
+    to another element type (as Triton's `x.to(dtype, bitcast=True)`). Both
+    sides are scalars or pointers, or blocks of one shape. Between integers
+    and pointers, use `tile.int_to_ptr` and `tile.ptr_to_int`.
+
+    ```mlir
+    %bits = tile.bitcast %x : !tile.block<128xf32> to !tile.block<128xi32>
+    %bytes = tile.bitcast %p : !tile.ptr<f32> to !tile.ptr<i8>
+    ```
+  }];
+  let arguments = (ins Tile_BitsLike:$src);
+  let results = (outs Tile_BitsLike:$result);
+  let assemblyFormat = "$src attr-dict `:` type($src) `to` type($result)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def Tile_IntToPtrOp : Tile_ElementwiseOp<"int_to_ptr"> {
+  let summary = "Pointers from 64-bit addresses";
+  let description = [{
+    Each i64 element read as the address of a pointer (as Triton's
+    `x.to(tl.pointer_type(...))` on an int64 value).
+
+    ```mlir
+    %p = tile.int_to_ptr %addr : !tile.block<64xi64> to !tile.block<64x!tile.ptr<f32>>
+    ```
+  }];
+  let arguments = (ins Tile_I64Like:$src);
+  let results = (outs Tile_PtrLike:$result);
+  let assemblyFormat = "$src attr-dict `:` type($src) `to` type($result)";
+  let hasVerifier = 1;
+}
+
+def Tile_PtrToIntOp : Tile_ElementwiseOp<"ptr_to_int"> {
+  let summary = "The 64-bit addresses of pointers";
+  let description = [{
+    ```mlir
+    %addr = tile.ptr_to_int %p : !tile.ptr<f32> to i64
+    ```
+  }];
+  let arguments = (ins Tile_PtrLike:$src);
+  let results = (outs Tile_I64Like:$result);
+  let assemblyFormat = "$src attr-dict `:` type($src) `to` type($result)";
+  let hasVerifier = 1;
+}
+
+def Tile_ExternElementwiseOp : Tile_ElementwiseOp<"extern_elementwise"> {
+  let summary = "Call an external device function on each element";
+  let description = [{
+    Calls the function `symbol` (a libdevice function such as `__nv_erff`,
+    linked at compile time) on the elements at each position of its
+    operands, as Triton's `tl.extern_elementwise` and
+    `tl.extra.cuda.libdevice`. Operands and the result are scalars, or blocks
+    of one shape; the function must be pure and take and return the element
+    types.
+
+    ```mlir
+    %e = tile.extern_elementwise "__nv_erff"(%x) : (!tile.block<128xf32>) -> !tile.block<128xf32>
+    %h = tile.extern_elementwise "__nv_umulhi"(%a, %b) : (i32, i32) -> i32
+    ```
+  }];
+  let arguments = (ins StrAttr:$symbol, Variadic<Tile_ScalarLike>:$args);
+  let results = (outs Tile_ScalarLike:$result);
+  let assemblyFormat = "$symbol `(` $args `)` attr-dict `:` functional-type($args, $result)";
+  let hasVerifier = 1;
 }
 
 //===----------------------------------------------------------------------===//

@@ -1,0 +1,47 @@
+"""Compile options, checked in one place for every entry point: `tile.compile`,
+launches (`kernel[grid](..., num_warps=...)`), `tile.Config` and `tile.aot`.
+
+Nothing is coerced: `num_warps=0`, `1.5` or `"4"` and `target=""` are errors,
+not 4 warps or the default chip.
+"""
+from __future__ import annotations
+
+import re
+from typing import Any
+
+# The compile library's range (include/tile-c/Compile.h: 1 to 32 warps).
+MIN_NUM_WARPS, MAX_NUM_WARPS = 1, 32
+# A chip name as the compiler takes it; the compiler checks it against the
+# chips it can target and says so if it cannot.
+_TARGET = re.compile(r"sm_[1-9][0-9]{1,2}[a-z]?")
+
+
+def _exact_int(value: Any, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{what} must be an int, got {value!r} ({type(value).__name__})")
+    return value
+
+
+def check_num_warps(value: Any) -> int:
+    """`num_warps`: an int from 1 to 32."""
+    value = _exact_int(value, "num_warps")
+    if not MIN_NUM_WARPS <= value <= MAX_NUM_WARPS:
+        raise ValueError(f"num_warps must be from {MIN_NUM_WARPS} to {MAX_NUM_WARPS}, "
+                         f"got {value}")
+    return value
+
+
+def check_num_stages(value: Any) -> int:
+    """`num_stages` (a pipelining depth, accepted for Triton's API): an int >= 1."""
+    value = _exact_int(value, "num_stages")
+    if value < 1:
+        raise ValueError(f"num_stages must be at least 1, got {value}")
+    return value
+
+
+def check_target(value: Any) -> str:
+    """A chip name such as "sm_90" or "sm_90a"."""
+    if not isinstance(value, str) or not _TARGET.fullmatch(value):
+        raise ValueError(f"target must be a chip name such as 'sm_80', 'sm_90' or 'sm_90a', "
+                         f"got {value!r}")
+    return value

@@ -1,0 +1,2 @@
+"""`tl.extra.cuda`: NVIDIA's libdevice (`tl.extra.cuda.libdevice`)."""
+from . import libdevice  # noqa: F401

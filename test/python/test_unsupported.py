@@ -1,0 +1,145 @@
+"""What of Triton's language tile does not support fails as python/tile/README.md's
+"Not supported yet" table says: located errors, compiled and interpreted."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import tile
+import tile.language as tl
+from tile.runtime.launch import argument_type
+
+THIS_FILE = Path(__file__).resolve()
+
+
+def line_of(what: str) -> int:
+    """The line after `if WHAT == "<what>":` (the unsupported use)."""
+    lines = THIS_FILE.read_text().splitlines()
+    return next(n for n, line in enumerate(lines, 1) if f'WHAT == "{what}":' in line) + 1
+
+
+@tile.jit
+def add_pairs(a, b, c, d):
+    return a + c, b + d
+
+
+@tile.jit
+def uses(p, WHAT: tl.constexpr):
+    x = tl.load(p + tl.arange(0, 4))
+    if WHAT == "atomic":
+        tl.atomic_add(p, 1.0)
+    if WHAT == "join":
+        tl.join(x, x)
+    if WHAT == "sort":
+        tl.sort(x)
+    if WHAT == "cumprod":
+        tl.cumprod(x, 0)
+    if WHAT == "xor_sum":
+        tl.xor_sum(x.to(tl.int32), 0)
+    if WHAT == "reduce":
+        tl.reduce((x, x), 0, add_pairs)
+    if WHAT == "scan":
+        tl.associative_scan((x, x), 0, add_pairs)
+    if WHAT == "fp8":
+        x.to(tl.float8e4nv)
+    if WHAT == "rand":
+        tl.rand(0, tl.arange(0, 4))
+    if WHAT == "inline_asm":
+        tl.inline_asm_elementwise("mov.b32 $0, $1;", "=r,r", [x], dtype=tl.int32, is_pure=True,
+                                  pack=1)
+    if WHAT == "device_print":
+        tl.device_print("x", x)
+    if WHAT == "print":
+        print("x", x)
+    if WHAT == "block_ptr":
+        tl.make_block_ptr(p, (4,), (1,), (0,), (4,), (0,))
+    if WHAT == "boundary_check":
+        tl.load(p + tl.arange(0, 4), boundary_check=(0,))
+    if WHAT == "element":
+        tl.store(p, x[0])
+    if WHAT == "element_store":
+        x[0] = 1.0
+    if WHAT == "propagate_nan":
+        tl.maximum(x, x, propagate_nan=tl.PropagateNan.ALL)
+    if WHAT == "step":
+        for i in range(0, 4, 0):
+            tl.store(p + i, 1.0)
+
+
+NO_ATTRIBUTE = "AttributeError: module 'tile.language' has no attribute"
+CASES = [
+    ("atomic", f"{NO_ATTRIBUTE} 'atomic_add'"),
+    ("join", f"{NO_ATTRIBUTE} 'join'"),
+    ("sort", f"{NO_ATTRIBUTE} 'sort'"),
+    ("cumprod", f"{NO_ATTRIBUTE} 'cumprod'"),
+    ("xor_sum", f"{NO_ATTRIBUTE} 'xor_sum'"),
+    ("reduce", "tl.reduce over several blocks at once is not supported yet"),
+    ("scan", "tl.associative_scan over several blocks at once is not supported yet"),
+    ("fp8", f"{NO_ATTRIBUTE} 'float8e4nv'"),
+    ("rand", f"{NO_ATTRIBUTE} 'rand'"),
+    ("inline_asm", f"{NO_ATTRIBUTE} 'inline_asm_elementwise'"),
+    ("device_print", f"{NO_ATTRIBUTE} 'device_print'"),
+    ("print", "cannot call the Python function print on runtime values"),
+    ("block_ptr", f"{NO_ATTRIBUTE} 'make_block_ptr'"),
+    ("boundary_check", "tl.load: boundary_check and padding_option are for block pointers"),
+    ("element", "blocks can only be indexed with `:` and `None`"),
+    ("element_store", "only names, tuples of names and tuple elements can be assigned"),
+    ("propagate_nan", f"{NO_ATTRIBUTE} 'PropagateNan'"),
+    ("step", "a range step must not be zero"),
+]
+
+
+@pytest.mark.parametrize("what, message", CASES, ids=[c[0] for c in CASES])
+def test_compiled_error_is_located_at_the_use(what: str, message: str) -> None:
+    with pytest.raises(tile.CompilationError) as info:
+        tile.generate_ir(uses, "*fp32", {"WHAT": what})
+    assert message in str(info.value)
+    assert (info.value.filename, info.value.line) == (str(THIS_FILE), line_of(what))
+
+
+# print runs as Python's in the interpreter; the step-0 loop is Python's range there.
+INTERPRETED = [c for c in CASES if c[0] not in ("print", "step")]
+
+
+@pytest.mark.parametrize("what, message", INTERPRETED, ids=[c[0] for c in INTERPRETED])
+def test_interpreted_error_is_located_at_the_use(what: str, message: str,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    np = pytest.importorskip("numpy", reason="the interpreter needs NumPy")
+    from tile.interpreter import InterpreterError
+    monkeypatch.setenv("TILE_INTERPRET", "1")
+    with pytest.raises(InterpreterError) as info:
+        uses[(1,)](np.zeros(4, np.float32), WHAT=what)
+    assert message in str(info.value)
+    assert (info.value.filename, info.value.line) == (str(THIS_FILE), line_of(what))
+
+
+@pytest.mark.parametrize("option", [{"debug": True}, {"do_not_specialize_on_alignment": ["p"]},
+                                    {"repr": str}, {"launch_metadata": lambda *a: None}])
+def test_unsupported_jit_options_fail_at_the_decorator(option: dict) -> None:
+    def kernel(p):
+        pass
+    with pytest.raises(NotImplementedError, match="@tile.jit on .*kernel: .* is not supported yet"):
+        tile.jit(**option)(kernel)
+
+
+@tile.jit(noinline=True)
+def not_inlined(x):
+    return x + 1
+
+
+@tile.jit
+def calls_not_inlined(p, n):
+    assert n > 0  # a runtime assert: not emitted (no debug mode)
+    tl.store(p, not_inlined(tl.load(p)))
+
+
+def test_noinline_is_inlined_and_runtime_asserts_are_not_emitted() -> None:
+    ir = tile.generate_ir(calls_not_inlined, "*fp32,i32")
+    assert "func.call" not in ir and "addf" in ir
+    assert "assert" not in ir.replace("llvm.intr.assume", "")
+
+
+def test_launching_with_a_tuple_is_a_type_error() -> None:
+    with pytest.raises(TypeError, match="cannot pass tuple to a kernel"):
+        argument_type((1, 2))
