@@ -24,10 +24,12 @@ extern "C" {
 
 typedef struct TileCompileResult TileCompileResult;
 
-/** Compiles tile IR text of `irSize` bytes. `chip` names the GPU ("sm_90";
- *  NULL means "sm_90"), `numWarps` the warps per program instance, and
- *  `emitCubin` whether to run ptxas. `bufferName` (may be NULL) names the
- *  source in diagnostics. Never returns NULL. */
+/** Compiles tile IR text of `irSize` bytes. `chip` names the GPU, one of
+ *  tileSupportedChips() (NULL means "sm_90"; any other string, "" included,
+ *  must be a supported chip), `numWarps` the warps per program instance (1
+ *  to 32), and `emitCubin` whether to run ptxas. `bufferName` (may be NULL)
+ *  names the source in diagnostics. Invalid options and input give a failed
+ *  result with diagnostics; never returns NULL, never aborts. */
 TILE_CAPI_EXPORTED TileCompileResult *tileCompile(const char *irText,
                                                   size_t irSize,
                                                   const char *chip,
@@ -55,6 +57,9 @@ TILE_CAPI_EXPORTED void tileCompileResultDestroy(TileCompileResult *result);
 
 /** The compiler's version string, part of any cache key. */
 TILE_CAPI_EXPORTED const char *tileCompilerVersion(void);
+
+/** The chips tileCompile accepts, comma-separated ("sm_80,...,sm_90a"). */
+TILE_CAPI_EXPORTED const char *tileSupportedChips(void);
 
 #ifdef __cplusplus
 }

@@ -12,9 +12,8 @@
 using namespace mlir;
 using namespace mlir::tile;
 
-/// Divisibility is tracked up to this power of two: far more than any access
-/// needs, and small enough that products cannot overflow.
-static constexpr int64_t kMaxDivisibility = int64_t(1) << 30;
+// Divisibility is tracked up to kMaxDivisibility (TileDialect.h): far more
+// than any access needs, and small enough that products cannot overflow.
 
 static int64_t highestPowerOf2Dividing(int64_t value) {
   if (value == 0)

@@ -24,11 +24,12 @@ TileCompileResult *tileCompileWithOptions(const char *irText, size_t irSize,
                                           const char *cudaToolkit) {
   auto *handle = new TileCompileResult();
   mlir::tile::CompileOptions options;
-  if (chip && *chip)
+  // NULL is the default chip; any string, "" included, is checked.
+  if (chip)
     options.chip = chip;
-  if (numWarps <= 0 || numWarps > 32) {
-    handle->result.diagnostics = "error: num_warps must be from 1 to 32, not " +
-                                 std::to_string(numWarps) + "\n";
+  // Checked here as an int: a negative count must not wrap to a large one.
+  if (std::optional<std::string> error = mlir::tile::checkNumWarps(numWarps)) {
+    handle->result.diagnostics = "error: " + *error + "\n";
     return handle;
   }
   options.numWarps = numWarps;
@@ -78,5 +79,15 @@ const char *tileCompileResultGet(const TileCompileResult *result,
 void tileCompileResultDestroy(TileCompileResult *result) { delete result; }
 
 const char *tileCompilerVersion(void) { return TILE_VERSION; }
+
+const char *tileSupportedChips(void) {
+  static const std::string chips = [] {
+    std::string text;
+    for (llvm::StringRef chip : mlir::tile::getSupportedChips())
+      text += (text.empty() ? "" : ",") + chip.str();
+    return text;
+  }();
+  return chips.c_str();
+}
 
 } // extern "C"

@@ -9,6 +9,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/CompilationInterfaces.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
@@ -26,6 +27,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
+#include "llvm/Support/ProgramStack.h"
 #include "llvm/Support/SourceMgr.h"
 
 #ifndef TILE_DEFAULT_CUDA_TOOLKIT
@@ -53,6 +55,49 @@ static void buildTileToGPUPipeline(OpPassManager &pm, unsigned numWarps) {
   pm.addPass(createTileAssignLayouts(layoutOptions));
   pm.addPass(createConvertTileToGPU());
 }
+
+//===----------------------------------------------------------------------===//
+// Options
+//===----------------------------------------------------------------------===//
+
+llvm::ArrayRef<llvm::StringRef> mlir::tile::getSupportedChips() {
+  static const llvm::StringRef chips[] = {"sm_80", "sm_86", "sm_89", "sm_90",
+                                          "sm_90a"};
+  return chips;
+}
+
+std::optional<std::string> mlir::tile::checkChip(llvm::StringRef chip) {
+  if (llvm::is_contained(getSupportedChips(), chip))
+    return std::nullopt;
+  // Upstream's NVVM target reads an uninitialized SM number for a chip that
+  // is not `sm_<digits>` and crashes on an empty one, and LLVM would write
+  // `.target <chip>` for anything: nothing else reaches them.
+  std::string message;
+  llvm::raw_string_ostream os(message);
+  os << "unsupported chip '";
+  os.write_escaped(chip);
+  os << "'; the supported chips are ";
+  llvm::interleave(getSupportedChips(), os, ", ");
+  os << " (sm_90a for Hopper-only instructions)";
+  return message;
+}
+
+std::optional<std::string> mlir::tile::checkNumWarps(int64_t numWarps) {
+  if (numWarps >= 1 && numWarps <= 32)
+    return std::nullopt;
+  return "num-warps must be from 1 to 32, not " + std::to_string(numWarps);
+}
+
+std::optional<std::string>
+mlir::tile::checkCompileOptions(const CompileOptions &options) {
+  if (auto error = checkChip(options.chip))
+    return error;
+  return checkNumWarps(options.numWarps);
+}
+
+//===----------------------------------------------------------------------===//
+// Pipelines
+//===----------------------------------------------------------------------===//
 
 /// gpu.func kernels to the LLVM and NVVM dialects, with a target attached.
 static void buildGPUToNVVMPipeline(OpPassManager &pm, StringRef chip) {
@@ -89,22 +134,91 @@ struct TileToNVVMPipelineOptions
 } // namespace
 
 void mlir::tile::registerTilePipelines() {
-  PassPipelineRegistration<TileToNVVMPipelineOptions>(
+  // PassPipelineRegistration offers no way to reject option values, so the
+  // pipeline is registered with a builder that can fail.
+  registerPassPipeline(
       "tile-to-nvvm",
       "Lower tile kernels to the NVVM and LLVM dialects, ready for "
       "serialization to PTX",
-      [](OpPassManager &pm, const TileToNVVMPipelineOptions &options) {
+      [](OpPassManager &pm, StringRef text,
+         function_ref<LogicalResult(const Twine &)> errorHandler) {
+        TileToNVVMPipelineOptions options;
+        if (failed(options.parseFromString(text)))
+          return failure();
+        std::optional<std::string> error = checkChip(options.chip);
+        if (!error)
+          error = checkNumWarps(options.numWarps);
+        if (error)
+          return errorHandler("tile-to-nvvm: " + *error);
         buildTileToNVVMPipeline(pm, options.chip, options.numWarps);
+        return success();
+      },
+      [](function_ref<void(const mlir::detail::PassOptions &)> printOptions) {
+        printOptions(TileToNVVMPipelineOptions());
       });
 }
 
-std::string mlir::tile::getCudaToolkitPath(const CompileOptions &options) {
+CudaToolkit mlir::tile::getCudaToolkit(const CompileOptions &options) {
   if (!options.cudaToolkit.empty())
-    return options.cudaToolkit;
+    return {options.cudaToolkit, "--cuda-path"};
   if (const char *home = std::getenv("CUDA_HOME"))
     if (*home)
-      return home;
-  return TILE_DEFAULT_CUDA_TOOLKIT;
+      return {home, "CUDA_HOME"};
+  return {TILE_DEFAULT_CUDA_TOOLKIT, "the build default"};
+}
+
+std::string mlir::tile::getCudaToolkitPath(const CompileOptions &options) {
+  return getCudaToolkit(options).path;
+}
+
+//===----------------------------------------------------------------------===//
+// Input limits
+//===----------------------------------------------------------------------===//
+
+LogicalResult mlir::tile::checkNestingDepth(const llvm::SourceMgr &sourceMgr,
+                                            MLIRContext *context) {
+  const llvm::MemoryBuffer *buffer =
+      sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID());
+  StringRef text = buffer->getBuffer();
+  unsigned depth = 0;
+  for (size_t i = 0, e = text.size(); i < e; ++i) {
+    char c = text[i];
+    if (c == '"') { // a string: skip to the closing quote
+      for (++i; i < e && text[i] != '"'; ++i)
+        if (text[i] == '\\')
+          ++i;
+    } else if (c == '/' && i + 1 < e && text[i + 1] == '/') { // a comment
+      i = std::min(text.find('\n', i), e);
+    } else if (c == '-' && i + 1 < e && text[i + 1] == '>') { // `->`
+      ++i;
+    } else if (c == '(' || c == '[' || c == '{' || c == '<') {
+      if (++depth <= kMaxNestingDepth)
+        continue;
+      auto [line, column] =
+          sourceMgr.getLineAndColumn(SMLoc::getFromPointer(text.data() + i));
+      return emitError(FileLineColLoc::get(
+                 context, buffer->getBufferIdentifier(), line, column))
+             << "nesting deeper than " << kMaxNestingDepth
+             << " levels of brackets ( [ { < here; tile limits the nesting "
+                "of its input because the parser, verifier and passes "
+                "recurse over it";
+    } else if ((c == ')' || c == ']' || c == '}' || c == '>') && depth > 0) {
+      --depth;
+    }
+  }
+  return success();
+}
+
+OwningOpRef<ModuleOp>
+mlir::tile::parseTileSource(const llvm::SourceMgr &sourceMgr,
+                            MLIRContext *context) {
+  if (failed(checkNestingDepth(sourceMgr, context)))
+    return {};
+  return parseSourceFile<ModuleOp>(sourceMgr, context);
+}
+
+void mlir::tile::runWithLargeStack(llvm::function_ref<void()> body) {
+  llvm::runOnNewStack(kCompileStackBytes, body);
 }
 
 //===----------------------------------------------------------------------===//
@@ -196,20 +310,20 @@ std::string CompileResult::metadataJson() const {
 // ptxas
 //===----------------------------------------------------------------------===//
 
-/// Assembles `ptx` for `chip`; on failure returns false with ptxas's
-/// message in `error`.
-static bool runPtxas(StringRef toolkit, StringRef chip, StringRef ptx,
+/// Assembles `ptx` for `chip` with the ptxas of `toolkit`; on failure
+/// returns false with the reason in `error`.
+static bool runPtxas(const CudaToolkit &toolkit, StringRef chip, StringRef ptx,
                      std::string &cubin, std::string &error) {
-  SmallString<256> ptxas(toolkit);
+  SmallString<256> ptxas(toolkit.path);
   llvm::sys::path::append(ptxas, "bin", "ptxas");
+  // No fallback to a ptxas on PATH: a cubin from another toolkit than the
+  // one configured is not what was asked for.
   if (!llvm::sys::fs::can_execute(ptxas)) {
-    auto found = llvm::sys::findProgramByName("ptxas");
-    if (!found) {
-      error = "ptxas not found in " + ptxas.str().str() +
-              " nor on PATH; set CUDA_HOME to the CUDA toolkit";
-      return false;
-    }
-    ptxas = *found;
+    error = "ptxas not found: " + ptxas.str().str() +
+            " does not exist or is not executable (the CUDA toolkit " +
+            toolkit.path + " comes from " + toolkit.origin +
+            "; set CUDA_HOME or --cuda-path to a CUDA toolkit)";
+    return false;
   }
   SmallString<128> ptxPath, cubinPath, logPath;
   int fd;
@@ -251,16 +365,35 @@ static bool runPtxas(StringRef toolkit, StringRef chip, StringRef ptx,
 // The compile
 //===----------------------------------------------------------------------===//
 
-CompileResult mlir::tile::compileTileSource(StringRef source,
-                                            StringRef bufferName,
-                                            const CompileOptions &options) {
-  CompileResult result;
-  result.chip = options.chip;
+/// The libdevice functions (`__nv_*`) the GPU module calls, if the toolkit
+/// has no libdevice to resolve them: serialization would leave them as
+/// unresolved `.extern .func` declarations in the PTX, which fail only when
+/// the module is loaded.
+static LogicalResult checkLibdevice(gpu::GPUModuleOp gpuModule,
+                                    const CudaToolkit &toolkit) {
+  SmallString<256> libdevice(toolkit.path);
+  llvm::sys::path::append(libdevice, "nvvm", "libdevice", "libdevice.10.bc");
+  if (llvm::sys::fs::exists(libdevice))
+    return success();
+  for (auto func : gpuModule.getOps<LLVM::LLVMFuncOp>()) {
+    if (!func.isExternal() || !func.getName().starts_with("__nv_"))
+      continue;
+    return emitError(func.getLoc())
+           << "the kernels call the libdevice function '" << func.getName()
+           << "', but " << libdevice << " does not exist (the CUDA toolkit "
+           << toolkit.path << " comes from " << toolkit.origin
+           << "; set CUDA_HOME or --cuda-path to a CUDA toolkit)";
+  }
+  return success();
+}
+
+/// The compile, on the caller's choice of stack.
+static void compile(StringRef source, StringRef bufferName,
+                    const CompileOptions &options, CompileResult &result) {
   llvm::raw_string_ostream diagnostics(result.diagnostics);
-  if (options.numWarps == 0 || options.numWarps > 32) {
-    diagnostics << "error: num-warps must be from 1 to 32, not "
-                << options.numWarps << "\n";
-    return result;
+  if (std::optional<std::string> error = checkCompileOptions(options)) {
+    diagnostics << "error: " << *error << "\n";
+    return;
   }
 
   DialectRegistry registry;
@@ -271,31 +404,35 @@ CompileResult mlir::tile::compileTileSource(StringRef source,
       llvm::MemoryBuffer::getMemBufferCopy(source, bufferName), SMLoc());
   SourceMgrDiagnosticHandler handler(sourceMgr, &context, diagnostics);
 
-  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  OwningOpRef<ModuleOp> module = parseTileSource(sourceMgr, &context);
   if (!module)
-    return result;
+    return;
   result.kernels = collectKernelSignatures(*module);
   if (result.kernels.empty()) {
     emitError(module->getLoc()) << "no kernel: a kernel is a public func.func";
-    return result;
+    return;
   }
+  // Before any pass, which may assume a kernel's interface.
+  for (auto func : module->getOps<func::FuncOp>())
+    if (func.isPublic() && failed(verifyKernelInterface(func)))
+      return;
 
   PassManager toGPU(&context);
   buildTileToGPUPipeline(toGPU, options.numWarps);
   if (failed(toGPU.run(*module)))
-    return result;
+    return;
   collectLaunchFacts(*module, result.kernels);
 
   PassManager toNVVM(&context);
   buildGPUToNVVMPipeline(toNVVM, options.chip);
   if (failed(toNVVM.run(*module)))
-    return result;
+    return;
 
   gpu::GPUModuleOp gpuModule;
   module->walk([&](gpu::GPUModuleOp op) { gpuModule = op; });
   if (!gpuModule) {
     emitError(module->getLoc()) << "lowering produced no GPU module";
-    return result;
+    return;
   }
 
   // LLVM IR, before libdevice is linked.
@@ -304,20 +441,26 @@ CompileResult mlir::tile::compileTileSource(StringRef source,
     std::unique_ptr<llvm::Module> llvmModule =
         translateModuleToLLVMIR(gpuModule, llvmContext, "tile_kernels");
     if (!llvmModule)
-      return result;
+      return;
     llvm::raw_string_ostream os(result.llvmIR);
     llvmModule->print(os, nullptr);
   }
 
+  CudaToolkit toolkit = getCudaToolkit(options);
+  if (failed(checkLibdevice(gpuModule, toolkit)))
+    return;
   auto target = cast<gpu::TargetAttrInterface>(gpuModule.getTargetsAttr()[0]);
-  std::string toolkit = getCudaToolkitPath(options);
-  gpu::TargetOptions targetOptions(toolkit, {}, "", "",
-                                   gpu::CompilationTarget::Assembly);
+  // The serializer needs the toolkit only for libdevice (checked above) and
+  // reports a missing one as an error with the whole module attached: a PTX
+  // without math calls needs no toolkit, and ptxas says so itself below.
+  gpu::TargetOptions targetOptions(
+      llvm::sys::fs::is_directory(toolkit.path) ? toolkit.path : "", {}, "", "",
+      gpu::CompilationTarget::Assembly);
   std::optional<SmallVector<char, 0>> ptx =
       target.serializeToObject(gpuModule, targetOptions);
   if (!ptx) {
     emitError(gpuModule.getLoc()) << "serialization to PTX failed";
-    return result;
+    return;
   }
   result.ptx.assign(ptx->begin(), ptx->end());
   while (!result.ptx.empty() && result.ptx.back() == '\0')
@@ -327,9 +470,17 @@ CompileResult mlir::tile::compileTileSource(StringRef source,
     std::string error;
     if (!runPtxas(toolkit, options.chip, result.ptx, result.cubin, error)) {
       diagnostics << "error: " << error << "\n";
-      return result;
+      return;
     }
   }
   result.succeeded = true;
+}
+
+CompileResult mlir::tile::compileTileSource(StringRef source,
+                                            StringRef bufferName,
+                                            const CompileOptions &options) {
+  CompileResult result;
+  result.chip = options.chip;
+  runWithLargeStack([&] { compile(source, bufferName, options, result); });
   return result;
 }

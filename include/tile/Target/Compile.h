@@ -9,10 +9,18 @@
 #define TILE_TARGET_COMPILE_H
 
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
 #include "mlir/Pass/PassManager.h"
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
+#include <optional>
 #include <string>
 #include <vector>
+
+namespace llvm {
+class SourceMgr;
+} // namespace llvm
 
 namespace mlir {
 class DialectRegistry;
@@ -21,12 +29,13 @@ class DialectRegistry;
 namespace mlir::tile {
 
 struct CompileOptions {
-  /// The GPU to compile for, e.g. "sm_90" (or "sm_90a").
+  /// The GPU to compile for: one of getSupportedChips().
   std::string chip = "sm_90";
-  /// Warps (of 32 threads) per program instance.
+  /// Warps (of 32 threads) per program instance, 1 to 32.
   unsigned numWarps = 4;
   /// CUDA toolkit with ptxas and libdevice; empty: $CUDA_HOME, else the
-  /// path configured at build time.
+  /// path configured at build time. Whichever is chosen must hold
+  /// bin/ptxas for a cubin: there is no fallback to another ptxas.
   std::string cudaToolkit;
   /// Whether to run ptxas for a cubin.
   bool emitCubin = true;
@@ -62,23 +71,88 @@ struct CompileResult {
   std::string metadataJson() const;
 };
 
+//===----------------------------------------------------------------------===//
+// Options, checked in one place for every driver
+//===----------------------------------------------------------------------===//
+
+/// The chips tile compiles for: sm_80, sm_86, sm_89, sm_90 and sm_90a. The
+/// Hopper-only instructions (wgmma, TMA) need sm_90a, which runs only on
+/// Hopper; sm_90 code runs on Hopper and later.
+llvm::ArrayRef<llvm::StringRef> getSupportedChips();
+
+/// The message for a chip that is not supported (naming the supported
+/// ones), or nothing for a supported chip.
+std::optional<std::string> checkChip(llvm::StringRef chip);
+
+/// The message for a number of warps outside 1..32, or nothing.
+std::optional<std::string> checkNumWarps(int64_t numWarps);
+
+/// The message for the first invalid option of `options`, or nothing.
+std::optional<std::string> checkCompileOptions(const CompileOptions &options);
+
+//===----------------------------------------------------------------------===//
+// Input limits (docs/reliability.md)
+//===----------------------------------------------------------------------===//
+
+/// MLIR parses, verifies, prints and walks nested IR recursively, so input is
+/// limited in nesting: brackets ( [ { < open at most this many levels deep.
+/// (LLVM's loop passes take 1.6 s on 250 nested loops, 43 s on 990.)
+constexpr unsigned kMaxNestingDepth = 256;
+
+/// The stack the compile runs on (see runWithLargeStack): kMaxNestingDepth
+/// levels through the whole pipeline take far less, with the sanitizers on
+/// too; the rest is for long use-def chains, along which the axis analysis
+/// recurses.
+constexpr unsigned kCompileStackBytes = 256u << 20;
+
+/// Checks that no bracket of the main buffer of `sourceMgr` opens more than
+/// kMaxNestingDepth levels deep (strings and comments aside); otherwise
+/// emits an error at the first one that does, through `context`'s handlers.
+LogicalResult checkNestingDepth(const llvm::SourceMgr &sourceMgr,
+                                MLIRContext *context);
+
+/// Parses the main buffer of `sourceMgr` as a module after checkNestingDepth;
+/// null (with diagnostics emitted) on error. Run it, and everything that walks
+/// the result, inside runWithLargeStack.
+OwningOpRef<ModuleOp> parseTileSource(const llvm::SourceMgr &sourceMgr,
+                                      MLIRContext *context);
+
+/// Runs `body` on a thread with a kCompileStackBytes stack and waits for it.
+void runWithLargeStack(llvm::function_ref<void()> body);
+
+//===----------------------------------------------------------------------===//
+// The compile
+//===----------------------------------------------------------------------===//
+
 /// Registers every dialect, interface and translation the pipeline needs.
 void registerCompileDependencies(DialectRegistry &registry);
 
 /// Adds the passes from tile IR to the NVVM/LLVM dialects, with an NVVM
-/// target attached to the GPU module.
+/// target attached to the GPU module. `chip` and `numWarps` must pass
+/// checkChip and checkNumWarps.
 void buildTileToNVVMPipeline(OpPassManager &pm, StringRef chip,
                              unsigned numWarps);
 
-/// Registers the `tile-to-nvvm` pipeline (options `chip`, `num-warps`).
+/// Registers the `tile-to-nvvm` pipeline (options `chip`, `num-warps`,
+/// checked when the pipeline is built).
 void registerTilePipelines();
 
-/// Compiles tile IR text: parse, verify, lower, serialize to PTX and, if
-/// asked, a cubin.
+/// Compiles tile IR text: check the options, parse, verify, lower, serialize
+/// to PTX and, if asked, a cubin. Runs on its own large stack
+/// (runWithLargeStack); never aborts on bad input or options: every failure
+/// is diagnostics text in the result.
 CompileResult compileTileSource(StringRef source, StringRef bufferName,
                                 const CompileOptions &options);
 
-/// The CUDA toolkit that `options` selects.
+/// The CUDA toolkit that `options` selects, and where the choice came from.
+struct CudaToolkit {
+  std::string path;
+  /// "--cuda-path" (the option), "CUDA_HOME" or "the build default".
+  std::string origin;
+};
+CudaToolkit getCudaToolkit(const CompileOptions &options);
+
+/// getCudaToolkit(options).path.
 std::string getCudaToolkitPath(const CompileOptions &options);
 
 } // namespace mlir::tile

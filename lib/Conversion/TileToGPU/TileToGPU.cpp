@@ -2009,6 +2009,18 @@ LogicalResult KernelEmitter::emitDot(DotOp op) {
 // The pass
 //===----------------------------------------------------------------------===//
 
+/// Where to report a problem with `op`: its own location, or, for a
+/// constant that canonicalization hoisted (which drops the location), the
+/// first user with one.
+static Location userFacingLoc(Operation *op) {
+  if (!isa<UnknownLoc>(op->getLoc()))
+    return op->getLoc();
+  for (Operation *user : op->getUsers())
+    if (!isa<UnknownLoc>(user->getLoc()))
+      return user->getLoc();
+  return op->getLoc();
+}
+
 struct ConvertTileToGPUPass
     : public tile::impl::ConvertTileToGPUBase<ConvertTileToGPUPass> {
   void runOnOperation() override {
@@ -2030,6 +2042,8 @@ struct ConvertTileToGPUPass
 
     int64_t maxShared = 0;
     for (func::FuncOp kernel : kernels) {
+      if (failed(verifyKernelInterface(kernel)))
+        return signalPassFailure();
       if (kernel.getNumResults() != 0) {
         kernel.emitError() << "kernel '" << kernel.getName()
                            << "' must not return values; store results "
@@ -2067,7 +2081,7 @@ struct ConvertTileToGPUPass
             int64_t perThread = getLayout(block, numThreads).numSlots();
             if (perThread <= kMaxRegisters)
               continue;
-            op->emitError()
+            emitError(userFacingLoc(op))
                 << "block of " << block.getNumElements() << " elements needs "
                 << perThread << " registers per thread at " << numThreads
                 << " threads, more than " << kMaxRegisters
@@ -2081,12 +2095,6 @@ struct ConvertTileToGPUPass
       }
       SmallVector<Type> argTypes;
       for (Type type : kernel.getArgumentTypes()) {
-        if (isa<BlockType>(type)) {
-          kernel.emitError() << "kernel arguments must be scalars or "
-                                "pointers, not "
-                             << type;
-          return signalPassFailure();
-        }
         argTypes.push_back(isa<PtrType>(type)
                                ? LLVM::LLVMPointerType::get(&getContext(), 1)
                                : type);

@@ -7,6 +7,7 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Dialect.h"
 #include "mlir/IR/TypeUtilities.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 
 #include "tile/Dialect/Tile/IR/TileDialect.h.inc"
 #include "tile/Dialect/Tile/IR/TileEnums.h.inc"
@@ -32,6 +33,19 @@ Type getMaskType(Type type);
 
 /// "16x32" for a shape, as diagnostics print it.
 std::string formatShape(ArrayRef<int64_t> shape);
+
+/// The largest divisibility the axis analysis tracks (small enough that
+/// products of two cannot overflow), and so the largest `tile.divisibility`
+/// a kernel argument may promise.
+constexpr int64_t kMaxDivisibility = int64_t(1) << 30;
+
+/// Checks what lowering a public func.func as a GPU kernel needs of its
+/// interface: a name that is an identifier (PTX entry names and the C
+/// launchers use it; LLVM aborts on others) and arguments that are tile
+/// scalars or !tile.ptr (anything else would be expanded into several PTX
+/// parameters the launch facts do not list). Emits an error and fails
+/// otherwise.
+LogicalResult verifyKernelInterface(FunctionOpInterface kernel);
 
 } // namespace mlir::tile
 
