@@ -273,7 +273,7 @@ LogicalResult BlockType::verify(function_ref<InFlightDiagnostic()> emitError,
                          << "; every extent must be a positive constant";
   int64_t numElements = 1;
   for (int64_t extent : shape) {
-    if (numElements > (int64_t(1) << 31) / extent)
+    if (numElements > kMaxBlockElements / extent)
       return emitError() << "block " << formatShape(shape)
                          << " has more than 2^31 elements";
     numElements *= extent;

@@ -11,6 +11,7 @@
 
 #include "tile/Dialect/Tile/IR/TileDialect.h.inc"
 #include "tile/Dialect/Tile/IR/TileEnums.h.inc"
+#include "tile/Dialect/Tile/IR/TileLimits.h"
 
 #define GET_ATTRDEF_CLASSES
 #include "tile/Dialect/Tile/IR/TileAttrs.h.inc"
@@ -33,11 +34,6 @@ Type getMaskType(Type type);
 
 /// "16x32" for a shape, as diagnostics print it.
 std::string formatShape(ArrayRef<int64_t> shape);
-
-/// The largest divisibility the axis analysis tracks (small enough that
-/// products of two cannot overflow), and so the largest `tile.divisibility`
-/// a kernel argument may promise.
-constexpr int64_t kMaxDivisibility = int64_t(1) << 30;
 
 /// Checks what lowering a public func.func as a GPU kernel needs of its
 /// interface: a name that is an identifier (PTX entry names and the C
