@@ -407,6 +407,17 @@ static void compile(StringRef source, StringRef bufferName,
   OwningOpRef<ModuleOp> module = parseTileSource(sourceMgr, &context);
   if (!module)
     return;
+  // The lowering adds the GPU module beside the functions and reads back
+  // the one it made: nothing else belongs at the top level.
+  for (Operation &op : module->getBody()->getOperations()) {
+    if (!isa<func::FuncOp>(op)) {
+      emitError(op.getLoc())
+          << "tile IR holds func.func kernels and device functions at the top "
+             "level, not '"
+          << op.getName() << "'";
+      return;
+    }
+  }
   result.kernels = collectKernelSignatures(*module);
   if (result.kernels.empty()) {
     emitError(module->getLoc()) << "no kernel: a kernel is a public func.func";
