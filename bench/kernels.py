@@ -8,11 +8,6 @@ two module names, after setting `BACKEND` on the fresh module:
     BACKEND = "triton"  ->  import triton; import triton.language as tl
 
 Imported plainly (no BACKEND injected) it uses tile.
-
-Keep the kernels' text stable: tile's prebuilt artifacts are found by a key
-that includes each function's source, this file's base name and the first line
-of the function. Editing this file means running `bench/run.py --prepare`
-again on the build machine.
 """
 BACKEND = globals().get("BACKEND", "tile")
 
@@ -132,3 +127,91 @@ def matmul_dot(a_ptr, b_ptr, c_ptr, M, N, K,
     c_ptrs = c_ptr + stride_cm * offs_cm[:, None] + stride_cn * offs_cn[None, :]
     c_mask = (offs_cm[:, None] < M) & (offs_cn[None, :] < N)
     tl.store(c_ptrs, c, mask=c_mask)
+
+
+@triton.jit
+def row_cumsum(x_ptr, out_ptr, stride, n_cols, BLOCK: tl.constexpr):
+    """Cumulative sum along each row: one program per row, the row in one block."""
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK)
+    mask = cols < n_cols
+    x = tl.load(x_ptr + row * stride + cols, mask=mask, other=0.0)
+    tl.store(out_ptr + row * stride + cols, tl.cumsum(x, axis=0), mask=mask)
+
+
+@triton.jit
+def column_sum(x_ptr, out_ptr, M, N, stride, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):
+    """Sums of the columns of an M x N matrix: each program owns BLOCK_N columns
+    and loops down the rows BLOCK_M at a time."""
+    cols = tl.program_id(0) * BLOCK_N + tl.arange(0, BLOCK_N)
+    acc = tl.zeros((BLOCK_N,), dtype=tl.float32)
+    for m in range(0, M, BLOCK_M):
+        rows = m + tl.arange(0, BLOCK_M)
+        mask = (rows[:, None] < M) & (cols[None, :] < N)
+        x = tl.load(x_ptr + rows[:, None] * stride + cols[None, :], mask=mask, other=0.0)
+        acc += tl.sum(x, axis=0)
+    tl.store(out_ptr + cols, acc, mask=cols < N)
+
+
+@triton.jit
+def transpose_strided(x_ptr, out_ptr, M, N, stride_x, stride_out,
+                      BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):
+    """out = x^T, the block loaded row-major and stored through transposed
+    (column-contiguous) addresses."""
+    rm = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)
+    rn = tl.program_id(1) * BLOCK_N + tl.arange(0, BLOCK_N)
+    mask = (rm[:, None] < M) & (rn[None, :] < N)
+    x = tl.load(x_ptr + rm[:, None] * stride_x + rn[None, :], mask=mask)
+    tl.store(out_ptr + rn[None, :] * stride_out + rm[:, None], x, mask=mask)
+
+
+@triton.jit
+def transpose_trans(x_ptr, out_ptr, M, N, stride_x, stride_out,
+                    BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):
+    """out = x^T with tl.trans, stored through row-contiguous addresses."""
+    rm = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)
+    rn = tl.program_id(1) * BLOCK_N + tl.arange(0, BLOCK_N)
+    mask = (rm[:, None] < M) & (rn[None, :] < N)
+    x = tl.load(x_ptr + rm[:, None] * stride_x + rn[None, :], mask=mask)
+    tl.store(out_ptr + rn[:, None] * stride_out + rm[None, :], tl.trans(x),
+             mask=(rn[:, None] < N) & (rm[None, :] < M))
+
+
+@triton.jit
+def layer_norm_fwd(X, Y, W, B, Mean, Rstd, stride, N, eps, BLOCK_SIZE: tl.constexpr):
+    """Triton's tutorial 05 forward kernel (_layer_norm_fwd_fused), unchanged."""
+    # Map the program id to the row of X and Y it should compute.
+    row = tl.program_id(0)
+    Y += row * stride
+    X += row * stride
+    # Compute mean
+    mean = 0
+    _mean = tl.zeros([BLOCK_SIZE], dtype=tl.float32)
+    for off in range(0, N, BLOCK_SIZE):
+        cols = off + tl.arange(0, BLOCK_SIZE)
+        a = tl.load(X + cols, mask=cols < N, other=0.).to(tl.float32)
+        _mean += a
+    mean = tl.sum(_mean, axis=0) / N
+    # Compute variance
+    _var = tl.zeros([BLOCK_SIZE], dtype=tl.float32)
+    for off in range(0, N, BLOCK_SIZE):
+        cols = off + tl.arange(0, BLOCK_SIZE)
+        x = tl.load(X + cols, mask=cols < N, other=0.).to(tl.float32)
+        x = tl.where(cols < N, x - mean, 0.)
+        _var += x * x
+    var = tl.sum(_var, axis=0) / N
+    rstd = 1 / tl.sqrt(var + eps)
+    # Write mean / rstd
+    tl.store(Mean + row, mean)
+    tl.store(Rstd + row, rstd)
+    # Normalize and apply linear transformation
+    for off in range(0, N, BLOCK_SIZE):
+        cols = off + tl.arange(0, BLOCK_SIZE)
+        mask = cols < N
+        w = tl.load(W + cols, mask=mask)
+        b = tl.load(B + cols, mask=mask)
+        x = tl.load(X + cols, mask=mask, other=0.).to(tl.float32)
+        x_hat = (x - mean) * rstd
+        y = x_hat * w + b
+        # Write output
+        tl.store(Y + cols, y, mask=mask)

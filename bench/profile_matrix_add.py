@@ -2,7 +2,7 @@
 tile and Triton, one launch each after a warm-up: run under Nsight Compute on
 the GPU machine, from the repository root:
 
-    TILE_PREBUILT_DIR=.gpu/prebuilt PYTHONPATH=python ncu --clock-control none \\
+    ncu --clock-control none \\
         --kernel-name regex:matrix_add --launch-skip 2 --launch-count 2 \\
         --section SpeedOfLight --section MemoryWorkloadAnalysis --section LaunchStats \\
         python3 bench/profile_matrix_add.py

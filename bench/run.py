@@ -1,20 +1,15 @@
 #!/usr/bin/env python3
 """tile vs Triton vs PyTorch: the same kernel sources (bench/kernels.py), one process.
 
-Two modes (see bench/README.md):
+On a GPU machine with tile installed (the wheel: it JIT-compiles there),
+torch and triton (see bench/README.md):
 
-  build machine (LLVM + libTileCAPI.so, no GPU, no torch):
-      TILE_EXPORT_DIR=.gpu/prebuilt TILE_CACHE_DIR=$(mktemp -d) PYTHONPATH=python \\
-          python3 bench/run.py --prepare
-    compiles every tile kernel the GPU run launches (fake arguments, launch
-    replaced by a no-op), exports the artifacts and writes the tile compile
-    times to .gpu/bench-tile-compile.json.
+    TILE_CACHE_DIR=$(mktemp -d) python3 bench/run.py
 
-  GPU machine (torch, triton, no LLVM):
-      TILE_PREBUILT_DIR=.gpu/prebuilt PYTHONPATH=python python3 bench/run.py
-    runs every case under tile (prebuilt artifacts), Triton and torch, checks
-    tile's (and Triton's) results against torch, prints the table and writes
-    $OUT/bench.md and $OUT/bench.json when OUT is set.
+runs every case under tile, Triton and torch, checks tile's (and Triton's)
+results against torch, prints the table and writes $OUT/bench.md and
+$OUT/bench.json when OUT is set. Compile times of both are measured there,
+on their first calls with fresh caches.
 """
 from __future__ import annotations
 
@@ -22,7 +17,6 @@ import argparse
 import fnmatch
 import importlib.util
 import json
-import math
 import os
 import platform
 import statistics
@@ -37,7 +31,6 @@ from typing import Any, Callable
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 KERNELS = HERE / "kernels.py"
-DEFAULT_COMPILE_JSON = ROOT / ".gpu" / "bench-tile-compile.json"
 TRITON_K512_ANCHOR = "377 s (ANCHORS.md)"
 
 # ---------------------------------------------------------------------------
@@ -63,61 +56,8 @@ def load_kernels(backend: str) -> Any:
 
 
 # ---------------------------------------------------------------------------
-# Buffers: torch tensors on the GPU, fake arrays when preparing
+# Buffers: torch tensors on the GPU
 # ---------------------------------------------------------------------------
-
-_ITEMSIZE = {"float32": 4, "float16": 2, "bfloat16": 2, "int32": 4}
-
-
-class FakeDtype:
-    def __init__(self, name: str) -> None:
-        self.name = name
-        self.itemsize = _ITEMSIZE[name]
-
-    def __str__(self) -> str:
-        return f"torch.{self.name}"
-
-    __repr__ = __str__
-
-
-class FakeTensor:
-    """What tile's launch path reads from a torch tensor: data_ptr() (a
-    256-aligned fake address, as the CUDA caching allocator gives fresh tensors),
-    dtype, shape, stride(), numel()."""
-
-    _next_address = 1 << 36
-
-    def __init__(self, shape: tuple[int, ...], dtype: str) -> None:
-        self.shape = tuple(shape)
-        self.dtype = FakeDtype(dtype)
-        self._address = FakeTensor._next_address
-        size = self.numel() * self.dtype.itemsize
-        FakeTensor._next_address += (size + 511) // 256 * 256
-        strides, step = [], 1
-        for extent in reversed(self.shape):
-            strides.append(step)
-            step *= extent
-        self._strides = tuple(reversed(strides))
-
-    def data_ptr(self) -> int:
-        return self._address
-
-    def numel(self) -> int:
-        return math.prod(self.shape)
-
-    def element_size(self) -> int:
-        return self.dtype.itemsize
-
-    def stride(self, dim: int | None = None) -> Any:
-        return self._strides if dim is None else self._strides[dim]
-
-
-class FakeAlloc:
-    def randn(self, shape: tuple[int, ...], dtype: str = "float32") -> FakeTensor:
-        return FakeTensor(shape, dtype)
-
-    empty = randn
-
 
 class TorchAlloc:
     def __init__(self, torch: Any) -> None:
@@ -274,6 +214,90 @@ def case_matmul_dot(dtype: str) -> Case:
                 config={"dtype": dtype, **{f"{be}": c for be, c in DOT_CONFIG.items()}})
 
 
+def case_row_cumsum(rows: int, cols: int) -> Case:
+    block = 1 << (cols - 1).bit_length()
+
+    def make(alloc: Any) -> dict:
+        return {"x": alloc.randn((rows, cols)), "out": alloc.empty((rows, cols))}
+
+    def launch(k: Any, b: dict, backend: str) -> None:
+        k.row_cumsum[(rows,)](b["x"], b["out"], b["x"].stride(0), cols, BLOCK=block)
+
+    def check(t: Any, b: dict) -> tuple:
+        # Sums of up to 4096 N(0, 1) terms: |x| ~ 64; f32 order differences ~1e-4.
+        return b["out"], t.cumsum(b["x"].double(), dim=1).float(), 2e-3, 1e-4
+
+    return Case(f"row_cumsum_{rows}x{cols}", "row cumsum", f"{rows}x{cols} f32, one row "
+                f"per program, BLOCK {block}", make, launch, work=2 * rows * cols * 4,
+                check=check, torch_fn=lambda t, b: (lambda: t.cumsum(b["x"], dim=1, out=b["out"])),
+                config={"rows": rows, "cols": cols, "BLOCK": block})
+
+
+def case_column_sum(m: int, n: int, bm: int, bn: int) -> Case:
+    def make(alloc: Any) -> dict:
+        return {"x": alloc.randn((m, n)), "out": alloc.empty((n,))}
+
+    def launch(k: Any, b: dict, backend: str) -> None:
+        k.column_sum[((n + bn - 1) // bn,)](b["x"], b["out"], m, n, b["x"].stride(0),
+                                            BLOCK_M=bm, BLOCK_N=bn)
+
+    def check(t: Any, b: dict) -> tuple:
+        return b["out"], b["x"].double().sum(dim=0).float(), 2e-2, 1e-4
+
+    return Case(f"column_sum_{m}x{n}_{bm}x{bn}", "column sum (loop over rows)",
+                f"{m}x{n} f32, tile {bm}x{bn}, {(n + bn - 1) // bn} programs", make, launch,
+                work=m * n * 4 + n * 4, check=check,
+                torch_fn=lambda t, b: (lambda: t.sum(b["x"], dim=0, out=b["out"])),
+                config={"M": m, "N": n, "BLOCK_M": bm, "BLOCK_N": bn})
+
+
+def case_transpose(kind: str, m: int, n: int, bm: int, bn: int) -> Case:
+    def make(alloc: Any) -> dict:
+        return {"x": alloc.randn((m, n)), "out": alloc.empty((n, m))}
+
+    def launch(k: Any, b: dict, backend: str) -> None:
+        kernel = k.transpose_strided if kind == "strided" else k.transpose_trans
+        grid = ((m + bm - 1) // bm, (n + bn - 1) // bn)
+        kernel[grid](b["x"], b["out"], m, n, b["x"].stride(0), b["out"].stride(0),
+                     BLOCK_M=bm, BLOCK_N=bn)
+
+    what = "strided store" if kind == "strided" else "tl.trans"
+    return Case(f"transpose_{kind}_{m}x{n}_{bm}x{bn}", f"transpose, {what}",
+                f"{m}x{n} f32, tile {bm}x{bn}", make, launch, work=2 * m * n * 4,
+                check=lambda t, b: (b["out"], b["x"].t(), 0.0, 0.0),
+                torch_fn=lambda t, b: (lambda: b["out"].copy_(b["x"].t())),
+                config={"M": m, "N": n, "BLOCK_M": bm, "BLOCK_N": bn, "kind": kind})
+
+
+def case_layer_norm(m: int, n: int) -> Case:
+    eps = 1e-5
+
+    def make(alloc: Any) -> dict:
+        return {"x": alloc.randn((m, n), "float16"), "w": alloc.randn((n,), "float16"),
+                "b": alloc.randn((n,), "float16"), "out": alloc.empty((m, n), "float16"),
+                "mean": alloc.empty((m,)), "rstd": alloc.empty((m,))}
+
+    def launch(k: Any, b: dict, backend: str) -> None:
+        # The tutorial's launch: the row in one block, 8 warps at most.
+        block = min(65536 // 2, 1 << (n - 1).bit_length())
+        num_warps = min(max(block // 256, 1), 8)
+        k.layer_norm_fwd[(m,)](b["x"], b["out"], b["w"], b["b"], b["mean"], b["rstd"],
+                               b["x"].stride(0), n, eps, BLOCK_SIZE=block,
+                               num_warps=num_warps)
+
+    def check(t: Any, b: dict) -> tuple:
+        expected = t.nn.functional.layer_norm(b["x"].float(), (n,), b["w"].float(),
+                                              b["b"].float(), eps)
+        return b["out"].float(), expected, 2e-2, 1e-2
+
+    return Case(f"layer_norm_fwd_{m}x{n}", "layer-norm forward (tutorial 05)",
+                f"{m}x{n} f16", make, launch, work=2 * m * n * 2, check=check,
+                torch_fn=lambda t, b: (lambda: t.nn.functional.layer_norm(
+                    b["x"], (n,), b["w"], b["b"], eps)),
+                note="GB/s counts x read once and y written, as the tutorial does",
+                config={"M": m, "N": n})
+
+
 def case_launch_overhead() -> Case:
     n, block = 128, 128
 
@@ -303,6 +327,13 @@ def all_cases() -> list[Case]:
         case_matmul_naive(512, triton_default=False, anchor=TRITON_K512_ANCHOR),
         case_matmul_dot("float16"),
         case_matmul_dot("bfloat16"),
+        case_row_cumsum(4096, 4096),
+        case_column_sum(8192, 8192, 64, 64),
+        case_column_sum(8192, 8192, 32, 128),
+        case_transpose("strided", 8192, 8192, 64, 64),
+        case_transpose("trans", 8192, 8192, 64, 64),
+        case_layer_norm(8192, 4096),
+        case_layer_norm(4096, 8192),
         case_launch_overhead(),
     ]
 
@@ -315,72 +346,6 @@ def select(cases: list[Case], patterns: list[str] | None) -> list[Case]:
     if not chosen:
         sys.exit(f"no case matches {patterns}; cases: {', '.join(c.id for c in cases)}")
     return chosen
-
-
-# ---------------------------------------------------------------------------
-# --prepare: compile every tile kernel here, time it, export it
-# ---------------------------------------------------------------------------
-
-
-def prepare(cases: list[Case], out_json: Path) -> int:
-    if not os.environ.get("TILE_EXPORT_DIR"):
-        print("warning: TILE_EXPORT_DIR is not set: nothing is exported for the GPU machine",
-              file=sys.stderr)
-    if not os.environ.get("TILE_CACHE_DIR"):
-        print("warning: TILE_CACHE_DIR is not set: cached kernels make the compile times "
-              "meaningless (use a fresh `mktemp -d`)", file=sys.stderr)
-    import tile
-    import tile.driver
-    from tile.compiler import capi
-    if not capi.available():
-        sys.exit(f"--prepare needs the tile compile library ({capi.library_path()})")
-    tile.driver.launch = lambda *args, **kwargs: None  # compile only
-
-    k = load_kernels("tile")
-    alloc = FakeAlloc()
-    t0 = time.perf_counter()
-    k.warmup_kernel[(1,)](alloc.randn((256,)), 256, BLOCK=256)
-    startup = time.perf_counter() - t0
-    print(f"tile one-time start-up (library load + warmup kernel): {startup:.3f} s")
-
-    results: dict[str, Any] = {}
-    failures = 0
-    for case in cases:
-        bufs = case.make(alloc)
-        t0 = time.perf_counter()
-        try:
-            case.launch(k, bufs, "tile")
-        except Exception as exc:  # report and go on
-            failures += 1
-            error = f"{type(exc).__name__}: {exc}"
-            results[case.id] = {"error": error}
-            print(f"  {case.id:<28} FAILED: {error}")
-            traceback.print_exc()
-            continue
-        seconds = time.perf_counter() - t0
-        results[case.id] = {"compile_s": seconds}
-        print(f"  {case.id:<28} {seconds:8.3f} s")
-
-    previous: dict[str, Any] = {}
-    if out_json.exists():
-        try:
-            previous = json.loads(out_json.read_text()).get("cases", {})
-        except (ValueError, OSError):
-            previous = {}
-    previous.update(results)
-    payload = {
-        "measured_on": f"build machine ({platform.node()}, {platform.processor() or platform.machine()}, "
-                       f"Python {platform.python_version()})",
-        "date": time.strftime("%Y-%m-%d %H:%M:%S"),
-        "what": "wall clock of the first kernel[grid](...) call per case (tile.compile through "
-                "libTileCAPI.so, fresh TILE_CACHE_DIR; launch replaced by a no-op)",
-        "startup_s": startup,
-        "cases": previous,
-    }
-    out_json.parent.mkdir(parents=True, exist_ok=True)
-    out_json.write_text(json.dumps(payload, indent=2) + "\n")
-    print(f"wrote {out_json}")
-    return 1 if failures else 0
 
 
 # ---------------------------------------------------------------------------
@@ -464,23 +429,17 @@ def throughput(case: Case, ms: float | None) -> float | None:
 def run_gpu(cases: list[Case], args: argparse.Namespace) -> int:
     triton_cache = tempfile.mkdtemp(prefix="bench-triton-cache-")
     os.environ["TRITON_CACHE_DIR"] = triton_cache  # Triton really compiles
+    os.environ["TILE_CACHE_DIR"] = tempfile.mkdtemp(prefix="bench-tile-cache-")  # so does tile
     import torch
     import triton
     import triton.testing  # noqa: F401
     import tile
 
     if not torch.cuda.is_available():
-        sys.exit("the GPU run needs CUDA (use --prepare on the build machine)")
+        sys.exit("the benchmarks need a CUDA GPU")
     torch.backends.cuda.matmul.allow_tf32 = False  # fp32 reference/baseline: no TF32
     torch.backends.cudnn.allow_tf32 = False
     torch.manual_seed(0)
-
-    compile_info: dict[str, Any] = {}
-    if args.tile_compile_json.exists():
-        compile_info = json.loads(args.tile_compile_json.read_text())
-    else:
-        print(f"note: {args.tile_compile_json} not found: no tile compile times", file=sys.stderr)
-    tile_compile = compile_info.get("cases", {})
 
     kt = load_kernels("tile")
     kr = load_kernels("triton") if not args.no_triton else None
@@ -520,10 +479,7 @@ def run_gpu(cases: list[Case], args: argparse.Namespace) -> int:
             rows.append(row)
             continue
         row["tile"] = run_backend(torch, triton, case, kt, "tile", bufs, args)
-        tc = tile_compile.get(case.id, {})
-        row["tile"]["compile_s"] = tc.get("compile_s")
-        if "error" in tc:
-            row["tile"]["compile_error"] = tc["error"]
+        row["tile"]["compile_s"] = row["tile"].get("first_call_s")
         run_triton = kr is not None and (case.triton_default or
                                           (case.id == "matmul_naive_k512" and args.triton_k512))
         if run_triton:
@@ -555,8 +511,6 @@ def run_gpu(cases: list[Case], args: argparse.Namespace) -> int:
     meta = {"device": device, "torch": torch.__version__, "triton": triton.__version__,
             "tile": tile.__version__, "python": platform.python_version(),
             "date": time.strftime("%Y-%m-%d %H:%M:%S"), "startup_s": startup,
-            "tile_compile_measured_on": compile_info.get("measured_on"),
-            "tile_compile_date": compile_info.get("date"),
             "triton_cache_dir": triton_cache, "total_s": total}
     md = render_markdown(rows, meta)
     print()
@@ -652,13 +606,9 @@ def render_markdown(rows: list[dict], meta: dict) -> str:
     for row in rows:
         lines.append("| " + format_row(row)[0] + " |")
     lines += ["",
-              f"\\* tile compile time: **measured on the build machine** at `bench/run.py "
-              f"--prepare` ({meta.get('tile_compile_measured_on') or 'no record found'}, "
-              f"{meta.get('tile_compile_date') or '?'}): wall clock of the first "
-              "`kernel[grid](...)`, fresh tile cache. The GPU machine has no compiler; "
-              "tile loads prebuilt artifacts there.",
-              "Triton compile time: wall clock of the first call here (compile + launch + "
-              "synchronize), fresh `TRITON_CACHE_DIR`.",
+              "\\* Compile times, tile's and Triton's: wall clock of the first call here "
+              "(JIT compile + load + launch + synchronize), fresh `TILE_CACHE_DIR` and "
+              "`TRITON_CACHE_DIR`.",
               "One-time start-up, not included above: "
               + ", ".join(f"{b} {s:.3f} s" for b, s in meta.get("startup_s", {}).items()) + ".",
               f"Triton's K=512 naive matmul compile is skipped unless `--triton-k512`; "
@@ -686,15 +636,10 @@ def render_markdown(rows: list[dict], meta: dict) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--prepare", action="store_true",
-                        help="build machine: compile + export every tile case, record "
-                             "compile times (no GPU, no torch needed)")
     parser.add_argument("--cases", nargs="+", metavar="PATTERN",
                         help="case ids or fnmatch patterns/substrings (default: all); "
                              "--list shows them")
     parser.add_argument("--list", action="store_true", help="list the cases and exit")
-    parser.add_argument("--tile-compile-json", type=Path, default=DEFAULT_COMPILE_JSON,
-                        help=f"tile compile times (default {DEFAULT_COMPILE_JSON.relative_to(ROOT)})")
     parser.add_argument("--triton-k512", action="store_true",
                         help="also compile Triton's naive matmul at K=512 (minutes!)")
     parser.add_argument("--no-triton", action="store_true", help="skip Triton")
@@ -712,8 +657,6 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{c.id:<28} {c.kernel}: {c.shape}")
         return 0
     cases = select(cases, args.cases)
-    if args.prepare:
-        return prepare(cases, args.tile_compile_json)
     return run_gpu(cases, args)
 
 

@@ -73,12 +73,11 @@ for name in "${names[@]}"; do
   done
 done
 # The conformance suite (test/gpu: every case on shapes that are not
-# multiples of the tile, launched through kernel[grid](...) from prebuilt
-# kernels) under memcheck, in one process. Skipped when names were given.
+# multiples of the tile, JIT-compiled and launched through kernel[grid](...))
+# under memcheck, in one process. Skipped when names were given.
 if ((! $#)) && [[ -d test/gpu && -z "${SKIP_CONFORMANCE:-}" ]]; then
   log="$LOGS/conformance.memcheck.log"
-  TILE_PREBUILT_DIR="${TILE_PREBUILT_DIR:-$PWD/.gpu/prebuilt}" \
-    "$CS" --tool memcheck --leak-check no --print-limit 50 \
+  "$CS" --tool memcheck --leak-check no --print-limit 50 \
     "$PY" -m pytest -q -p no:cacheprovider test/gpu >"$log" 2>&1
   e=$(errors_in "$log")
   mem_runs=$((mem_runs + 1)); mem_errors=$((mem_errors + e))

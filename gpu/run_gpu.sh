@@ -1,24 +1,18 @@
 #!/usr/bin/env bash
-# On the GPU machine, from the repository root, after gpu/prepare.sh ran on
-# the build machine and gpu/artifacts and .gpu came along:
+# On the GPU machine, from the repository root, with tile importable (the
+# wheel installed: gpu/run_wheel.sh installs it and runs the conformance
+# suite and the benchmarks) and, for the example checks, gpu/artifacts made
+# by gpu/prepare.sh (ahead-of-time cubins of the tile IR and Triton-C examples):
 #   bash gpu/run_gpu.sh checks   # examples, Triton-C examples, conformance suite, memcheck
 #   bash gpu/run_gpu.sh bench    # benchmarks side by side with Triton and PyTorch
 # Logs go to $OUT when it is set (the device tool's output folder).
 set -uo pipefail
 cd "$(dirname "$0")/.."
-export PYTHONPATH=python PYTHONUNBUFFERED=1
-export TILE_PREBUILT_DIR=$PWD/.gpu/prebuilt
+export PYTHONUNBUFFERED=1
+python3 -c "import tile" 2>/dev/null || export PYTHONPATH=python  # a checkout's build
 out="${OUT:-/tmp/tile-gpu}"
 mkdir -p "$out"
-status=0
-run() {  # run NAME COMMAND...: log to $out/NAME.log, remember failures
-  local name=$1; shift
-  echo "== $name"
-  "$@" 2>&1 | tee "$out/$name.log"
-  local rc=${PIPESTATUS[0]}
-  echo "== $name: exit $rc"
-  [[ $rc == 0 ]] || status=1
-}
+source gpu/run-step.sh
 case "${1:-checks}" in
   checks)
     nvidia-smi --query-gpu=name,driver_version,clocks.sm --format=csv,noheader

@@ -1,8 +1,16 @@
 /* A fake libcuda.so.1 for testing tile.driver on a machine without a GPU.
  * It implements the entry points the driver uses and records each launch:
- * the grid, block, stream and the bytes of every kernel parameter, whose
- * sizes the test announces with fake_set_param_sizes. */
+ * the grid, block, stream, the context current at the launch and the bytes
+ * of every kernel parameter, whose sizes the test announces with
+ * fake_set_param_sizes.
+ *
+ * Three physical devices, filtered and renumbered by CUDA_VISIBLE_DEVICES
+ * as the real driver does: 0 "Fake H200" (9.0), 1 "Fake A100" (8.0),
+ * 2 "Fake T4" (7.5). Modules and functions belong to the context current
+ * when they were loaded; a launch of a function in another context fails
+ * with CUDA_ERROR_INVALID_HANDLE, as a real one does. */
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 typedef int CUresult;
@@ -30,10 +38,45 @@ int fake_ctx_sets(void) { return ctx_sets; }
 void fake_set_func_max_threads(int n) { func_max_threads = n; }
 void fake_set_fail_launch(int code) { fail_launch = code; }
 
-CUresult cuInit(unsigned flags) { return flags ? 1 : 0; }
+static const char *physical_names[] = {"Fake H200", "Fake A100", "Fake T4"};
+static const int physical_major[] = {9, 8, 7}, physical_minor[] = {0, 0, 5};
+static int visible[3] = {0, 1, 2};
+static int num_visible = 3;
+static int initialized = 0;
+static int module_loads = 0;
+static int last_launch_ctx = -1;
+
+CUresult cuInit(unsigned flags) {
+  if (flags)
+    return 1;
+  if (!initialized) {
+    const char *env = getenv("CUDA_VISIBLE_DEVICES");
+    if (env) { /* a comma-separated list of physical ids; stops at a bad one */
+      num_visible = 0;
+      const char *p = env;
+      while (*p && num_visible < 3) {
+        char *end;
+        long id = strtol(p, &end, 10);
+        if (end == p || id < 0 || id > 2)
+          break;
+        visible[num_visible++] = (int)id;
+        p = *end == ',' ? end + 1 : end;
+        if (!*end)
+          break;
+      }
+    }
+    initialized = 1;
+  }
+  return 0;
+}
+int fake_module_loads(void) { return module_loads; }
+int fake_last_launch_ctx(void) { return last_launch_ctx; }
+int fake_current_ctx(void) { return current_ctx - 1; }
 CUresult cuGetErrorName(CUresult e, const char **s) {
   switch (e) {
   case 1: *s = "CUDA_ERROR_INVALID_VALUE"; return 0;
+  case 101: *s = "CUDA_ERROR_INVALID_DEVICE"; return 0;
+  case 400: *s = "CUDA_ERROR_INVALID_HANDLE"; return 0;
   case 201: *s = "CUDA_ERROR_INVALID_CONTEXT"; return 0;
   case 209: *s = "CUDA_ERROR_NO_BINARY_FOR_GPU"; return 0;
   case 500: *s = "CUDA_ERROR_NOT_FOUND"; return 0;
@@ -45,6 +88,8 @@ CUresult cuGetErrorName(CUresult e, const char **s) {
 CUresult cuGetErrorString(CUresult e, const char **s) {
   switch (e) {
   case 1: *s = "invalid argument"; return 0;
+  case 101: *s = "invalid device ordinal"; return 0;
+  case 400: *s = "invalid resource handle"; return 0;
   case 201: *s = "invalid device context"; return 0;
   case 209: *s = "no kernel image is available for execution on the device"; return 0;
   case 500: *s = "named symbol not found"; return 0;
@@ -53,10 +98,14 @@ CUresult cuGetErrorString(CUresult e, const char **s) {
   default: *s = 0; return 1;
   }
 }
-CUresult cuDeviceGetCount(int *n) { *n = 2; return 0; }
-CUresult cuDeviceGet(int *d, int ordinal) { *d = ordinal; return 0; }
+CUresult cuDeviceGetCount(int *n) { *n = num_visible; return 0; }
+CUresult cuDeviceGet(int *d, int ordinal) {
+  if (ordinal < 0 || ordinal >= num_visible) return 101; /* INVALID_DEVICE */
+  *d = ordinal;
+  return 0;
+}
 CUresult cuDeviceGetName(char *name, int len, int dev) {
-  strncpy(name, dev ? "Fake GPU 1" : "Fake H200", len);
+  strncpy(name, physical_names[visible[dev]], len);
   return 0;
 }
 CUresult cuDeviceGetAttribute(int *v, int attr, int dev) {
@@ -64,8 +113,8 @@ CUresult cuDeviceGetAttribute(int *v, int attr, int dev) {
   case 1: *v = 1024; return 0;
   case 5: *v = 2147483647; return 0;
   case 6: case 7: *v = 65535; return 0;
-  case 75: *v = 9; return 0;
-  case 76: *v = 0; return 0;
+  case 75: *v = physical_major[visible[dev]]; return 0;
+  case 76: *v = physical_minor[visible[dev]]; return 0;
   default: return 1;
   }
 }
@@ -75,16 +124,19 @@ CUresult cuCtxSetCurrent(void *ctx) { current_ctx = ctx ? (int)((uintptr_t)ctx -
 CUresult cuCtxGetDevice(int *dev) { if (!current_ctx) return 201; *dev = current_ctx - 1; return 0; }
 CUresult cuCtxSynchronize(void) { return fail_launch == 700 ? 700 : 0; }
 CUresult cuStreamSynchronize(void *s) { (void)s; return 0; }
+/* Handles encode the context: module 0x2000 + 16 * ctx, function +0x1000. */
 CUresult cuModuleLoadData(void **mod, const void *image) {
+  if (!current_ctx) return 201;
   if (memcmp(image, "BAD", 3) == 0) return 209;
-  *mod = (void *)0x2000; return 0;
+  module_loads++;
+  *mod = (void *)(uintptr_t)(0x2000 + 16 * (current_ctx - 1)); return 0;
 }
 CUresult cuModuleUnload(void *mod) { (void)mod; return 0; }
 CUresult cuModuleGetFunction(void **fn, void *mod, const char *name) {
-  (void)mod;
   if (strcmp(name, "missing") == 0) return 500;
-  *fn = (void *)0x3000; return 0;
+  *fn = (void *)((uintptr_t)mod + 0x1000); return 0;
 }
+static int function_ctx(void *f) { return (int)(((uintptr_t)f - 0x3000) / 16); }
 CUresult cuFuncGetAttribute(int *v, int attr, void *fn) {
   (void)fn;
   if (attr == 0) { *v = func_max_threads; return 0; }
@@ -93,8 +145,10 @@ CUresult cuFuncGetAttribute(int *v, int attr, void *fn) {
 CUresult cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
                         unsigned by, unsigned bz, unsigned shared, void *stream,
                         void **params, void **extra) {
-  (void)f; (void)shared; (void)extra;
+  (void)shared; (void)extra;
   if (!current_ctx) return 201;
+  if (function_ctx(f) != current_ctx - 1) return 400; /* INVALID_HANDLE */
+  last_launch_ctx = current_ctx - 1;
   if (fail_launch && fail_launch != 700) return fail_launch;
   launch_dims[0] = gx; launch_dims[1] = gy; launch_dims[2] = gz;
   launch_dims[3] = bx; launch_dims[4] = by; launch_dims[5] = bz;
@@ -106,4 +160,18 @@ CUresult cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz, unsigned
   }
   launches++;
   return 0;
+}
+
+typedef struct {
+  unsigned gx, gy, gz, bx, by, bz, shared;
+  void *stream;
+  void *attrs;
+  unsigned num_attrs;
+} FakeLaunchConfig;
+static int launches_ex = 0;
+int fake_launches_ex(void) { return launches_ex; }
+CUresult cuLaunchKernelEx(const FakeLaunchConfig *c, void *f, void **params, void **extra) {
+  launches_ex++;
+  return cuLaunchKernel(f, c->gx, c->gy, c->gz, c->bx, c->by, c->bz, c->shared, c->stream,
+                        params, extra);
 }

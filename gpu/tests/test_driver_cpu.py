@@ -1,7 +1,12 @@
-"""CPU tests of tile.driver against a fake libcuda (gpu/tests/fake_libcuda.c).
+"""CPU tests of tile.driver and the C launcher against a fake libcuda
+(gpu/tests/fake_libcuda.c): argument packing, errors, contexts, the JIT's
+launch cache, device selection (tensors' device, CUDA_VISIBLE_DEVICES, a
+second device), per-device module loading from several threads.
 
-Run from the repository root:  PYTHONPATH=python python3 gpu/tests/test_driver_cpu.py
-(or with pytest). Needs a C compiler; no GPU, torch or numpy.
+Run against the installed package (CI):  python gpu/tests/test_driver_cpu.py
+or a checkout:  PYTHONPATH=python python3 gpu/tests/test_driver_cpu.py
+(or with pytest). Needs a C compiler; no GPU, torch or numpy. The JIT cases
+need the compile library (they compile real kernels) and an assembler.
 """
 from __future__ import annotations
 
@@ -21,9 +26,13 @@ FAKE = _build / "libcuda.so.1"
 subprocess.run(["cc", "-shared", "-fPIC", "-O1", "-o", str(FAKE), str(HERE / "fake_libcuda.c")],
                check=True)
 os.environ["TILE_LIBCUDA"] = str(FAKE)
-sys.path.insert(0, str(HERE.parent.parent / "python"))
+os.environ.pop("CUDA_VISIBLE_DEVICES", None)
+os.environ.setdefault("TILE_CACHE_DIR", str(_build / "cache"))
 
-from tile import driver  # noqa: E402  (after TILE_LIBCUDA is set)
+import tile  # noqa: E402  (after TILE_LIBCUDA is set)
+import tile.language as tl  # noqa: E402
+from tile import driver  # noqa: E402
+from tile.driver import launcher, modules  # noqa: E402
 
 fake = ctypes.CDLL(str(FAKE))
 fake.fake_get_stream.restype = ctypes.c_uint64
@@ -47,12 +56,25 @@ META = {"chip": "sm_90", "kernels": [
     {"name": "missing", "num_warps": 4, "params": []}]}
 
 
+class FakeDtype:
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __str__(self) -> str:
+        return f"torch.{self.name}"
+
+
+FLOAT32 = FakeDtype("float32")
+
+
 class FakeTensor:
     """Quacks like torch.Tensor for the driver."""
 
-    def __init__(self, ptr: int, cuda: bool = True, device: int = 0):
+    def __init__(self, ptr: int, cuda: bool = True, device: int = 0,
+                 dtype: FakeDtype = FLOAT32):
         self._ptr, self.is_cuda, self._device = ptr, cuda, device
         self.device = f"cuda:{device}" if cuda else "cpu"
+        self.dtype = dtype
 
     def data_ptr(self) -> int:
         return self._ptr
@@ -166,8 +188,8 @@ def test_errors() -> None:
     fake.fake_set_func_max_threads(1024)
     fake.fake_set_fail_launch(701)
     _raises(driver.CudaError, lambda: kernel.launch((1,), good),
-            "cuLaunchKernel failed: CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES",
-            "too many resources")
+            "cuLaunchKernelEx failed: CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES",
+            "too many resources", "grid (1, 1, 1)")
     fake.fake_set_fail_launch(700)
     kernel.launch((1,), good)
     _raises(driver.CudaError, driver.synchronize, "CUDA_ERROR_ILLEGAL_ADDRESS")
@@ -217,18 +239,27 @@ def test_files_and_artifact() -> None:
     driver.launch(art, (4, 5, 6), [FakeTensor(8), 7, 0.0, 0, 0.0, 0.0, 0, 0.0, 0, 0])
     assert _dims()[:3] == (4, 5, 6)
     assert _record()[8:12] == struct.pack("<i", 7)
-    assert len(driver._artifact_kernels) == 1
+    loaded = modules.loaded_kernels()
     driver.launch(art, (1,), [FakeTensor(8), 7, 0.0, 0, 0.0, 0.0, 0, 0.0, 0, 0])
-    assert len(driver._artifact_kernels) == 1
+    assert modules.loaded_kernels() == loaded  # loaded once per device and cubin
 
 
-def test_bf16_rounding() -> None:
-    assert driver._bf16_bits(1.0) == 0x3F80
-    assert driver._bf16_bits(-2.0) == 0xC000
-    assert driver._bf16_bits(1.0 + 2 ** -8) == 0x3F80        # tie: to even
-    assert driver._bf16_bits(1.0 + 3 * 2 ** -9) == 0x3F81    # above half: up
-    assert driver._bf16_bits(float("inf")) == 0x7F80
-    assert driver._bf16_bits(float("nan")) & 0x7FC0 == 0x7FC0
+def test_float_rounding() -> None:
+    ext = launcher.extension()
+    assert ext.bf16_bits(1.0) == 0x3F80
+    assert ext.bf16_bits(-2.0) == 0xC000
+    assert ext.bf16_bits(1.0 + 2 ** -8) == 0x3F80        # tie: to even
+    assert ext.bf16_bits(1.0 + 3 * 2 ** -9) == 0x3F81    # above half: up
+    assert ext.bf16_bits(float("inf")) == 0x7F80
+    assert ext.bf16_bits(float("nan")) & 0x7FC0 == 0x7FC0
+    # f16 bits agree with Python's own rounding (struct 'e') everywhere.
+    values = [0.0, -0.0, 1.0, 0.5, 65504.0, 65519.99, 6e-8, 2 ** -24, 2 ** -25,
+              3 * 2 ** -26, 2 ** -14, 2 ** -14 - 2 ** -25, 1 + 2 ** -11, 1 + 3 * 2 ** -11,
+              0.1, -3.14159, 1e-5, 12345.678, float("inf"), -float("inf")]
+    for v in values:
+        assert ext.half_bits(v) == struct.unpack("<H", struct.pack("<e", v))[0], v
+    for v in (65520.0, 1e6, -70000.0):
+        _raises(OverflowError, lambda v=v: ext.half_bits(v), "f16 range")
 
 
 def test_launch_overhead() -> None:
@@ -244,14 +275,194 @@ def test_launch_overhead() -> None:
     print(f"  host overhead per launch (10 args, fake driver): {per:.2f} us")
 
 
+def _subprocess(code: str, **env: str) -> subprocess.CompletedProcess[str]:
+    environ = {**os.environ, **env}
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          env=environ)
+
+
 def test_no_driver() -> None:
-    code = ("import os, sys; os.environ['TILE_LIBCUDA'] = '/nonexistent/libcuda.so.1'; "
-            f"sys.path.insert(0, {str(HERE.parent.parent / 'python')!r}); "
-            "from tile import driver\n"
+    code = ("from tile import driver\n"
             "try:\n    driver.load_module(b'x', {'name': 'k'})\n"
             "except driver.DriverNotFoundError as e:\n    print('OK', e)\n")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    out = _subprocess(code, TILE_LIBCUDA="/nonexistent/libcuda.so.1")
     assert out.stdout.startswith("OK cannot load the CUDA driver library"), out
+
+
+def test_targets_and_visible_devices() -> None:
+    """Device ordinals follow CUDA_VISIBLE_DEVICES; each device's target
+    comes from its compute capability; an unsupported one is a clear error."""
+    assert driver.device_count() == 3
+    assert [driver.target(i) for i in (0, 1)] == ["sm_90a", "sm_80"]
+    _raises(driver.DriverError, lambda: driver.target(2), "cuda:2 (Fake T4)",
+            "compute capability 7.5", "sm_80", "sm_90a")
+    _raises(driver.DriverError, lambda: driver.device(3), "no CUDA device 3", "3 device(s)")
+    code = ("from tile import driver\n"
+            "print(driver.device_count(), driver.device(0).name, driver.current_target())\n"
+            "try:\n    driver.target(1)\n"
+            "except driver.DriverError as e:\n    print('ERR', e)\n")
+    out = _subprocess(code, CUDA_VISIBLE_DEVICES="1,2")
+    lines = out.stdout.splitlines()
+    assert lines[0] == "2 Fake A100 sm_80", out
+    assert lines[1].startswith("ERR cuda:1 (Fake T4) has compute capability 7.5"), out
+    out = _subprocess("from tile import driver\nprint(driver.device_count())\n"
+                      "try:\n    driver.current_target()\n"
+                      "except driver.DriverError as e:\n    print('ERR', e)\n",
+                      CUDA_VISIBLE_DEVICES="")
+    assert out.stdout.splitlines() == ["0", "ERR no CUDA device 0: 0 device(s) visible "
+                                       "(CUDA_VISIBLE_DEVICES selects which)"], out
+
+
+# -- the JIT path: the C dispatcher over real compiled kernels --------------------
+
+
+@tile.jit
+def scale_kernel(x_ptr, out_ptr, n, alpha, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    tl.store(out_ptr + offs, tl.load(x_ptr + offs, mask=mask) * alpha, mask=mask)
+
+
+def _can_compile() -> str | None:
+    from tile.compiler import capi, toolchain
+    if not capi.available():
+        return f"no compile library ({capi.library_path()})"
+    if not toolchain.toolchain().assembler != "none":
+        return "no PTX assembler"
+    return None
+
+
+def _jit_record_sizes() -> None:
+    _set_sizes(["ptr", "ptr", "i32", "f32"])
+
+
+def test_jit_launch_cache_and_binding() -> None:
+    if _can_compile():
+        print("  skipped:", _can_compile())
+        return
+    calls: list[Any] = []
+    from tile.runtime import launch as runtime_launch
+    original = runtime_launch.slow_launch
+
+    def counting(*args: Any) -> Any:
+        calls.append(args[4])
+        return original(*args)
+
+    runtime_launch.slow_launch = counting  # type: ignore[assignment]
+    try:
+        scale_kernel._dispatcher = None
+        scale_kernel._compiled.clear()
+        x, out = FakeTensor(0x10000), FakeTensor(0x20000)
+        _jit_record_sizes()
+        grid = lambda meta: (tile.cdiv(meta["n"], meta["BLOCK"]),)  # noqa: E731
+        scale_kernel[grid](x, out, 1000, 2.5, BLOCK=256)
+        assert _record() == struct.pack("<QQif", 0x10000, 0x20000, 1000, 2.5), _record().hex()
+        assert _dims() == (4, 1, 1, 128, 1, 1), _dims()
+        assert len(calls) == 1
+        for n in (1000, 1001, 5000):  # same key: i32, not 1, not % 16 ... 1000 % 16 = 8
+            scale_kernel[grid](x, out, n, 0.5, BLOCK=256)
+        assert _record() == struct.pack("<QQif", 0x10000, 0x20000, 5000, 0.5)
+        assert _dims()[0] == 20
+        assert len(calls) == 1, calls  # cached: no Python on the way
+        scale_kernel[(3,)](x, out, 1024, 1.0, BLOCK=256)  # 1024 % 16 == 0: a new key
+        assert len(calls) == 2
+        # What the keys specialize: 16-byte aligned pointers, n % 16, n == 1.
+        irs = [k.asm["tile"] for k in scale_kernel._compiled.values()]
+        assert all("%arg0: !tile.ptr<f32> {tile.divisibility = 16 : i32}" in ir for ir in irs)
+        assert sum("%arg2: i32 {tile.divisibility = 16 : i32}" in ir for ir in irs) == 1
+        scale_kernel[(3,)](FakeTensor(0x10004), out, 1, 1.0, BLOCK=256)  # unaligned; n == 1
+        assert len(calls) == 3
+        ir = scale_kernel._compiled[calls and list(scale_kernel._compiled)[-1]].asm["tile"]
+        assert "%arg0: !tile.ptr<f32> loc(" in ir  # 4-byte aligned only
+        assert "%arg2: i32 loc(" in ir and "%arg2," not in ir  # n == 1 is a constant
+        calls.pop()
+        scale_kernel[(3,)](x, out, n=7, alpha=3.0, BLOCK=256)  # keywords bind by name
+        assert _record() == struct.pack("<QQif", 0x10000, 0x20000, 7, 3.0)
+        scale_kernel[(3,)](x, out, 7, 3.0, BLOCK=128)  # another constexpr: another kernel
+        assert len(calls) == 4
+        assert scale_kernel._dispatcher.size == 5  # one key per argument layout
+        scale_kernel[(2,)](x, out, 7, 3.0, BLOCK=128, stream=99)
+        assert fake.fake_get_stream() == 99
+        assert fake.fake_launches_ex() > 0
+        scale_kernel[(1,)](x, out, 1 << 40, 1.0, BLOCK=128)  # an i64 parameter: recompiled
+        assert any(k.metadata["signature"]["n"] == "i64" for k in scale_kernel._compiled.values())
+        _raises(driver.LaunchError, lambda: scale_kernel[(1,)](x, out, 1 << 70, 1.0, BLOCK=128),
+                "does not fit in i64")
+        _raises(driver.LaunchError, lambda: scale_kernel[(0,)](x, out, 7, 1.0, BLOCK=128),
+                "grid")
+        _raises(tile.CompilationError,
+                lambda: scale_kernel[(1,)](x, out, 7, 1.0, BLOCK=128, bogus=1), "bogus")
+        cpu = FakeTensor(0x30000, cuda=False)
+        _raises(driver.LaunchError, lambda: scale_kernel[(1,)](cpu, out, 7, 1.0, BLOCK=128),
+                "cpu", ".cuda()")
+    finally:
+        runtime_launch.slow_launch = original  # type: ignore[assignment]
+
+
+def test_jit_device_selection() -> None:
+    """A launch runs on its tensors' device, with that device's target, loads
+    its module in that device's context, and leaves the current context as
+    it was; tensors of two devices in one launch are an error naming both."""
+    if _can_compile():
+        print("  skipped:", _can_compile())
+        return
+    scale_kernel._dispatcher = None
+    _jit_record_sizes()
+    on0 = (FakeTensor(0x10000, device=0), FakeTensor(0x20000, device=0))
+    on1 = (FakeTensor(0x50000, device=1), FakeTensor(0x60000, device=1))
+    driver.device(0)  # make device 0's context current, as torch would
+    with driver.device(0).activate():
+        scale_kernel[(1,)](*on0, 16, 1.0, BLOCK=64)
+        assert fake.fake_last_launch_ctx() == 0
+        loads = fake.fake_module_loads()
+        scale_kernel[(1,)](*on1, 16, 1.0, BLOCK=64)
+        assert fake.fake_last_launch_ctx() == 1
+        assert fake.fake_current_ctx() == 0  # switched for the launch only
+        assert fake.fake_module_loads() == loads + 1
+        targets = sorted({k.metadata["target"] for k in scale_kernel._compiled.values()})
+        assert targets == ["sm_80", "sm_90a"], targets  # Fake A100, Fake H200
+        scale_kernel[(1,)](*on1, 16, 1.0, BLOCK=64)
+        assert fake.fake_module_loads() == loads + 1  # cached per device
+        _raises(driver.LaunchError, lambda: scale_kernel[(1,)](on0[0], on1[1], 16, 1.0, BLOCK=64),
+                "argument 'x_ptr' is on cuda:0 but argument 'out_ptr' is on cuda:1")
+    t4 = FakeTensor(0x70000, device=2)
+    _raises(driver.DriverError, lambda: scale_kernel[(1,)](t4, t4, 16, 1.0, BLOCK=64),
+            "Fake T4", "compute capability 7.5")
+
+
+def test_jit_threads_load_once_per_device() -> None:
+    """Threads launching a new kernel on two devices at once: one module per
+    device, every launch in its device's context."""
+    if _can_compile():
+        print("  skipped:", _can_compile())
+        return
+    import threading
+    scale_kernel._dispatcher = None
+    _jit_record_sizes()
+    scale_kernel.warmup(FakeTensor(0x10000), FakeTensor(0x10000), 16, 1.0, BLOCK=32,
+                        target="sm_90a")
+    scale_kernel.warmup(FakeTensor(0x10000), FakeTensor(0x10000), 16, 1.0, BLOCK=32,
+                        target="sm_80")
+    loads = fake.fake_module_loads()
+    errors: list[BaseException] = []
+    barrier = threading.Barrier(8)
+
+    def worker(dev: int) -> None:
+        try:
+            t = FakeTensor(0x10000 * (dev + 1), device=dev)
+            barrier.wait()
+            for _ in range(50):
+                scale_kernel[(1,)](t, t, 16, 1.0, BLOCK=32)
+        except BaseException as e:  # noqa: BLE001
+            errors.append(e)
+
+    threads = [threading.Thread(target=worker, args=(i % 2,)) for i in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors, errors
+    assert fake.fake_module_loads() == loads + 2, fake.fake_module_loads() - loads
 
 
 if __name__ == "__main__":

@@ -26,10 +26,11 @@ typedef struct TileCompileResult TileCompileResult;
 
 /** Compiles tile IR text of `irSize` bytes. `chip` names the GPU, one of
  *  tileSupportedChips() (NULL means "sm_90"; any other string, "" included,
- *  must be a supported chip), `numWarps` the warps per program instance (1
- *  to 32), and `emitCubin` whether to run ptxas. `bufferName` (may be NULL)
- *  names the source in diagnostics. Invalid options and input give a failed
- *  result with diagnostics; never returns NULL, never aborts. */
+ *  must be a supported chip), `numWarps` the warps per program instance (a
+ *  power of two from 1 to 32), and `emitCubin` whether to run ptxas.
+ *  `bufferName` (may be NULL) names the source in diagnostics. Invalid
+ *  options and input give a failed result with diagnostics; never returns
+ *  NULL, never aborts. */
 TILE_CAPI_EXPORTED TileCompileResult *tileCompile(const char *irText,
                                                   size_t irSize,
                                                   const char *chip,
@@ -41,6 +42,36 @@ TILE_CAPI_EXPORTED TileCompileResult *
 tileCompileWithOptions(const char *irText, size_t irSize,
                        const char *bufferName, const char *chip, int numWarps,
                        int emitCubin, const char *cudaToolkit);
+
+/** Everything a compile can be told. Zero-initialize it and set what you
+ *  need; NULL strings and 0 ints mean the defaults of tileCompile. */
+typedef struct TileCompileOptions {
+  /** Names the source in diagnostics. */
+  const char *bufferName;
+  /** The GPU, one of tileSupportedChips() (NULL: "sm_90"; "" is an
+   *  error). */
+  const char *chip;
+  /** Warps per program instance, a power of two from 1 to 32 (0: 4). */
+  int numWarps;
+  /** Whether to assemble a cubin. */
+  int emitCubin;
+  /** Directory holding nvvm/libdevice/libdevice.10.bc (and bin/ptxas): a
+   *  CUDA toolkit or an NVIDIA wheel's root. NULL: $CUDA_HOME or the build's
+   *  default. One given here or in $CUDA_HOME must hold what is used. */
+  const char *cudaToolkit;
+  /** A ptxas executable (NULL: the toolkit's; only for the build's default
+   *  toolkit, else the first on PATH). */
+  const char *ptxas;
+  /** A libnvJitLink.so to assemble with in-process; wins over ptxas. */
+  const char *nvJitLink;
+} TileCompileOptions;
+
+/** Compiles tile IR text of `irSize` bytes with `options` (may be NULL).
+ *  Never returns NULL. The "metadata" output names the assembler and the
+ *  libdevice used ("assembler", "libdevice"). */
+TILE_CAPI_EXPORTED TileCompileResult *
+tileCompileWith(const char *irText, size_t irSize,
+                const TileCompileOptions *options);
 
 /** 1 if the compile succeeded, 0 otherwise. */
 TILE_CAPI_EXPORTED int tileCompileSucceeded(const TileCompileResult *result);

@@ -17,31 +17,55 @@ struct TileCompileResult {
 
 extern "C" {
 
-TileCompileResult *tileCompileWithOptions(const char *irText, size_t irSize,
-                                          const char *bufferName,
-                                          const char *chip, int numWarps,
-                                          int emitCubin,
-                                          const char *cudaToolkit) {
+static void setIfGiven(std::string &field, const char *value) {
+  if (value && *value)
+    field = value;
+}
+
+static TileCompileResult *compile(const char *irText, size_t irSize,
+                                  const TileCompileOptions &in, int numWarps) {
   auto *handle = new TileCompileResult();
-  mlir::tile::CompileOptions options;
-  // NULL is the default chip; any string, "" included, is checked.
-  if (chip)
-    options.chip = chip;
   // Checked here as an int: a negative count must not wrap to a large one.
   if (std::optional<std::string> error = mlir::tile::checkNumWarps(numWarps)) {
     handle->result.diagnostics = "error: " + *error + "\n";
     return handle;
   }
+  mlir::tile::CompileOptions options;
   options.numWarps = numWarps;
-  options.emitCubin = emitCubin != 0;
-  if (cudaToolkit && *cudaToolkit)
-    options.cudaToolkit = cudaToolkit;
+  options.emitCubin = in.emitCubin != 0;
+  // NULL is the default chip; any string, "" included, is checked.
+  if (in.chip)
+    options.chip = in.chip;
+  setIfGiven(options.cudaToolkit, in.cudaToolkit);
+  setIfGiven(options.ptxas, in.ptxas);
+  setIfGiven(options.nvJitLink, in.nvJitLink);
   handle->result = mlir::tile::compileTileSource(
       llvm::StringRef(irText ? irText : "", irText ? irSize : 0),
-      bufferName && *bufferName ? bufferName : "<tile>", options);
+      in.bufferName && *in.bufferName ? in.bufferName : "<tile>", options);
   if (handle->result.succeeded)
     handle->metadata = handle->result.metadataJson();
   return handle;
+}
+
+TileCompileResult *tileCompileWith(const char *irText, size_t irSize,
+                                   const TileCompileOptions *options) {
+  TileCompileOptions defaults = {};
+  const TileCompileOptions &in = options ? *options : defaults;
+  return compile(irText, irSize, in, in.numWarps ? in.numWarps : 4);
+}
+
+TileCompileResult *tileCompileWithOptions(const char *irText, size_t irSize,
+                                          const char *bufferName,
+                                          const char *chip, int numWarps,
+                                          int emitCubin,
+                                          const char *cudaToolkit) {
+  TileCompileOptions options = {};
+  options.bufferName = bufferName;
+  options.chip = chip;
+  options.numWarps = numWarps;
+  options.emitCubin = emitCubin;
+  options.cudaToolkit = cudaToolkit;
+  return compile(irText, irSize, options, numWarps);
 }
 
 TileCompileResult *tileCompile(const char *irText, size_t irSize,

@@ -1,23 +1,42 @@
 //===- Compile.cpp - the whole compile, tile IR text to PTX/cubin ---------===//
 
 #include "tile/Target/Compile.h"
+#include "Assemble.h"
 #include "tile/Conversion/TileToGPU/Passes.h"
 #include "tile/Dialect/Tile/IR/TileOps.h"
 #include "tile/Dialect/Tile/Transforms/Passes.h"
 
+#include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
+#include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
+#include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVM.h"
+#include "mlir/Conversion/GPUToNVVM/GPUToNVVM.h"
+#include "mlir/Conversion/IndexToLLVM/IndexToLLVM.h"
+#include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
+#include "mlir/Conversion/NVVMToLLVM/NVVMToLLVM.h"
 #include "mlir/Conversion/Passes.h"
+#include "mlir/Conversion/UBToLLVM/UBToLLVM.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
+#include "mlir/Dialect/Func/Extensions/InlinerExtension.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/CompilationInterfaces.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/Index/IR/IndexDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/IR/Diagnostics.h"
-#include "mlir/InitAllDialects.h"
-#include "mlir/InitAllExtensions.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Target/LLVM/NVVM/Target.h"
-#include "mlir/Target/LLVMIR/Dialect/All.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/GPU/GPUToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Export.h"
 #include "mlir/Transforms/Passes.h"
 #include "llvm/IR/LLVMContext.h"
@@ -37,12 +56,29 @@
 using namespace mlir;
 using namespace mlir::tile;
 
-void mlir::tile::registerCompileDependencies(DialectRegistry &registry) {
-  registerAllDialects(registry);
-  registerAllExtensions(registry);
-  registerAllToLLVMIRTranslations(registry);
+void mlir::tile::registerPipelineDependencies(DialectRegistry &registry) {
+  // The dialects a kernel is written in and lowered to.
+  registry.insert<TileDialect, func::FuncDialect, arith::ArithDialect,
+                  math::MathDialect, scf::SCFDialect, cf::ControlFlowDialect,
+                  index::IndexDialect, ub::UBDialect, gpu::GPUDialect,
+                  NVVM::NVVMDialect, LLVM::LLVMDialect>();
+  // Inlining of func calls; the ConvertToLLVM patterns that
+  // convert-gpu-to-nvvm takes from each dialect.
+  func::registerInlinerExtension(registry);
+  arith::registerConvertArithToLLVMInterface(registry);
+  cf::registerConvertControlFlowToLLVMInterface(registry);
+  registerConvertFuncToLLVMInterface(registry);
+  index::registerConvertIndexToLLVMInterface(registry);
+  registerConvertMathToLLVMInterface(registry);
+  ub::registerConvertUBToLLVMInterface(registry);
+  registerConvertNVVMToLLVMInterface(registry);
+  NVVM::registerConvertGpuToNVVMInterface(registry);
+  // Translation to LLVM IR and serialization to PTX.
+  registerBuiltinDialectTranslation(registry);
+  registerGPUDialectTranslation(registry);
+  registerLLVMDialectTranslation(registry);
+  registerNVVMDialectTranslation(registry);
   NVVM::registerNVVMTargetInterfaceExternalModels(registry);
-  registry.insert<TileDialect>();
 }
 
 /// Tile IR to gpu.func kernels: clean-up, layouts, conversion.
@@ -50,6 +86,7 @@ static void buildTileToGPUPipeline(OpPassManager &pm, unsigned numWarps) {
   pm.addPass(createInlinerPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+  pm.addPass(createTileHoistLoopReductions());
   TileAssignLayoutsOptions layoutOptions;
   layoutOptions.numWarps = numWarps;
   pm.addPass(createTileAssignLayouts(layoutOptions));
@@ -83,9 +120,11 @@ std::optional<std::string> mlir::tile::checkChip(llvm::StringRef chip) {
 }
 
 std::optional<std::string> mlir::tile::checkNumWarps(int64_t numWarps) {
-  if (numWarps >= 1 && numWarps <= 32)
+  // The layouts spread blocks over a power of two of warps.
+  if (numWarps >= 1 && numWarps <= 32 && llvm::isPowerOf2_64(numWarps))
     return std::nullopt;
-  return "num-warps must be from 1 to 32, not " + std::to_string(numWarps);
+  return "num-warps must be a power of two from 1 to 32, not " +
+         std::to_string(numWarps);
 }
 
 std::optional<std::string>
@@ -164,7 +203,7 @@ CudaToolkit mlir::tile::getCudaToolkit(const CompileOptions &options) {
   if (const char *home = std::getenv("CUDA_HOME"))
     if (*home)
       return {home, "CUDA_HOME"};
-  return {TILE_DEFAULT_CUDA_TOOLKIT, "the build default"};
+  return {TILE_DEFAULT_CUDA_TOOLKIT, kBuildDefaultToolkit};
 }
 
 std::string mlir::tile::getCudaToolkitPath(const CompileOptions &options) {
@@ -300,65 +339,14 @@ std::string CompileResult::metadataJson() const {
                            {"params", std::move(params)}});
   }
   llvm::json::Object root{{"chip", chip}, {"kernels", std::move(kernelArray)}};
+  if (!assembler.empty())
+    root["assembler"] = assembler;
+  if (!libdevice.empty())
+    root["libdevice"] = libdevice;
   std::string text;
   llvm::raw_string_ostream os(text);
   os << llvm::formatv("{0:2}", llvm::json::Value(std::move(root)));
   return text;
-}
-
-//===----------------------------------------------------------------------===//
-// ptxas
-//===----------------------------------------------------------------------===//
-
-/// Assembles `ptx` for `chip` with the ptxas of `toolkit`; on failure
-/// returns false with the reason in `error`.
-static bool runPtxas(const CudaToolkit &toolkit, StringRef chip, StringRef ptx,
-                     std::string &cubin, std::string &error) {
-  SmallString<256> ptxas(toolkit.path);
-  llvm::sys::path::append(ptxas, "bin", "ptxas");
-  // No fallback to a ptxas on PATH: a cubin from another toolkit than the
-  // one configured is not what was asked for.
-  if (!llvm::sys::fs::can_execute(ptxas)) {
-    error = "ptxas not found: " + ptxas.str().str() +
-            " does not exist or is not executable (the CUDA toolkit " +
-            toolkit.path + " comes from " + toolkit.origin +
-            "; set CUDA_HOME or --cuda-path to a CUDA toolkit)";
-    return false;
-  }
-  SmallString<128> ptxPath, cubinPath, logPath;
-  int fd;
-  if (llvm::sys::fs::createTemporaryFile("tile", "ptx", fd, ptxPath)) {
-    error = "cannot create a temporary file for ptxas";
-    return false;
-  }
-  {
-    llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
-    os << ptx;
-  }
-  llvm::sys::fs::createTemporaryFile("tile", "cubin", cubinPath);
-  llvm::sys::fs::createTemporaryFile("tile", "log", logPath);
-  std::string arch = "-arch=" + chip.str();
-  SmallVector<StringRef> args{ptxas, arch, "-o", cubinPath, ptxPath};
-  std::optional<StringRef> redirects[] = {std::nullopt, logPath.str(),
-                                          logPath.str()};
-  int status = llvm::sys::ExecuteAndWait(ptxas, args, std::nullopt, redirects);
-  bool ok = status == 0;
-  if (ok) {
-    auto buffer = llvm::MemoryBuffer::getFile(cubinPath, /*IsText=*/false);
-    if (buffer)
-      cubin = (*buffer)->getBuffer().str();
-    else
-      ok = false, error = "cannot read the cubin ptxas wrote";
-  } else {
-    auto log = llvm::MemoryBuffer::getFile(logPath);
-    error = "ptxas failed";
-    if (log)
-      error += ":\n" + (*log)->getBuffer().str();
-  }
-  llvm::sys::fs::remove(ptxPath);
-  llvm::sys::fs::remove(cubinPath);
-  llvm::sys::fs::remove(logPath);
-  return ok;
 }
 
 //===----------------------------------------------------------------------===//
@@ -370,9 +358,8 @@ static bool runPtxas(const CudaToolkit &toolkit, StringRef chip, StringRef ptx,
 /// unresolved `.extern .func` declarations in the PTX, which fail only when
 /// the module is loaded.
 static LogicalResult checkLibdevice(gpu::GPUModuleOp gpuModule,
-                                    const CudaToolkit &toolkit) {
-  SmallString<256> libdevice(toolkit.path);
-  llvm::sys::path::append(libdevice, "nvvm", "libdevice", "libdevice.10.bc");
+                                    const CudaToolkit &toolkit,
+                                    StringRef libdevice) {
   if (llvm::sys::fs::exists(libdevice))
     return success();
   for (auto func : gpuModule.getOps<LLVM::LLVMFuncOp>()) {
@@ -397,7 +384,7 @@ static void compile(StringRef source, StringRef bufferName,
   }
 
   DialectRegistry registry;
-  registerCompileDependencies(registry);
+  registerPipelineDependencies(registry);
   MLIRContext context(registry, MLIRContext::Threading::DISABLED);
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(
@@ -457,13 +444,18 @@ static void compile(StringRef source, StringRef bufferName,
     llvmModule->print(os, nullptr);
   }
 
+  // libdevice is linked from <toolkit>/nvvm/libdevice/libdevice.10.bc.
   CudaToolkit toolkit = getCudaToolkit(options);
-  if (failed(checkLibdevice(gpuModule, toolkit)))
+  SmallString<256> libdevice(toolkit.path);
+  llvm::sys::path::append(libdevice, "nvvm", "libdevice", "libdevice.10.bc");
+  if (failed(checkLibdevice(gpuModule, toolkit, libdevice)))
     return;
   auto target = cast<gpu::TargetAttrInterface>(gpuModule.getTargetsAttr()[0]);
   // The serializer needs the toolkit only for libdevice (checked above) and
   // reports a missing one as an error with the whole module attached: a PTX
-  // without math calls needs no toolkit, and ptxas says so itself below.
+  // without math calls needs no toolkit.
+  if (llvm::sys::fs::is_regular_file(libdevice))
+    result.libdevice = libdevice.str().str();
   gpu::TargetOptions targetOptions(
       llvm::sys::fs::is_directory(toolkit.path) ? toolkit.path : "", {}, "", "",
       gpu::CompilationTarget::Assembly);
@@ -478,11 +470,21 @@ static void compile(StringRef source, StringRef bufferName,
     result.ptx.pop_back();
 
   if (options.emitCubin) {
-    std::string error;
-    if (!runPtxas(toolkit, options.chip, result.ptx, result.cubin, error)) {
-      diagnostics << "error: " << error << "\n";
+    AssembleResult assembled =
+        options.nvJitLink.empty()
+            ? assembleWithPtxas(options.ptxas, toolkit.path,
+                                toolkit.origin == kBuildDefaultToolkit
+                                    ? ""
+                                    : toolkit.origin,
+                                options.chip, result.ptx)
+            : assembleWithNvJitLink(options.nvJitLink, options.chip,
+                                    result.ptx);
+    result.assembler = assembled.assembler;
+    if (!assembled.succeeded) {
+      diagnostics << "error: " << assembled.error << "\n";
       return;
     }
+    result.cubin = std::move(assembled.cubin);
   }
   result.succeeded = true;
 }

@@ -11,7 +11,8 @@
 // RUN: %mlir_opt --load-dialect-plugin=%tile_plugin --load-pass-plugin=%tile_plugin \
 // RUN:   --pass-pipeline='builtin.module(tile-assign-layouts{num-warps=2})' %s \
 // RUN:   | FileCheck %s --check-prefix=LAYOUT
-// LAYOUT: !tile.block<64xi32, #tile.blocked<
+// LAYOUT: #blocked = #tile.blocked<size_per_thread = [1], threads_per_warp = [32], warps = [2], order = [0]>
+// LAYOUT: !tile.block<64xi32, #blocked>
 //
 // The registered pipeline, then upstream serialization (PTX text):
 // RUN: %mlir_opt --load-dialect-plugin=%tile_plugin --load-pass-plugin=%tile_plugin \

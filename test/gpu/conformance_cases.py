@@ -7,9 +7,9 @@ tolerance). `build(case, backend)` makes its arguments either
   poisoned (NaN for floats, a sentinel for integers) and surrounded by guard
   bands that must survive the launch; or
 * `backend="fake"`: `FakeArray`s with the same dtype, shape, strides and
-  pointer alignment (what specialization looks at), so that
-  `gpu/prepare_conformance.py` compiles -- and, with TILE_EXPORT_DIR set,
-  exports -- exactly the kernels the GPU run will load.
+  pointer alignment (what specialization looks at), so that `compile_only`
+  compiles exactly the kernels the GPU run launches, on a machine without a
+  GPU (test/python/test_conformance_compiles.py).
 
 Nothing here imports torch: the reference and init functions receive it as an
 argument.
@@ -243,6 +243,12 @@ def build(case: Case, backend: str, torch: Any = None, generator: Any = None) ->
 
 def launch(case: Case, built: Built) -> None:
     case.kernel[case.grid](*built.args, **case.launch_kwargs())
+
+
+def compile_only(case: Case, built: Built) -> Any:
+    """Compiles what `launch` would launch, for a target (no GPU needed): the
+    artifact, or a list of them for an autotuned kernel (one per config)."""
+    return case.kernel.warmup(*built.args, **case.launch_kwargs(), target="sm_90a")
 
 
 # ----------------------------------------------------------------------------

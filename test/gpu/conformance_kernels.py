@@ -1,9 +1,6 @@
 """Kernels of the GPU conformance suite (issue 5).
 
 Written as Triton kernels (`import tile as triton; import tile.language as tl`).
-The prebuilt artifacts of these kernels are keyed on their source text, this
-file's base name and their first line: editing this file means running
-`gpu/prepare_conformance.py` again before the GPU run.
 """
 import tile as triton
 import tile.language as tl

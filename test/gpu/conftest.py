@@ -1,12 +1,13 @@
 """GPU conformance suite (issue 5): needs torch with a CUDA GPU; skips otherwise.
 
-Run on the GPU machine (no compiler there: kernels come prebuilt, made by
-`gpu/prepare_conformance.py` on a machine with the compiler):
+Run on a GPU machine with the tile wheel installed (kernels JIT-compile there;
+gpu/run_wheel.sh installs the wheel and runs this):
 
-    TILE_PREBUILT_DIR=.gpu/prebuilt PYTHONPATH=python python3 -m pytest -q test/gpu
+    TILE_TEST_INSTALLED=1 python3 -m pytest -q test/gpu
 """
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -14,7 +15,11 @@ import pytest
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[1]
-for path in (str(REPO / "python"), str(HERE)):
+# TILE_TEST_INSTALLED=1 tests the installed package (the wheel); otherwise the
+# checkout's python/ comes first.
+_paths = [str(HERE)] if os.environ.get("TILE_TEST_INSTALLED") == "1" \
+    else [str(REPO / "python"), str(HERE)]
+for path in _paths:
     if path not in sys.path:
         sys.path.insert(0, path)
 

@@ -9,10 +9,25 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(REPO / "python"))
+# TILE_TEST_INSTALLED=1 tests the installed package (CI installs the wheel);
+# otherwise the checkout's python/ comes first.
+INSTALLED = os.environ.get("TILE_TEST_INSTALLED") == "1"
+if not INSTALLED:
+    sys.path.insert(0, str(REPO / "python"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import tile  # noqa: E402
 from tile.compiler import capi  # noqa: E402
+
+if INSTALLED and Path(tile.__file__).resolve().is_relative_to(REPO / "python"):
+    raise RuntimeError(f"TILE_TEST_INSTALLED=1 but tile comes from the checkout ({tile.__file__})")
+
+
+def python_env() -> dict[str, str]:
+    """The environment for a Python subprocess that imports the same tile."""
+    if INSTALLED:
+        return dict(os.environ)
+    return dict(os.environ, PYTHONPATH=str(REPO / "python"))
 
 
 def tile_opt_path() -> Path:

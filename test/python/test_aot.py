@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REPO, requires_library
+from conftest import REPO, python_env, requires_library
 
 from tile import aot
 from tile.compiler.pipeline import CompiledKernel
@@ -73,7 +73,7 @@ def test_constexpr_parsing():
 
 @requires_library
 def test_command_line_writes_cubin_and_header(tmp_path):
-    env = dict(os.environ, PYTHONPATH=str(REPO / "python"))
+    env = python_env()
     kernel = REPO / "examples" / "python" / "vector_add.py"
     result = subprocess.run(
         [sys.executable, "-m", "tile.aot", f"{kernel}:vector_add", "--signature",
@@ -92,7 +92,7 @@ def test_command_line_reports_compilation_errors(tmp_path):
     bad.write_text("import tile\nimport tile.language as tl\n\n@tile.jit\ndef k(x_ptr):\n"
                    "    tl.store(x_ptr, tl.zeros((2,), tl.float32) + tl.zeros((3,), "
                    "tl.float32))\n")
-    env = dict(os.environ, PYTHONPATH=str(REPO / "python"))
+    env = python_env()
     result = subprocess.run([sys.executable, "-m", "tile.aot", f"{bad}:k", "--signature",
                              "*fp32", "-o", str(tmp_path)], capture_output=True, text=True,
                             env=env, timeout=300)

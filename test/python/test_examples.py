@@ -87,12 +87,10 @@ def test_tutorial_matmul_uses_first_autotune_config():
 def test_autotuner_keeps_configs():
     matmul = load(next(EXAMPLES.rglob("03_matmul.py"))).matmul_kernel
     assert isinstance(matmul, tile.runtime.autotuner.Autotuner)
-    assert len(matmul.configs) == 4 and matmul.key == ["M", "N", "K"]
-    chosen = matmul.select({"M": 512, "N": 512, "K": 512}, benchmark=None)
-    assert chosen is matmul.configs[0]
-    timings = {id(c): t for c, t in zip(matmul.configs, [3.0, 1.0, 2.0, 4.0])}
-    best = matmul.select({"M": 1024, "N": 512, "K": 512}, benchmark=lambda c: timings[id(c)])
-    assert best is matmul.configs[1]
+    assert len(matmul.configs) == 4 and matmul.keys == ["M", "N", "K"]
+    # Timing and choosing are tested with a stand-in kernel in test_autotune.py.
+    assert matmul.tuning_key({"M": 512, "N": 256, "K": 128}) == (512, 256, 128)
+    assert len(matmul.prune_configs({"M": 512, "N": 256, "K": 128})) == 4
 
 
 def test_heuristics_compute_constexprs(monkeypatch):

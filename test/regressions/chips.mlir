@@ -19,10 +19,10 @@
 // INJECT: error: unsupported chip 'sm_90; rm -rf x'; the supported chips are
 // OLD: error: unsupported chip 'sm_70'
 // PIPE: error: tile-to-nvvm: unsupported chip 'garbage'; the supported chips are
-// PIPEWARPS: error: tile-to-nvvm: num-warps must be from 1 to 32, not 0
+// PIPEWARPS: error: tile-to-nvvm: num-warps must be a power of two from 1 to 32, not 0
 // TCC: error: unsupported chip 'sm_100'; the supported chips are
-// TCCWARPS: error: num-warps must be from 1 to 32, not 64
-// WARPS: error: num-warps must be from 1 to 32, not 33
+// TCCWARPS: error: num-warps must be a power of two from 1 to 32, not 64
+// WARPS: error: num-warps must be a power of two from 1 to 32, not 33
 
 // Every supported chip compiles, with the PTX version it needs.
 // RUN: tile-translate --tile-to-ptx --chip=sm_80 %s | FileCheck %s --check-prefix=SM80

@@ -31,13 +31,20 @@ namespace mlir::tile {
 struct CompileOptions {
   /// The GPU to compile for: one of getSupportedChips().
   std::string chip = "sm_90";
-  /// Warps (of 32 threads) per program instance, 1 to 32.
+  /// Warps (of 32 threads) per program instance, a power of two to 32.
   unsigned numWarps = 4;
-  /// CUDA toolkit with ptxas and libdevice; empty: $CUDA_HOME, else the
-  /// path configured at build time. Whichever is chosen must hold
-  /// bin/ptxas for a cubin: there is no fallback to another ptxas.
+  /// CUDA toolkit: libdevice is linked from
+  /// `<cudaToolkit>/nvvm/libdevice/libdevice.10.bc` and, unless `ptxas` or
+  /// `nvJitLink` says otherwise, `<cudaToolkit>/bin/ptxas` assembles. Empty:
+  /// $CUDA_HOME, else the path configured at build time. A toolkit given
+  /// here or in $CUDA_HOME must hold what is used from it; only the build
+  /// default falls back to a ptxas on PATH (CompileResult::assembler says).
   std::string cudaToolkit;
-  /// Whether to run ptxas for a cubin.
+  /// A ptxas executable to assemble with (empty: the toolkit's, else PATH's).
+  std::string ptxas;
+  /// A libnvJitLink.so to assemble with in-process; wins over `ptxas`.
+  std::string nvJitLink;
+  /// Whether to assemble a cubin.
   bool emitCubin = true;
 };
 
@@ -67,6 +74,10 @@ struct CompileResult {
   std::string cubin;
   std::vector<KernelInfo> kernels;
   std::string chip;
+  /// Which assembler made the cubin ("ptxas (/path)", "nvJitLink 13.0
+  /// (/path)"), and the libdevice file linked; empty when none was used.
+  std::string assembler;
+  std::string libdevice;
   /// The launch facts as JSON (see docs/launch-facts.md).
   std::string metadataJson() const;
 };
@@ -84,7 +95,8 @@ llvm::ArrayRef<llvm::StringRef> getSupportedChips();
 /// ones), or nothing for a supported chip.
 std::optional<std::string> checkChip(llvm::StringRef chip);
 
-/// The message for a number of warps outside 1..32, or nothing.
+/// The message for a number of warps that is not a power of two from 1 to
+/// 32, or nothing.
 std::optional<std::string> checkNumWarps(int64_t numWarps);
 
 /// The message for the first invalid option of `options`, or nothing.
@@ -124,7 +136,12 @@ void runWithLargeStack(llvm::function_ref<void()> body);
 // The compile
 //===----------------------------------------------------------------------===//
 
-/// Registers every dialect, interface and translation the pipeline needs.
+/// Registers the dialects, interfaces and translations the pipeline needs,
+/// and no others.
+void registerPipelineDependencies(DialectRegistry &registry);
+
+/// Registers the pipeline's dependencies and every upstream dialect,
+/// extension and translation (for tools that read any MLIR).
 void registerCompileDependencies(DialectRegistry &registry);
 
 /// Adds the passes from tile IR to the NVVM/LLVM dialects, with an NVVM
@@ -147,9 +164,10 @@ CompileResult compileTileSource(StringRef source, StringRef bufferName,
 /// The CUDA toolkit that `options` selects, and where the choice came from.
 struct CudaToolkit {
   std::string path;
-  /// "--cuda-path" (the option), "CUDA_HOME" or "the build default".
+  /// "--cuda-path" (the option), "CUDA_HOME" or kBuildDefaultToolkit.
   std::string origin;
 };
+constexpr const char *kBuildDefaultToolkit = "the build default";
 CudaToolkit getCudaToolkit(const CompileOptions &options);
 
 /// getCudaToolkit(options).path.

@@ -1,4 +1,9 @@
-"""ctypes binding of the C++ compile library (`libTileCAPI.so`, include/tile-c/Compile.h)."""
+"""ctypes binding of the C++ compile library (include/tile-c/Compile.h).
+
+Found as `$TILE_LIBRARY`, else the self-contained `libTileCompiler.so` an
+installed wheel carries (`tile/_lib/`), else a source checkout's
+`build/lib/libTileCAPI.so` (linked against the system's LLVM).
+"""
 from __future__ import annotations
 
 import ctypes
@@ -10,8 +15,10 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import error_from_diagnostics
+from . import toolchain as _toolchain
 
 LIBRARY_NAME = "libTileCAPI.so"
+BUNDLED_NAME = "libTileCompiler.so"
 
 
 class CompilerUnavailableError(RuntimeError):
@@ -19,21 +26,36 @@ class CompilerUnavailableError(RuntimeError):
 
 
 def library_path() -> Path:
-    """$TILE_LIBRARY, else <repo>/build/lib/libTileCAPI.so next to this package."""
+    """$TILE_LIBRARY, else the wheel's bundled library, else the checkout's build."""
     override = os.environ.get("TILE_LIBRARY")
     if override:
         return Path(override)
-    repo = Path(__file__).resolve().parents[3]
-    return repo / "build" / "lib" / LIBRARY_NAME
+    package = Path(__file__).resolve().parents[1]
+    bundled = package / "_lib" / BUNDLED_NAME
+    if bundled.is_file():
+        return bundled
+    return package.parents[1] / "build" / "lib" / LIBRARY_NAME
 
 
 def available() -> bool:
     return library_path().is_file()
 
 
+class _Options(ctypes.Structure):
+    """TileCompileOptions (tile-c/Compile.h)."""
+    _fields_ = [("bufferName", ctypes.c_char_p), ("chip", ctypes.c_char_p),
+                ("numWarps", ctypes.c_int), ("emitCubin", ctypes.c_int),
+                ("cudaToolkit", ctypes.c_char_p), ("ptxas", ctypes.c_char_p),
+                ("nvJitLink", ctypes.c_char_p)]
+
+
 @functools.lru_cache(maxsize=None)
 def _load(path: str) -> ctypes.CDLL:
     lib = ctypes.CDLL(path)
+    if hasattr(lib, "tileCompileWith"):
+        lib.tileCompileWith.argtypes = [ctypes.c_char_p, ctypes.c_size_t,
+                                        ctypes.POINTER(_Options)]
+        lib.tileCompileWith.restype = ctypes.c_void_p
     lib.tileCompile.argtypes = [ctypes.c_char_p, ctypes.c_size_t, ctypes.c_char_p,
                                 ctypes.c_int, ctypes.c_int]
     lib.tileCompile.restype = ctypes.c_void_p
@@ -95,8 +117,17 @@ def compile_ir(ir: str, chip: str, num_warps: int, emit_cubin: bool = True) -> B
     """Runs the whole C++ pipeline on tile IR text; failures raise CompilationError
     located in the user's source (the IR carries Python locations)."""
     lib = library()
+    tools = _toolchain.toolchain()
+    if emit_cubin:
+        tools.require_assembler()
     data = ir.encode()
-    result = lib.tileCompile(data, len(data), chip.encode(), int(num_warps), int(emit_cubin))
+
+    def text(value: object) -> bytes | None:
+        return str(value).encode() if value else None
+
+    options = _Options(None, chip.encode(), int(num_warps), int(emit_cubin),
+                       text(tools.libdevice_root), text(tools.ptxas), text(tools.nvjitlink))
+    result = lib.tileCompileWith(data, len(data), ctypes.byref(options))
     if not result:
         raise CompilerUnavailableError("tileCompile returned no result")
     try:

@@ -4,7 +4,6 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
-import os
 from pathlib import Path
 from typing import Any, Mapping
 
@@ -52,19 +51,17 @@ def frontend_version() -> str:
 
 
 def cache_key(jit: Any, signature: Mapping[str, str], specialization: Specialization,
-              constexprs: Mapping[str, Any], target: str, num_warps: int,
-              portable: bool = False) -> str:
-    """The on-disk cache key. The `portable` key leaves out the compiler build
-    and the source's directory: it names prebuilt artifacts that a machine
-    without the compiler (a GPU box without LLVM) can load."""
+              constexprs: Mapping[str, Any], target: str, num_warps: int) -> str:
+    """The on-disk cache key: the sources, the compile's inputs, the compiler
+    build and the frontend."""
     parts = {
-        "source": jit.cache_source(portable=portable),
+        "source": jit.cache_source(),
         "signature": dict(signature),
         "specialization": specialization.key(),
         "constexprs": {k: _constexpr_key(v) for k, v in sorted(constexprs.items())},
         "target": target,
         "num_warps": num_warps,
-        "compiler": "prebuilt" if portable else capi.version(),
+        "compiler": capi.version(),
         "frontend": frontend_version(),
     }
     return hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()
@@ -86,10 +83,6 @@ def compile(fn: Any, signature: SignatureLike, constexprs: Mapping[str, Any] | N
     specialization = specialization or Specialization()
     types = normalize_signature(jit, signature, constexprs)
     ir = generate_ir(jit, types, constexprs, specialization)
-    portable_key = cache_key(jit, types, specialization, constexprs, target, num_warps,
-                             portable=True)
-    if not capi.available():
-        return _prebuilt(jit, portable_key, types, constexprs)
     cache = cache if cache is not None else FileCache()
     key = cache_key(jit, types, specialization, constexprs, target, num_warps)
     entry = cache.get(key)
@@ -100,25 +93,6 @@ def compile(fn: Any, signature: SignatureLike, constexprs: Mapping[str, Any] | N
                  "metadata": _metadata(jit, result.metadata, types, constexprs,
                                        specialization, target, num_warps)}
         cache.put(key, entry)
-    export = os.environ.get("TILE_EXPORT_DIR")
-    if export:
-        FileCache(export).put(portable_key, entry)
-    return CompiledKernel(entry["asm"], entry["metadata"])
-
-
-def _prebuilt(jit: Any, portable_key: str, types: Mapping[str, str],
-              constexprs: Mapping[str, Any]) -> CompiledKernel:
-    """Without the compiler, kernels come from $TILE_PREBUILT_DIR: artifacts a
-    machine with the compiler exported (TILE_EXPORT_DIR) for the same source,
-    signature, specialization, constexprs, target and warps."""
-    directory = os.environ.get("TILE_PREBUILT_DIR")
-    entry = FileCache(directory).get(portable_key) if directory else None
-    if entry is None:
-        raise capi.CompilerUnavailableError(
-            f"{jit.__name__}: no compile library here ({capi.library_path()}) and no "
-            f"prebuilt artifact for signature {dict(types)}, constexprs {dict(constexprs)}"
-            + (f" in {directory}" if directory else " (TILE_PREBUILT_DIR is not set)")
-            + ": compile on a machine with the compiler with TILE_EXPORT_DIR set")
     return CompiledKernel(entry["asm"], entry["metadata"])
 
 
@@ -138,6 +112,8 @@ def _metadata(jit: Any, backend: Mapping[str, Any], types: Mapping[str, str],
         "signature": dict(types),
         "constexprs": {k: _json_value(v) for k, v in constexprs.items()},
         "specialization": specialization.key(),
+        "assembler": backend.get("assembler", ""),
+        "libdevice": backend.get("libdevice", ""),
     }
 
 

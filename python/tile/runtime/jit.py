@@ -1,9 +1,7 @@
 """`@tile.jit`: a kernel or device function written in Python."""
 from __future__ import annotations
 
-import functools
 import hashlib
-import os
 import inspect
 import types
 from typing import Any, Callable, Sequence
@@ -41,8 +39,8 @@ class JITFunction:
         self._compiled: dict[Any, Any] = {}
         self._default_values = {name: p.default for name, p in self.signature.parameters.items()
                          if p.default is not inspect.Parameter.empty}
-        # Launches seen before, by argument kinds: see launch.launch_jit.
-        self._fast_launch: dict[Any, Any] = {}
+        # The C launch cache (tile.driver.dispatcher), made on the first launch.
+        self._dispatcher: Any = None
 
     def source(self) -> FunctionSource:
         if self._source is None:
@@ -77,10 +75,8 @@ class JITFunction:
                 found.append(value.fn)  # an autotuned or heuristics-wrapped function
         return [f for f in found if f is not self]
 
-    def cache_source(self, portable: bool = False) -> str:
-        """This function's source and, transitively, its callees' sources.
-        `portable` names files by their base name, so that a checkout in
-        another directory (a GPU machine's copy) computes the same key."""
+    def cache_source(self) -> str:
+        """This function's source and, transitively, its callees' sources."""
         seen: dict[str, str] = {}
         pending = [self]
         while pending:
@@ -88,8 +84,7 @@ class JITFunction:
             source = fn.source()
             # The file and line are part of the key: the IR (and the PTX line
             # info) carry locations into them.
-            filename = os.path.basename(source.filename) if portable else source.filename
-            key = f"{filename}:{source.first_line}:{fn.__qualname__}"
+            key = f"{source.filename}:{source.first_line}:{fn.__qualname__}"
             if key in seen:
                 continue
             seen[key] = source.text
@@ -108,13 +103,18 @@ class JITFunction:
     def __getitem__(self, grid: Any) -> Callable[..., Any]:
         """`kernel[grid](*args, stream=None)`: compiles for the arguments and
         launches through `tile.driver` (imported only when launching)."""
-        from .launch import launch_jit
-        return functools.partial(launch_jit, self, grid)
+        dispatcher = self._dispatcher
+        if dispatcher is None:
+            from .launch import dispatcher as make
+            dispatcher = make(self)
+        return dispatcher[grid]
 
     def warmup(self, *args: Any, grid: Any = (1,), **kwargs: Any) -> Any:
         """Compiles for these arguments without launching; returns the artifact."""
-        from .launch import compile_for_args
-        return compile_for_args(self, args, kwargs)[0]
+        from .launch import compile_for_args, split_options
+        kwargs = dict(kwargs)
+        options = split_options(self, kwargs)
+        return compile_for_args(self, args, kwargs, options)[0]
 
     def __repr__(self) -> str:
         return f"JITFunction({self.__module__}:{self.__qualname__})"

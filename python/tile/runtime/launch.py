@@ -1,9 +1,13 @@
 """`kernel[grid](*args)`: specialize on the arguments, compile (cached), launch.
 
-Launching itself belongs to `tile.driver` (imported lazily, so the frontend
-works without a GPU): `tile.driver.launch(compiled, grid, args, stream)` gets
-the runtime arguments in parameter order (constexprs removed) and the grid as
-a 3-tuple.
+A cached launch never reaches Python: `tile.driver.dispatcher` (C) computes
+the call's specialization key (argument kinds, dtypes, 16-byte alignment,
+int == 1 / % 16, constexpr values, the tensors' device), finds the loaded
+kernel and packs the arguments. On a miss it calls `slow_launch` here, which
+binds the arguments, compiles for the device's target (memoized, and cached
+on disk), loads the kernel on that device and returns what the dispatcher
+caches. `tile.driver` is imported only then, so the frontend works without a
+GPU.
 """
 from __future__ import annotations
 
@@ -89,7 +93,7 @@ def compile_for_args(jit: Any, args: Sequence[Any], kwargs: Mapping[str, Any],
     runtime arguments in order, and all arguments by name (for grid lambdas)."""
     options = dict(options or {})
     num_warps = options.pop("num_warps", 4)
-    target = options.pop("target", None) or _default_target()
+    target = options.pop("target", None) or default_target()
     bound = bind_arguments(jit, args, {**kwargs, **options})
     constexprs = {n: v for n, v in bound.items() if n in jit.constexpr_names}
     runtime = [n for n in jit.arg_names if n not in jit.constexpr_names]
@@ -110,14 +114,13 @@ def compile_for_args(jit: Any, args: Sequence[Any], kwargs: Mapping[str, Any],
     return compiled, values, bound
 
 
-@functools.lru_cache(maxsize=1)
-def _default_target() -> str:
-    """The current device's chip when tile.driver can say (`current_target()`),
-    else sm_90: compiling never needs a GPU."""
+def default_target() -> str:
+    """The current device's chip when a GPU and its driver are here, else
+    sm_90: compiling never needs a GPU."""
     try:
-        from .. import driver  # type: ignore[attr-defined]
-        return str(driver.current_target())
-    except Exception:  # no driver module, no such function, no GPU
+        from .. import driver
+        return driver.current_target()
+    except Exception:  # no driver library, no device, an unsupported one
         return "sm_90"
 
 
@@ -131,73 +134,77 @@ def normalize_grid(grid: Any, named_args: Mapping[str, Any]) -> tuple[int, int, 
 
 
 def _driver_module() -> Any:
-    """tile.driver: a dictionary lookup once imported (an import statement
-    costs a microsecond per launch)."""
+    """tile.driver: a dictionary lookup once imported."""
     driver = sys.modules.get("tile.driver")
     if driver is not None:
         return driver
-    try:
-        from .. import driver  # type: ignore[attr-defined]
-    except ImportError as exc:
-        raise RuntimeError("launching needs tile.driver, which is not available: "
-                           f"{exc}") from None
+    from .. import driver
     return driver
 
 
-def _argument_code(value: Any) -> Any:
-    """What about one argument decides the compiled kernel: its type, and
-    the facts specialization looks at (alignment, == 1, % 16)."""
-    kind = type(value)
-    if kind is int:
-        return (int, -2**31 <= value < 2**31, value == 1, value % 16 == 0)
-    if kind is float or kind is bool:
-        return kind
-    address = data_pointer(value)
-    if address is None:
+_OPTIONS = ("num_warps", "num_stages", "target")
+
+
+def split_options(jit: Any, kwargs: dict[str, Any]) -> dict[str, Any]:
+    """Removes the launch options from `kwargs` and returns them, unless the
+    kernel has a parameter of that name (Triton's softmax tutorial takes
+    `num_stages: tl.constexpr`)."""
+    options = {k: kwargs.pop(k) for k in _OPTIONS if k in kwargs and k not in jit.arg_names}
+    options.pop("num_stages", None)  # no software pipelining yet
+    return options
+
+
+def slow_launch(jit: Any, grid: Any, args: tuple[Any, ...], kwargs: Mapping[str, Any] | None,
+                key: Any, device: int, stream: Any) -> Any:
+    """The dispatcher's miss: compile for the device and return the entry it
+    caches under `key`, `(kernel launcher, sources)`, where sources[i] says
+    where kernel parameter i comes from: positional argument j (j >= 0), the
+    j-th keyword argument of the call (-1 - j), or a default value. With no
+    key (an argument kind the dispatcher does not know), launch here."""
+    kwargs = dict(kwargs or {})
+    keyword_order = list(kwargs)
+    options = split_options(jit, kwargs)
+    bind_arguments(jit, args, kwargs)  # the caller's mistakes first, located
+    driver = _driver_module()
+    runtime = [n for n in jit.arg_names if n not in jit.constexpr_names]
+    if key is None:
+        given = list(args) + [kwargs[n] for n in jit.arg_names[len(args):] if n in kwargs]
+        device = driver.device_of(given)
+    options.setdefault("target", driver.target(device))
+    compiled, values, named = compile_for_args(jit, args, kwargs, options)
+    kernel = driver.kernel_for(compiled, device)
+    if key is None:
+        kernel.launch(normalize_grid(grid, named), values, stream)
         return None
-    return (kind, getattr(value, "dtype", None), address % 16 == 0)
+    sources: list[Any] = []
+    for name, value in zip(runtime, values):
+        index = jit.arg_names.index(name)
+        if index < len(args):
+            sources.append(index)
+        elif name in kwargs:
+            sources.append(-1 - keyword_order.index(name))
+        else:
+            sources.append(value)  # its default
+    return kernel.launcher, tuple(sources)
+
+
+def dispatcher(jit: Any) -> Any:
+    """The C launch cache of `jit`, made on its first launch."""
+    found = jit._dispatcher
+    if found is None:
+        constexpr = [n in jit.constexpr_names for n in jit.arg_names]
+        found = jit._dispatcher = _driver_module().dispatcher(
+            jit.__name__, jit.arg_names, constexpr, jit._default_values,
+            functools.partial(slow_launch, jit))
+    return found
 
 
 def launch_jit(jit: Any, grid: Any, *args: Any, stream: Any = None, **kwargs: Any) -> Any:
-    # Launch options, unless the kernel has a parameter of that name (Triton's
-    # softmax tutorial takes `num_stages: tl.constexpr`).
-    options = {k: kwargs.pop(k) for k in ("num_warps", "num_stages", "target")
-               if k in kwargs and k not in jit.arg_names}
-    options.pop("num_stages", None)  # no software pipelining yet
-    driver = _driver_module()
-    # The fast path: a launch like an earlier one (same argument kinds,
-    # alignment facts and constexprs) reuses its kernel without binding or
-    # specializing again. Host overhead per launch is part of the product.
-    fast_key = None
-    if len(args) == len(jit.arg_names) or kwargs:
-        codes = tuple(_argument_code(a) for a in args)
-        if None not in codes:
-            try:
-                fast_key = (codes, tuple(sorted((k, _argument_code(v) if k not in
-                                                 jit.constexpr_names else repr(v))
-                                                for k, v in kwargs.items())),
-                            tuple(sorted(options.items())))
-                hit = jit._fast_launch.get(fast_key)
-            except TypeError:  # an unhashable argument: take the slow path
-                fast_key, hit = None, None
-            if hit is not None:
-                compiled, runtime_positions = hit
-                named = None
-                if callable(grid):  # grid lambdas see every argument by name
-                    named = {**jit._default_values, **dict(zip(jit.arg_names, args)), **kwargs}
-                values = [args[i] if i >= 0 else kwargs[name] for i, name in runtime_positions]
-                if named is not None or type(grid) is not tuple:
-                    grid = normalize_grid(grid, named or {})
-                return driver.launch(compiled, grid, values, stream)  # it checks the grid
-    compiled, values, named = compile_for_args(jit, args, kwargs, options)
-    if fast_key is not None:
-        positions = []
-        for name in (n for n in jit.arg_names if n not in jit.constexpr_names):
-            index = jit.arg_names.index(name)
-            positions.append((index, name) if index < len(args) else (-1, name))
-        if all(i >= 0 or n in kwargs for i, n in positions):
-            jit._fast_launch[fast_key] = (compiled, positions)
-    return driver.launch(compiled, normalize_grid(grid, named), values, stream)
+    """`jit[grid](*args, stream=stream, **kwargs)`."""
+    if stream is not None:
+        kwargs["stream"] = stream
+    return dispatcher(jit)[grid](*args, **kwargs)
 
 
-__all__ = ["argument_type", "specialize", "compile_for_args", "launch_jit", "CompilationError"]
+__all__ = ["argument_type", "specialize", "compile_for_args", "launch_jit", "slow_launch",
+           "dispatcher", "default_target", "CompilationError"]

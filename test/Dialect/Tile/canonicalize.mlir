@@ -322,14 +322,14 @@ func.func @no_folder() -> (!tile.block<4xi32>, !tile.block<4xi32>, !tile.block<4
 
 // Folding keeps the result's encoding.
 // CHECK-LABEL: func @fold_encoded
-// CHECK: %[[C:.*]] = tile.constant dense<5> : !tile.block<128xi32, #tile.blocked<vector = 4, warps = 1>>
+// CHECK: %[[C:.*]] = tile.constant dense<5> : !tile.block<128xi32, #blocked>
 // CHECK-NOT: tile.addi
 // CHECK: return %[[C]]
-func.func @fold_encoded() -> !tile.block<128xi32, #tile.blocked<vector = 4, warps = 1>> {
-  %a = tile.constant dense<2> : !tile.block<128xi32> : !tile.block<128xi32, #tile.blocked<vector = 4, warps = 1>>
-  %b = tile.constant dense<3> : !tile.block<128xi32> : !tile.block<128xi32, #tile.blocked<vector = 4, warps = 1>>
-  %0 = tile.addi %a, %b : !tile.block<128xi32, #tile.blocked<vector = 4, warps = 1>>
-  return %0 : !tile.block<128xi32, #tile.blocked<vector = 4, warps = 1>>
+func.func @fold_encoded() -> !tile.block<128xi32, #tile.blocked<size_per_thread = [4], threads_per_warp = [32], warps = [1], order = [0]>> {
+  %a = tile.constant dense<2> : !tile.block<128xi32> : !tile.block<128xi32, #tile.blocked<size_per_thread = [4], threads_per_warp = [32], warps = [1], order = [0]>>
+  %b = tile.constant dense<3> : !tile.block<128xi32> : !tile.block<128xi32, #tile.blocked<size_per_thread = [4], threads_per_warp = [32], warps = [1], order = [0]>>
+  %0 = tile.addi %a, %b : !tile.block<128xi32, #tile.blocked<size_per_thread = [4], threads_per_warp = [32], warps = [1], order = [0]>>
+  return %0 : !tile.block<128xi32, #tile.blocked<size_per_thread = [4], threads_per_warp = [32], warps = [1], order = [0]>>
 }
 
 // -----

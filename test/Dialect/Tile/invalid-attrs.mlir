@@ -49,12 +49,12 @@ func.func @misspelled(%x: !tile.ptr<f32> {tile.divisiblity = 16 : i32}) { return
 
 // -----
 
-// expected-error @+1 {{'tile.num_warps' must be an i32 from 1 to 32, not 0}}
+// expected-error @+1 {{'tile.num_warps' must be an i32 power of two from 1 to 32, not 0}}
 func.func @no_warps(%x: !tile.ptr<f32>) attributes {tile.num_warps = 0 : i32} { return }
 
 // -----
 
-// expected-error @+1 {{'tile.num_warps' must be an i32 from 1 to 32, not "4"}}
+// expected-error @+1 {{'tile.num_warps' must be an i32 power of two from 1 to 32, not "4"}}
 func.func @string_warps(%x: !tile.ptr<f32>) attributes {tile.num_warps = "4"} { return }
 
 // -----

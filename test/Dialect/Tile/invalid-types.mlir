@@ -22,8 +22,8 @@ func.func @f(%a: !tile.block<4xf32, #tile.foo<1>>) { return }
 
 // -----
 
-// CHECK: invalid-types.mlir:[[@LINE+1]]:61: error: expected ','
-func.func @f(%a: !tile.block<4xf32, #tile.blocked<vector = 4>>) { return }
+// CHECK: invalid-types.mlir:[[@LINE+1]]:72: error: expected ','
+func.func @f(%a: !tile.block<4xf32, #tile.blocked<size_per_thread = [4]>>) { return }
 
 // -----
 
@@ -62,8 +62,8 @@ func.func @f(%a: !tile.ptr) { return }
 
 // -----
 
-// CHECK: invalid-types.mlir:[[@LINE+1]]:50: error: #tile.blocked vector must be a power of two from 1 to 16, not 4294967295
-func.func @f(%a: !tile.block<4xf32, #tile.blocked<vector = -1, warps = 4>>) { return }
+// CHECK: invalid-types.mlir:[[@LINE+1]]:50: error: #tile.blocked size_per_thread entries must be powers of two from 1 to 1024, not 4294967295
+func.func @f(%a: !tile.block<4xf32, #tile.blocked<size_per_thread = [-1], threads_per_warp = [32], warps = [4], order = [0]>>) { return }
 
 // -----
 

@@ -64,33 +64,89 @@ func.func @pointer_to_pointer(%a: !tile.ptr<!tile.ptr<f32>>) { return }
 
 // -----
 
-// expected-error @+1 {{block encoding must be a #tile.blocked layout, not 5 : i32}}
+// expected-error @+1 {{block encoding must be a distributed layout (#tile.blocked, #tile.slice, #tile.linear), not 5 : i32}}
 func.func @bad_encoding(%a: !tile.block<4xf32, 5 : i32>) { return }
 
 // -----
 
-// expected-error @+1 {{#tile.blocked vector must be a power of two from 1 to 16, not 3}}
-func.func @blocked_vector_3(%a: !tile.block<4xf32, #tile.blocked<vector = 3, warps = 4>>) { return }
+// expected-error @+1 {{#tile.blocked size_per_thread entries must be powers of two from 1 to 1024, not 3}}
+func.func @blocked_size_3(%a: !tile.block<4xf32, #tile.blocked<size_per_thread = [3], threads_per_warp = [32], warps = [4], order = [0]>>) { return }
 
 // -----
 
-// expected-error @+1 {{#tile.blocked vector must be a power of two from 1 to 16, not 0}}
-func.func @blocked_vector_0(%a: !tile.block<4xf32, #tile.blocked<vector = 0, warps = 4>>) { return }
+// expected-error @+1 {{#tile.blocked threads_per_warp must multiply to 32, not 16}}
+func.func @blocked_lanes_16(%a: !tile.block<4x4xf32, #tile.blocked<size_per_thread = [1, 1], threads_per_warp = [4, 4], warps = [4, 1], order = [1, 0]>>) { return }
 
 // -----
 
-// expected-error @+1 {{#tile.blocked vector must be a power of two from 1 to 16, not 32}}
-func.func @blocked_vector_32(%a: !tile.block<4xf32, #tile.blocked<vector = 32, warps = 4>>) { return }
+// expected-error @+1 {{#tile.blocked warps must multiply to at most 32, not 64}}
+func.func @blocked_warps_64(%a: !tile.block<4x4xf32, #tile.blocked<size_per_thread = [1, 1], threads_per_warp = [4, 8], warps = [8, 8], order = [1, 0]>>) { return }
 
 // -----
 
-// expected-error @+1 {{#tile.blocked warps must be from 1 to 32, not 0}}
-func.func @blocked_warps_0(%a: !tile.block<4xf32, #tile.blocked<vector = 4, warps = 0>>) { return }
+// expected-error @+1 {{#tile.blocked warps entries must be powers of two from 1 to 32, not 0}}
+func.func @blocked_warps_0(%a: !tile.block<4xf32, #tile.blocked<size_per_thread = [1], threads_per_warp = [32], warps = [0], order = [0]>>) { return }
 
 // -----
 
-// expected-error @+1 {{#tile.blocked warps must be from 1 to 32, not 33}}
-func.func @blocked_warps_33(%a: !tile.block<4xf32, #tile.blocked<vector = 4, warps = 33>>) { return }
+// expected-error @+1 {{#tile.blocked order must be a permutation of the dimensions 0 to 1}}
+func.func @blocked_order(%a: !tile.block<4x4xf32, #tile.blocked<size_per_thread = [1, 1], threads_per_warp = [4, 8], warps = [4, 1], order = [1, 1]>>) { return }
+
+// -----
+
+// expected-error @+1 {{#tile.blocked size_per_thread, threads_per_warp, warps and order must have one entry per dimension}}
+func.func @blocked_ranks(%a: !tile.block<4x4xf32, #tile.blocked<size_per_thread = [1, 1], threads_per_warp = [32], warps = [4, 1], order = [1, 0]>>) { return }
+
+// -----
+
+// expected-error @+1 {{layout #tile.blocked<size_per_thread = [1], threads_per_warp = [32], warps = [4], order = [0]> is for blocks of rank 1, not 2}}
+func.func @layout_rank(%a: !tile.block<4x4xf32, #tile.blocked<size_per_thread = [1], threads_per_warp = [32], warps = [4], order = [0]>>) { return }
+
+// -----
+
+// expected-error @+1 {{#tile.slice dim 2 is not a dimension of its rank-2 parent}}
+func.func @slice_dim(%a: !tile.block<4xf32, #tile.slice<dim = 2, parent = #tile.blocked<size_per_thread = [1, 1], threads_per_warp = [4, 8], warps = [4, 1], order = [1, 0]>>>) { return }
+
+// -----
+
+// expected-error @+1 {{#tile.slice parent must have rank 2 or more, not 1}}
+func.func @slice_rank1(%a: !tile.block<4xf32, #tile.slice<dim = 0, parent = #tile.blocked<size_per_thread = [1], threads_per_warp = [32], warps = [4], order = [0]>>>) { return }
+
+// -----
+
+// expected-error @+1 {{#tile.linear needs 5 lane bases (32 lanes), not 2}}
+func.func @linear_lanes(%a: !tile.block<4xf32, #tile.linear<register = [], lane = [[1], [2]], warp = []>>) { return }
+
+// -----
+
+// expected-error @+1 {{#tile.linear basis coordinate 64 in dimension 0 is outside the padded block 32}}
+func.func @linear_outside(%a: !tile.block<32xf32, #tile.linear<register = [], lane = [[1], [2], [4], [8], [64]], warp = []>>) { return }
+
+// -----
+
+// expected-error @+1 {{#tile.linear layout does not reach every element of the padded block 64}}
+func.func @linear_not_surjective(%a: !tile.block<64xf32, #tile.linear<register = [], lane = [[1], [2], [4], [8], [16]], warp = []>>) { return }
+
+// -----
+
+// expected-error @+1 {{#tile.linear bases must all have 1 coordinates}}
+func.func @linear_ragged(%a: !tile.block<32xf32, #tile.linear<register = [[1]], lane = [[1, 0], [2], [4], [8], [16]], warp = []>>) { return }
+
+// -----
+
+func.func @convert_without_layouts(%a: !tile.block<4xf32>) {
+  // expected-error @+1 {{'tile.convert_layout' op converts between layouts: the operand and the result need one each}}
+  %0 = tile.convert_layout %a : !tile.block<4xf32> -> !tile.block<4xf32>
+  return
+}
+
+// -----
+
+func.func @convert_shape(%a: !tile.block<4xf32, #tile.blocked<size_per_thread = [1], threads_per_warp = [32], warps = [4], order = [0]>>) {
+  // expected-error @+1 {{'tile.convert_layout' op requires the same shape for all operands and results}}
+  %0 = tile.convert_layout %a : !tile.block<4xf32, #tile.blocked<size_per_thread = [1], threads_per_warp = [32], warps = [4], order = [0]>> -> !tile.block<8xf32, #tile.blocked<size_per_thread = [1], threads_per_warp = [32], warps = [4], order = [0]>>
+  return
+}
 
 // -----
 

@@ -4,6 +4,16 @@
 // Round trip of every tile op, element type and type form, in both the
 // custom and the generic form.
 
+// Layouts print as aliases declared at the top.
+// CHECK-DAG: #[[B4:.*]] = #tile.blocked<size_per_thread = [1, 4], threads_per_warp = [2, 16], warps = [4, 1], order = [1, 0]>
+// CHECK-DAG: #[[B32:.*]] = #tile.blocked<size_per_thread = [1], threads_per_warp = [32], warps = [32], order = [0]>
+// CHECK-DAG: #[[B2:.*]] = #tile.blocked<size_per_thread = [2], threads_per_warp = [32], warps = [1], order = [0]>
+// CHECK-DAG: #[[SLICE:.*]] = #tile.slice<dim = 0, parent = #[[B4]]>
+// CHECK-DAG: #[[LINEAR:.*]] = #tile.linear<register = {{\[\[}}1], [2]], lane = {{\[\[}}4], [8], [16], [32], [64]], warp = []>
+#b4 = #tile.blocked<size_per_thread = [1, 4], threads_per_warp = [2, 16], warps = [4, 1], order = [1, 0]>
+#b32 = #tile.blocked<size_per_thread = [1], threads_per_warp = [32], warps = [32], order = [0]>
+#b2 = #tile.blocked<size_per_thread = [2], threads_per_warp = [32], warps = [1], order = [0]>
+
 // CHECK-LABEL: func @types
 // CHECK-SAME: !tile.block<4xi1>
 // CHECK-SAME: !tile.block<4xi8>
@@ -18,8 +28,10 @@
 // CHECK-SAME: !tile.block<24x40xf32>
 // CHECK-SAME: !tile.block<1000xi32>
 // CHECK-SAME: !tile.block<2x3x5xf16>
-// CHECK-SAME: !tile.block<64x64xf32, #tile.blocked<vector = 4, warps = 4>>
-// CHECK-SAME: !tile.block<128x!tile.ptr<bf16>, #tile.blocked<vector = 1, warps = 32>>
+// CHECK-SAME: !tile.block<64x64xf32, #[[B4]]>
+// CHECK-SAME: !tile.block<128x!tile.ptr<bf16>, #[[B32]]>
+// CHECK-SAME: !tile.block<64xf32, #[[SLICE]]>
+// CHECK-SAME: !tile.block<128xf32, #[[LINEAR]]>
 // CHECK-SAME: !tile.ptr<i1>
 // CHECK-SAME: !tile.ptr<i8>
 // CHECK-SAME: !tile.ptr<i16>
@@ -36,8 +48,10 @@ func.func @types(%a: !tile.block<4xi1>, %b: !tile.block<4xi8>,
                  %i: !tile.block<4xf64>, %j: !tile.block<4x!tile.ptr<f32>>,
                  %k: !tile.block<24x40xf32>, %l: !tile.block<1000xi32>,
                  %m: !tile.block<2x3x5xf16>,
-                 %n: !tile.block<64x64xf32, #tile.blocked<vector = 4, warps = 4>>,
-                 %o: !tile.block<128x!tile.ptr<bf16>, #tile.blocked<vector = 1, warps = 32>>,
+                 %n: !tile.block<64x64xf32, #b4>,
+                 %o: !tile.block<128x!tile.ptr<bf16>, #b32>,
+                 %q: !tile.block<64xf32, #tile.slice<dim = 0, parent = #b4>>,
+                 %r: !tile.block<128xf32, #tile.linear<register = [[1], [2]], lane = [[4], [8], [16], [32], [64]], warp = []>>,
                  %p0: !tile.ptr<i1>, %p1: !tile.ptr<i8>, %p2: !tile.ptr<i16>,
                  %p3: !tile.ptr<i32>, %p4: !tile.ptr<i64>, %p5: !tile.ptr<f16>,
                  %p6: !tile.ptr<bf16>, %p7: !tile.ptr<f32>, %p8: !tile.ptr<f64>) {
@@ -95,10 +109,10 @@ func.func @constant() {
   // CHECK: tile.constant dense<7> : !tile.block<4xi16>
   %8 = tile.constant dense<7> : !tile.block<4xi16>
   // The encoding of the result is printed after a second colon.
-  // CHECK: tile.constant dense<0.000000e+00> : !tile.block<64x64xf32> : !tile.block<64x64xf32, #tile.blocked<vector = 4, warps = 4>>
-  %9 = tile.constant dense<0.0> : !tile.block<64x64xf32> : !tile.block<64x64xf32, #tile.blocked<vector = 4, warps = 4>>
-  // CHECK: tile.constant dense<1> : !tile.block<128xi32, #tile.blocked<vector = 2, warps = 1>>
-  %10 = tile.constant dense<1> : !tile.block<128xi32, #tile.blocked<vector = 2, warps = 1>>
+  // CHECK: tile.constant dense<0.000000e+00> : !tile.block<64x64xf32> : !tile.block<64x64xf32, #[[B4]]>
+  %9 = tile.constant dense<0.0> : !tile.block<64x64xf32> : !tile.block<64x64xf32, #b4>
+  // CHECK: tile.constant dense<1> : !tile.block<128xi32, #[[B2]]>
+  %10 = tile.constant dense<1> : !tile.block<128xi32, #b2>
   return
 }
 
@@ -374,15 +388,15 @@ func.func @float_elementwise(%a: !tile.block<24x40xf32>, %b: !tile.block<24x40xf
 // CHECK-LABEL: func @float_types
 func.func @float_types(%a: !tile.block<4xf16>, %b: !tile.block<4xbf16>,
                        %c: !tile.block<2x3x5xf64>,
-                       %d: !tile.block<64x64xf32, #tile.blocked<vector = 4, warps = 4>>) {
+                       %d: !tile.block<64x64xf32, #b4>) {
   // CHECK: tile.addf %{{.*}}, %{{.*}} : !tile.block<4xf16>
   %0 = tile.addf %a, %a : !tile.block<4xf16>
   // CHECK: tile.mulf %{{.*}}, %{{.*}} : !tile.block<4xbf16>
   %1 = tile.mulf %b, %b : !tile.block<4xbf16>
   // CHECK: tile.fma %{{.*}}, %{{.*}}, %{{.*}} : !tile.block<2x3x5xf64>
   %2 = tile.fma %c, %c, %c : !tile.block<2x3x5xf64>
-  // CHECK: tile.exp %{{.*}} : !tile.block<64x64xf32, #tile.blocked<vector = 4, warps = 4>>
-  %3 = tile.exp %d : !tile.block<64x64xf32, #tile.blocked<vector = 4, warps = 4>>
+  // CHECK: tile.exp %{{.*}} : !tile.block<64x64xf32, #[[B4]]>
+  %3 = tile.exp %d : !tile.block<64x64xf32, #b4>
   return
 }
 
@@ -551,3 +565,10 @@ func.func @cast(%f: !tile.block<128xf32>, %i8: !tile.block<128xi8>,
   %4 = "tile.cmpi"(%i, %i) <{predicate = 5 : i64}> : (!tile.block<8xi32>, !tile.block<8xi32>) -> !tile.block<8xi1>
   "func.return"() : () -> ()
 }) : () -> ()
+
+// CHECK-LABEL: func @convert_layout
+func.func @convert_layout(%a: !tile.block<64x64xf32, #b4>) {
+  // CHECK: tile.convert_layout %{{.*}} : !tile.block<64x64xf32, #[[B4]]> -> !tile.block<64x64xf32, #[[T:.*]]>
+  %0 = tile.convert_layout %a : !tile.block<64x64xf32, #b4> -> !tile.block<64x64xf32, #tile.blocked<size_per_thread = [4, 1], threads_per_warp = [16, 2], warps = [1, 4], order = [0, 1]>>
+  return
+}

@@ -249,15 +249,37 @@ static void checkCompile(const char *source, size_t size) {
           strstr(diagnostics, "sm_80, sm_86, sm_89, sm_90, sm_90a") != NULL);
     tileCompileResultDestroy(result);
   }
-  int badWarps[] = {0, -1, 33, 1 << 30};
+  int badWarps[] = {0, -1, 3, 33, 1 << 30};
   for (size_t i = 0; i < sizeof badWarps / sizeof *badWarps; ++i) {
     result = tileCompile(source, size, "sm_90", badWarps[i], 0);
     CHECK(!tileCompileSucceeded(result));
     diagnostics = tileCompileResultGet(result, "diagnostics", NULL);
-    CHECK(diagnostics && strstr(diagnostics, "num-warps must be from 1 to 32") != NULL);
+    CHECK(diagnostics && strstr(diagnostics, "num-warps must be a power of two from 1 to 32") != NULL);
     tileCompileResultDestroy(result);
   }
-  result = tileCompile(source, size, "sm_90a", 4, 0);
+  /* tileCompileWith: an nvJitLink that cannot be loaded is an error naming it. */
+  TileCompileOptions options = {0};
+  options.chip = "sm_90a";
+  options.emitCubin = 1;
+  options.nvJitLink = "/nonexistent/libnvJitLink.so.13";
+  result = tileCompileWith(source, size, &options);
+  CHECK(!tileCompileSucceeded(result));
+  diagnostics = tileCompileResultGet(result, "diagnostics", NULL);
+  CHECK(diagnostics &&
+        strstr(diagnostics, "cannot load nvJitLink from /nonexistent/") != NULL);
+  tileCompileResultDestroy(result);
+  options.emitCubin = 0;
+  options.chip = "";
+  result = tileCompileWith(source, size, &options);
+  CHECK(!tileCompileSucceeded(result));
+  tileCompileResultDestroy(result);
+  options.chip = "sm_90a";
+  options.numWarps = -4;
+  result = tileCompileWith(source, size, &options);
+  CHECK(!tileCompileSucceeded(result));
+  tileCompileResultDestroy(result);
+  options.numWarps = 0; /* the default, 4 */
+  result = tileCompileWith(source, size, &options);
   CHECK(tileCompileSucceeded(result));
   ptx = tileCompileResultGet(result, "ptx", NULL);
   CHECK(ptx && strstr(ptx, ".target sm_90a") != NULL);

@@ -16,9 +16,6 @@ using namespace mlir::tile;
 #include "tile/Dialect/Tile/IR/TileDialect.cpp.inc"
 #include "tile/Dialect/Tile/IR/TileEnums.cpp.inc"
 
-#define GET_ATTRDEF_CLASSES
-#include "tile/Dialect/Tile/IR/TileAttrs.cpp.inc"
-
 #define GET_TYPEDEF_CLASSES
 #include "tile/Dialect/Tile/IR/TileTypes.cpp.inc"
 
@@ -37,6 +34,23 @@ struct TileInlinerInterface : public DialectInlinerInterface {
     return true;
   }
 };
+
+/// Layouts print as aliases (`#blocked`, `#slice1`, ...) declared once at the
+/// top of a module, as Triton's do: block types stay readable.
+struct TileOpAsmInterface : public OpAsmDialectInterface {
+  using OpAsmDialectInterface::OpAsmDialectInterface;
+  AliasResult getAlias(Attribute attr, raw_ostream &os) const override {
+    if (isa<BlockedLayoutAttr>(attr))
+      os << "blocked";
+    else if (isa<SliceLayoutAttr>(attr))
+      os << "slice";
+    else if (isa<LinearLayoutAttr>(attr))
+      os << "linear";
+    else
+      return AliasResult::NoAlias;
+    return AliasResult::OverridableAlias;
+  }
+};
 } // namespace
 
 void TileDialect::initialize() {
@@ -46,20 +60,13 @@ void TileDialect::initialize() {
 #define GET_OP_LIST
 #include "tile/Dialect/Tile/IR/TileOps.cpp.inc"
       >();
-  addInterfaces<TileInlinerInterface>();
+  addInterfaces<TileInlinerInterface, TileOpAsmInterface>();
 }
 
 void TileDialect::registerTypes() {
   addTypes<
 #define GET_TYPEDEF_LIST
 #include "tile/Dialect/Tile/IR/TileTypes.cpp.inc"
-      >();
-}
-
-void TileDialect::registerAttributes() {
-  addAttributes<
-#define GET_ATTRDEF_LIST
-#include "tile/Dialect/Tile/IR/TileAttrs.cpp.inc"
       >();
 }
 
@@ -162,11 +169,12 @@ namespace {
 struct OperationAttribute {
   StringRef name;
   int64_t min, max;
+  bool powerOfTwo;
 };
 constexpr OperationAttribute kOperationAttributes[] = {
-    {"tile.num_warps", 1, 32},
-    {"tile.threads", 32, 1024},
-    {"tile.shared_bytes", 0, int64_t(1) << 31},
+    {"tile.num_warps", 1, 32, true},
+    {"tile.threads", 32, 1024, true},
+    {"tile.shared_bytes", 0, int64_t(1) << 31, false},
 };
 } // namespace
 
@@ -188,10 +196,12 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
   }
   auto value = dyn_cast<IntegerAttr>(attribute.getValue());
   if (!value || !value.getType().isSignlessInteger(32) ||
-      value.getInt() < known->min || value.getInt() > known->max)
-    return op->emitError() << "'" << name << "' must be an i32 from "
-                           << known->min << " to " << known->max << ", not "
-                           << formatValue(attribute.getValue());
+      value.getInt() < known->min || value.getInt() > known->max ||
+      (known->powerOfTwo && !llvm::isPowerOf2_64(value.getInt())))
+    return op->emitError() << "'" << name << "' must be an i32 "
+                           << (known->powerOfTwo ? "power of two " : "")
+                           << "from " << known->min << " to " << known->max
+                           << ", not " << formatValue(attribute.getValue());
   return success();
 }
 
@@ -282,9 +292,8 @@ LogicalResult BlockType::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "block element type must be a scalar (i1, i8, i16, "
                           "i32, i64, f16, bf16, f32 or f64) or !tile.ptr, not "
                        << elementType;
-  if (encoding && !isa<BlockedLayoutAttr>(encoding))
-    return emitError() << "block encoding must be a #tile.blocked layout, not "
-                       << encoding;
+  if (encoding)
+    return verifyLayoutForShape(emitError, encoding, shape);
   return success();
 }
 
@@ -339,23 +348,6 @@ ShapedType BlockType::cloneWith(std::optional<ArrayRef<int64_t>> shape,
                                 Type elementType) const {
   return BlockType::get(getContext(), shape ? *shape : getShape(), elementType,
                         getEncoding());
-}
-
-//===----------------------------------------------------------------------===//
-// BlockedLayoutAttr
-//===----------------------------------------------------------------------===//
-
-LogicalResult
-BlockedLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                          unsigned vector, unsigned warps) {
-  if (vector == 0 || !llvm::isPowerOf2_32(vector) || vector > 16)
-    return emitError() << "#tile.blocked vector must be a power of two from 1 "
-                          "to 16, not "
-                       << vector;
-  if (warps == 0 || warps > 32)
-    return emitError() << "#tile.blocked warps must be from 1 to 32, not "
-                       << warps;
-  return success();
 }
 
 // Blocks always have a static rank of one or more.

@@ -324,6 +324,49 @@ LogicalResult TransOp::verify() {
   return verifySameElementType(*this, src, result);
 }
 
+LogicalResult ConvertLayoutOp::verify() {
+  auto src = cast<BlockType>(getSrc().getType());
+  auto result = cast<BlockType>(getType());
+  if (!src.getEncoding() || !result.getEncoding())
+    return emitOpError() << "converts between layouts: the operand and the "
+                            "result need one each";
+  return success();
+}
+
+OpFoldResult ConvertLayoutOp::fold(FoldAdaptor adaptor) {
+  if (OpFoldResult folded = foldShapeOp(getSrc(), adaptor.getSrc(), getType()))
+    return folded;
+  // convert(convert(x)) -> convert(x).
+  if (auto inner = getSrc().getDefiningOp<ConvertLayoutOp>()) {
+    getSrcMutable().assign(inner.getSrc());
+    return getResult();
+  }
+  return {};
+}
+
+namespace {
+/// convert(splat x) -> splat x and convert(arange) -> arange in the new
+/// layout: ops that compute their elements from nothing take any layout.
+struct ConvertOfElementSource : public OpRewritePattern<ConvertLayoutOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(ConvertLayoutOp op,
+                                PatternRewriter &rewriter) const override {
+    Operation *source = op.getSrc().getDefiningOp();
+    if (!source || !isa<SplatOp, ArangeOp>(source))
+      return failure();
+    Operation *clone = rewriter.clone(*source);
+    clone->getResult(0).setType(op.getType());
+    rewriter.replaceOp(op, clone->getResults());
+    return success();
+  }
+};
+} // namespace
+
+void ConvertLayoutOp::getCanonicalizationPatterns(RewritePatternSet &results,
+                                                  MLIRContext *context) {
+  results.add<ConvertOfElementSource>(context);
+}
+
 //===----------------------------------------------------------------------===//
 // Memory
 //===----------------------------------------------------------------------===//

@@ -12,32 +12,128 @@ class Tile_Attr<string name, string attrMnemonic, list<Trait> traits = []>
   let mnemonic = attrMnemonic;
 }
 
-def Tile_BlockedLayoutAttr : Tile_Attr<"BlockedLayout", "blocked"> {
-  let summary = "How the elements of a block are spread over GPU threads";
+//===----------------------------------------------------------------------===//
+// Distributed layouts
+//===----------------------------------------------------------------------===//
+
+def Tile_DistributedLayoutInterface
+    : AttrInterface<"DistributedLayoutAttrInterface"> {
+  let cppNamespace = "::mlir::tile";
   let description = [{
-    A blocked layout distributes the elements of a block, taken in row-major
-    (linear) order, over `warps` warps of 32 threads: each thread owns
-    `vector` consecutive elements, consecutive threads own consecutive
-    chunks, and the pattern repeats until the block is covered. Thread `t`
-    of `T = 32 * warps` threads therefore owns the linear elements
-    `(r * T + t) * vector + v` for `v < vector` and every repetition `r`.
-    Chunks past the end of the block are masked off.
+    A layout that spreads the elements of a block over the registers, lanes
+    and warps of a program instance. For a given shape every such layout is
+    a linear layout (`LinearLayout.h`): a map over GF(2) from the bits of the
+    register, lane and warp indices to the coordinates of the block padded to
+    powers of two, so that any positive extent works (coordinates past the
+    extent are masked off). The lowering only ever asks for that map.
+  }];
+  let methods = [
+    InterfaceMethod<"The rank of the blocks this layout lays out.",
+                    "unsigned", "getRank">,
+    InterfaceMethod<"The warps of a program instance.", "unsigned",
+                    "getNumWarps">,
+    InterfaceMethod<[{
+        The layout of a block of `shape` (rank `getRank()`) as a linear map
+        from register, lane and warp bits to coordinates of the padded block.
+      }], "::mlir::tile::LinearLayout", "toLinearLayout",
+      (ins "::llvm::ArrayRef<int64_t>":$shape)>,
+  ];
+}
 
-    Because the order is the linear one, `tile.expand_dims` and
-    `tile.reshape` keep a layout unchanged, and a thread's chunk is
-    contiguous in memory whenever the addresses are: the layout pass picks
-    `vector` from an analysis of the addresses so that loads and stores
-    become 128-bit accesses.
+class Tile_LayoutAttr<string name, string attrMnemonic>
+    : Tile_Attr<name, attrMnemonic,
+                [DeclareAttrInterfaceMethods<Tile_DistributedLayoutInterface>]>;
 
-    Example:
+def Tile_BlockedLayoutAttr : Tile_LayoutAttr<"BlockedLayout", "blocked"> {
+  let summary = "Per-dimension blocked distribution of a block over threads";
+  let description = [{
+    Each thread holds `size_per_thread[d]` consecutive elements along each
+    dimension `d`; `threads_per_warp[d]` threads (product 32) and `warps[d]`
+    warps tile the block along `d`, and the pattern repeats in registers
+    until the block is covered. `order` lists the dimensions from the
+    fastest-varying (the one whose consecutive elements sit in consecutive
+    registers and lanes, usually the contiguous one in memory) to the
+    slowest. Along a dimension smaller than the pattern, elements are
+    replicated across lanes and warps. Extents need not be powers of two:
+    the block is padded to powers of two and the padding is masked off.
+
+    The layout pass chooses `size_per_thread` along the contiguous dimension
+    of a load or store from an analysis of its addresses, so that accesses
+    become 128-bit.
+
+    Example: 4 warps over a 64x64 f32 block, 4 contiguous columns per thread
+    (`ld.global.v4`), 16 lanes along a row:
 
     ```mlir
-    !tile.block<16x32xf32, #tile.blocked<vector = 4, warps = 4>>
+    #tile.blocked<size_per_thread = [1, 4], threads_per_warp = [2, 16],
+                  warps = [4, 1], order = [1, 0]>
     ```
   }];
-  let parameters = (ins "unsigned":$vector, "unsigned":$warps);
-  let assemblyFormat = "`<` `vector` `=` $vector `,` `warps` `=` $warps `>`";
+  let parameters = (ins ArrayRefParameter<"unsigned">:$sizePerThread,
+                        ArrayRefParameter<"unsigned">:$threadsPerWarp,
+                        ArrayRefParameter<"unsigned">:$warpsPerCTA,
+                        ArrayRefParameter<"unsigned">:$order);
+  let assemblyFormat = [{
+    `<` `size_per_thread` `=` `[` $sizePerThread `]` `,`
+        `threads_per_warp` `=` `[` $threadsPerWarp `]` `,`
+        `warps` `=` `[` $warpsPerCTA `]` `,` `order` `=` `[` $order `]` `>`
+  }];
   let genVerifyDecl = 1;
+}
+
+def Tile_SliceLayoutAttr : Tile_LayoutAttr<"SliceLayout", "slice"> {
+  let summary = "A layout with one dimension removed";
+  let description = [{
+    The layout of `parent` with dimension `dim` taken away: each element of
+    the sliced block sits where the parent puts the elements of its line
+    along `dim`, so threads that held different elements of one line hold
+    the same element (replicated). Reductions along `dim` produce it, and
+    `tile.expand_dims` along `dim` turns it back into `parent` without
+    moving any data.
+
+    ```mlir
+    // The column sums of a 64x64 block in the layout above.
+    #tile.slice<dim = 0, parent = #tile.blocked<size_per_thread = [1, 4],
+        threads_per_warp = [2, 16], warps = [4, 1], order = [1, 0]>>
+    ```
+  }];
+  let parameters = (ins "unsigned":$dim,
+                        "DistributedLayoutAttrInterface":$parent);
+  let assemblyFormat = "`<` `dim` `=` $dim `,` `parent` `=` $parent `>`";
+  let genVerifyDecl = 1;
+}
+
+def Tile_LinearLayoutAttr : Tile_LayoutAttr<"LinearLayout", "linear"> {
+  let summary = "A layout given by its bases";
+  let description = [{
+    A distributed layout written as the linear map itself: the coordinates
+    that each bit of the register, lane and warp index selects (a hardware
+    index maps to the XOR of the bases of its set bits; an all-zero basis
+    replicates). There are 5 lane bases (32 lanes) and log2(warps) warp
+    bases. It describes the padded block of one shape exactly, and every
+    coordinate of that padded block must be reached. Layouts that no other
+    attribute expresses (a reshape of a blocked layout, say) are written
+    this way.
+
+    ```mlir
+    // 128 elements over 1 warp: 4 consecutive elements per thread.
+    #tile.linear<register = [[1], [2]], lane = [[4], [8], [16], [32], [64]],
+                 warp = []>
+    ```
+  }];
+  let parameters = (ins "unsigned":$dims,
+                        ArrayRefParameter<"int64_t">:$registerBases,
+                        ArrayRefParameter<"int64_t">:$laneBases,
+                        ArrayRefParameter<"int64_t">:$warpBases);
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// The bases of `dim`, flattened: `dims` coordinates per basis.
+    ::llvm::ArrayRef<int64_t> getFlatBases(::mlir::tile::HWDim dim) const;
+    /// The attribute for the bases of `layout`.
+    static LinearLayoutAttr get(::mlir::MLIRContext *context,
+                                const ::mlir::tile::LinearLayout &layout);
+  }];
 }
 
 def Tile_CombineKind : I32EnumAttr<"CombineKind",

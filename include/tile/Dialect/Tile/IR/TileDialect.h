@@ -8,9 +8,11 @@
 #include "mlir/IR/Dialect.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
+#include "tile/Dialect/Tile/IR/LinearLayout.h"
 
 #include "tile/Dialect/Tile/IR/TileDialect.h.inc"
 #include "tile/Dialect/Tile/IR/TileEnums.h.inc"
+#include "tile/Dialect/Tile/IR/TileAttrInterfaces.h.inc"
 #include "tile/Dialect/Tile/IR/TileLimits.h"
 
 #define GET_ATTRDEF_CLASSES
@@ -42,6 +44,13 @@ std::string formatShape(ArrayRef<int64_t> shape);
 /// parameters the launch facts do not list). Emits an error and fails
 /// otherwise.
 LogicalResult verifyKernelInterface(FunctionOpInterface kernel);
+
+/// The linear layout of a block whose encoding is a distributed layout.
+LinearLayout getLinearLayout(BlockType type);
+
+/// Checks that `encoding` is a distributed layout for blocks of `shape`.
+LogicalResult verifyLayoutForShape(function_ref<InFlightDiagnostic()> emitError,
+                                   Attribute encoding, ArrayRef<int64_t> shape);
 
 } // namespace mlir::tile
 

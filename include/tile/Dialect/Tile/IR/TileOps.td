@@ -205,6 +205,37 @@ def Tile_TransOp : Tile_Op<"trans", [Pure]> {
   }];
 }
 
+def Tile_ConvertLayoutOp : Tile_Op<"convert_layout", [Pure,
+    SameOperandsAndResultShape, SameOperandsAndResultElementType]> {
+  let summary = "Move the elements of a block to another layout";
+  let description = [{
+    The same block, distributed over the threads by the result's layout
+    instead of the operand's. The layout pass inserts it where a value's
+    layout differs from the one a use needs (a strided store, say). Its cost
+    depends on the two layouts: nothing when every thread already holds what
+    it needs (the registers are renamed), warp shuffles when elements stay
+    within their warp, and a round trip through shared memory otherwise.
+    Converting an index function (an `arange`, a `splat` and the arithmetic
+    on them) costs nothing: the lowering evaluates it in the new layout.
+
+    ```mlir
+    %t = tile.convert_layout %x
+        : !tile.block<64x64xf32, #tile.blocked<size_per_thread = [1, 4],
+                                               threads_per_warp = [2, 16],
+                                               warps = [4, 1], order = [1, 0]>>
+       -> !tile.block<64x64xf32, #tile.blocked<size_per_thread = [4, 1],
+                                               threads_per_warp = [16, 2],
+                                               warps = [1, 4], order = [0, 1]>>
+    ```
+  }];
+  let arguments = (ins Tile_Block:$src);
+  let results = (outs Tile_Block:$result);
+  let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Memory
 //===----------------------------------------------------------------------===//

@@ -6,12 +6,12 @@
 // RUN: not tile-opt %s -split-input-file -tile-assign-layouts=num-warps=32 -convert-tile-to-gpu 2>&1 | FileCheck %s --check-prefix=WARPS32
 // RUN: not tile-opt %s -split-input-file -tile-assign-layouts=num-warps=33 2>&1 | FileCheck %s --check-prefix=WARPS33
 
-// WARPS33: error: num-warps must be from 1 to 32, not 33
+// WARPS33: error: num-warps must be a power of two from 1 to 32, not 33
 
 // tile.num_warps set by hand: 0 was a division by zero (SIGFPE), -1 a fatal
 // error, 64 a kernel of 2048 threads that cannot launch. The dialect rejects
 // them where they are parsed.
-// CHECK: resource-limits.mlir:[[@LINE+1]]:1: error: 'tile.num_warps' must be an i32 from 1 to 32, not 0
+// CHECK: resource-limits.mlir:[[@LINE+1]]:1: error: 'tile.num_warps' must be an i32 power of two from 1 to 32, not 0
 func.func @zero_warps(%x: !tile.ptr<f32>) attributes {tile.num_warps = 0 : i32} {
   %r = tile.arange 0, 128 : !tile.block<128xi32>
   %xb = tile.splat %x : !tile.ptr<f32> -> !tile.block<128x!tile.ptr<f32>>
@@ -23,7 +23,7 @@ func.func @zero_warps(%x: !tile.ptr<f32>) attributes {tile.num_warps = 0 : i32} 
 
 // -----
 
-// CHECK: resource-limits.mlir:[[@LINE+1]]:1: error: 'tile.num_warps' must be an i32 from 1 to 32, not -1
+// CHECK: resource-limits.mlir:[[@LINE+1]]:1: error: 'tile.num_warps' must be an i32 power of two from 1 to 32, not -1
 func.func @negative_warps(%x: !tile.ptr<f32>) attributes {tile.num_warps = -1 : i32} {
   %r = tile.arange 0, 128 : !tile.block<128xi32>
   %xb = tile.splat %x : !tile.ptr<f32> -> !tile.block<128x!tile.ptr<f32>>
@@ -35,7 +35,7 @@ func.func @negative_warps(%x: !tile.ptr<f32>) attributes {tile.num_warps = -1 : 
 
 // -----
 
-// CHECK: resource-limits.mlir:[[@LINE+1]]:1: error: 'tile.num_warps' must be an i32 from 1 to 32, not 64
+// CHECK: resource-limits.mlir:[[@LINE+1]]:1: error: 'tile.num_warps' must be an i32 power of two from 1 to 32, not 64
 func.func @too_many_threads(%x: !tile.ptr<f32>) attributes {tile.num_warps = 64 : i32} {
   %r = tile.arange 0, 128 : !tile.block<128xi32>
   %xb = tile.splat %x : !tile.ptr<f32> -> !tile.block<128x!tile.ptr<f32>>
@@ -83,13 +83,27 @@ func.func @just_too_big(%x: !tile.ptr<f32>) {
 
 // -----
 
-// 255 per thread at 4 warps: the largest block that lowers.
-// WARPS4-NOT: 32640 elements
+// Blocks are padded to powers of two: 16384 elements (128 per thread at 4
+// warps) is the largest that lowers, and 16385 pads to 32768 (256 per
+// thread).
+// WARPS4-NOT: 16384 elements
+// WARPS4: resource-limits.mlir:[[@LINE+13]]:8: error: block of 16385 elements needs 256 registers per thread at 128 threads, more than 255; use smaller blocks or more warps
 func.func @largest(%x: !tile.ptr<f32>) {
-  %r = tile.arange 0, 32640 : !tile.block<32640xi32>
-  %xb = tile.splat %x : !tile.ptr<f32> -> !tile.block<32640x!tile.ptr<f32>>
-  %xp = tile.addptr %xb, %r : !tile.block<32640x!tile.ptr<f32>>, !tile.block<32640xi32>
-  %v = tile.load %xp : !tile.block<32640x!tile.ptr<f32>>
-  tile.store %xp, %v : !tile.block<32640x!tile.ptr<f32>>
+  %r = tile.arange 0, 16384 : !tile.block<16384xi32>
+  %xb = tile.splat %x : !tile.ptr<f32> -> !tile.block<16384x!tile.ptr<f32>>
+  %xp = tile.addptr %xb, %r : !tile.block<16384x!tile.ptr<f32>>, !tile.block<16384xi32>
+  %v = tile.load %xp : !tile.block<16384x!tile.ptr<f32>>
+  tile.store %xp, %v : !tile.block<16384x!tile.ptr<f32>>
+  return
+}
+
+// -----
+
+func.func @padded_too_big(%x: !tile.ptr<f32>) {
+  %r = tile.arange 0, 16385 : !tile.block<16385xi32>
+  %xb = tile.splat %x : !tile.ptr<f32> -> !tile.block<16385x!tile.ptr<f32>>
+  %xp = tile.addptr %xb, %r : !tile.block<16385x!tile.ptr<f32>>, !tile.block<16385xi32>
+  %v = tile.load %xp : !tile.block<16385x!tile.ptr<f32>>
+  tile.store %xp, %v : !tile.block<16385x!tile.ptr<f32>>
   return
 }

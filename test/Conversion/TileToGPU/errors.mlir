@@ -2,9 +2,9 @@
 // RUN: not tile-opt %s -tile-assign-layouts=num-warps=0 2>&1 | FileCheck %s --check-prefix=WARPS
 // RUN: not tile-opt %s -tile-assign-layouts -convert-tile-to-gpu 2>&1 | FileCheck %s --check-prefix=SHARED
 
-// NOLAYOUT: tile-to-gpu-errors.mlir:[[@LINE+3]]:1: error: kernel 'big_dot' has no layouts; run tile-assign-layouts first
-// WARPS: error: num-warps must be from 1 to 32, not 0
-// SHARED: tile-to-gpu-errors.mlir:[[@LINE+1]]:1: error: kernel 'big_dot' needs 131072 bytes of shared memory, more than the 49152 a block can have statically; use smaller tiles
+// NOLAYOUT: errors.mlir:[[@LINE+3]]:1: error: kernel 'big_dot' has no layouts; run tile-assign-layouts first
+// WARPS: error: num-warps must be a power of two from 1 to 32, not 0
+// SHARED: errors.mlir:[[@LINE+1]]:1: error: kernel 'big_dot' needs 131072 bytes of shared memory, more than the 49152 a block can have statically; use smaller tiles
 func.func @big_dot(%a: !tile.ptr<f32>) {
   %r = tile.arange 0, 16384 : !tile.block<16384xi32>
   %ab = tile.splat %a : !tile.ptr<f32> -> !tile.block<16384x!tile.ptr<f32>>

@@ -1,0 +1,58 @@
+//===- LayoutUtils.h - building and transforming layouts --------*- C++ -*-===//
+//
+// The layouts the layout pass chooses: the coalesced layout of a memory
+// access, the default one, and the layouts shape ops carry over for free
+// (expand_dims of a slice gives its parent, trans permutes, ...), with their
+// preimages for propagating a wanted layout from a use back to a producer.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_DIALECT_TILE_TRANSFORMS_LAYOUTUTILS_H
+#define TILE_DIALECT_TILE_TRANSFORMS_LAYOUTUTILS_H
+
+#include "tile/Analysis/AxisInfo.h"
+#include "tile/Dialect/Tile/IR/TileOps.h"
+
+namespace mlir::tile {
+
+/// A blocked layout of `shape` over `numWarps` warps with `sizePerThread`
+/// and `order`: lanes and warps go to the fastest dimensions first, as many
+/// as the (padded) extent takes, the rest to the slowest.
+BlockedLayoutAttr buildBlockedLayout(MLIRContext *context,
+                                     ArrayRef<int64_t> shape,
+                                     ArrayRef<unsigned> sizePerThread,
+                                     ArrayRef<unsigned> order,
+                                     unsigned numWarps);
+
+/// One element per thread per repetition, row-major.
+BlockedLayoutAttr getDefaultLayout(MLIRContext *context,
+                                   ArrayRef<int64_t> shape, unsigned numWarps);
+
+/// The layout of a load or store through the block of pointers `ptr`
+/// under `mask`: the dimension with the longest contiguous runs of
+/// addresses fastest, as many consecutive elements per thread there as one
+/// access of up to 16 bytes can move (and the block has elements per
+/// thread), as Triton's coalescing does.
+BlockedLayoutAttr getCoalescedLayout(AxisInfoAnalysis &axisInfo, Value ptr,
+                                     Value mask, unsigned numWarps);
+
+/// The layout of `expand_dims(x, axis)` with `x` in `layout` that moves no
+/// element (the parent of a slice along `axis`; otherwise the same
+/// distribution with a dimension of extent 1 inserted).
+Attribute getExpandedLayout(Attribute layout, ArrayRef<int64_t> srcShape,
+                            unsigned axis);
+/// The layout of `trans(x, order)` with `x` (of `srcShape`) in `layout`.
+Attribute getPermutedLayout(Attribute layout, ArrayRef<int64_t> srcShape,
+                            ArrayRef<int32_t> order);
+/// The layout of `reshape(x)` that moves no element, when both shapes are
+/// unpadded (null otherwise).
+Attribute getReshapedLayout(Attribute layout, ArrayRef<int64_t> srcShape,
+                            ArrayRef<int64_t> dstShape);
+
+/// The operand layout that makes a shape op with result layout `layout`
+/// move nothing (null when there is none to offer).
+Attribute getOperandLayoutFor(Operation *shapeOp, Attribute resultLayout);
+
+} // namespace mlir::tile
+
+#endif // TILE_DIALECT_TILE_TRANSFORMS_LAYOUTUTILS_H

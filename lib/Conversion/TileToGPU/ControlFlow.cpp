@@ -1,0 +1,172 @@
+//===- ControlFlow.cpp - kernel structure, scf ops ------------------------===//
+
+#include "Emitter.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+using namespace mlir::tile::lowering;
+
+//===----------------------------------------------------------------------===//
+// Kernel structure
+//===----------------------------------------------------------------------===//
+
+LogicalResult KernelEmitter::emit() {
+  Block &entry = gpuFunc.getBody().front();
+  builder.setInsertionPointToStart(&entry);
+  for (auto [oldArg, newArg] :
+       llvm::zip(kernel.getArguments(), entry.getArguments()))
+    scalars.map(oldArg, newArg);
+  Location loc = kernel.getLoc();
+  tid = NVVM::ThreadIdXOp::create(builder, loc, i32Type());
+  lane = arith::AndIOp::create(builder, loc, tid, constI32(loc, kWarpSize - 1));
+  warp = arith::ShRUIOp::create(builder, loc, tid, constI32(loc, 5));
+  // Per-thread coordinates go before this marker, ahead of everything that
+  // uses them (an insertion point at the end of the block would move past
+  // the ops emitted later). Canonicalization drops the unused constant.
+  Operation *marker = constI32(loc, 0).getDefiningOp();
+  entryBuilder.setInsertionPoint(marker);
+  pushScope();
+  return emitBlock(kernel.getBody().front());
+}
+
+LogicalResult KernelEmitter::emitBlock(Block &block) {
+  for (Operation &op : block)
+    if (failed(emitOp(&op)))
+      return failure();
+  return success();
+}
+
+SmallVector<Type> KernelEmitter::flatTypes(TypeRange types) {
+  SmallVector<Type> flat;
+  for (Type type : types) {
+    if (auto block = dyn_cast<BlockType>(type)) {
+      flat.append(getBlockLayout(block).numRegisters(),
+                  convertElementType(block.getElementType()));
+    } else {
+      flat.push_back(convertElementType(type));
+    }
+  }
+  return flat;
+}
+
+SmallVector<Value> KernelEmitter::flatten(ValueRange values) {
+  SmallVector<Value> flat;
+  for (Value value : values) {
+    if (isa<BlockType>(value.getType()))
+      llvm::append_range(flat, getRegisters(value));
+    else
+      flat.push_back(getScalar(value));
+  }
+  return flat;
+}
+
+void KernelEmitter::unflatten(ValueRange oldValues, ValueRange flat) {
+  size_t position = 0;
+  for (Value old : oldValues) {
+    if (auto block = dyn_cast<BlockType>(old.getType())) {
+      int64_t count = getBlockLayout(block).numRegisters();
+      registers[old] = SmallVector<Value>(flat.slice(position, count));
+      indexFunction[old] = false;
+      position += count;
+    } else {
+      scalars.map(old, flat[position++]);
+    }
+  }
+}
+
+Value KernelEmitter::getScalar(Value value) {
+  return scalars.lookupOrNull(value);
+}
+
+LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
+  Location loc = op.getLoc();
+  SmallVector<Value> inits = flatten(op.getInitArgs());
+  auto newFor = scf::ForOp::create(builder, loc, getScalar(op.getLowerBound()),
+                                   getScalar(op.getUpperBound()),
+                                   getScalar(op.getStep()), inits);
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPointToStart(newFor.getBody());
+  scalars.map(op.getInductionVar(), newFor.getInductionVar());
+  unflatten(op.getRegionIterArgs(), newFor.getRegionIterArgs());
+  pushScope();
+  for (Operation &inner : op.getBody()->without_terminator())
+    if (failed(emitOp(&inner)))
+      return failure();
+  SmallVector<Value> yielded =
+      flatten(op.getBody()->getTerminator()->getOperands());
+  popScope();
+  // scf.for::create adds an empty yield when there are no iter_args.
+  if (!newFor.getBody()->empty() && isa<scf::YieldOp>(newFor.getBody()->back()))
+    newFor.getBody()->back().erase();
+  builder.setInsertionPointToEnd(newFor.getBody());
+  scf::YieldOp::create(builder, loc, yielded);
+  unflatten(op.getResults(), newFor.getResults());
+  return success();
+}
+
+LogicalResult KernelEmitter::emitIf(scf::IfOp op) {
+  Location loc = op.getLoc();
+  SmallVector<Type> resultTypes = flatTypes(op.getResultTypes());
+  auto newIf =
+      scf::IfOp::create(builder, loc, resultTypes, getScalar(op.getCondition()),
+                        /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard guard(builder);
+  for (auto [oldRegion, newRegion] :
+       {std::make_pair(&op.getThenRegion(), &newIf.getThenRegion()),
+        std::make_pair(&op.getElseRegion(), &newIf.getElseRegion())}) {
+    Block *newBlock = &newRegion->front();
+    if (!newBlock->empty())
+      newBlock->back().erase();
+    builder.setInsertionPointToEnd(newBlock);
+    pushScope();
+    SmallVector<Value> yielded;
+    if (!oldRegion->empty()) {
+      for (Operation &inner : oldRegion->front().without_terminator())
+        if (failed(emitOp(&inner)))
+          return failure();
+      yielded = flatten(oldRegion->front().getTerminator()->getOperands());
+    }
+    popScope();
+    scf::YieldOp::create(builder, loc, yielded);
+  }
+  builder.setInsertionPointAfter(newIf);
+  unflatten(op.getResults(), newIf.getResults());
+  return success();
+}
+
+LogicalResult KernelEmitter::emitWhile(scf::WhileOp op) {
+  Location loc = op.getLoc();
+  SmallVector<Value> inits = flatten(op.getInits());
+  SmallVector<Type> beforeTypes = flatTypes(op.getInits().getTypes());
+  SmallVector<Type> afterTypes = flatTypes(op.getResultTypes());
+  auto newWhile = scf::WhileOp::create(builder, loc, afterTypes, inits);
+  OpBuilder::InsertionGuard guard(builder);
+  SmallVector<Location> beforeLocs(beforeTypes.size(), loc);
+  SmallVector<Location> afterLocs(afterTypes.size(), loc);
+  Block *before =
+      builder.createBlock(&newWhile.getBefore(), {}, beforeTypes, beforeLocs);
+  unflatten(op.getBeforeArguments(), before->getArguments());
+  pushScope();
+  for (Operation &inner : op.getBeforeBody()->without_terminator())
+    if (failed(emitOp(&inner)))
+      return failure();
+  scf::ConditionOp condition = op.getConditionOp();
+  SmallVector<Value> forwarded = flatten(condition.getArgs());
+  Value keepGoing = getScalar(condition.getCondition());
+  popScope();
+  scf::ConditionOp::create(builder, loc, keepGoing, forwarded);
+
+  Block *after =
+      builder.createBlock(&newWhile.getAfter(), {}, afterTypes, afterLocs);
+  unflatten(op.getAfterArguments(), after->getArguments());
+  pushScope();
+  for (Operation &inner : op.getAfterBody()->without_terminator())
+    if (failed(emitOp(&inner)))
+      return failure();
+  SmallVector<Value> yielded = flatten(op.getYieldOp().getOperands());
+  popScope();
+  scf::YieldOp::create(builder, loc, yielded);
+  builder.setInsertionPointAfter(newWhile);
+  unflatten(op.getResults(), newWhile.getResults());
+  return success();
+}

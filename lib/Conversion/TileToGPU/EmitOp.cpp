@@ -1,0 +1,74 @@
+//===- EmitOp.cpp - dispatch of one op -----------------------------------===//
+
+#include "Emitter.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+using namespace mlir::tile::lowering;
+
+LogicalResult KernelEmitter::emitOp(Operation *op) {
+  Location loc = op->getLoc();
+
+  // Index functions are evaluated where they are used.
+  if (op->getNumResults() == 1 && isIndexFunction(op->getResult(0)))
+    return success();
+
+  if (isa<func::ReturnOp>(op)) {
+    gpu::ReturnOp::create(builder, loc);
+    return success();
+  }
+  if (auto pid = dyn_cast<ProgramIdOp>(op)) {
+    scalars.map(
+        pid.getResult(),
+        readAxisRegister<NVVM::BlockIdXOp, NVVM::BlockIdYOp, NVVM::BlockIdZOp>(
+            loc, pid.getAxis()));
+    return success();
+  }
+  if (auto num = dyn_cast<NumProgramsOp>(op)) {
+    scalars.map(
+        num.getResult(),
+        readAxisRegister<NVVM::GridDimXOp, NVVM::GridDimYOp, NVVM::GridDimZOp>(
+            loc, num.getAxis()));
+    return success();
+  }
+  if (auto forOp = dyn_cast<scf::ForOp>(op))
+    return emitFor(forOp);
+  if (auto ifOp = dyn_cast<scf::IfOp>(op))
+    return emitIf(ifOp);
+  if (auto whileOp = dyn_cast<scf::WhileOp>(op))
+    return emitWhile(whileOp);
+  if (auto load = dyn_cast<LoadOp>(op))
+    return emitLoad(load);
+  if (auto store = dyn_cast<StoreOp>(op))
+    return emitStore(store);
+  if (auto reduce = dyn_cast<ReduceOp>(op))
+    return emitReduce(reduce);
+  if (auto scan = dyn_cast<ScanOp>(op))
+    return emitScan(scan);
+  if (auto dot = dyn_cast<DotOp>(op))
+    return emitDot(dot);
+  if (auto constant = dyn_cast<ConstantOp>(op))
+    return emitDenseConstant(constant);
+  if (isa<ExpandDimsOp, BroadcastOp, ReshapeOp, TransOp, ConvertLayoutOp>(op))
+    return emitLayoutChange(op);
+  if (isa<TileDialect>(op->getDialect()) &&
+      (op->hasTrait<OpTrait::Elementwise>() || isa<AddPtrOp, SplatOp>(op)))
+    return emitElementwise(op);
+  if (isa<func::CallOp>(op))
+    return op->emitOpError()
+           << "calls a device function; run the inliner before lowering";
+  // Upstream scalar ops (arith, math) are cloned as they are.
+  Dialect *dialect = op->getDialect();
+  if (dialect && isa<arith::ArithDialect, math::MathDialect>(dialect) &&
+      op->getNumRegions() == 0) {
+    for (Value operand : op->getOperands())
+      if (!scalars.contains(operand))
+        return op->emitOpError() << "uses a value that could not be lowered";
+    Operation *clone = builder.clone(*op, scalars);
+    for (auto [oldResult, newResult] :
+         llvm::zip(op->getResults(), clone->getResults()))
+      scalars.map(oldResult, newResult);
+    return success();
+  }
+  return op->emitOpError() << "cannot be lowered to the GPU yet";
+}

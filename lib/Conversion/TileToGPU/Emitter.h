@@ -1,0 +1,327 @@
+//===- Emitter.h - shared state of the tile-to-GPU lowering -----*- C++ -*-===//
+//
+// Each tile kernel becomes one gpu.func. The conversion walks the kernel in
+// program order and emits, for every block value, the scalars its layout
+// gives the running thread: register r of a thread holds the element at the
+// coordinates its linear layout maps (r, lane, warp) to (LinearLayout.h).
+// Coordinates are a per-thread part, computed once at the kernel's entry from
+// the thread id, plus a per-register constant, so index arithmetic folds.
+//
+// Values that are functions of the element index alone (aranges, splats,
+// constants, and elementwise ops, broadcasts, expand_dims, reshapes and
+// transposes of those: index and pointer arithmetic) are not stored but
+// evaluated at whatever coordinates a consumer needs, in whatever layout the
+// consumer has. That makes them free to broadcast and to convert:
+// `offs_m[:, None] * stride + offs_n[None, :]` costs a multiply-add per
+// distinct row and column and no data movement. Other values live in
+// registers; a change of layout (tile.convert_layout, or a shape op whose
+// result layout does not line up with its operand's) is a renaming of
+// registers when no element changes threads, warp shuffles when elements stay
+// in their warp, and a trip through shared memory otherwise (Relayout.cpp).
+//
+// A thread's share of a block is a list of scalar SSA values, one per
+// register, not an LLVM vector or struct: the per-element arithmetic stays
+// plain arith/math that upstream lowers and LLVM schedules freely, and memory
+// accesses group the registers of a contiguous run into vector loads and
+// stores explicitly (LoadStore.cpp).
+//
+// The emitter is one class whose methods live in one file per op family:
+// ControlFlow.cpp, IndexFunctions.cpp, Elementwise.cpp, LoadStore.cpp,
+// SharedMemory.cpp, Relayout.cpp, Reduce.cpp, Scan.cpp, Dot.cpp; the pass and
+// its resource limits are in TileToGPU.cpp and ResourceLimits.cpp.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_LIB_CONVERSION_TILETOGPU_EMITTER_H
+#define TILE_LIB_CONVERSION_TILETOGPU_EMITTER_H
+
+#include "tile/Analysis/AxisInfo.h"
+#include "tile/Dialect/Tile/IR/TileOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
+#include <map>
+#include <optional>
+
+namespace mlir::tile::lowering {
+
+constexpr int64_t kWarpSize = 32;
+/// Static shared memory a block can use without opting in to more.
+constexpr int64_t kMaxStaticSharedBytes = 48 * 1024;
+inline constexpr StringLiteral kSharedSymbol = "tile_shared";
+
+/// How a block value is spread over the threads of a program instance: the
+/// linear layout of its encoding over the padded block, and the real extents
+/// that mask the padding off.
+struct BlockLayout {
+  SmallVector<int64_t> shape;
+  LinearLayout linear;
+
+  int64_t numRegisters() const { return linear.getNumRegisters(); }
+  unsigned getRank() const { return shape.size(); }
+  /// Equal keys place equal elements in equal registers of equal threads.
+  std::vector<int64_t> key() const;
+};
+
+BlockLayout getBlockLayout(BlockType type);
+
+inline int64_t elementBytes(Type type) {
+  if (isa<PtrType, LLVM::LLVMPointerType>(type))
+    return 8;
+  return std::max<int64_t>(1, type.getIntOrFloatBitWidth() / 8);
+}
+
+/// An XOR swizzle of the last coordinate of a block staged in shared memory:
+/// bit `colBit` of the last coordinate flips with bit `rowBit` of coordinate
+/// `rowDim`. It permutes each row, so the staging stays a bijection, and it
+/// spreads accesses that would fall into one bank over several.
+struct SharedSwizzle {
+  struct Term {
+    unsigned rowDim, rowBit, colBit;
+  };
+  SmallVector<Term> terms;
+};
+
+/// The swizzle under which the threads of `dst` read a block written by
+/// the threads of `src` with the fewest bank conflicts, keeping runs of
+/// `keptBits` low bits of the last coordinate (the writers' vectors) intact.
+SharedSwizzle chooseSwizzle(const BlockLayout &dst, int64_t elementBytes,
+                            int64_t readWidth, unsigned keptBits);
+
+/// An accumulator of a reduction or scan: a value, and for combine
+/// functions without an identity, whether it holds anything yet.
+struct Accumulator {
+  Value value;
+  Value valid; // null: `value` is always valid
+};
+
+class KernelEmitter {
+public:
+  KernelEmitter(func::FuncOp kernel, gpu::GPUFuncOp gpuFunc, int64_t numWarps,
+                AxisInfoAnalysis &axisInfo)
+      : kernel(kernel), gpuFunc(gpuFunc), numWarps(numWarps),
+        threads(numWarps * kWarpSize), axisInfo(axisInfo),
+        builder(kernel.getContext()), entryBuilder(kernel.getContext()) {}
+
+  LogicalResult emit();
+  int64_t getSharedBytes() const { return sharedBytes; }
+
+private:
+  // Types and constants.
+  Type convertElementType(Type type);
+  Type i32Type() { return builder.getI32Type(); }
+  Value constI32(Location loc, int64_t value) {
+    return arith::ConstantOp::create(builder, loc,
+                                     builder.getI32IntegerAttr(value));
+  }
+  Value constBool(Location loc, bool value) {
+    return arith::ConstantOp::create(builder, loc, builder.getBoolAttr(value));
+  }
+  /// `a & b` where either may be null (true).
+  Value andPredicates(Location loc, Value a, Value b);
+
+  /// The x, y or z special register (block ids, grid sizes) of `axis`.
+  template <typename X, typename Y, typename Z>
+  Value readAxisRegister(Location loc, unsigned axis) {
+    if (axis == 0)
+      return X::create(builder, loc, i32Type());
+    if (axis == 1)
+      return Y::create(builder, loc, i32Type());
+    return Z::create(builder, loc, i32Type());
+  }
+
+  // Program structure (ControlFlow.cpp, EmitOp.cpp).
+  LogicalResult emitBlock(Block &block);
+  LogicalResult emitOp(Operation *op);
+  LogicalResult emitFor(scf::ForOp op);
+  LogicalResult emitIf(scf::IfOp op);
+  LogicalResult emitWhile(scf::WhileOp op);
+  SmallVector<Value> flatten(ValueRange values);
+  void unflatten(ValueRange oldValues, ValueRange flat);
+  SmallVector<Type> flatTypes(TypeRange types);
+
+  // Registers, coordinates and index functions (IndexFunctions.cpp).
+  bool isIndexFunction(Value value);
+  /// The registers of a block value (evaluating it if it is an index
+  /// function).
+  SmallVector<Value> getRegisters(Value value);
+  Value getScalar(Value value);
+  /// The registers of `value` in `layout`: an index function is evaluated
+  /// at the layout's coordinates; other values must already be in it.
+  std::optional<SmallVector<Value>> registersIn(Value value,
+                                                const BlockLayout &layout);
+  /// This thread's part of the coordinates of `layout` (computed once, at
+  /// the kernel's entry) and the bits it may set, per dimension.
+  struct ThreadCoords {
+    SmallVector<Value> values;
+    SmallVector<int64_t> bits;
+  };
+  const ThreadCoords &threadCoords(const BlockLayout &layout);
+  /// The coordinates register `reg` of this thread holds.
+  SmallVector<Value> registerCoords(const BlockLayout &layout, int64_t reg);
+  /// Whether register `reg` of this thread is inside the block (null when
+  /// always): padded dimensions are masked off.
+  Value registerValid(const BlockLayout &layout, int64_t reg);
+  /// Whether register `reg` is inside the block along dimension `dim` (null
+  /// when always).
+  Value registerValidAlong(const BlockLayout &layout, int64_t reg,
+                           unsigned dim);
+  Value linearIndex(Location loc, ArrayRef<int64_t> shape,
+                    ArrayRef<Value> coords);
+  SmallVector<Value> delinearize(Location loc, ArrayRef<int64_t> shape,
+                                 Value linear);
+  Value evalAt(Value value, ArrayRef<Value> coords);
+  SmallVector<Value> mapCoordsToOperand(Operation *op, ArrayRef<Value> coords);
+  Value threadId() { return tid; }
+  Value laneId() { return lane; }
+  Value warpId() { return warp; }
+  /// The value of a hardware index built from bits of the thread id:
+  /// bit i of the result is bit `bits[i]` of the thread id.
+  Value gatherThreadBits(Location loc, ArrayRef<unsigned> bits);
+
+  // Elementwise ops and constants (Elementwise.cpp).
+  LogicalResult emitElementwise(Operation *op);
+  LogicalResult emitDenseConstant(ConstantOp op);
+  Value emitScalarOp(Operation *op, ValueRange operands, Location loc);
+  Value castScalar(Location loc, Value value, Type to, bool unsignedSrc);
+
+  // Global memory (LoadStore.cpp).
+  LogicalResult emitLoad(LoadOp op);
+  LogicalResult emitStore(StoreOp op);
+  /// The widest access (in elements) to `ptr` under `mask` that the
+  /// registers of `layout` allow.
+  int64_t accessWidth(Value ptr, Value mask, const BlockLayout &layout);
+  SmallVector<Value> loadRegisters(Location loc, Type pointee,
+                                   const BlockLayout &layout, int64_t width,
+                                   ArrayRef<Value> ptrs, ArrayRef<Value> masks,
+                                   ArrayRef<Value> others);
+  /// Whether this thread is the one that writes register `reg`'s element
+  /// among the threads and registers holding copies of it (null: always).
+  Value ownsRegister(const BlockLayout &layout, int64_t reg);
+
+  // Shared memory (SharedMemory.cpp).
+  Value sharedBase(Location loc);
+  Value sharedAddress(Location loc, Type elementType, Value byteOffset,
+                      Value index);
+  Type sharedStorageType(Type elementType);
+  void storeShared(Location loc, Value byteOffset, Value index, Value value);
+  Value loadShared(Location loc, Value byteOffset, Value index,
+                   Type elementType);
+  /// Stores `values` (consecutive elements) at `index`, as one vector
+  /// access when there is more than one.
+  void storeSharedVector(Location loc, Value byteOffset, Value index,
+                         ArrayRef<Value> values);
+  SmallVector<Value> loadSharedVector(Location loc, Value byteOffset,
+                                      Value index, Type elementType,
+                                      int64_t count);
+  void reserveShared(int64_t bytes) {
+    sharedBytes = std::max(sharedBytes, bytes);
+  }
+  void barrier(Location loc) { gpu::BarrierOp::create(builder, loc); }
+  /// Writes the registers of a block in `layout` to shared memory at their
+  /// row-major indices (vectorized along runs of the last dimension).
+  void spillToShared(Location loc, ArrayRef<Value> values,
+                     const BlockLayout &layout, Value byteOffset,
+                     const SharedSwizzle &swizzle = {});
+  /// `coords` with the swizzle applied to the last coordinate.
+  SmallVector<Value> swizzleCoords(Location loc, ArrayRef<Value> coords,
+                                   const SharedSwizzle &swizzle);
+
+  // Layout changes (Relayout.cpp).
+  LogicalResult emitLayoutChange(Operation *op);
+  /// The registers of `dst` for a value held as `values` in `src`, where
+  /// destination coordinates map to source coordinates through `op` (a shape
+  /// op) or identically (null).
+  SmallVector<Value> changeLayout(Location loc, Type elementType,
+                                  ArrayRef<Value> values,
+                                  const BlockLayout &src,
+                                  const BlockLayout &dst, Operation *op);
+  std::optional<SmallVector<Value>> renameRegisters(ArrayRef<Value> values,
+                                                    const BlockLayout &src,
+                                                    const BlockLayout &dst,
+                                                    Operation *op);
+  std::optional<SmallVector<Value>> shuffleWithinWarps(Location loc,
+                                                       ArrayRef<Value> values,
+                                                       const BlockLayout &src,
+                                                       const BlockLayout &dst);
+  SmallVector<Value> exchangeThroughShared(Location loc, Type elementType,
+                                           ArrayRef<Value> values,
+                                           const BlockLayout &src,
+                                           const BlockLayout &dst,
+                                           Operation *op);
+
+  // Reductions and scans (Reduce.cpp, Scan.cpp).
+  LogicalResult emitReduce(ReduceOp op);
+  LogicalResult emitScan(ScanOp op);
+  Accumulator identityAccumulator(Location loc, CombineKind kind, Type type);
+  Accumulator combine(Location loc, CombineKind kind, Region &region,
+                      Accumulator a, Accumulator b);
+  Value combineValues(Location loc, CombineKind kind, Region &region, Value a,
+                      Value b);
+  /// `a` where `condition` holds, `b` elsewhere, for accumulators.
+  Accumulator selectAccumulator(Location loc, Value condition, Accumulator a,
+                                Accumulator b);
+  Value shuffle(Location loc, Value value, Value laneOrOffset,
+                gpu::ShuffleMode mode);
+  Value shuffleXor(Location loc, Value value, int64_t offset);
+  Accumulator shuffleAccumulator(Location loc, Accumulator acc, Value lane,
+                                 gpu::ShuffleMode mode);
+
+  // Matrix products (Dot.cpp).
+  LogicalResult emitDot(DotOp op);
+
+  // Memoized evaluations, scoped by region so that a value computed inside a
+  // loop body is never used after the loop.
+  using MemoKey = std::pair<const void *, unsigned>;
+  unsigned internCoords(ArrayRef<Value> coords);
+  Value lookupMemo(MemoKey key);
+  /// An i32 constant shared within the current scope, so that equal
+  /// coordinates are equal values and their evaluations are shared.
+  Value scopedConstI32(int64_t value);
+  /// `value + constant` (or `value ^ constant`), shared within the current
+  /// scope.
+  Value scopedAddI32(Value value, int64_t constant, bool useXor = false);
+  void pushScope() { scopes.emplace_back(); }
+  void popScope() { scopes.pop_back(); }
+
+  func::FuncOp kernel;
+  gpu::GPUFuncOp gpuFunc;
+  int64_t numWarps, threads;
+  AxisInfoAnalysis &axisInfo;
+  OpBuilder builder;
+  /// Inserts at the kernel's entry, after the thread id: per-thread values
+  /// every scope shares.
+  OpBuilder entryBuilder;
+  Value tid, lane, warp;
+  IRMapping scalars;
+  llvm::DenseMap<Value, SmallVector<Value>> registers;
+  llvm::DenseMap<Value, bool> indexFunction;
+  std::map<std::vector<const void *>, unsigned> coordIds;
+  std::map<std::vector<int64_t>, ThreadCoords> threadCoordCache;
+  /// Layout key and register: a key for register coordinates.
+  using CoordKey = std::pair<std::vector<int64_t>, int64_t>;
+  struct Scope {
+    llvm::DenseMap<MemoKey, Value> values;
+    std::map<int64_t, Value> constants;
+    std::map<std::tuple<const void *, int64_t, bool>, Value> sums;
+    std::map<CoordKey, SmallVector<Value>> coords;
+  };
+  SmallVector<Scope> scopes;
+  int64_t sharedBytes = 0;
+};
+
+/// Diagnoses a kernel that cannot run: a bad warp count, a block value
+/// without a distributed layout of the kernel's warps, or one needing more
+/// registers per thread than a thread has.
+LogicalResult checkResourceLimits(func::FuncOp kernel, int64_t numWarps);
+
+} // namespace mlir::tile::lowering
+
+#endif // TILE_LIB_CONVERSION_TILETOGPU_EMITTER_H

@@ -1,0 +1,334 @@
+//===- Reduce.cpp - reductions, and what scans share with them ------------===//
+//
+// A reduction along an axis follows the layout's bases: the registers of a
+// thread that differ only along the axis are combined first, then the lanes
+// that differ along it (xor shuffles), then the warps (one round through
+// shared memory). The result is in the slice of the operand's layout along
+// the axis, where the threads that held different parts of a line hold the
+// same total; it is converted if the result type asks for another layout.
+// The layout pass gives reductions layouts whose bases each lie along one
+// dimension (blocked and slice layouts do).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Emitter.h"
+
+#include <set>
+
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+using namespace mlir::tile::lowering;
+
+//===----------------------------------------------------------------------===//
+// Combining
+//===----------------------------------------------------------------------===//
+
+Accumulator KernelEmitter::identityAccumulator(Location loc, CombineKind kind,
+                                               Type type) {
+  if (kind == CombineKind::custom) {
+    Value zero = LLVM::ZeroOp::create(builder, loc, type);
+    return {zero, constBool(loc, false)};
+  }
+  TypedAttr identity;
+  if (auto floatType = dyn_cast<FloatType>(type)) {
+    const llvm::fltSemantics &semantics = floatType.getFloatSemantics();
+    if (kind == CombineKind::sum)
+      identity = builder.getFloatAttr(type, APFloat::getZero(semantics, true));
+    else
+      identity = builder.getFloatAttr(
+          type, APFloat::getInf(semantics, kind == CombineKind::max));
+  } else {
+    unsigned width = type.getIntOrFloatBitWidth();
+    APInt value = kind == CombineKind::sum   ? APInt::getZero(width)
+                  : kind == CombineKind::max ? APInt::getSignedMinValue(width)
+                                             : APInt::getSignedMaxValue(width);
+    if (width == 1) // i1 max is "or", min is "and"
+      value =
+          kind == CombineKind::min ? APInt::getAllOnes(1) : APInt::getZero(1);
+    identity = builder.getIntegerAttr(type, value);
+  }
+  return {arith::ConstantOp::create(builder, loc, identity), Value()};
+}
+
+Value KernelEmitter::combineValues(Location loc, CombineKind kind,
+                                   Region &region, Value a, Value b) {
+  Type type = a.getType();
+  bool isFloat = isa<FloatType>(type);
+  switch (kind) {
+  case CombineKind::sum:
+    if (type.isInteger(1))
+      return arith::XOrIOp::create(builder, loc, a, b);
+    return isFloat ? Value(arith::AddFOp::create(builder, loc, a, b))
+                   : Value(arith::AddIOp::create(builder, loc, a, b));
+  case CombineKind::max:
+    if (type.isInteger(1))
+      return arith::OrIOp::create(builder, loc, a, b);
+    return isFloat ? Value(arith::MaximumFOp::create(builder, loc, a, b))
+                   : Value(arith::MaxSIOp::create(builder, loc, a, b));
+  case CombineKind::min:
+    if (type.isInteger(1))
+      return arith::AndIOp::create(builder, loc, a, b);
+    return isFloat ? Value(arith::MinimumFOp::create(builder, loc, a, b))
+                   : Value(arith::MinSIOp::create(builder, loc, a, b));
+  case CombineKind::custom: {
+    IRMapping mapping;
+    Block &body = region.front();
+    mapping.map(body.getArgument(0), a);
+    mapping.map(body.getArgument(1), b);
+    for (Operation &inner : body.without_terminator())
+      builder.clone(inner, mapping);
+    return mapping.lookup(body.getTerminator()->getOperand(0));
+  }
+  }
+  llvm_unreachable("unknown combine kind");
+}
+
+Accumulator KernelEmitter::combine(Location loc, CombineKind kind,
+                                   Region &region, Accumulator a,
+                                   Accumulator b) {
+  Value combined = combineValues(loc, kind, region, a.value, b.value);
+  if (!a.valid && !b.valid)
+    return {combined, Value()};
+  // Without an identity: take whichever side holds a value.
+  Value aValid = a.valid ? a.valid : constBool(loc, true);
+  Value bValid = b.valid ? b.valid : constBool(loc, true);
+  Value both = arith::AndIOp::create(builder, loc, aValid, bValid);
+  Value onlyA = arith::SelectOp::create(builder, loc, aValid, a.value, b.value);
+  Value value = arith::SelectOp::create(builder, loc, both, combined, onlyA);
+  Value valid = arith::OrIOp::create(builder, loc, aValid, bValid);
+  return {value, valid};
+}
+
+Accumulator KernelEmitter::selectAccumulator(Location loc, Value condition,
+                                             Accumulator a, Accumulator b) {
+  Value value =
+      arith::SelectOp::create(builder, loc, condition, a.value, b.value);
+  if (!a.valid && !b.valid)
+    return {value, Value()};
+  Value aValid = a.valid ? a.valid : constBool(loc, true);
+  Value bValid = b.valid ? b.valid : constBool(loc, true);
+  return {value,
+          arith::SelectOp::create(builder, loc, condition, aValid, bValid)};
+}
+
+//===----------------------------------------------------------------------===//
+// Shuffles
+//===----------------------------------------------------------------------===//
+
+Value KernelEmitter::shuffle(Location loc, Value value, Value laneOrOffset,
+                             gpu::ShuffleMode mode) {
+  Type type = value.getType();
+  Value width = constI32(loc, kWarpSize);
+  auto shuffle32 = [&](Value word) -> Value {
+    return gpu::ShuffleOp::create(builder, loc, word, laneOrOffset, width, mode)
+        .getShuffleResult();
+  };
+  if (type.isInteger(32) || type.isF32())
+    return shuffle32(value);
+  if (isa<LLVM::LLVMPointerType>(type)) {
+    Value asInt =
+        LLVM::PtrToIntOp::create(builder, loc, builder.getI64Type(), value);
+    return LLVM::IntToPtrOp::create(builder, loc, type,
+                                    shuffle(loc, asInt, laneOrOffset, mode));
+  }
+  unsigned bits = type.getIntOrFloatBitWidth();
+  Type intType = builder.getIntegerType(bits);
+  Value asInt =
+      isa<FloatType>(type)
+          ? Value(arith::BitcastOp::create(builder, loc, intType, value))
+          : value;
+  Value result;
+  if (bits < 32) {
+    Value wide = arith::ExtUIOp::create(builder, loc, i32Type(), asInt);
+    result = arith::TruncIOp::create(builder, loc, intType, shuffle32(wide));
+  } else {
+    Value shift = arith::ConstantOp::create(
+        builder, loc, builder.getIntegerAttr(intType, 32));
+    Value low = arith::TruncIOp::create(builder, loc, i32Type(), asInt);
+    Value high = arith::TruncIOp::create(
+        builder, loc, i32Type(),
+        arith::ShRUIOp::create(builder, loc, asInt, shift));
+    Value newLow =
+        arith::ExtUIOp::create(builder, loc, intType, shuffle32(low));
+    Value newHigh =
+        arith::ExtUIOp::create(builder, loc, intType, shuffle32(high));
+    result = arith::OrIOp::create(
+        builder, loc, newLow,
+        arith::ShLIOp::create(builder, loc, newHigh, shift));
+  }
+  return isa<FloatType>(type)
+             ? Value(arith::BitcastOp::create(builder, loc, type, result))
+             : result;
+}
+
+Value KernelEmitter::shuffleXor(Location loc, Value value, int64_t offset) {
+  return shuffle(loc, value, constI32(loc, offset), gpu::ShuffleMode::XOR);
+}
+
+Accumulator KernelEmitter::shuffleAccumulator(Location loc, Accumulator acc,
+                                              Value lane,
+                                              gpu::ShuffleMode mode) {
+  Accumulator result{shuffle(loc, acc.value, lane, mode), Value()};
+  if (acc.valid)
+    result.valid = shuffle(loc, acc.valid, lane, mode);
+  return result;
+}
+
+//===----------------------------------------------------------------------===//
+// tile.reduce
+//===----------------------------------------------------------------------===//
+
+/// Whether every basis of `layout` lies along `axis` alone or has no
+/// component along it: then threads and registers split into lines.
+static bool separatesAxis(const LinearLayout &layout, unsigned axis) {
+  for (HWDim dim : {HWDim::Register, HWDim::Lane, HWDim::Warp})
+    for (const LinearLayout::Coord &basis : layout.getBases(dim))
+      for (unsigned d = 0; d < layout.getRank(); ++d)
+        if (d != axis && basis[d] != 0 && basis[axis] != 0)
+          return false;
+  return true;
+}
+
+LogicalResult KernelEmitter::emitReduce(ReduceOp op) {
+  Location loc = op.getLoc();
+  auto srcType = cast<BlockType>(op.getSrc().getType());
+  Type element = srcType.getElementType();
+  CombineKind kind = op.getKind();
+  Region &region = op.getCombine();
+  unsigned axis = op.getAxis();
+  BlockLayout layout = getBlockLayout(srcType);
+  const LinearLayout &linear = layout.linear;
+  if (!separatesAxis(linear, axis))
+    return op.emitOpError() << "operand layout mixes the reduced dimension "
+                            << axis << " with others; convert it first";
+  SmallVector<Value> values = getRegisters(op.getSrc());
+
+  // 1. Within the thread: registers whose coordinates differ only along the
+  //    axis go to one accumulator (a repeated element counts once).
+  struct Group {
+    int64_t representative;
+    Accumulator acc;
+  };
+  std::map<uint64_t, size_t> groupOf;
+  SmallVector<Group> groups;
+  std::set<uint64_t> seen;
+  for (int64_t reg = 0; reg < layout.numRegisters(); ++reg) {
+    LinearLayout::Coord coord = linear.apply(HWDim::Register, reg);
+    if (!seen.insert(linear.flatten(coord)).second)
+      continue;
+    Accumulator next{values[reg], Value()};
+    if (Value valid = registerValidAlong(layout, reg, axis)) {
+      if (kind == CombineKind::custom)
+        next.valid = valid;
+      else
+        next.value = arith::SelectOp::create(
+            builder, loc, valid, values[reg],
+            identityAccumulator(loc, kind, element).value);
+    }
+    coord[axis] = 0;
+    auto [it, inserted] =
+        groupOf.try_emplace(linear.flatten(coord), groups.size());
+    if (inserted)
+      groups.push_back({reg, next});
+    else
+      groups[it->second].acc =
+          combine(loc, kind, region, groups[it->second].acc, next);
+  }
+
+  // 2. Across the lanes that hold other parts of the same lines.
+  for (auto [bit, basis] : llvm::enumerate(linear.getBases(HWDim::Lane))) {
+    if (basis[axis] == 0)
+      continue;
+    for (Group &group : groups) {
+      Accumulator other =
+          shuffleAccumulator(loc, group.acc, constI32(loc, int64_t(1) << bit),
+                             gpu::ShuffleMode::XOR);
+      group.acc = combine(loc, kind, region, group.acc, other);
+    }
+  }
+
+  // 3. Across warps: each warp's partials go to shared memory, indexed by
+  //    (warp along the axis, line), and every thread combines the partials
+  //    of its lines in warp order.
+  SmallVector<unsigned> axisWarpBits;
+  for (auto [bit, basis] : llvm::enumerate(linear.getBases(HWDim::Warp)))
+    if (basis[axis] != 0)
+      axisWarpBits.push_back(5 + bit);
+  if (!axisWarpBits.empty()) {
+    SmallVector<int64_t> lineShape(linear.getShape());
+    lineShape.erase(lineShape.begin() + axis);
+    int64_t lines = 1;
+    for (int64_t extent : lineShape)
+      lines *= extent;
+    int64_t partials = int64_t(1) << axisWarpBits.size();
+    int64_t storageBytes = elementBytes(sharedStorageType(element));
+    int64_t flagsOffset = (partials * lines * storageBytes + 15) / 16 * 16;
+    reserveShared(kind == CombineKind::custom
+                      ? flagsOffset + partials * lines * 4
+                      : partials * lines * storageBytes);
+    Value axisWarp = gatherThreadBits(loc, axisWarpBits);
+    Value flags = constI32(loc, flagsOffset), zero = constI32(loc, 0);
+    SmallVector<Value> lineIndex;
+    for (Group &group : groups) {
+      SmallVector<Value> coords = registerCoords(layout, group.representative);
+      coords.erase(coords.begin() + axis);
+      lineIndex.push_back(
+          lineShape.empty() ? zero : linearIndex(loc, lineShape, coords));
+    }
+    barrier(loc);
+    for (auto [group, line] : llvm::zip(groups, lineIndex)) {
+      Value slot = arith::AddIOp::create(
+          builder, loc,
+          arith::MulIOp::create(builder, loc, axisWarp, constI32(loc, lines)),
+          line);
+      storeShared(loc, zero, slot, group.acc.value);
+      if (group.acc.valid)
+        storeShared(
+            loc, flags, slot,
+            arith::ExtUIOp::create(builder, loc, i32Type(), group.acc.valid));
+    }
+    barrier(loc);
+    for (auto [group, line] : llvm::zip(groups, lineIndex)) {
+      Accumulator total;
+      for (int64_t w = 0; w < partials; ++w) {
+        Value slot =
+            arith::AddIOp::create(builder, loc, line, constI32(loc, w * lines));
+        Accumulator part{loadShared(loc, zero, slot, element), Value()};
+        if (group.acc.valid)
+          part.valid = castScalar(loc, loadShared(loc, flags, slot, i32Type()),
+                                  builder.getI1Type(), false);
+        total = w == 0 ? part : combine(loc, kind, region, total, part);
+      }
+      group.acc = total;
+    }
+  }
+
+  // 4. The result: a scalar (every thread holds the total), or the lines in
+  //    the slice layout, converted to the result's layout if it differs.
+  if (!isa<BlockType>(op.getType())) {
+    scalars.map(op.getResult(), groups.front().acc.value);
+    return success();
+  }
+  auto resultType = cast<BlockType>(op.getType());
+  auto slice = SliceLayoutAttr::get(
+      op.getContext(), axis,
+      cast<DistributedLayoutAttrInterface>(srcType.getEncoding()));
+  BlockLayout sliced{SmallVector<int64_t>(resultType.getShape()),
+                     slice.toLinearLayout(resultType.getShape())};
+  SmallVector<Value> result;
+  for (int64_t reg = 0; reg < sliced.numRegisters(); ++reg) {
+    LinearLayout::Coord coord = sliced.linear.apply(HWDim::Register, reg);
+    coord.insert(coord.begin() + axis, 0);
+    auto it = groupOf.find(linear.flatten(coord));
+    if (it == groupOf.end())
+      return op.emitOpError() << "internal error: no line for a result "
+                                 "register of the slice layout";
+    result.push_back(groups[it->second].acc.value);
+  }
+  registers[op.getResult()] =
+      changeLayout(loc, element, result, sliced, getBlockLayout(resultType),
+                   /*op=*/nullptr);
+  return success();
+}

@@ -1,0 +1,274 @@
+//===- Relayout.cpp - moving data between layouts -------------------------===//
+//
+// `tile.convert_layout` and the shape ops (expand_dims, broadcast, reshape,
+// trans) of values held in registers. Each destination register needs the
+// element at some source coordinates (the same ones for a conversion; mapped
+// through the op for a shape op). The cheapest correct path is taken:
+//
+// - a renaming of registers when every thread already holds what it needs:
+//   the destination's lane and warp bases map onto the source's, so a
+//   register's element is in the same thread, at a register found by its
+//   coordinates (an expand_dims of a slice, a broadcast, a trans of a
+//   blocked layout: all free);
+// - warp shuffles when the warp bases agree and each destination register
+//   reads one source register of another lane of its warp;
+// - shared memory otherwise: the source is written in the padded block's
+//   row-major order and each destination register reads its element back.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Emitter.h"
+
+#include "llvm/Support/MathExtras.h"
+#include <set>
+
+using namespace mlir;
+using namespace mlir::tile;
+using namespace mlir::tile::lowering;
+
+/// The source coordinates of destination coordinates `coord` through shape
+/// op `op` (identity for a null op), when that map is linear on padded
+/// coordinates (a reshape only when no extent is padded).
+static std::optional<LinearLayout::Coord>
+mapPaddedCoord(Operation *op, const LinearLayout::Coord &coord) {
+  if (!op || isa<ConvertLayoutOp>(op))
+    return coord;
+  auto srcType = cast<BlockType>(op->getOperand(0).getType());
+  auto dstType = cast<BlockType>(op->getResult(0).getType());
+  ArrayRef<int64_t> srcShape = srcType.getShape();
+  ArrayRef<int64_t> dstShape = dstType.getShape();
+  LinearLayout::Coord result(coord);
+  if (auto expand = dyn_cast<ExpandDimsOp>(op)) {
+    result.erase(result.begin() + expand.getAxis());
+  } else if (isa<BroadcastOp>(op)) {
+    for (size_t d = 0; d < srcShape.size(); ++d)
+      if (srcShape[d] == 1 && dstShape[d] != 1)
+        result[d] = 0;
+  } else if (auto trans = dyn_cast<TransOp>(op)) {
+    SmallVector<int32_t> order = trans.getPermutation();
+    for (size_t d = 0; d < order.size(); ++d)
+      result[order[d]] = coord[d];
+  } else if (isa<ReshapeOp>(op)) {
+    auto exact = [](ArrayRef<int64_t> shape) {
+      return llvm::all_of(shape,
+                          [](int64_t e) { return llvm::isPowerOf2_64(e); });
+    };
+    if (!exact(srcShape) || !exact(dstShape))
+      return std::nullopt;
+    LinearLayout dst(dstShape), src(srcShape);
+    result = src.unflatten(dst.flatten(coord));
+  } else {
+    return std::nullopt;
+  }
+  return result;
+}
+
+LogicalResult KernelEmitter::emitLayoutChange(Operation *op) {
+  Value src = op->getOperand(0), dst = op->getResult(0);
+  auto srcType = cast<BlockType>(src.getType());
+  auto dstType = cast<BlockType>(dst.getType());
+  registers[dst] =
+      changeLayout(op->getLoc(), srcType.getElementType(), getRegisters(src),
+                   getBlockLayout(srcType), getBlockLayout(dstType), op);
+  return success();
+}
+
+SmallVector<Value> KernelEmitter::changeLayout(Location loc, Type elementType,
+                                               ArrayRef<Value> values,
+                                               const BlockLayout &src,
+                                               const BlockLayout &dst,
+                                               Operation *op) {
+  if (std::optional<SmallVector<Value>> renamed =
+          renameRegisters(values, src, dst, op))
+    return *renamed;
+  bool isConversion = !op || isa<ConvertLayoutOp>(op);
+  if (isConversion)
+    if (std::optional<SmallVector<Value>> shuffled =
+            shuffleWithinWarps(loc, values, src, dst))
+      return *shuffled;
+  return exchangeThroughShared(loc, elementType, values, src, dst, op);
+}
+
+std::optional<SmallVector<Value>>
+KernelEmitter::renameRegisters(ArrayRef<Value> values, const BlockLayout &src,
+                               const BlockLayout &dst, Operation *op) {
+  for (HWDim dim : {HWDim::Lane, HWDim::Warp}) {
+    ArrayRef<LinearLayout::Coord> dstBases = dst.linear.getBases(dim);
+    ArrayRef<LinearLayout::Coord> srcBases = src.linear.getBases(dim);
+    if (dstBases.size() != srcBases.size())
+      return std::nullopt;
+    for (auto [dstBasis, srcBasis] : llvm::zip(dstBases, srcBases)) {
+      std::optional<LinearLayout::Coord> mapped = mapPaddedCoord(op, dstBasis);
+      if (!mapped || *mapped != srcBasis)
+        return std::nullopt;
+    }
+  }
+  std::map<uint64_t, int64_t> registerOf;
+  for (int64_t reg = src.numRegisters() - 1; reg >= 0; --reg)
+    registerOf[src.linear.flatten(src.linear.apply(HWDim::Register, reg))] =
+        reg;
+  SmallVector<Value> result;
+  for (int64_t reg = 0; reg < dst.numRegisters(); ++reg) {
+    std::optional<LinearLayout::Coord> mapped =
+        mapPaddedCoord(op, dst.linear.apply(HWDim::Register, reg));
+    if (!mapped)
+      return std::nullopt;
+    auto it = registerOf.find(src.linear.flatten(*mapped));
+    if (it == registerOf.end())
+      return std::nullopt;
+    result.push_back(values[it->second]);
+  }
+  return result;
+}
+
+std::optional<SmallVector<Value>>
+KernelEmitter::shuffleWithinWarps(Location loc, ArrayRef<Value> values,
+                                  const BlockLayout &src,
+                                  const BlockLayout &dst) {
+  if (src.linear.getBases(HWDim::Warp) != dst.linear.getBases(HWDim::Warp))
+    return std::nullopt;
+  auto flatten = [&](const LinearLayout &layout, HWDim dim) {
+    SmallVector<uint64_t> columns;
+    for (const LinearLayout::Coord &basis : layout.getBases(dim))
+      columns.push_back(layout.flatten(basis));
+    return columns;
+  };
+  SmallVector<uint64_t> srcLanes = flatten(src.linear, HWDim::Lane);
+  SmallVector<uint64_t> srcAll = flatten(src.linear, HWDim::Register);
+  unsigned numSrcRegisterBits = srcAll.size();
+  llvm::append_range(srcAll, srcLanes);
+  // Each destination lane bit must select the same source register in
+  // another lane: then the source lane is a linear function of the lane.
+  F2Solver laneSolver(srcLanes);
+  SmallVector<int64_t> laneMap;
+  for (uint64_t column : flatten(dst.linear, HWDim::Lane)) {
+    std::optional<uint64_t> lanes = laneSolver.solve(column);
+    if (!lanes)
+      return std::nullopt;
+    laneMap.push_back(*lanes);
+  }
+  F2Solver solver(srcAll);
+  SmallVector<std::pair<int64_t, int64_t>> sources; // (register, lane xor)
+  for (int64_t reg = 0; reg < dst.numRegisters(); ++reg) {
+    std::optional<uint64_t> location = solver.solve(
+        dst.linear.flatten(dst.linear.apply(HWDim::Register, reg)));
+    if (!location)
+      return std::nullopt;
+    int64_t registerMask = (int64_t(1) << numSrcRegisterBits) - 1;
+    sources.push_back(
+        {*location & registerMask, int64_t(*location >> numSrcRegisterBits)});
+  }
+  // srcLane = laneMap(lane) ^ the register's own lane offset.
+  bool identity = true;
+  for (auto [bit, lanes] : llvm::enumerate(laneMap))
+    identity = identity && lanes == (int64_t(1) << bit);
+  Value mappedLane = laneId();
+  if (!identity) {
+    mappedLane = constI32(loc, 0);
+    for (auto [bit, lanes] : llvm::enumerate(laneMap)) {
+      if (lanes == 0)
+        continue;
+      Value isSet = arith::AndIOp::create(
+          builder, loc,
+          arith::ShRUIOp::create(builder, loc, laneId(), constI32(loc, bit)),
+          constI32(loc, 1));
+      Value term =
+          arith::MulIOp::create(builder, loc, isSet, constI32(loc, lanes));
+      mappedLane = arith::XOrIOp::create(builder, loc, mappedLane, term);
+    }
+  }
+  SmallVector<Value> result;
+  std::map<std::pair<int64_t, int64_t>, Value> done;
+  for (auto [reg, laneXor] : sources) {
+    Value &value = done[{reg, laneXor}];
+    if (!value) {
+      Value sourceLane =
+          laneXor ? Value(arith::XOrIOp::create(builder, loc, mappedLane,
+                                                constI32(loc, laneXor)))
+                  : mappedLane;
+      value = shuffle(loc, values[reg], sourceLane, gpu::ShuffleMode::IDX);
+    }
+    result.push_back(value);
+  }
+  return result;
+}
+
+SmallVector<Value> KernelEmitter::exchangeThroughShared(
+    Location loc, Type elementType, ArrayRef<Value> values,
+    const BlockLayout &src, const BlockLayout &dst, Operation *op) {
+  int64_t elements = 1;
+  for (int64_t extent : src.linear.getShape())
+    elements *= extent;
+  int64_t bytes = elementBytes(sharedStorageType(elementType));
+  reserveShared(elements * bytes);
+  Value zero = constI32(loc, 0);
+  bool identity = !op || isa<ConvertLayoutOp>(op);
+  unsigned rank = src.getRank();
+  int64_t maxVector = std::max<int64_t>(1, 16 / bytes);
+  // The block is staged row-major with the dimension the writers hold
+  // contiguously fastest (else the readers'), so that one side's accesses
+  // are vectors: the staging is the row-major order of a permuted block.
+  LinearLayout::Run srcRun = src.linear.getContiguousRun();
+  LinearLayout::Run dstRun = dst.linear.getContiguousRun();
+  unsigned fastest = srcRun.length > 1                ? srcRun.dim
+                     : identity && dstRun.length > 1 ? dstRun.dim
+                                                     : rank - 1;
+  SmallVector<int32_t> order;
+  for (unsigned d = 0; d < rank; ++d)
+    if (d != fastest)
+      order.push_back(d);
+  order.push_back(fastest);
+  auto permuted = [&](const BlockLayout &layout) {
+    BlockLayout result{{}, layout.linear.permute(order)};
+    for (int32_t d : order)
+      result.shape.push_back(layout.shape[d]);
+    return result;
+  };
+  BlockLayout staged = permuted(src);
+  unsigned keptBits =
+      srcRun.dim == fastest
+          ? llvm::Log2_64(std::min<int64_t>(srcRun.length, maxVector))
+          : 0;
+  int64_t width = identity && dstRun.dim == fastest
+                      ? std::min<int64_t>(dstRun.length, maxVector)
+                      : int64_t(1);
+  // Reads along the staged rows are contiguous; reads across them (a
+  // transpose) are swizzled so that they spread over the banks, keeping the
+  // writers' vectors intact.
+  SharedSwizzle swizzle;
+  if (identity && width == 1)
+    swizzle = chooseSwizzle(permuted(dst), bytes, width, keptBits);
+  // A reshape of padded blocks maps through real linear indices: the
+  // padding of the destination may map anywhere, so it reads element 0.
+  bool clamp = isa_and_nonnull<ReshapeOp>(op);
+  barrier(loc);
+  spillToShared(loc, values, staged, zero, swizzle);
+  barrier(loc);
+  SmallVector<Value> result(dst.numRegisters());
+  std::map<uint64_t, int64_t> loadedAt;
+  for (int64_t first = 0; first < dst.numRegisters(); first += width) {
+    uint64_t key = dst.linear.flatten(dst.linear.apply(HWDim::Register, first));
+    if (auto it = loadedAt.find(key); it != loadedAt.end()) {
+      for (int64_t i = 0; i < width; ++i)
+        result[first + i] = result[it->second + i];
+      continue;
+    }
+    loadedAt[key] = first;
+    SmallVector<Value> coords = registerCoords(dst, first);
+    if (!identity)
+      coords = mapCoordsToOperand(op, coords);
+    SmallVector<Value> stagedCoords;
+    for (int32_t d : order)
+      stagedCoords.push_back(coords[d]);
+    stagedCoords = swizzleCoords(loc, stagedCoords, swizzle);
+    Value index = linearIndex(loc, staged.linear.getShape(), stagedCoords);
+    if (clamp)
+      if (Value valid = registerValid(dst, first))
+        index = arith::SelectOp::create(builder, loc, valid, index, zero);
+    SmallVector<Value> loaded =
+        loadSharedVector(loc, zero, index, elementType, width);
+    for (int64_t i = 0; i < width; ++i)
+      result[first + i] = loaded[i];
+  }
+  return result;
+}

@@ -1,0 +1,76 @@
+//===- ResourceLimits.cpp - limits diagnosed before emission --------------===//
+//
+// See docs/reliability.md: 1 to 1024 threads, and no block value with more
+// elements per thread than a thread has registers. The lowering keeps one
+// scalar per element per thread: 2^20 f32 at 4 warps (8192 per thread) took
+// ptxas 32 s and 2 GB, and spilled to local memory. Shared memory is checked
+// after emission, when its size is known (TileToGPU.cpp).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Emitter.h"
+
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+using namespace mlir::tile::lowering;
+
+/// Where to report a problem with `op`: its own location, or, for a
+/// constant that canonicalization hoisted (which drops the location), the
+/// first user with one (`tile-cc -DSIZE=16777216` said `<unknown>:0:`).
+static Location userFacingLoc(Operation *op) {
+  if (!isa<UnknownLoc>(op->getLoc()))
+    return op->getLoc();
+  for (Operation *user : op->getUsers())
+    if (!isa<UnknownLoc>(user->getLoc()))
+      return user->getLoc();
+  return op->getLoc();
+}
+
+LogicalResult mlir::tile::lowering::checkResourceLimits(func::FuncOp kernel,
+                                                        int64_t numWarps) {
+  constexpr int64_t kMaxThreads = 1024, kMaxRegisters = 255;
+  if (numWarps < 1 || numWarps * kWarpSize > kMaxThreads ||
+      !llvm::isPowerOf2_64(numWarps))
+    return kernel.emitError()
+           << "kernel '" << kernel.getName()
+           << "' has tile.num_warps = " << numWarps << ": a block has 1 to "
+           << kMaxThreads << " threads, so a power of two from 1 to "
+           << kMaxThreads / kWarpSize << " warps";
+  int64_t numThreads = numWarps * kWarpSize;
+  auto check = [&](Value value, Operation *at) -> LogicalResult {
+    auto block = dyn_cast<BlockType>(value.getType());
+    if (!block)
+      return success();
+    auto layout =
+        dyn_cast_or_null<DistributedLayoutAttrInterface>(block.getEncoding());
+    if (!layout)
+      return at->emitError() << "block " << block
+                             << " has no layout; run tile-assign-layouts first";
+    if (layout.getNumWarps() != numWarps)
+      return at->emitError() << "block " << block << " is laid out over "
+                             << layout.getNumWarps() << " warps, but kernel '"
+                             << kernel.getName() << "' has " << numWarps;
+    int64_t perThread = getLinearLayout(block).getNumRegisters();
+    if (perThread <= kMaxRegisters)
+      return success();
+    return emitError(userFacingLoc(at))
+           << "block of " << block.getNumElements() << " elements needs "
+           << perThread << " registers per thread at " << numThreads
+           << " threads, more than " << kMaxRegisters
+           << "; use smaller blocks or more warps";
+  };
+  WalkResult result = kernel.walk([&](Operation *op) {
+    for (Value value : op->getResults())
+      if (failed(check(value, op)))
+        return WalkResult::interrupt();
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        for (BlockArgument arg : block.getArguments())
+          if (failed(check(arg, op)))
+            return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
+}

@@ -1,0 +1,175 @@
+//===- LayoutUtils.cpp - building and transforming layouts ----------------===//
+
+#include "tile/Dialect/Tile/Transforms/LayoutUtils.h"
+#include "tile/Analysis/AccessWidth.h"
+
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+
+BlockedLayoutAttr
+mlir::tile::buildBlockedLayout(MLIRContext *context, ArrayRef<int64_t> shape,
+                               ArrayRef<unsigned> sizePerThread,
+                               ArrayRef<unsigned> order, unsigned numWarps) {
+  unsigned rank = shape.size();
+  SmallVector<unsigned> threadsPerWarp(rank, 1), warpsPerCTA(rank, 1);
+  unsigned lanesLeft = kThreadsPerWarp, warpsLeft = numWarps;
+  for (unsigned i = 0; i < rank; ++i) {
+    unsigned d = order[i];
+    if (i + 1 == rank) {
+      // The slowest dimension takes what is left (replicating if the block
+      // is smaller than the threads).
+      threadsPerWarp[d] = lanesLeft;
+      warpsPerCTA[d] = warpsLeft;
+      break;
+    }
+    int64_t wanted = std::max<int64_t>(1, paddedExtent(shape[d]) /
+                                              int64_t(sizePerThread[d]));
+    unsigned lanes = unsigned(std::min<int64_t>(wanted, lanesLeft));
+    threadsPerWarp[d] = lanes;
+    lanesLeft /= lanes;
+    wanted = std::max<int64_t>(1, wanted / lanes);
+    unsigned warps = unsigned(std::min<int64_t>(wanted, warpsLeft));
+    warpsPerCTA[d] = warps;
+    warpsLeft /= warps;
+  }
+  return BlockedLayoutAttr::get(context, sizePerThread, threadsPerWarp,
+                                warpsPerCTA, order);
+}
+
+static SmallVector<unsigned> rowMajorOrder(unsigned rank) {
+  SmallVector<unsigned> order;
+  for (unsigned d = rank; d-- > 0;)
+    order.push_back(d);
+  return order;
+}
+
+BlockedLayoutAttr mlir::tile::getDefaultLayout(MLIRContext *context,
+                                               ArrayRef<int64_t> shape,
+                                               unsigned numWarps) {
+  SmallVector<unsigned> sizePerThread(shape.size(), 1);
+  return buildBlockedLayout(context, shape, sizePerThread,
+                            rowMajorOrder(shape.size()), numWarps);
+}
+
+BlockedLayoutAttr mlir::tile::getCoalescedLayout(AxisInfoAnalysis &axisInfo,
+                                                 Value ptr, Value mask,
+                                                 unsigned numWarps) {
+  auto type = cast<BlockType>(ptr.getType());
+  ArrayRef<int64_t> shape = type.getShape();
+  unsigned rank = shape.size();
+  const AxisInfo &info = axisInfo.get(ptr);
+  // Longest contiguous runs first; ties keep row-major order.
+  SmallVector<unsigned> order = rowMajorOrder(rank);
+  llvm::stable_sort(order, [&](unsigned a, unsigned b) {
+    return info.contiguity[a] > info.contiguity[b];
+  });
+  unsigned fastest = order.front();
+  int64_t width = getAccessWidthAlong(axisInfo, ptr, mask, fastest);
+  // No wider than a thread's share, so that small blocks keep every thread
+  // busy.
+  int64_t elements = 1;
+  for (int64_t extent : shape)
+    elements *= paddedExtent(extent);
+  int64_t share = std::max<int64_t>(1, elements / (kThreadsPerWarp * numWarps));
+  width = std::min(width, share);
+  SmallVector<unsigned> sizePerThread(rank, 1);
+  sizePerThread[fastest] = unsigned(width);
+  return buildBlockedLayout(ptr.getContext(), shape, sizePerThread, order,
+                            numWarps);
+}
+
+static LinearLayout linearOf(Attribute layout, ArrayRef<int64_t> shape) {
+  return cast<DistributedLayoutAttrInterface>(layout).toLinearLayout(shape);
+}
+
+Attribute mlir::tile::getExpandedLayout(Attribute layout,
+                                        ArrayRef<int64_t> srcShape,
+                                        unsigned axis) {
+  if (auto slice = dyn_cast<SliceLayoutAttr>(layout))
+    if (slice.getDim() == axis)
+      return slice.getParent();
+  if (auto blocked = dyn_cast<BlockedLayoutAttr>(layout)) {
+    auto insert = [&](ArrayRef<unsigned> values) {
+      SmallVector<unsigned> result(values);
+      result.insert(result.begin() + axis, 1);
+      return result;
+    };
+    SmallVector<unsigned> order;
+    for (unsigned d : blocked.getOrder())
+      order.push_back(d >= axis ? d + 1 : d);
+    order.push_back(axis);
+    return BlockedLayoutAttr::get(layout.getContext(),
+                                  insert(blocked.getSizePerThread()),
+                                  insert(blocked.getThreadsPerWarp()),
+                                  insert(blocked.getWarpsPerCTA()), order);
+  }
+  return LinearLayoutAttr::get(layout.getContext(),
+                               linearOf(layout, srcShape).insertDim(axis));
+}
+
+Attribute mlir::tile::getPermutedLayout(Attribute layout,
+                                        ArrayRef<int64_t> srcShape,
+                                        ArrayRef<int32_t> order) {
+  if (auto blocked = dyn_cast<BlockedLayoutAttr>(layout)) {
+    auto permute = [&](ArrayRef<unsigned> values) {
+      SmallVector<unsigned> result;
+      for (int32_t d : order)
+        result.push_back(values[d]);
+      return result;
+    };
+    SmallVector<unsigned> position(order.size());
+    for (auto [i, d] : llvm::enumerate(order))
+      position[d] = i;
+    SmallVector<unsigned> newOrder;
+    for (unsigned d : blocked.getOrder())
+      newOrder.push_back(position[d]);
+    return BlockedLayoutAttr::get(layout.getContext(),
+                                  permute(blocked.getSizePerThread()),
+                                  permute(blocked.getThreadsPerWarp()),
+                                  permute(blocked.getWarpsPerCTA()), newOrder);
+  }
+  return LinearLayoutAttr::get(layout.getContext(),
+                               linearOf(layout, srcShape).permute(order));
+}
+
+static bool isUnpadded(ArrayRef<int64_t> shape) {
+  return llvm::all_of(
+      shape, [](int64_t extent) { return llvm::isPowerOf2_64(extent); });
+}
+
+Attribute mlir::tile::getReshapedLayout(Attribute layout,
+                                        ArrayRef<int64_t> srcShape,
+                                        ArrayRef<int64_t> dstShape) {
+  if (srcShape == dstShape)
+    return layout;
+  if (!isUnpadded(srcShape) || !isUnpadded(dstShape))
+    return {};
+  return LinearLayoutAttr::get(layout.getContext(),
+                               linearOf(layout, srcShape).reshape(dstShape));
+}
+
+Attribute mlir::tile::getOperandLayoutFor(Operation *shapeOp,
+                                          Attribute resultLayout) {
+  auto srcType = cast<BlockType>(shapeOp->getOperand(0).getType());
+  auto dstType = cast<BlockType>(shapeOp->getResult(0).getType());
+  if (auto expand = dyn_cast<ExpandDimsOp>(shapeOp))
+    return SliceLayoutAttr::get(
+        shapeOp->getContext(), expand.getAxis(),
+        cast<DistributedLayoutAttrInterface>(resultLayout));
+  if (isa<BroadcastOp>(shapeOp))
+    return isa<BlockedLayoutAttr, SliceLayoutAttr>(resultLayout) ? resultLayout
+                                                                 : Attribute();
+  if (auto trans = dyn_cast<TransOp>(shapeOp)) {
+    SmallVector<int32_t> order = trans.getPermutation();
+    SmallVector<int32_t> inverse(order.size());
+    for (auto [i, d] : llvm::enumerate(order))
+      inverse[d] = i;
+    return getPermutedLayout(resultLayout, dstType.getShape(), inverse);
+  }
+  if (isa<ReshapeOp>(shapeOp))
+    return getReshapedLayout(resultLayout, dstType.getShape(),
+                             srcType.getShape());
+  return {};
+}

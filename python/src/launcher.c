@@ -1,0 +1,1527 @@
+/* tile._launcher: the launch path of tile kernels in C.
+ *
+ * Two types:
+ *   Kernel      one loaded kernel on one device: packs a sequence of Python
+ *               arguments by the kernel's parameter types and calls
+ *               cuLaunchKernelEx. kernel.launch(grid, args, stream=None).
+ *   Dispatcher  the cache of one @tile.jit function: `dispatcher[grid](*args,
+ *               **kwargs)` computes the specialization key of the call
+ *               (argument kinds, dtypes, alignment, int facts, constexpr
+ *               values, the device of the tensors), finds the Kernel and the
+ *               binding of the call's arguments to its parameters, and
+ *               launches; on a miss it calls the Python slow path, which
+ *               compiles and returns the entry to cache.
+ *
+ * CUDA is reached through function pointers that tile.driver takes from
+ * libcuda with ctypes and hands to configure(), so there is one loader of
+ * the driver library. Only the stable ABI (Py_LIMITED_API, 3.11) is used:
+ * one build serves every CPython from 3.11 on.
+ */
+#define Py_LIMITED_API 0x030B0000
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <string.h>
+
+#ifndef Py_SETREF /* not in the limited API before 3.12 */
+#define Py_SETREF(dst, src)                                                    \
+  do {                                                                         \
+    PyObject *old_ = (PyObject *)(dst);                                        \
+    (dst) = (src);                                                             \
+    Py_DECREF(old_);                                                           \
+  } while (0)
+#define Py_XSETREF(dst, src)                                                   \
+  do {                                                                         \
+    PyObject *old_ = (PyObject *)(dst);                                        \
+    (dst) = (src);                                                             \
+    Py_XDECREF(old_);                                                          \
+  } while (0)
+#endif
+
+/* ------------------------------------------------------------------------ */
+/* CUDA driver entry points (cuda.h), taken by address                       */
+/* ------------------------------------------------------------------------ */
+
+typedef int CUresult;
+typedef void *CUstream;
+typedef void *CUfunction;
+typedef void *CUcontext;
+typedef struct {
+  unsigned gridDimX, gridDimY, gridDimZ;
+  unsigned blockDimX, blockDimY, blockDimZ;
+  unsigned sharedMemBytes;
+  CUstream hStream;
+  void *attrs;
+  unsigned numAttrs;
+} CUlaunchConfig;
+
+typedef CUresult (*LaunchExFn)(const CUlaunchConfig *, CUfunction, void **,
+                               void **);
+typedef CUresult (*LaunchFn)(CUfunction, unsigned, unsigned, unsigned, unsigned,
+                             unsigned, unsigned, unsigned, CUstream, void **,
+                             void **);
+typedef CUresult (*CtxSetCurrentFn)(CUcontext);
+typedef CUresult (*CtxGetCurrentFn)(CUcontext *);
+
+static LaunchExFn cu_launch_ex;
+static LaunchFn cu_launch;
+static CtxSetCurrentFn cu_ctx_set_current;
+static CtxGetCurrentFn cu_ctx_get_current;
+
+/* Set by configure(). */
+static PyObject *launch_error;  /* tile.driver.LaunchError */
+static PyObject *cuda_error;    /* callable(call, code, hint) -> exception */
+static PyObject *device_query;  /* callable() -> current device ordinal */
+static PyObject *torch_streams; /* torch._C._cuda_getCurrentRawStream */
+static PyObject *stream_finder; /* callable() -> the above or None */
+
+/* Interned names. */
+static PyObject *s_data_ptr, *s_get_device, *s_dtype, *s_device, *s_cai,
+    *s_data, *s_typestr, *s_stream, *s_cuda_stream, *s_ptr, *s_handle;
+
+/* ------------------------------------------------------------------------ */
+/* Small helpers                                                             */
+/* ------------------------------------------------------------------------ */
+
+static int set_launch_error(const char *format, ...) {
+  va_list args;
+  va_start(args, format);
+  PyObject *message = PyUnicode_FromFormatV(format, args);
+  va_end(args);
+  if (message) {
+    PyErr_SetObject(launch_error ? launch_error : PyExc_ValueError, message);
+    Py_DECREF(message);
+  }
+  return -1;
+}
+
+/* "module.Type" or "Type" for builtins, as errors name argument types. */
+static PyObject *describe_type(PyObject *value) {
+  PyObject *type = (PyObject *)Py_TYPE(value);
+  PyObject *module = PyObject_GetAttrString(type, "__module__");
+  PyObject *name = PyObject_GetAttrString(type, "__qualname__");
+  PyObject *result = NULL;
+  if (module && name && PyUnicode_Check(module)) {
+    if (PyUnicode_CompareWithASCIIString(module, "builtins") == 0)
+      result = Py_NewRef(name);
+    else
+      result = PyUnicode_FromFormat("%U.%U", module, name);
+  }
+  Py_XDECREF(module);
+  Py_XDECREF(name);
+  if (!result) {
+    PyErr_Clear();
+    result = PyUnicode_FromString("object");
+  }
+  return result;
+}
+
+static void raise_cuda(const char *call, CUresult code, PyObject *hint) {
+  PyObject *exc = NULL;
+  if (cuda_error)
+    exc = PyObject_CallFunction(cuda_error, "siO", call, code,
+                                hint ? hint : Py_None);
+  if (exc) {
+    PyErr_SetObject((PyObject *)Py_TYPE(exc), exc);
+    Py_DECREF(exc);
+  } else if (!PyErr_Occurred()) {
+    PyErr_Format(PyExc_RuntimeError, "%s failed with CUresult %d", call, code);
+  }
+}
+
+/* ------------------------------------------------------------------------ */
+/* Parameter types and packing                                               */
+/* ------------------------------------------------------------------------ */
+
+/* One character per kernel parameter, as tile.driver.packing writes them. */
+enum {
+  P_PTR = 'p',
+  P_I1 = 'b',
+  P_I8 = 'c',
+  P_I16 = 'h',
+  P_I32 = 'i',
+  P_I64 = 'l',
+  P_F16 = 'e',
+  P_BF16 = 'B',
+  P_F32 = 'f',
+  P_F64 = 'd',
+};
+
+static int slot_size(char code) {
+  switch (code) {
+  case P_PTR:
+  case P_I64:
+  case P_F64:
+    return 8;
+  case P_I32:
+  case P_F32:
+    return 4;
+  case P_I16:
+  case P_F16:
+  case P_BF16:
+    return 2;
+  case P_I1:
+  case P_I8:
+    return 1;
+  default:
+    return 0;
+  }
+}
+
+static const char *type_name(char code) {
+  switch (code) {
+  case P_PTR:
+    return "ptr";
+  case P_I1:
+    return "i1";
+  case P_I8:
+    return "i8";
+  case P_I16:
+    return "i16";
+  case P_I32:
+    return "i32";
+  case P_I64:
+    return "i64";
+  case P_F16:
+    return "f16";
+  case P_BF16:
+    return "bf16";
+  case P_F32:
+    return "f32";
+  case P_F64:
+    return "f64";
+  default:
+    return "?";
+  }
+}
+
+/* Round-to-nearest-even conversions to the 16-bit float formats. */
+static uint16_t half_bits(double value, int *overflow) {
+  uint32_t sign = signbit(value) ? 0x8000u : 0u;
+  *overflow = 0;
+  if (isnan(value))
+    return (uint16_t)(sign | 0x7E00u);
+  if (isinf(value))
+    return (uint16_t)(sign | 0x7C00u);
+  double magnitude = fabs(value);
+  if (magnitude == 0.0)
+    return (uint16_t)sign;
+  /* The largest finite half is 65504; 65520 and above round to infinity. */
+  if (magnitude >= 65520.0) {
+    *overflow = 1;
+    return 0;
+  }
+  /* Scale into the half grid and round there, from the double itself so
+   * that only one rounding happens. */
+  int exponent;
+  frexp(magnitude, &exponent); /* magnitude = m * 2^exponent, m in [0.5,1) */
+  int e = exponent - 1;        /* magnitude in [2^e, 2^(e+1)) */
+  if (e < -14)
+    e = -14; /* subnormal range: fixed step 2^-24 */
+  double step = ldexp(1.0, e - 10);
+  double units = nearbyint(magnitude / step); /* ties to even (default mode) */
+  uint32_t result;
+  if (e == -14 && units < 1024.0) {
+    result = (uint32_t)units; /* subnormal (or zero) */
+  } else {
+    if (units >= 2048.0) { /* rounded up into the next binade */
+      units /= 2.0;
+      e += 1;
+    }
+    result = ((uint32_t)(e + 15) << 10) | ((uint32_t)units - 1024u);
+  }
+  return (uint16_t)(sign | result);
+}
+
+uint16_t tile_bf16_bits(double value) {
+  float f = (float)value;
+  uint32_t bits;
+  memcpy(&bits, &f, 4);
+  if ((bits & 0x7F800000u) == 0x7F800000u && (bits & 0x007FFFFFu))
+    return (uint16_t)((bits >> 16) | 0x40u); /* keep NaN a NaN */
+  bits += 0x7FFFu + ((bits >> 16) & 1u);
+  return (uint16_t)(bits >> 16);
+}
+
+/* A runtime value of an argument, as the key computation found it, so the
+ * packer does not ask twice. */
+typedef struct {
+  int known; /* 1 when `address` holds the pointer */
+  uint64_t address;
+} Probe;
+
+/* Where an argument comes from, for messages: "kernel 'k' argument 2 (n:
+ * i32)". */
+typedef struct {
+  PyObject *kernel_name;
+  PyObject *param_names; /* tuple of str */
+  const char *codes;
+} Where;
+
+#define WHERE_FMT "kernel '%U' argument %zd (%U: %s)"
+#define WHERE_ARGS(w, i)                                                       \
+  (w)->kernel_name, (Py_ssize_t)(i), PyTuple_GetItem((w)->param_names, (i)),   \
+      type_name((w)->codes[i])
+
+/* Classification of argument types, cached per type object. */
+enum { KIND_OTHER = 0, KIND_TENSOR = 1, KIND_CAI = 2 };
+static PyObject *kind_cache; /* dict: type -> int kind */
+
+static int type_kind(PyObject *value) {
+  PyObject *type = (PyObject *)Py_TYPE(value);
+  PyObject *cached = PyDict_GetItemWithError(kind_cache, type);
+  if (cached)
+    return (int)PyLong_AsLong(cached);
+  if (PyErr_Occurred())
+    return -1;
+  int kind = KIND_OTHER;
+  if (PyObject_HasAttr(type, s_data_ptr) &&
+      PyObject_HasAttr(type, s_get_device))
+    kind = KIND_TENSOR; /* torch.Tensor and its subclasses */
+  else if (PyObject_HasAttr(type, s_cai))
+    kind = KIND_CAI; /* CuPy, Numba, ... */
+  PyObject *number = PyLong_FromLong(kind);
+  if (!number || PyDict_SetItem(kind_cache, type, number) < 0) {
+    Py_XDECREF(number);
+    return -1;
+  }
+  Py_DECREF(number);
+  return kind;
+}
+
+/* The kind of one value: its type's, or KIND_CAI for an object that sets
+ * __cuda_array_interface__ on itself rather than on its type. */
+static int value_kind(PyObject *value) {
+  int kind = type_kind(value);
+  if (kind == KIND_OTHER && PyObject_HasAttr(value, s_cai))
+    kind = KIND_CAI;
+  return kind;
+}
+
+static int tensor_device(PyObject *value, long *device) {
+  PyObject *result = PyObject_CallMethodObjArgs(value, s_get_device, NULL);
+  if (!result)
+    return -1;
+  *device = PyLong_AsLong(result);
+  Py_DECREF(result);
+  return (*device == -1 && PyErr_Occurred()) ? -1 : 0;
+}
+
+static int tensor_address(PyObject *value, uint64_t *address) {
+  PyObject *result = PyObject_CallMethodObjArgs(value, s_data_ptr, NULL);
+  if (!result)
+    return -1;
+  *address = PyLong_AsUnsignedLongLong(result);
+  Py_DECREF(result);
+  return PyErr_Occurred() ? -1 : 0;
+}
+
+/* __cuda_array_interface__: the data pointer and, if asked, the typestr. */
+static int cai_fields(PyObject *value, uint64_t *address, PyObject **typestr) {
+  PyObject *iface = PyObject_GetAttr(value, s_cai);
+  if (!iface)
+    return -1;
+  int status = -1;
+  PyObject *data = PyMapping_GetItemString(iface, "data");
+  if (data) {
+    PyObject *first = PySequence_GetItem(data, 0);
+    if (first) {
+      *address = PyLong_AsUnsignedLongLong(first);
+      Py_DECREF(first);
+      status = PyErr_Occurred() ? -1 : 0;
+    }
+    Py_DECREF(data);
+  }
+  if (status == 0 && typestr) {
+    *typestr = PyMapping_GetItemString(iface, "typestr");
+    if (!*typestr)
+      status = -1;
+  }
+  Py_DECREF(iface);
+  return status;
+}
+
+/* The device address of a pointer argument; `device` >= 0 demands that a
+ * tensor be on that device. */
+static int pointer_value(PyObject *value, const Where *where, Py_ssize_t i,
+                         long device, uint64_t *out) {
+  if (value == Py_None) {
+    *out = 0;
+    return 0;
+  }
+  if (PyLong_CheckExact(value)) {
+    *out = PyLong_AsUnsignedLongLong(value);
+    if (PyErr_Occurred()) {
+      PyErr_Clear();
+      return set_launch_error(WHERE_FMT ": address %R is not a 64-bit address",
+                              WHERE_ARGS(where, i), value);
+    }
+    return 0;
+  }
+  int kind = value_kind(value);
+  if (kind < 0)
+    return -1;
+  if (kind == KIND_TENSOR) {
+    long on;
+    if (tensor_device(value, &on) < 0)
+      return -1;
+    if (on < 0) {
+      PyObject *place = PyObject_GetAttr(value, s_device);
+      if (!place)
+        PyErr_Clear();
+      set_launch_error(WHERE_FMT ": got a tensor on %S, but a kernel needs GPU "
+                                 "memory; move it with .cuda()",
+                       WHERE_ARGS(where, i), place ? place : Py_None);
+      Py_XDECREF(place);
+      return -1;
+    }
+    if (device >= 0 && on != device)
+      return set_launch_error(WHERE_FMT ": tensor is on cuda:%ld but the "
+                                        "kernel was loaded on cuda:%ld",
+                              WHERE_ARGS(where, i), on, device);
+    return tensor_address(value, out);
+  }
+  if (kind == KIND_CAI)
+    return cai_fields(value, out, NULL);
+  if (PyLong_Check(value) && !PyBool_Check(value)) {
+    *out = PyLong_AsUnsignedLongLong(value);
+    if (PyErr_Occurred()) {
+      PyErr_Clear();
+      return set_launch_error(WHERE_FMT ": address %R is not a 64-bit address",
+                              WHERE_ARGS(where, i), value);
+    }
+    return 0;
+  }
+  PyObject *described = describe_type(value);
+  if (PyObject_HasAttrString(value, "__array_interface__") ||
+      PyObject_HasAttrString(value, "__array__"))
+    set_launch_error(WHERE_FMT
+                     ": got a host array (%U); a kernel needs GPU "
+                     "memory: pass a CUDA torch tensor, a CuPy array or an "
+                     "object with __cuda_array_interface__",
+                     WHERE_ARGS(where, i), described);
+  else
+    set_launch_error(WHERE_FMT
+                     ": expected a GPU array (torch tensor, CuPy "
+                     "array, __cuda_array_interface__) or an address, got %U",
+                     WHERE_ARGS(where, i), described);
+  Py_XDECREF(described);
+  return -1;
+}
+
+static int int_value(PyObject *value, const Where *where, Py_ssize_t i,
+                     int bits, int64_t *out) {
+  if (bits == 1) {
+    if (value == Py_True || value == Py_False ||
+        (PyLong_Check(value) && !PyBool_Check(value))) {
+      int overflow = 0;
+      long long v = PyLong_AsLongLongAndOverflow(value, &overflow);
+      if (!overflow && (v == 0 || v == 1)) {
+        *out = v;
+        return 0;
+      }
+      PyErr_Clear();
+    }
+    return set_launch_error(WHERE_FMT ": expected a bool for an i1 parameter, "
+                                      "got %R",
+                            WHERE_ARGS(where, i), value);
+  }
+  PyObject *number = PyBool_Check(value) || PyFloat_Check(value)
+                         ? NULL
+                         : PyNumber_Index(value);
+  if (!number) {
+    PyErr_Clear();
+    PyObject *described = describe_type(value);
+    set_launch_error(WHERE_FMT ": expected an integer for an i%d parameter, "
+                               "got %U %R",
+                     WHERE_ARGS(where, i), bits, described, value);
+    Py_XDECREF(described);
+    return -1;
+  }
+  int overflow = 0;
+  long long v = PyLong_AsLongLongAndOverflow(number, &overflow);
+  int fits;
+  if (overflow > 0 && bits == 64) {
+    /* An unsigned spelling of a negative i64: [2^63, 2^64). */
+    unsigned long long u = PyLong_AsUnsignedLongLong(number);
+    fits = !PyErr_Occurred();
+    PyErr_Clear();
+    v = (long long)u;
+  } else if (overflow) {
+    fits = 0;
+  } else if (bits == 64) {
+    fits = 1;
+  } else {
+    long long low = -(1LL << (bits - 1)), high = 1LL << bits;
+    fits = v >= low && v < high;
+    if (fits && v >= (1LL << (bits - 1)))
+      v -= 1LL << bits; /* unsigned spelling of a negative number */
+  }
+  if (!fits) {
+    set_launch_error(WHERE_FMT ": %S does not fit in i%d", WHERE_ARGS(where, i),
+                     number, bits);
+    Py_DECREF(number);
+    return -1;
+  }
+  Py_DECREF(number);
+  *out = v;
+  return 0;
+}
+
+static int float_value(PyObject *value, const Where *where, Py_ssize_t i,
+                       double *out) {
+  if (PyFloat_CheckExact(value)) {
+    *out = PyFloat_AsDouble(value);
+    return 0;
+  }
+  if (!PyBool_Check(value)) {
+    double d = PyFloat_AsDouble(value); /* ints, __float__ */
+    if (!(d == -1.0 && PyErr_Occurred())) {
+      *out = d;
+      return 0;
+    }
+    PyErr_Clear();
+  }
+  PyObject *described = describe_type(value);
+  set_launch_error(WHERE_FMT ": expected a number for an %s parameter, got %U",
+                   WHERE_ARGS(where, i), type_name(where->codes[i]), described);
+  Py_XDECREF(described);
+  return -1;
+}
+
+/* Writes argument `i` into `slot` (8 bytes, aligned). */
+static int pack_one(PyObject *value, const Where *where, Py_ssize_t i,
+                    long device, const Probe *probe, void *slot) {
+  char code = where->codes[i];
+  switch (code) {
+  case P_PTR: {
+    uint64_t address;
+    if (probe && probe->known)
+      address = probe->address;
+    else if (pointer_value(value, where, i, device, &address) < 0)
+      return -1;
+    memcpy(slot, &address, 8);
+    return 0;
+  }
+  case P_I32:
+    if (PyLong_CheckExact(value)) { /* the common case, quickly */
+      int overflow = 0;
+      long long v = PyLong_AsLongLongAndOverflow(value, &overflow);
+      if (!overflow && v >= INT32_MIN && v <= INT32_MAX) {
+        int32_t x = (int32_t)v;
+        memcpy(slot, &x, 4);
+        return 0;
+      }
+    }
+    /* fall through to the checking conversion */
+    __attribute__((fallthrough));
+  case P_I1:
+  case P_I8:
+  case P_I16:
+  case P_I64: {
+    int bits = code == P_I1    ? 1
+               : code == P_I8  ? 8
+               : code == P_I16 ? 16
+               : code == P_I32 ? 32
+                               : 64;
+    int64_t v;
+    if (int_value(value, where, i, bits, &v) < 0)
+      return -1;
+    if (bits <= 8) {
+      int8_t x = (int8_t)v;
+      memcpy(slot, &x, 1);
+    } else if (bits == 16) {
+      int16_t x = (int16_t)v;
+      memcpy(slot, &x, 2);
+    } else if (bits == 32) {
+      int32_t x = (int32_t)v;
+      memcpy(slot, &x, 4);
+    } else {
+      memcpy(slot, &v, 8);
+    }
+    return 0;
+  }
+  case P_F32:
+  case P_F64:
+  case P_F16:
+  case P_BF16: {
+    double d;
+    if (float_value(value, where, i, &d) < 0)
+      return -1;
+    if (code == P_F64) {
+      memcpy(slot, &d, 8);
+    } else if (code == P_F32) {
+      float f = (float)d;
+      memcpy(slot, &f, 4);
+    } else if (code == P_F16) {
+      int overflow;
+      uint16_t h = half_bits(d, &overflow);
+      if (overflow)
+        return set_launch_error(WHERE_FMT ": %R is out of the f16 range",
+                                WHERE_ARGS(where, i), value);
+      memcpy(slot, &h, 2);
+    } else {
+      uint16_t b = tile_bf16_bits(d);
+      memcpy(slot, &b, 2);
+    }
+    return 0;
+  }
+  default:
+    PyErr_Format(PyExc_RuntimeError, "unknown parameter type code %c", code);
+    return -1;
+  }
+}
+
+/* ------------------------------------------------------------------------ */
+/* Grids and streams                                                         */
+/* ------------------------------------------------------------------------ */
+
+static int grid_error(PyObject *grid, const char *detail) {
+  return set_launch_error("grid must be a tuple of 1 to 3 positive ints, got "
+                          "%R%s",
+                          grid, detail);
+}
+
+static int parse_grid(PyObject *grid, const unsigned max_grid[3],
+                      unsigned dims[3]) {
+  dims[0] = dims[1] = dims[2] = 1;
+  PyObject *items;
+  if (PyLong_Check(grid) && !PyBool_Check(grid)) {
+    items = PyTuple_Pack(1, grid);
+  } else if (PyTuple_Check(grid) || PyList_Check(grid)) {
+    items = PySequence_Tuple(grid);
+  } else {
+    return grid_error(grid, "");
+  }
+  if (!items)
+    return -1;
+  Py_ssize_t n = PyTuple_Size(items);
+  if (n < 1 || n > 3) {
+    Py_DECREF(items);
+    return grid_error(grid, "");
+  }
+  for (Py_ssize_t axis = 0; axis < n; axis++) {
+    PyObject *extent = PyTuple_GetItem(items, axis);
+    PyObject *number = PyBool_Check(extent) ? NULL : PyNumber_Index(extent);
+    if (!number) {
+      PyErr_Clear();
+      Py_DECREF(items);
+      return grid_error(grid, "");
+    }
+    long long v = PyLong_AsLongLong(number);
+    Py_DECREF(number);
+    if (v == -1 && PyErr_Occurred()) {
+      PyErr_Clear();
+      v = (long long)max_grid[axis] + 1;
+    }
+    if (v < 1) {
+      set_launch_error("grid must be a tuple of 1 to 3 positive ints, got %R "
+                       "(axis %zd is %lld)",
+                       grid, axis, v);
+      Py_DECREF(items);
+      return -1;
+    }
+    if (v > (long long)max_grid[axis]) {
+      set_launch_error("grid %R: axis %zd is %lld, above the device's limit %u",
+                       items, axis, v, max_grid[axis]);
+      Py_DECREF(items);
+      return -1;
+    }
+    dims[axis] = (unsigned)v;
+  }
+  Py_DECREF(items);
+  return 0;
+}
+
+/* torch's current raw stream on `device` once torch has initialized CUDA;
+ * else 0, the legacy default stream (which is also torch's default). */
+static int current_stream(long device, uint64_t *out) {
+  *out = 0;
+  if (!torch_streams) {
+    if (!stream_finder)
+      return 0;
+    PyObject *found = PyObject_CallNoArgs(stream_finder);
+    if (!found)
+      return -1;
+    if (found == Py_None) {
+      Py_DECREF(found);
+      return 0;
+    }
+    torch_streams = found; /* torch never un-initializes CUDA */
+  }
+  PyObject *result = PyObject_CallFunction(torch_streams, "l", device);
+  if (!result)
+    return -1;
+  *out = PyLong_AsUnsignedLongLong(result);
+  Py_DECREF(result);
+  return PyErr_Occurred() ? -1 : 0;
+}
+
+/* A CUstream from an int handle, torch.cuda.Stream, cupy Stream; None is
+ * the current stream of `device`. */
+static int stream_value(PyObject *stream, long device, uint64_t *out) {
+  if (!stream || stream == Py_None)
+    return current_stream(device, out);
+  if (PyLong_Check(stream) && !PyBool_Check(stream)) {
+    *out = PyLong_AsUnsignedLongLong(stream);
+    return PyErr_Occurred() ? -1 : 0;
+  }
+  PyObject *names[] = {s_cuda_stream, s_ptr, s_handle};
+  for (int k = 0; k < 3; k++) {
+    PyObject *handle = PyObject_GetAttr(stream, names[k]);
+    if (!handle) {
+      PyErr_Clear();
+      continue;
+    }
+    if (PyLong_Check(handle) && !PyBool_Check(handle)) {
+      *out = PyLong_AsUnsignedLongLong(handle);
+      Py_DECREF(handle);
+      return PyErr_Occurred() ? -1 : 0;
+    }
+    Py_DECREF(handle);
+  }
+  PyObject *described = describe_type(stream);
+  set_launch_error("cannot use %U as a CUDA stream: pass a torch.cuda.Stream, "
+                   "a cupy.cuda.Stream or a CUstream handle (int)",
+                   described);
+  Py_XDECREF(described);
+  return -1;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Kernel                                                                    */
+/* ------------------------------------------------------------------------ */
+
+#define MAX_PARAMS 256
+
+typedef struct {
+  PyObject_HEAD CUfunction function;
+  CUcontext context;
+  long device;
+  unsigned threads;
+  unsigned shared;
+  unsigned max_grid[3];
+  PyObject *name;        /* str */
+  PyObject *param_names; /* tuple of str */
+  PyObject *codes_obj;   /* bytes, one code per parameter */
+  const char *codes;
+  Py_ssize_t count;
+} Kernel;
+
+static PyTypeObject *KernelType;
+
+static int kernel_init(Kernel *self, PyObject *args, PyObject *kwargs) {
+  static char *names[] = {"function",    "context", "device",   "codes",
+                          "threads",     "shared",  "max_grid", "name",
+                          "param_names", NULL};
+  unsigned long long function, context;
+  PyObject *codes, *max_grid, *name, *param_names;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "KKlSIIOUO", names, &function,
+                                   &context, &self->device, &codes,
+                                   &self->threads, &self->shared, &max_grid,
+                                   &name, &param_names))
+    return -1;
+  if (!PyArg_ParseTuple(max_grid, "III", &self->max_grid[0], &self->max_grid[1],
+                        &self->max_grid[2]))
+    return -1;
+  Py_ssize_t count = PyBytes_Size(codes);
+  if (count > MAX_PARAMS) {
+    PyErr_Format(PyExc_ValueError, "a kernel takes at most %d parameters",
+                 MAX_PARAMS);
+    return -1;
+  }
+  const char *text = PyBytes_AsString(codes);
+  for (Py_ssize_t i = 0; i < count; i++)
+    if (!slot_size(text[i])) {
+      PyErr_Format(PyExc_ValueError, "unknown parameter type code %c", text[i]);
+      return -1;
+    }
+  PyObject *names_tuple = PySequence_Tuple(param_names);
+  if (!names_tuple)
+    return -1;
+  if (PyTuple_Size(names_tuple) != count) {
+    Py_DECREF(names_tuple);
+    PyErr_SetString(PyExc_ValueError, "one name per parameter");
+    return -1;
+  }
+  self->function = (CUfunction)(uintptr_t)function;
+  self->context = (CUcontext)(uintptr_t)context;
+  Py_XSETREF(self->name, Py_NewRef(name));
+  Py_XSETREF(self->param_names, names_tuple);
+  Py_XSETREF(self->codes_obj, Py_NewRef(codes));
+  self->codes = text;
+  self->count = count;
+  return 0;
+}
+
+static void kernel_dealloc(Kernel *self) {
+  Py_XDECREF(self->name);
+  Py_XDECREF(self->param_names);
+  Py_XDECREF(self->codes_obj);
+  PyTypeObject *type = Py_TYPE((PyObject *)self);
+  freefunc tp_free = (freefunc)PyType_GetSlot(type, Py_tp_free);
+  tp_free(self);
+  Py_DECREF(type);
+}
+
+static CUresult launch_now(Kernel *self, const unsigned dims[3],
+                           uint64_t stream, void **params) {
+  if (cu_launch_ex) {
+    CUlaunchConfig config = {
+        dims[0], dims[1], dims[2],      self->threads,
+        1,       1,       self->shared, (CUstream)(uintptr_t)stream,
+        NULL,    0};
+    return cu_launch_ex(&config, self->function, self->count ? params : NULL,
+                        NULL);
+  }
+  return cu_launch(self->function, dims[0], dims[1], dims[2], self->threads, 1,
+                   1, self->shared, (CUstream)(uintptr_t)stream,
+                   self->count ? params : NULL, NULL);
+}
+
+/* Enqueues the kernel: `values[i]` for parameter i, probes (may be NULL)
+ * with pointer values found already. */
+static PyObject *kernel_enqueue(Kernel *self, const unsigned dims[3],
+                                uint64_t stream, PyObject *const *values,
+                                const Probe *probes, int check_device) {
+  if (!cu_launch_ex && !cu_launch) {
+    PyErr_SetString(PyExc_RuntimeError,
+                    "tile._launcher is not configured with the CUDA driver");
+    return NULL;
+  }
+  uint64_t slots[MAX_PARAMS > 0 ? MAX_PARAMS : 1];
+  void *params[MAX_PARAMS > 0 ? MAX_PARAMS : 1];
+  Where where = {self->name, self->param_names, self->codes};
+  for (Py_ssize_t i = 0; i < self->count; i++) {
+    if (pack_one(values[i], &where, i, check_device ? self->device : -1,
+                 probes ? &probes[i] : NULL, &slots[i]) < 0)
+      return NULL;
+    params[i] = &slots[i];
+  }
+  /* Launch in the kernel's context. When another one is current on this
+   * thread (another device's, or none in a new thread), switch for the
+   * launch and back after it, as a device guard does, so that torch's
+   * current device stays as it was. */
+  CUcontext previous = NULL;
+  if (cu_ctx_get_current && cu_ctx_get_current(&previous) != 0)
+    previous = NULL;
+  int switched = previous != self->context && cu_ctx_set_current &&
+                 cu_ctx_set_current(self->context) == 0;
+  CUresult code = launch_now(self, dims, stream, params);
+  if (switched && previous)
+    cu_ctx_set_current(previous);
+  if (code != 0) {
+    PyObject *hint = PyUnicode_FromFormat(
+        "kernel '%U', grid (%u, %u, %u), block (%u, 1, 1)", self->name, dims[0],
+        dims[1], dims[2], self->threads);
+    raise_cuda(cu_launch_ex ? "cuLaunchKernelEx" : "cuLaunchKernel", code,
+               hint);
+    Py_XDECREF(hint);
+    return NULL;
+  }
+  Py_RETURN_NONE;
+}
+
+static PyObject *kernel_launch(Kernel *self, PyObject *args, PyObject *kwargs) {
+  static char *names[] = {"grid", "args", "stream", NULL};
+  PyObject *grid, *values, *stream = Py_None;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OO|O", names, &grid, &values,
+                                   &stream))
+    return NULL;
+  PyObject *items = PySequence_Tuple(values);
+  if (!items)
+    return NULL;
+  PyObject *result = NULL;
+  Py_ssize_t n = PyTuple_Size(items);
+  if (n != self->count) {
+    PyObject *expected = PyUnicode_FromString("");
+    for (Py_ssize_t i = 0; expected && i < self->count; i++)
+      Py_SETREF(expected,
+                PyUnicode_FromFormat("%U%s%U: %s", expected, i ? ", " : "",
+                                     PyTuple_GetItem(self->param_names, i),
+                                     type_name(self->codes[i])));
+    if (expected)
+      set_launch_error("kernel '%U' takes %zd arguments (%U), got %zd",
+                       self->name, self->count, expected, n);
+    Py_XDECREF(expected);
+    goto done;
+  }
+  unsigned dims[3];
+  uint64_t handle;
+  if (parse_grid(grid, self->max_grid, dims) < 0 ||
+      stream_value(stream, self->device, &handle) < 0)
+    goto done;
+  PyObject *array[MAX_PARAMS > 0 ? MAX_PARAMS : 1];
+  for (Py_ssize_t i = 0; i < n; i++)
+    array[i] = PyTuple_GetItem(items, i);
+  result = kernel_enqueue(self, dims, handle, array, NULL, 1);
+done:
+  Py_DECREF(items);
+  return result;
+}
+
+static PyObject *kernel_get_device(Kernel *self, void *closure) {
+  (void)closure;
+  return PyLong_FromLong(self->device);
+}
+
+static PyMethodDef kernel_methods[] = {
+    {"launch", (PyCFunction)(void (*)(void))kernel_launch,
+     METH_VARARGS | METH_KEYWORDS,
+     "launch(grid, args, stream=None): enqueue one launch"},
+    {NULL, NULL, 0, NULL}};
+
+static PyGetSetDef kernel_getset[] = {
+    {"device", (getter)kernel_get_device, NULL, "the device ordinal", NULL},
+    {NULL, NULL, NULL, NULL, NULL}};
+
+/* Type docstrings (writable arrays: Py_tp_doc takes a void *). */
+static char kernel_doc[] =
+    "Kernel(function, context, device, codes, threads, shared, "
+    "max_grid, name, param_names): one loaded kernel";
+static char dispatcher_doc[] =
+    "Dispatcher(name, arg_names, constexpr, defaults, slow_path): "
+    "the launch cache of one @jit function; d[grid](*args)";
+static char bound_doc[] =
+    "a launch of a dispatcher on one grid: call it with the "
+    "kernel's arguments";
+
+static PyType_Slot kernel_slots[] = {{Py_tp_new, PyType_GenericNew},
+                                     {Py_tp_init, kernel_init},
+                                     {Py_tp_dealloc, kernel_dealloc},
+                                     {Py_tp_methods, kernel_methods},
+                                     {Py_tp_getset, kernel_getset},
+                                     {Py_tp_doc, kernel_doc},
+                                     {0, NULL}};
+
+static PyType_Spec kernel_spec = {"tile._launcher.Kernel", sizeof(Kernel), 0,
+                                  Py_TPFLAGS_DEFAULT, kernel_slots};
+
+/* ------------------------------------------------------------------------ */
+/* Dispatcher: the JIT launch path                                           */
+/* ------------------------------------------------------------------------ */
+
+/* Key codes of argument kinds (ints that no other key element equals: flags
+ * are 0/1, dtypes and type objects are not ints). */
+enum {
+  CODE_BOOL = 2,
+  CODE_FLOAT = 3,
+  CODE_INT = 0x100, /* | 1: fits i32, | 2: == 1, | 4: % 16 == 0 */
+};
+
+typedef struct {
+  PyObject_HEAD PyObject
+      *arg_names;      /* tuple of str: the function's parameters */
+  PyObject *constexpr; /* tuple of bool, per parameter */
+  PyObject *defaults;  /* dict: name -> default */
+  PyObject *slow_path; /* callable(grid, args, kwargs, key, device) */
+  PyObject *entries;   /* dict: key -> Entry tuple */
+  PyObject *name;      /* str */
+  Py_ssize_t count;
+  PyObject *small_ints[8]; /* CODE_INT | facts */
+  PyObject *code_bool, *code_float;
+} Dispatcher;
+
+/* An entry: (kernel, sources) where sources[i] says where parameter i of the
+ * kernel comes from: an int j >= 0 is positional argument j, -1-j is the
+ * j-th keyword argument of the call, and any other object is the value
+ * itself (a default). */
+
+static PyTypeObject *DispatcherType;
+static PyTypeObject *BoundType;
+
+static int dispatcher_init(Dispatcher *self, PyObject *args, PyObject *kwargs) {
+  static char *names[] = {"name",     "arg_names", "constexpr",
+                          "defaults", "slow_path", NULL};
+  PyObject *name, *arg_names, *constexpr, *defaults, *slow_path;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "UOOO!O", names, &name,
+                                   &arg_names, &constexpr, &PyDict_Type,
+                                   &defaults, &slow_path))
+    return -1;
+  PyObject *names_tuple = PySequence_Tuple(arg_names);
+  PyObject *flags = PySequence_Tuple(constexpr);
+  PyObject *entries = PyDict_New();
+  if (!names_tuple || !flags || !entries ||
+      PyTuple_Size(names_tuple) != PyTuple_Size(flags)) {
+    if (!PyErr_Occurred())
+      PyErr_SetString(PyExc_ValueError, "one constexpr flag per parameter");
+    Py_XDECREF(names_tuple);
+    Py_XDECREF(flags);
+    Py_XDECREF(entries);
+    return -1;
+  }
+  for (int k = 0; k < 8; k++) {
+    Py_XSETREF(self->small_ints[k], PyLong_FromLong(CODE_INT | k));
+    if (!self->small_ints[k])
+      return -1;
+  }
+  Py_XSETREF(self->code_bool, PyLong_FromLong(CODE_BOOL));
+  Py_XSETREF(self->code_float, PyLong_FromLong(CODE_FLOAT));
+  Py_XSETREF(self->name, Py_NewRef(name));
+  Py_XSETREF(self->arg_names, names_tuple);
+  Py_XSETREF(self->constexpr, flags);
+  Py_XSETREF(self->defaults, Py_NewRef(defaults));
+  Py_XSETREF(self->slow_path, Py_NewRef(slow_path));
+  Py_XSETREF(self->entries, entries);
+  self->count = PyTuple_Size(names_tuple);
+  return (self->code_bool && self->code_float) ? 0 : -1;
+}
+
+static void dispatcher_dealloc(Dispatcher *self) {
+  Py_XDECREF(self->arg_names);
+  Py_XDECREF(self->constexpr);
+  Py_XDECREF(self->defaults);
+  Py_XDECREF(self->slow_path);
+  Py_XDECREF(self->entries);
+  Py_XDECREF(self->name);
+  for (int k = 0; k < 8; k++)
+    Py_XDECREF(self->small_ints[k]);
+  Py_XDECREF(self->code_bool);
+  Py_XDECREF(self->code_float);
+  PyTypeObject *type = Py_TYPE((PyObject *)self);
+  freefunc tp_free = (freefunc)PyType_GetSlot(type, Py_tp_free);
+  tp_free(self);
+  Py_DECREF(type);
+}
+
+/* Key-building state of one call. */
+#define MAX_ARGS 256
+typedef struct {
+  PyObject *items[3 * MAX_ARGS + 2];
+  Py_ssize_t n;
+  int cacheable;          /* 0: some value has no key; take the slow path */
+  long device;            /* of the tensors; -1 none yet */
+  Py_ssize_t device_arg;  /* which argument set it */
+  PyObject *device_name;  /* its name (borrowed) */
+  Probe probes[MAX_ARGS]; /* per call argument (positional, then keyword) */
+} KeyBuilder;
+
+static void key_push(KeyBuilder *kb, PyObject *borrowed) {
+  kb->items[kb->n++] = borrowed;
+}
+
+static int note_device(Dispatcher *self, KeyBuilder *kb, long device,
+                       PyObject *arg_name) {
+  if (kb->device < 0) {
+    kb->device = device;
+    kb->device_name = arg_name;
+    return 0;
+  }
+  if (kb->device == device)
+    return 0;
+  return set_launch_error(
+      "%U: argument '%U' is on cuda:%ld but argument '%U' is on cuda:%ld; "
+      "all tensors of one launch must be on one device",
+      self->name, kb->device_name, kb->device, arg_name, device);
+}
+
+/* Pushes the key elements of one runtime argument and probes its pointer. */
+static int key_runtime(Dispatcher *self, KeyBuilder *kb, PyObject *value,
+                       PyObject *arg_name, Probe *probe) {
+  probe->known = 0;
+  if (PyLong_CheckExact(value)) {
+    int overflow = 0;
+    long long v = PyLong_AsLongLongAndOverflow(value, &overflow);
+    if (overflow) {
+      kb->cacheable = 0; /* beyond i64: the slow path says what is wrong */
+      return 0;
+    }
+    int facts = (v >= INT32_MIN && v <= INT32_MAX) | (v == 1) << 1 |
+                (v != 1 && v % 16 == 0) << 2;
+    key_push(kb, self->small_ints[facts]);
+    return 0;
+  }
+  if (PyFloat_CheckExact(value)) {
+    key_push(kb, self->code_float);
+    return 0;
+  }
+  if (PyBool_Check(value)) {
+    key_push(kb, self->code_bool);
+    return 0;
+  }
+  int kind = value_kind(value);
+  if (kind < 0)
+    return -1;
+  if (kind == KIND_TENSOR) {
+    long device;
+    if (tensor_device(value, &device) < 0)
+      return -1;
+    if (device < 0) { /* a CPU tensor: the slow path explains */
+      kb->cacheable = 0;
+      return 0;
+    }
+    if (note_device(self, kb, device, arg_name) < 0)
+      return -1;
+    if (tensor_address(value, &probe->address) < 0)
+      return -1;
+    probe->known = 1;
+    PyObject *dtype = PyObject_GetAttr(value, s_dtype);
+    if (!dtype)
+      return -1;
+    /* dtypes are long-lived singletons: borrow it for the key. */
+    key_push(kb, dtype);
+    Py_DECREF(dtype);
+    key_push(kb, probe->address % 16 == 0 ? Py_True : Py_False);
+    return 0;
+  }
+  if (kind == KIND_CAI) {
+    PyObject *typestr = NULL;
+    if (cai_fields(value, &probe->address, &typestr) < 0)
+      return -1;
+    probe->known = 1;
+    key_push(kb, typestr);
+    key_push(kb, probe->address % 16 == 0 ? Py_True : Py_False);
+    return 2; /* typestr (items[n - 2]) is a new reference: the caller owns it
+               */
+  }
+  kb->cacheable = 0;
+  return 0;
+}
+
+/* A constexpr (or option) value goes into the key with its type, so that
+ * True and 1, or 1 and 1.0, stay apart. */
+static int key_constant(KeyBuilder *kb, PyObject *value) {
+  Py_hash_t hash = PyObject_Hash(value);
+  if (hash == -1) {
+    PyErr_Clear();
+    kb->cacheable = 0;
+    return 0;
+  }
+  key_push(kb, value);
+  key_push(kb, (PyObject *)Py_TYPE(value));
+  return 0;
+}
+
+static Py_ssize_t find_name(Dispatcher *self, PyObject *name) {
+  for (Py_ssize_t i = 0; i < self->count; i++) {
+    PyObject *candidate = PyTuple_GetItem(self->arg_names, i);
+    if (candidate == name)
+      return i;
+  }
+  for (Py_ssize_t i = 0; i < self->count; i++) {
+    int equal = PyObject_RichCompareBool(PyTuple_GetItem(self->arg_names, i),
+                                         name, Py_EQ);
+    if (equal < 0) {
+      PyErr_Clear();
+      return -1;
+    }
+    if (equal)
+      return i;
+  }
+  return -1;
+}
+
+/* The named arguments of the call, for grid lambdas: defaults, then the
+ * call's positional and keyword arguments. */
+static PyObject *named_arguments(Dispatcher *self, PyObject *args,
+                                 PyObject *kwargs) {
+  PyObject *named = PyDict_Copy(self->defaults);
+  if (!named)
+    return NULL;
+  Py_ssize_t n = PyTuple_Size(args);
+  for (Py_ssize_t i = 0; i < n && i < self->count; i++)
+    if (PyDict_SetItem(named, PyTuple_GetItem(self->arg_names, i),
+                       PyTuple_GetItem(args, i)) < 0) {
+      Py_DECREF(named);
+      return NULL;
+    }
+  if (kwargs && PyDict_Update(named, kwargs) < 0) {
+    Py_DECREF(named);
+    return NULL;
+  }
+  return named;
+}
+
+static PyObject *dispatch(Dispatcher *self, PyObject *grid, PyObject *args,
+                          PyObject *kwargs) {
+  PyObject *stream = NULL, *result = NULL, *key = NULL, *entry = NULL,
+           *call_kwargs = NULL;
+  PyObject *owned[MAX_ARGS + 2]; /* typestrs, the device and the count */
+  Py_ssize_t owned_n = 0;
+  KeyBuilder kb;
+  kb.n = 0;
+  kb.cacheable = 1;
+  kb.device = -1;
+  kb.device_arg = -1;
+  kb.device_name = NULL;
+
+  Py_ssize_t nargs = PyTuple_Size(args);
+  Py_ssize_t nkw = kwargs ? PyDict_Size(kwargs) : 0;
+  if (nkw) {
+    stream = PyDict_GetItemWithError(kwargs, s_stream);
+    if (!stream && PyErr_Occurred())
+      return NULL;
+    if (stream && find_name(self, s_stream) < 0) {
+      /* `stream=` is the launch's stream unless the kernel has a parameter
+       * of that name. */
+      call_kwargs = PyDict_Copy(kwargs);
+      if (!call_kwargs || PyDict_DelItem(call_kwargs, s_stream) < 0)
+        goto done;
+      nkw--;
+    } else {
+      stream = NULL;
+      call_kwargs = Py_NewRef(kwargs);
+    }
+  }
+  if (nargs > self->count || nargs + nkw > MAX_ARGS)
+    kb.cacheable = 0;
+
+  /* Positional arguments. */
+  for (Py_ssize_t i = 0; kb.cacheable && i < nargs; i++) {
+    PyObject *value = PyTuple_GetItem(args, i);
+    if (PyTuple_GetItem(self->constexpr, i) == Py_True) {
+      key_constant(&kb, value);
+      continue;
+    }
+    int status = key_runtime(
+        self, &kb, value, PyTuple_GetItem(self->arg_names, i), &kb.probes[i]);
+    if (status < 0)
+      goto done;
+    if (status == 2)
+      owned[owned_n++] = kb.items[kb.n - 2];
+  }
+  /* Keyword arguments, in call order: name, then its code or value. */
+  if (kb.cacheable && nkw) {
+    Py_ssize_t pos = 0, j = 0;
+    PyObject *name, *value;
+    while (kb.cacheable && PyDict_Next(call_kwargs, &pos, &name, &value)) {
+      key_push(&kb, name);
+      Py_ssize_t index = find_name(self, name);
+      if (index >= 0 && index < nargs) {
+        kb.cacheable = 0; /* given twice: the slow path raises */
+      } else if (index >= 0 &&
+                 PyTuple_GetItem(self->constexpr, index) != Py_True) {
+        int status = key_runtime(self, &kb, value, name, &kb.probes[nargs + j]);
+        if (status < 0)
+          goto done;
+        if (status == 2)
+          owned[owned_n++] = kb.items[kb.n - 2];
+      } else {
+        key_constant(&kb, value); /* a constexpr, or an option (num_warps) */
+      }
+      j++;
+    }
+  }
+  if (kb.device < 0 && !device_query) {
+    /* Not configured yet (no kernel was loaded): the slow path binds the
+     * arguments first and finds the device itself. */
+    kb.cacheable = 0;
+  } else if (kb.device < 0) {
+    /* No tensor argument: the current device. */
+    PyObject *current = PyObject_CallNoArgs(device_query);
+    if (!current)
+      goto done;
+    kb.device = PyLong_AsLong(current);
+    Py_DECREF(current);
+    if (kb.device == -1 && PyErr_Occurred())
+      goto done;
+  }
+  PyObject *device_obj = PyLong_FromLong(kb.device);
+  if (!device_obj)
+    goto done;
+  owned[owned_n++] = device_obj;
+  key_push(&kb, device_obj);
+  PyObject *nargs_obj = PyLong_FromSsize_t(nargs);
+  if (!nargs_obj)
+    goto done;
+  owned[owned_n++] = nargs_obj;
+  key_push(&kb, nargs_obj);
+
+  if (kb.cacheable) {
+    key = PyTuple_New(kb.n);
+    if (!key)
+      goto done;
+    for (Py_ssize_t i = 0; i < kb.n; i++)
+      PyTuple_SetItem(key, i, Py_NewRef(kb.items[i]));
+    entry = PyDict_GetItemWithError(self->entries, key);
+    if (!entry && PyErr_Occurred())
+      goto done;
+    Py_XINCREF(entry);
+  }
+  if (!entry) {
+    /* A miss (or an uncacheable call): Python compiles, loads, and returns
+     * the entry, or None after launching by itself. */
+    entry = PyObject_CallFunctionObjArgs(
+        self->slow_path, grid, args, call_kwargs ? call_kwargs : Py_None,
+        key ? key : Py_None, device_obj, stream ? stream : Py_None, NULL);
+    if (!entry)
+      goto done;
+    if (entry == Py_None) {
+      result = entry;
+      entry = NULL;
+      goto done;
+    }
+    if (key && PyDict_SetItem(self->entries, key, entry) < 0)
+      goto done;
+    /* Pointers were probed against this call: still valid. */
+  }
+
+  /* The launch: kernel, sources, grid, stream. */
+  {
+    PyObject *kernel_obj = PyTuple_GetItem(entry, 0);
+    PyObject *sources = PyTuple_GetItem(entry, 1);
+    if (!kernel_obj || !sources ||
+        !PyObject_TypeCheck(kernel_obj, KernelType)) {
+      PyErr_SetString(PyExc_TypeError,
+                      "a dispatcher entry is (Kernel, sources)");
+      goto done;
+    }
+    Kernel *kernel = (Kernel *)kernel_obj;
+    Py_ssize_t count = PyTuple_Size(sources);
+    if (count != kernel->count) {
+      PyErr_SetString(PyExc_ValueError, "one source per kernel parameter");
+      goto done;
+    }
+    PyObject *values[MAX_PARAMS > 0 ? MAX_PARAMS : 1];
+    Probe probes[MAX_PARAMS > 0 ? MAX_PARAMS : 1];
+    PyObject *kw_values[MAX_ARGS];
+    Py_ssize_t kw_n = 0;
+    if (call_kwargs) {
+      Py_ssize_t pos = 0;
+      PyObject *name, *value;
+      while (PyDict_Next(call_kwargs, &pos, &name, &value) && kw_n < MAX_ARGS)
+        kw_values[kw_n++] = value;
+    }
+    for (Py_ssize_t i = 0; i < count; i++) {
+      PyObject *source = PyTuple_GetItem(sources, i);
+      probes[i].known = 0;
+      if (PyLong_CheckExact(source)) {
+        long j = PyLong_AsLong(source);
+        if (j >= 0 && j < nargs) {
+          values[i] = PyTuple_GetItem(args, j);
+          if (kb.cacheable)
+            probes[i] = kb.probes[j];
+          continue;
+        }
+        if (j < 0 && -1 - j < kw_n) {
+          values[i] = kw_values[-1 - j];
+          if (kb.cacheable)
+            probes[i] = kb.probes[nargs + (-1 - j)];
+          continue;
+        }
+        PyErr_SetString(PyExc_ValueError,
+                        "a dispatcher source is out of range");
+        goto done;
+      }
+      values[i] = source; /* a default value */
+    }
+    unsigned dims[3];
+    PyObject *grid_value = grid;
+    PyObject *computed = NULL;
+    if (PyCallable_Check(grid)) {
+      PyObject *named = named_arguments(self, args, call_kwargs);
+      if (!named)
+        goto done;
+      computed = PyObject_CallFunctionObjArgs(grid, named, NULL);
+      Py_DECREF(named);
+      if (!computed)
+        goto done;
+      grid_value = computed;
+    }
+    uint64_t handle;
+    int bad = parse_grid(grid_value, kernel->max_grid, dims) < 0 ||
+              stream_value(stream, kernel->device, &handle) < 0;
+    Py_XDECREF(computed);
+    if (bad)
+      goto done;
+    result = kernel_enqueue(kernel, dims, handle, values, probes, 1);
+  }
+done:
+  Py_XDECREF(entry);
+  Py_XDECREF(key);
+  Py_XDECREF(call_kwargs);
+  for (Py_ssize_t i = 0; i < owned_n; i++)
+    Py_DECREF(owned[i]);
+  return result;
+}
+
+/* dispatcher[grid] -> a bound launch; calling it launches. */
+typedef struct {
+  PyObject_HEAD Dispatcher *dispatcher;
+  PyObject *grid;
+} Bound;
+
+static PyObject *dispatcher_subscript(Dispatcher *self, PyObject *grid) {
+  allocfunc alloc = (allocfunc)PyType_GetSlot(BoundType, Py_tp_alloc);
+  Bound *bound = (Bound *)alloc(BoundType, 0);
+  if (!bound)
+    return NULL;
+  bound->dispatcher = (Dispatcher *)Py_NewRef((PyObject *)self);
+  bound->grid = Py_NewRef(grid);
+  return (PyObject *)bound;
+}
+
+static PyObject *bound_call(Bound *self, PyObject *args, PyObject *kwargs) {
+  return dispatch(self->dispatcher, self->grid, args, kwargs);
+}
+
+static void bound_dealloc(Bound *self) {
+  Py_XDECREF((PyObject *)self->dispatcher);
+  Py_XDECREF(self->grid);
+  PyTypeObject *type = Py_TYPE((PyObject *)self);
+  freefunc tp_free = (freefunc)PyType_GetSlot(type, Py_tp_free);
+  tp_free(self);
+  Py_DECREF(type);
+}
+
+static PyObject *dispatcher_clear(Dispatcher *self, PyObject *unused) {
+  (void)unused;
+  PyDict_Clear(self->entries);
+  Py_RETURN_NONE;
+}
+
+static PyObject *dispatcher_size(Dispatcher *self, void *closure) {
+  (void)closure;
+  return PyLong_FromSsize_t(PyDict_Size(self->entries));
+}
+
+static PyObject *dispatcher_entries(Dispatcher *self, void *closure) {
+  (void)closure;
+  return PyDict_Copy(self->entries);
+}
+
+static PyMethodDef dispatcher_methods[] = {
+    {"clear", (PyCFunction)dispatcher_clear, METH_NOARGS,
+     "forget every cached launch"},
+    {NULL, NULL, 0, NULL}};
+
+static PyGetSetDef dispatcher_getset[] = {
+    {"size", (getter)dispatcher_size, NULL, "cached launches", NULL},
+    {"entries", (getter)dispatcher_entries, NULL,
+     "a copy of the cache: key -> (Kernel, sources)", NULL},
+    {NULL, NULL, NULL, NULL, NULL}};
+
+static PyType_Slot dispatcher_slots[] = {
+    {Py_tp_new, PyType_GenericNew},
+    {Py_tp_init, dispatcher_init},
+    {Py_tp_dealloc, dispatcher_dealloc},
+    {Py_mp_subscript, dispatcher_subscript},
+    {Py_tp_methods, dispatcher_methods},
+    {Py_tp_getset, dispatcher_getset},
+    {Py_tp_doc, dispatcher_doc},
+    {0, NULL}};
+
+static PyType_Spec dispatcher_spec = {"tile._launcher.Dispatcher",
+                                      sizeof(Dispatcher), 0, Py_TPFLAGS_DEFAULT,
+                                      dispatcher_slots};
+
+static PyType_Slot bound_slots[] = {{Py_tp_call, bound_call},
+                                    {Py_tp_dealloc, bound_dealloc},
+                                    {Py_tp_doc, bound_doc},
+                                    {0, NULL}};
+
+static PyType_Spec bound_spec = {"tile._launcher.BoundLaunch", sizeof(Bound), 0,
+                                 Py_TPFLAGS_DEFAULT, bound_slots};
+
+/* ------------------------------------------------------------------------ */
+/* Module                                                                    */
+/* ------------------------------------------------------------------------ */
+
+static PyObject *configure(PyObject *module, PyObject *args, PyObject *kwargs) {
+  (void)module;
+  static char *names[] = {"launch_ex",       "launch",        "ctx_get_current",
+                          "ctx_set_current", "launch_error",  "cuda_error",
+                          "device_query",    "stream_finder", NULL};
+  unsigned long long launch_ex = 0, launch = 0, get_current = 0,
+                     set_current = 0;
+  PyObject *error_type, *error_factory, *devices, *streams;
+  if (!PyArg_ParseTupleAndKeywords(
+          args, kwargs, "KKKKOOOO", names, &launch_ex, &launch, &get_current,
+          &set_current, &error_type, &error_factory, &devices, &streams))
+    return NULL;
+  cu_launch_ex = (LaunchExFn)(uintptr_t)launch_ex;
+  cu_launch = (LaunchFn)(uintptr_t)launch;
+  cu_ctx_get_current = (CtxGetCurrentFn)(uintptr_t)get_current;
+  cu_ctx_set_current = (CtxSetCurrentFn)(uintptr_t)set_current;
+  Py_XSETREF(launch_error, Py_NewRef(error_type));
+  Py_XSETREF(cuda_error, Py_NewRef(error_factory));
+  Py_XSETREF(device_query, Py_NewRef(devices));
+  Py_XSETREF(stream_finder, streams == Py_None ? NULL : Py_NewRef(streams));
+  Py_CLEAR(torch_streams);
+  Py_RETURN_NONE;
+}
+
+static PyObject *py_half_bits(PyObject *module, PyObject *arg) {
+  (void)module;
+  double d = PyFloat_AsDouble(arg);
+  if (d == -1.0 && PyErr_Occurred())
+    return NULL;
+  int overflow;
+  uint16_t h = half_bits(d, &overflow);
+  if (overflow) {
+    PyErr_SetString(PyExc_OverflowError, "out of the f16 range");
+    return NULL;
+  }
+  return PyLong_FromLong(h);
+}
+
+static PyObject *py_bf16_bits(PyObject *module, PyObject *arg) {
+  (void)module;
+  double d = PyFloat_AsDouble(arg);
+  if (d == -1.0 && PyErr_Occurred())
+    return NULL;
+  return PyLong_FromLong(tile_bf16_bits(d));
+}
+
+static PyMethodDef module_methods[] = {
+    {"configure", (PyCFunction)(void (*)(void))configure,
+     METH_VARARGS | METH_KEYWORDS,
+     "configure(launch_ex, launch, ctx_get_current, ctx_set_current, "
+     "launch_error, cuda_error, "
+     "device_query, stream_finder): the driver's entry points and hooks"},
+    {"half_bits", py_half_bits, METH_O, "f16 bits of a float (nearest even)"},
+    {"bf16_bits", py_bf16_bits, METH_O, "bf16 bits of a float (nearest even)"},
+    {NULL, NULL, 0, NULL}};
+
+static struct PyModuleDef module_def = {
+    PyModuleDef_HEAD_INIT,
+    "_launcher",
+    "The launch path of tile kernels, in C.",
+    -1,
+    module_methods,
+    NULL,
+    NULL,
+    NULL,
+    NULL};
+
+#define INTERN(var, text)                                                      \
+  do {                                                                         \
+    var = PyUnicode_InternFromString(text);                                    \
+    if (!var)                                                                  \
+      return NULL;                                                             \
+  } while (0)
+
+PyMODINIT_FUNC PyInit__launcher(void) {
+  INTERN(s_data_ptr, "data_ptr");
+  INTERN(s_get_device, "get_device");
+  INTERN(s_dtype, "dtype");
+  INTERN(s_device, "device");
+  INTERN(s_cai, "__cuda_array_interface__");
+  INTERN(s_data, "data");
+  INTERN(s_typestr, "typestr");
+  INTERN(s_stream, "stream");
+  INTERN(s_cuda_stream, "cuda_stream");
+  INTERN(s_ptr, "ptr");
+  INTERN(s_handle, "handle");
+  kind_cache = PyDict_New();
+  if (!kind_cache)
+    return NULL;
+  PyObject *module = PyModule_Create(&module_def);
+  if (!module)
+    return NULL;
+  KernelType = (PyTypeObject *)PyType_FromSpec(&kernel_spec);
+  DispatcherType = (PyTypeObject *)PyType_FromSpec(&dispatcher_spec);
+  BoundType = (PyTypeObject *)PyType_FromSpec(&bound_spec);
+  if (!KernelType || !DispatcherType || !BoundType ||
+      PyModule_AddObjectRef(module, "Kernel", (PyObject *)KernelType) < 0 ||
+      PyModule_AddObjectRef(module, "Dispatcher", (PyObject *)DispatcherType) <
+          0 ||
+      PyModule_AddObjectRef(module, "BoundLaunch", (PyObject *)BoundType) < 0) {
+    Py_DECREF(module);
+    return NULL;
+  }
+  return module;
+}

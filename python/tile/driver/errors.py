@@ -1,0 +1,31 @@
+"""The errors tile.driver raises."""
+from __future__ import annotations
+
+
+class DriverError(RuntimeError):
+    """Base class of the errors raised by tile.driver."""
+
+
+class DriverNotFoundError(DriverError):
+    """The CUDA driver library (libcuda.so.1) cannot be loaded."""
+
+
+class LaunchError(DriverError, ValueError):
+    """A launch was refused before reaching the driver (bad grid or arguments)."""
+
+
+class CudaError(DriverError):
+    """A CUDA driver call returned an error code."""
+
+    def __init__(self, call: str, code: int, name: str, description: str, hint: str = ""):
+        self.call = call
+        self.code = code
+        self.name = name
+        self.description = description
+        message = f"{call} failed: {name} ({description})"
+        if hint:
+            message += f": {hint}"
+        super().__init__(message)
+
+
+__all__ = ["DriverError", "DriverNotFoundError", "LaunchError", "CudaError"]

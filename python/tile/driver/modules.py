@@ -1,0 +1,185 @@
+"""Loading cubins: modules per device, their kernels, and the per-device cache.
+
+The compiler writes ``X.cubin`` and a JSON sidecar ``X.json``::
+
+    {"chip": "sm_90a",
+     "kernels": [{"name": "add_kernel", "num_warps": 4, "threads": 128,
+                  "shared_bytes": 0,
+                  "params": [{"name": "x_ptr", "type": "ptr", "pointee": "f32"},
+                             {"name": "n", "type": "i32"}]}]}
+
+A compiled kernel is loaded once per device (a module per context): the cache
+of :func:`kernel_for` is keyed by device and cubin, and filled under a lock.
+"""
+from __future__ import annotations
+
+import ctypes
+import json
+import os
+import threading
+from pathlib import Path
+from typing import Any, Mapping, Sequence
+
+from . import bindings, context, launcher, packing
+from .bindings import CUfunction, CUmodule, driver
+from .errors import DriverError, LaunchError
+
+
+class Kernel:
+    """One kernel of a loaded module; `launch(grid, args, stream=None)` enqueues it."""
+
+    def __init__(self, module: "Module", meta: Mapping[str, Any]):
+        self.module = module
+        self.meta = dict(meta)
+        self.name: str = meta["name"]
+        dev = module.device
+        drv = driver()
+        handle = CUfunction()
+        with dev.activate():
+            code = drv.cuModuleGetFunction(ctypes.byref(handle), module.handle,
+                                           self.name.encode())
+        if code == bindings.ERROR_NOT_FOUND:
+            raise DriverError(f"kernel {self.name!r} is not in the cubin")
+        drv.check(code, "cuModuleGetFunction", f"kernel {self.name!r}")
+        self.handle: int = handle.value or 0
+
+        self.threads = int(meta.get("threads") or 32 * int(meta.get("num_warps", 4)))
+        limit = ctypes.c_int()
+        drv.check(drv.cuFuncGetAttribute(ctypes.byref(limit),
+                                         bindings.FUNC_MAX_THREADS_PER_BLOCK, self.handle),
+                  "cuFuncGetAttribute")
+        if self.threads > dev.max_threads or self.threads > limit.value:
+            raise LaunchError(
+                f"kernel {self.name!r} needs {self.threads} threads per block, but "
+                f"{dev.name} allows {min(dev.max_threads, limit.value)} for it "
+                f"(device limit {dev.max_threads}, kernel limit {limit.value} from its "
+                "register use); compile with fewer warps")
+        params = list(meta.get("params", []))
+        self.param_names = [str(p.get("name", f"arg{i}")) for i, p in enumerate(params)]
+        self.param_types = [str(p["type"]) for p in params]
+        # Static shared memory is in the cubin; launches ask for no dynamic one.
+        self.launcher = launcher.configured().Kernel(
+            function=self.handle, context=dev.context, device=dev.ordinal,
+            codes=packing.codes(self.param_types), threads=self.threads, shared=0,
+            max_grid=dev.max_grid, name=self.name, param_names=self.param_names)
+        self.launch = self.launcher.launch  # launch(grid, args, stream=None)
+
+    def __repr__(self) -> str:
+        sig = ", ".join(f"{n}: {t}" for n, t in zip(self.param_names, self.param_types))
+        return f"<tile.driver.Kernel {self.name}({sig}), {self.threads} threads, " \
+               f"cuda:{self.module.device.ordinal}>"
+
+    def __call__(self, grid: Any, args: Sequence[Any], stream: Any = None) -> None:
+        self.launch(grid, args, stream)
+
+
+class Module:
+    """A cubin loaded into the primary context of one device."""
+
+    def __init__(self, image: bytes, metadata: Mapping[str, Any], device: int | None = None):
+        self.device = context.device(device)
+        self.metadata = dict(metadata)
+        self.chip = str(metadata.get("chip", ""))
+        self._kernel_meta = {str(k["name"]): k for k in packing.kernel_entries(metadata)}
+        self._kernels: dict[str, Kernel] = {}
+        drv = driver()
+        buffer = ctypes.create_string_buffer(image, len(image))
+        handle = CUmodule()
+        with self.device.activate():
+            code = drv.cuModuleLoadData(ctypes.byref(handle), buffer)
+        if code != bindings.SUCCESS:
+            hint = f"cubin for {self.chip or 'an unknown chip'}, device cuda:" \
+                   f"{self.device.ordinal} ({self.device.name}) is {self.device.chip}"
+            if code == bindings.ERROR_NO_BINARY_FOR_GPU:
+                hint += "; recompile for the device's chip"
+            drv.check(code, "cuModuleLoadData", hint)
+        self.handle: int = handle.value or 0
+
+    @property
+    def kernel_names(self) -> list[str]:
+        return list(self._kernel_meta)
+
+    def kernel(self, name: str | None = None) -> Kernel:
+        """The kernel called ``name`` (may be omitted when the module has one kernel)."""
+        if name is None:
+            if len(self._kernel_meta) != 1:
+                raise DriverError(f"module has kernels {self.kernel_names}: name one")
+            name = next(iter(self._kernel_meta))
+        kernel = self._kernels.get(name)
+        if kernel is None:
+            meta = self._kernel_meta.get(name)
+            if meta is None:
+                raise DriverError(f"no kernel {name!r} in the metadata; the module has "
+                                  f"{self.kernel_names}")
+            kernel = self._kernels[name] = Kernel(self, meta)
+        return kernel
+
+    def unload(self) -> None:
+        """Unload the cubin; its kernels must not be launched afterwards."""
+        if self.handle:
+            with self.device.activate():
+                driver().check(driver().cuModuleUnload(self.handle), "cuModuleUnload")
+            self.handle = 0
+            self._kernels.clear()
+
+
+def read_artifact(path: str | os.PathLike[str]) -> tuple[bytes, dict[str, Any]]:
+    """The bytes of ``X.cubin`` and the parsed ``X.json`` beside it."""
+    path = Path(path)
+    sidecar = path.with_suffix(".json")
+    try:
+        metadata = json.loads(sidecar.read_text())
+    except FileNotFoundError:
+        raise DriverError(f"no metadata {sidecar} beside {path}") from None
+    return path.read_bytes(), metadata
+
+
+def load_module(cubin: bytes | str | os.PathLike[str],
+                metadata: Mapping[str, Any] | None = None,
+                device: int | None = None) -> Module:
+    """Load a cubin (bytes or a path) with its metadata (the sidecar's dict).
+
+    With a path and no metadata, the ``.json`` beside the cubin is read.
+    ``device`` defaults to the current device (torch's when torch uses CUDA).
+    """
+    if isinstance(cubin, (bytes, bytearray, memoryview)):
+        image = bytes(cubin)
+        if metadata is None:
+            raise DriverError("load_module: metadata is required with cubin bytes")
+    else:
+        if metadata is None:
+            image, metadata = read_artifact(cubin)
+        else:
+            image = Path(cubin).read_bytes()
+    return Module(image, metadata, device)
+
+
+_cache_lock = threading.Lock()
+_loaded: dict[tuple[int, bytes, str], Kernel] = {}
+
+
+def kernel_for(artifact: Any, device: int) -> Kernel:
+    """The kernel of a compiled artifact (``.asm["cubin"]``, ``.metadata``) loaded
+    on `device`: loaded once per device and cubin, also when threads race."""
+    cubin = artifact.asm["cubin"]
+    name = str(artifact.metadata.get("name", ""))
+    key = (device, cubin, name)
+    kernel = _loaded.get(key)
+    if kernel is None:
+        with _cache_lock:
+            kernel = _loaded.get(key)
+            if kernel is None:
+                if not cubin:
+                    raise DriverError(f"kernel {name!r} was compiled without a cubin "
+                                      "(emit_cubin=False): it cannot be launched")
+                kernel = Module(cubin, artifact.metadata, device).kernel(name or None)
+                _loaded[key] = kernel
+    return kernel
+
+
+def loaded_kernels() -> int:
+    """How many (device, cubin) kernels are loaded (for tests)."""
+    return len(_loaded)
+
+
+__all__ = ["Kernel", "Module", "load_module", "read_artifact", "kernel_for", "loaded_kernels"]

@@ -1,0 +1,26 @@
+// RUN: tile-opt %s -tile-assign-layouts -convert-tile-to-gpu | FileCheck %s
+
+// FMA dot: both operands staged in shared memory in their own type, then a
+// loop over k of f32 fma per accumulator register.
+// CHECK-LABEL: gpu.func @dot_fma
+// CHECK-SAME: tile.shared_bytes = 1024
+// CHECK: gpu.barrier
+// CHECK: llvm.store {{.*}} : f16, !llvm.ptr<3>
+// CHECK: gpu.barrier
+// CHECK: scf.for
+// CHECK: llvm.load {{.*}} : !llvm.ptr<3> -> f16
+// CHECK: math.fma {{.*}} : f32
+func.func @dot_fma(%a: !tile.ptr<f16>, %c: !tile.ptr<f32>) {
+  %r = tile.arange 0, 256 : !tile.block<256xi32>
+  %ab = tile.splat %a : !tile.ptr<f16> -> !tile.block<256x!tile.ptr<f16>>
+  %ap = tile.addptr %ab, %r : !tile.block<256x!tile.ptr<f16>>, !tile.block<256xi32>
+  %av = tile.load %ap : !tile.block<256x!tile.ptr<f16>>
+  %m = tile.reshape %av : !tile.block<256xf16> -> !tile.block<16x16xf16>
+  %zero = tile.constant dense<0.0> : !tile.block<16x16xf32>
+  %d = tile.dot %m, %m, %zero : !tile.block<16x16xf16>, !tile.block<16x16xf16> -> !tile.block<16x16xf32>
+  %f = tile.reshape %d : !tile.block<16x16xf32> -> !tile.block<256xf32>
+  %cb = tile.splat %c : !tile.ptr<f32> -> !tile.block<256x!tile.ptr<f32>>
+  %cp = tile.addptr %cb, %r : !tile.block<256x!tile.ptr<f32>>, !tile.block<256xi32>
+  tile.store %cp, %f : !tile.block<256x!tile.ptr<f32>>
+  return
+}

@@ -1,0 +1,48 @@
+// RUN: tile-opt %s -tile-assign-layouts -convert-tile-to-gpu -split-input-file -verify-diagnostics | FileCheck %s
+
+// CHECK: module attributes {gpu.container_module}
+// CHECK: gpu.module @tile_kernels
+// CHECK: gpu.func @masked_add(%{{.*}}: !llvm.ptr<1> {tile.divisibility = 16 : i32}, %{{.*}}: !llvm.ptr<1> {tile.divisibility = 16 : i32}, %{{.*}}: i32 {tile.divisibility = 16 : i32}) kernel
+// CHECK-SAME: known_block_size = array<i32: 128, 1, 1>
+// CHECK-SAME: tile.num_warps = 4 : i32, tile.shared_bytes = 0 : i32, tile.threads = 128 : i32
+// CHECK: nvvm.read.ptx.sreg.tid.x
+// CHECK: nvvm.read.ptx.sreg.ctaid.x
+// Masked 128-bit loads keep `other` where the mask is off.
+// CHECK: llvm.inline_asm has_side_effects {{.*}}"mov.b32 $0, $6;{{.*}}@$5 ld.global.v4.b32 {$0, $1, $2, $3}, [$4];", "=r,=r,=r,=r,l,b,r,r,r,r"
+// CHECK: arith.addf
+// CHECK: llvm.inline_asm has_side_effects {{.*}}"@$0 st.global.v4.b32 [$1], {$2, $3, $4, $5};", "b,l,r,r,r,r"
+// CHECK: gpu.return
+func.func @masked_add(%x: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %out: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %n: i32 {tile.divisibility = 16 : i32}) {
+  %pid = tile.program_id 0 : i32
+  %c512 = arith.constant 512 : i32
+  %start = arith.muli %pid, %c512 : i32
+  %r = tile.arange 0, 512 : !tile.block<512xi32>
+  %s = tile.splat %start : i32 -> !tile.block<512xi32>
+  %offs = tile.addi %s, %r : !tile.block<512xi32>
+  %nb = tile.splat %n : i32 -> !tile.block<512xi32>
+  %m = tile.cmpi slt, %offs, %nb : !tile.block<512xi32>
+  %xb = tile.splat %x : !tile.ptr<f32> -> !tile.block<512x!tile.ptr<f32>>
+  %p = tile.addptr %xb, %offs : !tile.block<512x!tile.ptr<f32>>, !tile.block<512xi32>
+  %zero = tile.constant dense<0.0> : !tile.block<512xf32>
+  %v = tile.load %p mask %m other %zero : !tile.block<512x!tile.ptr<f32>>
+  %w = tile.addf %v, %v : !tile.block<512xf32>
+  %ob = tile.splat %out : !tile.ptr<f32> -> !tile.block<512x!tile.ptr<f32>>
+  %q = tile.addptr %ob, %offs : !tile.block<512x!tile.ptr<f32>>, !tile.block<512xi32>
+  tile.store %q, %w mask %m : !tile.block<512x!tile.ptr<f32>>
+  return
+}
+
+// -----
+
+// Unmasked aligned accesses are plain vector loads and stores.
+// CHECK-LABEL: gpu.func @unmasked
+// CHECK: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xf32>
+// CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<1>
+func.func @unmasked(%x: !tile.ptr<f32> {tile.divisibility = 16 : i32}) {
+  %r = tile.arange 0, 512 : !tile.block<512xi32>
+  %xb = tile.splat %x : !tile.ptr<f32> -> !tile.block<512x!tile.ptr<f32>>
+  %p = tile.addptr %xb, %r : !tile.block<512x!tile.ptr<f32>>, !tile.block<512xi32>
+  %v = tile.load %p : !tile.block<512x!tile.ptr<f32>>
+  tile.store %p, %v : !tile.block<512x!tile.ptr<f32>>
+  return
+}

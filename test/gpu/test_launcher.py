@@ -1,0 +1,105 @@
+"""The C launcher on a real GPU: CUDA-graph capture, streams, CuPy arrays,
+the device's target, the assembler the JIT used, the autotuner timing."""
+from __future__ import annotations
+
+import pytest
+
+import tile
+import tile.language as tl
+
+pytestmark = pytest.mark.gpu
+
+
+@tile.jit
+def axpy(x_ptr, y_ptr, n, alpha, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    tl.store(y_ptr + offs, tl.load(y_ptr + offs, mask=mask) + alpha * tl.load(x_ptr + offs,
+                                                                             mask=mask),
+             mask=mask)
+
+
+def grid(meta):
+    return (tile.cdiv(meta["n"], meta["BLOCK"]),)
+
+
+def test_target_and_assembler():
+    import torch
+    from tile import driver
+    x = torch.ones(1000, device="cuda")
+    y = torch.zeros(1000, device="cuda")
+    axpy[grid](x, y, 1000, 2.0, BLOCK=256)
+    torch.cuda.synchronize()
+    assert torch.equal(y, torch.full_like(y, 2.0))
+    compiled = next(iter(axpy._compiled.values()))
+    major, minor = torch.cuda.get_device_capability()
+    assert compiled.metadata["target"] == driver.target_for((major, minor))
+    assert compiled.metadata["assembler"], compiled.metadata
+    print("target", compiled.metadata["target"], "assembler", compiled.metadata["assembler"],
+          "libdevice", compiled.metadata["libdevice"])
+
+
+def test_cuda_graph_capture_and_replay():
+    import torch
+    x = torch.ones(4096, device="cuda")
+    y = torch.zeros(4096, device="cuda")
+    axpy[grid](x, y, 4096, 1.0, BLOCK=512)  # compile and load before capturing
+    torch.cuda.synchronize()
+    y.zero_()
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        for _ in range(3):
+            axpy[grid](x, y, 4096, 1.0, BLOCK=512)
+    torch.cuda.synchronize()
+    assert torch.equal(y, torch.zeros_like(y))  # captured, not run
+    for _ in range(5):
+        graph.replay()
+    torch.cuda.synchronize()
+    assert torch.equal(y, torch.full_like(y, 15.0))
+
+
+def test_stream_argument_and_current_stream():
+    import torch
+    x = torch.ones(2048, device="cuda")
+    y = torch.zeros(2048, device="cuda")
+    side = torch.cuda.Stream()
+    side.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(side):
+        axpy[grid](x, y, 2048, 3.0, BLOCK=256)  # torch's current stream: `side`
+    axpy[grid](x, y, 2048, 1.0, BLOCK=256, stream=side)  # an explicit stream
+    side.synchronize()
+    assert torch.equal(y, torch.full_like(y, 4.0))
+
+
+def test_cupy_arrays():
+    cupy = pytest.importorskip("cupy")
+    x = cupy.ones(1000, dtype=cupy.float32)
+    y = cupy.zeros(1000, dtype=cupy.float32)
+    axpy[grid](x, y, 1000, 5.0, BLOCK=128, stream=cupy.cuda.get_current_stream().ptr)
+    cupy.cuda.get_current_stream().synchronize()
+    assert bool((y == 5.0).all())
+
+
+def test_autotuner_times_configs_on_the_device():
+    import torch
+
+    @tile.autotune(configs=[tile.Config({"BLOCK": b}, num_warps=w)
+                            for b, w in ((128, 1), (1024, 4), (4096, 8))], key=["n"],
+                   reset_to_zero=["y_ptr"])
+    @tile.jit
+    def tuned(x_ptr, y_ptr, n, alpha, BLOCK: tl.constexpr):
+        offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+        mask = offs < n
+        tl.store(y_ptr + offs, tl.load(y_ptr + offs, mask=mask) + alpha * tl.load(
+            x_ptr + offs, mask=mask), mask=mask)
+
+    n = 1 << 22
+    x = torch.ones(n, device="cuda")
+    y = torch.zeros(n, device="cuda")
+    tuned[grid](x, y, n, 1.0)
+    torch.cuda.synchronize()
+    assert tuned.configs_timings is not None and len(tuned.configs_timings) == 3
+    assert all(t > 0 for t in tuned.configs_timings.values()), tuned.configs_timings
+    assert tuned.best_config is min(tuned.configs_timings, key=tuned.configs_timings.get)
+    assert torch.equal(y, torch.ones_like(y))  # reset before each timed run; one real run
+    print("autotuner timings (ms):", {str(c): t for c, t in tuned.configs_timings.items()})

@@ -1,0 +1,80 @@
+"""Where libdevice and the PTX assembler come from (tile.compiler.toolchain)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import conftest  # noqa: F401  (import path)
+from tile.compiler import toolchain
+
+
+@pytest.fixture
+def tree(tmp_path, monkeypatch):
+    """A clean environment: no CUDA_HOME, no toolkit, no NVIDIA packages."""
+    for name in ("CUDA_HOME", "CUDA_PATH", "TILE_ASSEMBLER"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("PATH", str(tmp_path / "no-bin"))
+    monkeypatch.setattr(toolchain, "DEFAULT_TOOLKIT", tmp_path / "no-toolkit")
+    monkeypatch.setattr(toolchain, "_nvidia_dirs", lambda: [])
+    monkeypatch.setattr(toolchain, "_bundled_libdevice_root", lambda: tmp_path / "no-bundle")
+    toolchain.clear_cache()
+    yield tmp_path
+    toolchain.clear_cache()
+
+
+def touch(path: Path) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(b"")
+    path.chmod(0o755)
+    return path
+
+
+def test_nothing_found_is_a_clear_error(tree):
+    found = toolchain.toolchain()
+    assert found.assembler == "none" and found.libdevice is None
+    with pytest.raises(toolchain.ToolchainError, match="no PTX assembler found.*nvidia-nvjitlink"):
+        found.require_assembler()
+
+
+def test_nvidia_packages_then_ptxas(tree, monkeypatch):
+    nvidia = tree / "site" / "nvidia"
+    jit = touch(nvidia / "cu13" / "lib" / "libnvJitLink.so.13")
+    ptxas = touch(nvidia / "cuda_nvcc" / "bin" / "ptxas")
+    touch(nvidia / "cu13" / "nvvm" / "libdevice" / "libdevice.10.bc")
+    monkeypatch.setattr(toolchain, "_nvidia_dirs", lambda: [nvidia])
+    toolchain.clear_cache()
+    found = toolchain.toolchain()
+    assert found.nvjitlink == jit and found.libdevice_root == nvidia / "cu13"
+    assert found.source == "python packages"
+    monkeypatch.setenv("TILE_ASSEMBLER", "ptxas")
+    assert toolchain.toolchain().ptxas == ptxas
+    monkeypatch.setenv("TILE_ASSEMBLER", "gcc")
+    with pytest.raises(toolchain.ToolchainError, match="TILE_ASSEMBLER='gcc'"):
+        toolchain.toolchain()
+
+
+def test_bundled_libdevice_comes_first(tree, monkeypatch):
+    bundle = tree / "bundle"
+    touch(bundle / "nvvm" / "libdevice" / "libdevice.10.bc")
+    touch(tree / "no-toolkit" / "nvvm" / "libdevice" / "libdevice.10.bc")
+    ptxas = touch(tree / "no-toolkit" / "bin" / "ptxas")
+    monkeypatch.setattr(toolchain, "_bundled_libdevice_root", lambda: bundle)
+    toolchain.clear_cache()
+    found = toolchain.toolchain()
+    assert found.libdevice_root == bundle and found.ptxas == ptxas
+
+
+def test_cuda_home_wins(tree, monkeypatch):
+    nvidia = tree / "site" / "nvidia"
+    touch(nvidia / "cu13" / "lib" / "libnvJitLink.so.13")
+    monkeypatch.setattr(toolchain, "_nvidia_dirs", lambda: [nvidia])
+    home = tree / "cuda"
+    ptxas = touch(home / "bin" / "ptxas")
+    touch(home / "nvvm" / "libdevice" / "libdevice.10.bc")
+    monkeypatch.setenv("CUDA_HOME", str(home))
+    found = toolchain.toolchain()
+    assert found.ptxas == ptxas and found.libdevice_root == home and found.source == "CUDA_HOME"
+    monkeypatch.setenv("CUDA_HOME", str(tree / "nowhere"))
+    with pytest.raises(toolchain.ToolchainError, match="CUDA_HOME=.*nowhere has no nvvm"):
+        toolchain.toolchain()
