@@ -107,8 +107,8 @@ const char *tileCompilerVersion(void) { return TILE_VERSION; }
 const char *tileSupportedChips(void) {
   static const std::string chips = [] {
     std::string text;
-    for (llvm::StringRef chip : mlir::tile::getSupportedChips())
-      text += (text.empty() ? "" : ",") + chip.str();
+    for (const mlir::tile::ChipInfo &chip : mlir::tile::getSupportedChips())
+      text += (text.empty() ? "" : ",") + chip.name.str();
     return text;
   }();
   return chips.c_str();

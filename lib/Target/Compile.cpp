@@ -97,28 +97,6 @@ static void buildTileToGPUPipeline(OpPassManager &pm, unsigned numWarps) {
 // Options
 //===----------------------------------------------------------------------===//
 
-llvm::ArrayRef<llvm::StringRef> mlir::tile::getSupportedChips() {
-  static const llvm::StringRef chips[] = {"sm_80", "sm_86", "sm_89", "sm_90",
-                                          "sm_90a"};
-  return chips;
-}
-
-std::optional<std::string> mlir::tile::checkChip(llvm::StringRef chip) {
-  if (llvm::is_contained(getSupportedChips(), chip))
-    return std::nullopt;
-  // Upstream's NVVM target reads an uninitialized SM number for a chip that
-  // is not `sm_<digits>` and crashes on an empty one, and LLVM would write
-  // `.target <chip>` for anything: nothing else reaches them.
-  std::string message;
-  llvm::raw_string_ostream os(message);
-  os << "unsupported chip '";
-  os.write_escaped(chip);
-  os << "'; the supported chips are ";
-  llvm::interleave(getSupportedChips(), os, ", ");
-  os << " (sm_90a for Hopper-only instructions)";
-  return message;
-}
-
 std::optional<std::string> mlir::tile::checkNumWarps(int64_t numWarps) {
   // The layouts spread blocks over a power of two of warps.
   if (numWarps >= 1 && numWarps <= 32 && llvm::isPowerOf2_64(numWarps))
@@ -472,11 +450,10 @@ static void compile(StringRef source, StringRef bufferName,
   if (options.emitCubin) {
     AssembleResult assembled =
         options.nvJitLink.empty()
-            ? assembleWithPtxas(options.ptxas, toolkit.path,
-                                toolkit.origin == kBuildDefaultToolkit
-                                    ? ""
-                                    : toolkit.origin,
-                                options.chip, result.ptx)
+            ? assembleWithPtxas(
+                  options.ptxas, toolkit.path,
+                  toolkit.origin == kBuildDefaultToolkit ? "" : toolkit.origin,
+                  options.chip, result.ptx)
             : assembleWithNvJitLink(options.nvJitLink, options.chip,
                                     result.ptx);
     result.assembler = assembled.assembler;

@@ -11,6 +11,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
 #include "mlir/Pass/PassManager.h"
+#include "tile/Dialect/Tile/IR/Chips.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
@@ -86,14 +87,7 @@ struct CompileResult {
 // Options, checked in one place for every driver
 //===----------------------------------------------------------------------===//
 
-/// The chips tile compiles for: sm_80, sm_86, sm_89, sm_90 and sm_90a. The
-/// Hopper-only instructions (wgmma, TMA) need sm_90a, which runs only on
-/// Hopper; sm_90 code runs on Hopper and later.
-llvm::ArrayRef<llvm::StringRef> getSupportedChips();
-
-/// The message for a chip that is not supported (naming the supported
-/// ones), or nothing for a supported chip.
-std::optional<std::string> checkChip(llvm::StringRef chip);
+// The chips (getSupportedChips, checkChip): tile/Dialect/Tile/IR/Chips.h.
 
 /// The message for a number of warps that is not a power of two from 1 to
 /// 32, or nothing.

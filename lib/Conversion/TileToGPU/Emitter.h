@@ -36,6 +36,7 @@
 #define TILE_LIB_CONVERSION_TILETOGPU_EMITTER_H
 
 #include "tile/Analysis/AxisInfo.h"
+#include "tile/Dialect/Tile/IR/Chips.h"
 #include "tile/Dialect/Tile/IR/TileOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -53,8 +54,6 @@
 namespace mlir::tile::lowering {
 
 constexpr int64_t kWarpSize = 32;
-/// Static shared memory a block can use without opting in to more.
-constexpr int64_t kMaxStaticSharedBytes = 48 * 1024;
 inline constexpr StringLiteral kSharedSymbol = "tile_shared";
 
 /// How a block value is spread over the threads of a program instance: the
