@@ -268,6 +268,31 @@ static void checkCompile(const char *source, size_t size) {
   CHECK(diagnostics &&
         strstr(diagnostics, "cannot load nvJitLink from /nonexistent/") != NULL);
   tileCompileResultDestroy(result);
+  /* A toolkit without bin/ptxas, or a ptxas that cannot run, is an error
+   * naming it: no other ptxas is used instead. */
+  options.nvJitLink = NULL;
+  options.cudaToolkit = "/nonexistent/cuda";
+  result = tileCompileWith(source, size, &options);
+  CHECK(!tileCompileSucceeded(result));
+  diagnostics = tileCompileResultGet(result, "diagnostics", NULL);
+  CHECK(diagnostics &&
+        strstr(diagnostics, "ptxas not found: /nonexistent/cuda/bin/ptxas does "
+                            "not exist or is not executable (the CUDA toolkit "
+                            "/nonexistent/cuda comes from --cuda-path") != NULL);
+  size_t cubinSize = 1;
+  tileCompileResultGet(result, "cubin", &cubinSize);
+  CHECK(cubinSize == 0);
+  tileCompileResultDestroy(result);
+  options.cudaToolkit = NULL;
+  options.ptxas = "/nonexistent/ptxas";
+  result = tileCompileWith(source, size, &options);
+  CHECK(!tileCompileSucceeded(result));
+  diagnostics = tileCompileResultGet(result, "diagnostics", NULL);
+  CHECK(diagnostics &&
+        strstr(diagnostics, "ptxas /nonexistent/ptxas is not an executable file") !=
+            NULL);
+  tileCompileResultDestroy(result);
+  options.ptxas = NULL;
   options.emitCubin = 0;
   options.chip = "";
   result = tileCompileWith(source, size, &options);
