@@ -238,7 +238,8 @@ unsigned AxisInfoAnalysis::getPreferredWidth(Value ptr, Value mask) {
   if (shape.empty())
     return 1;
   unsigned last = shape.size() - 1;
-  const AxisInfo &info = get(ptr);
+  // A copy: get() of another value may grow the cache and move this entry.
+  AxisInfo info = get(ptr);
   int64_t bytes = pointeeBytes(ptr.getType());
   int64_t width = std::min<int64_t>(info.contiguity[last], 16 / bytes);
   width = std::min<int64_t>(
