@@ -8,7 +8,9 @@
 //
 // A finding is anything libFuzzer or the sanitizers report (crash, abort,
 // ASan/UBSan report, timeout, out-of-memory, exit) and the oracles each
-// target checks with `fuzzCheck` below.
+// target checks with `fuzzFail` below. As the compile library does, the
+// targets parse with its nesting limit and run each input on its large
+// stack (mlir::tile::runWithLargeStack).
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,6 +18,7 @@
 #define TILE_FUZZ_FUZZCOMMON_H
 
 #include "tile/Dialect/Tile/IR/TileOps.h"
+#include "tile/Target/Compile.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -61,14 +64,20 @@ inline void swallowDiagnostics(mlir::MLIRContext &context) {
       [](mlir::Diagnostic &) { return mlir::success(); });
 }
 
-/// Parses (and so verifies) `text` as a module in `context`.
-inline mlir::OwningOpRef<mlir::ModuleOp>
-parseKernel(llvm::StringRef text, mlir::MLIRContext &context) {
+/// Parses (and so verifies) `text` as a module in `context`, with the
+/// nesting limit the compile library applies to its input unless
+/// `limitNesting` is false (for re-parsing what the printer wrote: the
+/// generic form nests deeper than the custom one).
+inline mlir::OwningOpRef<mlir::ModuleOp> parseKernel(llvm::StringRef text,
+                                                     mlir::MLIRContext &context,
+                                                     bool limitNesting = true) {
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(
       llvm::MemoryBuffer::getMemBufferCopy(text, "fuzz-input.mlir"),
       llvm::SMLoc());
-  return mlir::parseSourceFile<mlir::ModuleOp>(sourceMgr, &context);
+  if (!limitNesting)
+    return mlir::parseSourceFile<mlir::ModuleOp>(sourceMgr, &context);
+  return mlir::tile::parseTileSource(sourceMgr, &context);
 }
 
 /// An oracle failed: report and abort, so that libFuzzer saves the input.

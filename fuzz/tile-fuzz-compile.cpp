@@ -23,14 +23,16 @@ using namespace mlir;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   llvm::StringRef input(reinterpret_cast<const char *>(data), size);
-  {
-    // Only inputs that verify with the kernel dialects go down the pipeline.
+  // Only inputs that verify with the kernel dialects go down the pipeline.
+  bool verifies = false;
+  mlir::tile::runWithLargeStack([&] {
     MLIRContext context(tile_fuzz::kernelRegistry(),
                         MLIRContext::Threading::DISABLED);
     tile_fuzz::swallowDiagnostics(context);
-    if (!tile_fuzz::parseKernel(input, context))
-      return 0;
-  }
+    verifies = bool(tile_fuzz::parseKernel(input, context));
+  });
+  if (!verifies)
+    return 0;
 
   tile::CompileOptions options;
   options.emitCubin = false;

@@ -51,7 +51,7 @@ static void checkRoundTrip(ModuleOp module, const char *stage) {
       diagnostics += diag.str() + "\n";
       return success();
     });
-    if (!tile_fuzz::parseKernel(text, context))
+    if (!tile_fuzz::parseKernel(text, context, /*limitNesting=*/false))
       tile_fuzz::fuzzFail(generic ? "the generic print does not parse again"
                                   : "the print does not parse again",
                           std::string(stage) + ":\n" + text + "\n" +
@@ -59,14 +59,13 @@ static void checkRoundTrip(ModuleOp module, const char *stage) {
   }
 }
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-  llvm::StringRef input(reinterpret_cast<const char *>(data), size);
+static void fuzzOne(llvm::StringRef input) {
   MLIRContext context(tile_fuzz::kernelRegistry(),
                       MLIRContext::Threading::DISABLED);
   tile_fuzz::swallowDiagnostics(context);
   OwningOpRef<ModuleOp> module = tile_fuzz::parseKernel(input, context);
   if (!module)
-    return 0; // bad input, diagnosed: fine
+    return; // bad input, diagnosed: fine
   checkRoundTrip(*module, "parsed input");
 
   PassManager pm(&context);
@@ -81,5 +80,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   PassManager lower(&context);
   lower.addPass(tile::createConvertTileToGPU());
   (void)lower.run(*module);
+}
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  llvm::StringRef input(reinterpret_cast<const char *>(data), size);
+  mlir::tile::runWithLargeStack([&] { fuzzOne(input); });
   return 0;
 }

@@ -27,10 +27,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       tile_fuzz::fuzzFail("the frontend failed without a diagnostic", input);
     return 0;
   }
-  MLIRContext context(tile_fuzz::kernelRegistry(),
-                      MLIRContext::Threading::DISABLED);
-  tile_fuzz::swallowDiagnostics(context);
-  if (!tile_fuzz::parseKernel(result.tileIR, context))
+  bool verifies = false;
+  mlir::tile::runWithLargeStack([&] {
+    MLIRContext context(tile_fuzz::kernelRegistry(),
+                        MLIRContext::Threading::DISABLED);
+    tile_fuzz::swallowDiagnostics(context);
+    verifies = bool(tile_fuzz::parseKernel(result.tileIR, context));
+  });
+  if (!verifies)
     tile_fuzz::fuzzFail("the frontend produced tile IR that does not verify",
                         result.tileIR);
   return 0;

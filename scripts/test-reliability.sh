@@ -9,6 +9,8 @@
 #   bash scripts/test-reliability.sh
 #   FUZZ_SECONDS=600 bash scripts/test-reliability.sh      # longer fuzzing
 #   SKIP_ASAN=1 / SKIP_FUZZ=1                               # one half only
+#   FUZZ_TARGETS="tile-fuzz-tritonc"                        # some targets only
+# scripts/fuzz-long.sh runs the fuzzers for longer (nightly).
 # Expects the packages of scripts/setup.sh (clang-22, libclang-rt-22-dev).
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -57,7 +59,12 @@ if [[ -z "${SKIP_ASAN:-}" ]]; then
 fi
 
 if [[ -z "${SKIP_FUZZ:-}" ]]; then
-  fuzzers=(tile-fuzz-ir tile-fuzz-compile tile-fuzz-tritonc)
+  all_fuzzers=(tile-fuzz-ir tile-fuzz-compile tile-fuzz-tritonc)
+  read -r -a fuzzers <<<"${FUZZ_TARGETS:-${all_fuzzers[*]}}"
+  for f in "${fuzzers[@]}"; do
+    [[ " ${all_fuzzers[*]} " == *" $f "* ]] ||
+      { echo "unknown fuzz target '$f' (targets: ${all_fuzzers[*]})"; exit 2; }
+  done
   step "fuzzer build in $FUZZ_DIR"
   if timed cmake -S . -B "$FUZZ_DIR" "${cmake_args[@]}" -DTILE_ENABLE_FUZZERS=ON \
          -DLLVM_USE_SANITIZE_COVERAGE=ON >/dev/null &&

@@ -24,10 +24,13 @@ extern "C" {
 
 typedef struct TileCompileResult TileCompileResult;
 
-/** Compiles tile IR text of `irSize` bytes. `chip` names the GPU ("sm_90";
- *  NULL means "sm_90"), `numWarps` the warps per program instance, and
- *  `emitCubin` whether to run ptxas. `bufferName` (may be NULL) names the
- *  source in diagnostics. Never returns NULL. */
+/** Compiles tile IR text of `irSize` bytes. `chip` names the GPU, one of
+ *  tileSupportedChips() (NULL means "sm_90"; any other string, "" included,
+ *  must be a supported chip), `numWarps` the warps per program instance (a
+ *  power of two from 1 to 32), and `emitCubin` whether to run ptxas.
+ *  `bufferName` (may be NULL) names the source in diagnostics. Invalid
+ *  options and input give a failed result with diagnostics; never returns
+ *  NULL, never aborts. */
 TILE_CAPI_EXPORTED TileCompileResult *tileCompile(const char *irText,
                                                   size_t irSize,
                                                   const char *chip,
@@ -45,17 +48,19 @@ tileCompileWithOptions(const char *irText, size_t irSize,
 typedef struct TileCompileOptions {
   /** Names the source in diagnostics. */
   const char *bufferName;
-  /** The GPU ("sm_90", "sm_90a", "sm_80", ...). */
+  /** The GPU, one of tileSupportedChips() (NULL: "sm_90"; "" is an
+   *  error). */
   const char *chip;
-  /** Warps per program instance (0: 4). */
+  /** Warps per program instance, a power of two from 1 to 32 (0: 4). */
   int numWarps;
   /** Whether to assemble a cubin. */
   int emitCubin;
   /** Directory holding nvvm/libdevice/libdevice.10.bc (and bin/ptxas): a
    *  CUDA toolkit or an NVIDIA wheel's root. NULL: $CUDA_HOME or the build's
-   *  default. */
+   *  default. One given here or in $CUDA_HOME must hold what is used. */
   const char *cudaToolkit;
-  /** A ptxas executable (NULL: the toolkit's, else the first on PATH). */
+  /** A ptxas executable (NULL: the toolkit's; only for the build's default
+   *  toolkit, else the first on PATH). */
   const char *ptxas;
   /** A libnvJitLink.so to assemble with in-process; wins over ptxas. */
   const char *nvJitLink;
@@ -86,6 +91,9 @@ TILE_CAPI_EXPORTED void tileCompileResultDestroy(TileCompileResult *result);
 
 /** The compiler's version string, part of any cache key. */
 TILE_CAPI_EXPORTED const char *tileCompilerVersion(void);
+
+/** The chips tileCompile accepts, comma-separated ("sm_80,...,sm_90a"). */
+TILE_CAPI_EXPORTED const char *tileSupportedChips(void);
 
 #ifdef __cplusplus
 }

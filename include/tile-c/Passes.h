@@ -23,7 +23,8 @@ MLIR_CAPI_EXPORTED void tileRegisterPasses(void);
 
 /** Adds to `registry` the tile dialect and every upstream dialect, interface
  *  extension and LLVM IR translation that running `tile-to-nvvm` and then
- *  `gpu-module-to-binary` needs (the NVVM target included). */
+ *  `gpu-module-to-binary` needs (the NVVM target included). A null registry
+ *  is ignored. */
 MLIR_CAPI_EXPORTED void
 tileRegisterCompileDependencies(MlirDialectRegistry registry);
 

@@ -14,7 +14,8 @@ int64_t mlir::tile::getAccessWidthAlong(AxisInfoAnalysis &axisInfo, Value ptr,
   Type pointee = cast<PtrType>(type.getElementType()).getPointeeType();
   // i1 is stored as a byte.
   int64_t bytes = std::max<int64_t>(1, pointee.getIntOrFloatBitWidth() / 8);
-  const AxisInfo &info = axisInfo.get(ptr);
+  // A copy: get() of another value may grow the cache and move this entry.
+  AxisInfo info = axisInfo.get(ptr);
   // A group of registers must lie within one run of consecutive addresses,
   // one run of equal mask values, and all inside or all outside the block:
   // its width divides the run lengths and the extent (runs start at multiples

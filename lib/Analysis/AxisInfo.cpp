@@ -36,13 +36,8 @@
 using namespace mlir;
 using namespace mlir::tile;
 
-//===----------------------------------------------------------------------===//
-// Arithmetic on facts
-//===----------------------------------------------------------------------===//
-
-/// Divisibility is tracked up to this power of two: far more than any access
-/// needs, and small enough that products of two cannot overflow.
-static constexpr int64_t kMaxDivisibility = int64_t(1) << 30;
+// Divisibility is tracked up to kMaxDivisibility (TileDialect.h): far more
+// than any access needs, and small enough that products cannot overflow.
 
 /// The largest power of two dividing `value`, at most kMaxDivisibility (0 is
 /// divisible by every power).

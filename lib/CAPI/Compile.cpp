@@ -25,9 +25,9 @@ static void setIfGiven(std::string &field, const char *value) {
 static TileCompileResult *compile(const char *irText, size_t irSize,
                                   const TileCompileOptions &in, int numWarps) {
   auto *handle = new TileCompileResult();
-  if (numWarps <= 0 || numWarps > 32) {
-    handle->result.diagnostics = "error: num_warps must be from 1 to 32, not " +
-                                 std::to_string(numWarps) + "\n";
+  // Checked here as an int: a negative count must not wrap to a large one.
+  if (std::optional<std::string> error = mlir::tile::checkNumWarps(numWarps)) {
+    handle->result.diagnostics = "error: " + *error + "\n";
     return handle;
   }
   mlir::tile::CompileOptions options;
@@ -35,7 +35,9 @@ static TileCompileResult *compile(const char *irText, size_t irSize,
   options.emitCubin = in.emitCubin != 0;
   if (in.numStages > 0)
     options.numStages = in.numStages;
-  setIfGiven(options.chip, in.chip);
+  // NULL is the default chip; any string, "" included, is checked.
+  if (in.chip)
+    options.chip = in.chip;
   setIfGiven(options.cudaToolkit, in.cudaToolkit);
   setIfGiven(options.ptxas, in.ptxas);
   setIfGiven(options.nvJitLink, in.nvJitLink);
@@ -103,5 +105,15 @@ const char *tileCompileResultGet(const TileCompileResult *result,
 void tileCompileResultDestroy(TileCompileResult *result) { delete result; }
 
 const char *tileCompilerVersion(void) { return TILE_VERSION; }
+
+const char *tileSupportedChips(void) {
+  static const std::string chips = [] {
+    std::string text;
+    for (const mlir::tile::ChipInfo &chip : mlir::tile::getSupportedChips())
+      text += (text.empty() ? "" : ",") + chip.name.str();
+    return text;
+  }();
+  return chips.c_str();
+}
 
 } // extern "C"

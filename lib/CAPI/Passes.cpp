@@ -9,5 +9,6 @@
 void tileRegisterPasses(void) { mlir::tile::registerTilePassesAndPipelines(); }
 
 void tileRegisterCompileDependencies(MlirDialectRegistry registry) {
-  mlir::tile::registerCompileDependencies(*unwrap(registry));
+  if (mlir::DialectRegistry *dialects = unwrap(registry))
+    mlir::tile::registerCompileDependencies(*dialects);
 }

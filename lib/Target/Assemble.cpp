@@ -26,7 +26,7 @@ using llvm::StringRef;
 
 /// The ptxas to run, or an empty string with `error` set.
 static std::string findPtxas(StringRef ptxas, StringRef toolkit,
-                             std::string &error) {
+                             StringRef toolkitGivenBy, std::string &error) {
   if (!ptxas.empty()) {
     if (llvm::sys::fs::can_execute(ptxas))
       return ptxas.str();
@@ -37,18 +37,30 @@ static std::string findPtxas(StringRef ptxas, StringRef toolkit,
   llvm::sys::path::append(inToolkit, "bin", "ptxas");
   if (!toolkit.empty() && llvm::sys::fs::can_execute(inToolkit))
     return inToolkit.str().str();
+  // A toolkit that was asked for is the one used: a cubin from another
+  // toolkit's ptxas is not what was asked for.
+  if (!toolkitGivenBy.empty()) {
+    error = "ptxas not found: " + inToolkit.str().str() +
+            " does not exist or is not executable (the CUDA toolkit " +
+            toolkit.str() + " comes from " + toolkitGivenBy.str() +
+            "; set CUDA_HOME or --cuda-path to a CUDA toolkit)";
+    return "";
+  }
   if (auto found = llvm::sys::findProgramByName("ptxas"))
     return *found;
   error = "ptxas not found in " + inToolkit.str().str() +
-          " nor on PATH; set CUDA_HOME to a CUDA toolkit";
+          " (the build's default CUDA toolkit) nor on PATH; set CUDA_HOME to "
+          "a CUDA toolkit";
   return "";
 }
 
 AssembleResult mlir::tile::assembleWithPtxas(StringRef ptxasPath,
-                                             StringRef toolkit, StringRef chip,
-                                             StringRef ptx) {
+                                             StringRef toolkit,
+                                             StringRef toolkitGivenBy,
+                                             StringRef chip, StringRef ptx) {
   AssembleResult result;
-  std::string ptxas = findPtxas(ptxasPath, toolkit, result.error);
+  std::string ptxas =
+      findPtxas(ptxasPath, toolkit, toolkitGivenBy, result.error);
   if (ptxas.empty())
     return result;
   result.assembler = "ptxas (" + ptxas + ")";

@@ -24,9 +24,12 @@ struct AssembleResult {
   std::string assembler;
 };
 
-/// Assembles with the ptxas at `ptxas`, or with `<toolkit>/bin/ptxas`, or
-/// the first ptxas on PATH when both are empty or missing.
+/// Assembles with the ptxas at `ptxas`, or with `<toolkit>/bin/ptxas`, or,
+/// when both are empty or missing and the toolkit is only the build's
+/// default (`toolkitGivenBy` empty; else "--cuda-path" or "CUDA_HOME"), the
+/// first ptxas on PATH. `assembler` in the result names the one that ran.
 AssembleResult assembleWithPtxas(llvm::StringRef ptxas, llvm::StringRef toolkit,
+                                 llvm::StringRef toolkitGivenBy,
                                  llvm::StringRef chip, llvm::StringRef ptx);
 
 /// Assembles in-process with the nvJitLink library at `library`.

@@ -46,6 +46,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
+#include "llvm/Support/ProgramStack.h"
 #include "llvm/Support/SourceMgr.h"
 
 #ifndef TILE_DEFAULT_CUDA_TOOLKIT
@@ -101,6 +102,29 @@ static void buildTileToGPUPipeline(OpPassManager &pm,
   pm.addPass(createConvertTileToGPU(gpuOptions));
 }
 
+//===----------------------------------------------------------------------===//
+// Options
+//===----------------------------------------------------------------------===//
+
+std::optional<std::string> mlir::tile::checkNumWarps(int64_t numWarps) {
+  // The layouts spread blocks over a power of two of warps.
+  if (numWarps >= 1 && numWarps <= 32 && llvm::isPowerOf2_64(numWarps))
+    return std::nullopt;
+  return "num-warps must be a power of two from 1 to 32, not " +
+         std::to_string(numWarps);
+}
+
+std::optional<std::string>
+mlir::tile::checkCompileOptions(const CompileOptions &options) {
+  if (auto error = checkChip(options.chip))
+    return error;
+  return checkNumWarps(options.numWarps);
+}
+
+//===----------------------------------------------------------------------===//
+// Pipelines
+//===----------------------------------------------------------------------===//
+
 /// gpu.func kernels to the LLVM and NVVM dialects, with a target attached.
 static void buildGPUToNVVMPipeline(OpPassManager &pm, StringRef chip) {
   OpPassManager &gpuModule = pm.nest<gpu::GPUModuleOp>();
@@ -140,26 +164,95 @@ struct TileToNVVMPipelineOptions
 } // namespace
 
 void mlir::tile::registerTilePipelines() {
-  PassPipelineRegistration<TileToNVVMPipelineOptions>(
+  // PassPipelineRegistration offers no way to reject option values, so the
+  // pipeline is registered with a builder that can fail.
+  registerPassPipeline(
       "tile-to-nvvm",
       "Lower tile kernels to the NVVM and LLVM dialects, ready for "
       "serialization to PTX",
-      [](OpPassManager &pm, const TileToNVVMPipelineOptions &options) {
+      [](OpPassManager &pm, StringRef text,
+         function_ref<LogicalResult(const Twine &)> errorHandler) {
+        TileToNVVMPipelineOptions options;
+        if (failed(options.parseFromString(text)))
+          return failure();
+        std::optional<std::string> error = checkChip(options.chip);
+        if (!error)
+          error = checkNumWarps(options.numWarps);
+        if (error)
+          return errorHandler("tile-to-nvvm: " + *error);
         CompileOptions compile;
         compile.chip = options.chip;
         compile.numWarps = options.numWarps;
         compile.numStages = options.numStages;
         buildTileToNVVMPipeline(pm, compile);
+        return success();
+      },
+      [](function_ref<void(const mlir::detail::PassOptions &)> printOptions) {
+        printOptions(TileToNVVMPipelineOptions());
       });
 }
 
-std::string mlir::tile::getCudaToolkitPath(const CompileOptions &options) {
+CudaToolkit mlir::tile::getCudaToolkit(const CompileOptions &options) {
   if (!options.cudaToolkit.empty())
-    return options.cudaToolkit;
+    return {options.cudaToolkit, "--cuda-path"};
   if (const char *home = std::getenv("CUDA_HOME"))
     if (*home)
-      return home;
-  return TILE_DEFAULT_CUDA_TOOLKIT;
+      return {home, "CUDA_HOME"};
+  return {TILE_DEFAULT_CUDA_TOOLKIT, kBuildDefaultToolkit};
+}
+
+std::string mlir::tile::getCudaToolkitPath(const CompileOptions &options) {
+  return getCudaToolkit(options).path;
+}
+
+//===----------------------------------------------------------------------===//
+// Input limits
+//===----------------------------------------------------------------------===//
+
+LogicalResult mlir::tile::checkNestingDepth(const llvm::SourceMgr &sourceMgr,
+                                            MLIRContext *context) {
+  const llvm::MemoryBuffer *buffer =
+      sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID());
+  StringRef text = buffer->getBuffer();
+  unsigned depth = 0;
+  for (size_t i = 0, e = text.size(); i < e; ++i) {
+    char c = text[i];
+    if (c == '"') { // a string: skip to the closing quote
+      for (++i; i < e && text[i] != '"'; ++i)
+        if (text[i] == '\\')
+          ++i;
+    } else if (c == '/' && i + 1 < e && text[i + 1] == '/') { // a comment
+      i = std::min(text.find('\n', i), e);
+    } else if (c == '-' && i + 1 < e && text[i + 1] == '>') { // `->`
+      ++i;
+    } else if (c == '(' || c == '[' || c == '{' || c == '<') {
+      if (++depth <= kMaxNestingDepth)
+        continue;
+      auto [line, column] =
+          sourceMgr.getLineAndColumn(SMLoc::getFromPointer(text.data() + i));
+      return emitError(FileLineColLoc::get(
+                 context, buffer->getBufferIdentifier(), line, column))
+             << "nesting deeper than " << kMaxNestingDepth
+             << " levels of brackets ( [ { < here; tile limits the nesting "
+                "of its input because the parser, verifier and passes "
+                "recurse over it";
+    } else if ((c == ')' || c == ']' || c == '}' || c == '>') && depth > 0) {
+      --depth;
+    }
+  }
+  return success();
+}
+
+OwningOpRef<ModuleOp>
+mlir::tile::parseTileSource(const llvm::SourceMgr &sourceMgr,
+                            MLIRContext *context) {
+  if (failed(checkNestingDepth(sourceMgr, context)))
+    return {};
+  return parseSourceFile<ModuleOp>(sourceMgr, context);
+}
+
+void mlir::tile::runWithLargeStack(llvm::function_ref<void()> body) {
+  llvm::runOnNewStack(kCompileStackBytes, body);
 }
 
 //===----------------------------------------------------------------------===//
@@ -255,16 +348,34 @@ std::string CompileResult::metadataJson() const {
 // The compile
 //===----------------------------------------------------------------------===//
 
-CompileResult mlir::tile::compileTileSource(StringRef source,
-                                            StringRef bufferName,
-                                            const CompileOptions &options) {
-  CompileResult result;
-  result.chip = options.chip;
+/// The libdevice functions (`__nv_*`) the GPU module calls, if the toolkit
+/// has no libdevice to resolve them: serialization would leave them as
+/// unresolved `.extern .func` declarations in the PTX, which fail only when
+/// the module is loaded.
+static LogicalResult checkLibdevice(gpu::GPUModuleOp gpuModule,
+                                    const CudaToolkit &toolkit,
+                                    StringRef libdevice) {
+  if (llvm::sys::fs::exists(libdevice))
+    return success();
+  for (auto func : gpuModule.getOps<LLVM::LLVMFuncOp>()) {
+    if (!func.isExternal() || !func.getName().starts_with("__nv_"))
+      continue;
+    return emitError(func.getLoc())
+           << "the kernels call the libdevice function '" << func.getName()
+           << "', but " << libdevice << " does not exist (the CUDA toolkit "
+           << toolkit.path << " comes from " << toolkit.origin
+           << "; set CUDA_HOME or --cuda-path to a CUDA toolkit)";
+  }
+  return success();
+}
+
+/// The compile, on the caller's choice of stack.
+static void compile(StringRef source, StringRef bufferName,
+                    const CompileOptions &options, CompileResult &result) {
   llvm::raw_string_ostream diagnostics(result.diagnostics);
-  if (options.numWarps == 0 || options.numWarps > 32) {
-    diagnostics << "error: num-warps must be from 1 to 32, not "
-                << options.numWarps << "\n";
-    return result;
+  if (std::optional<std::string> error = checkCompileOptions(options)) {
+    diagnostics << "error: " << *error << "\n";
+    return;
   }
 
   DialectRegistry registry;
@@ -275,31 +386,46 @@ CompileResult mlir::tile::compileTileSource(StringRef source,
       llvm::MemoryBuffer::getMemBufferCopy(source, bufferName), SMLoc());
   SourceMgrDiagnosticHandler handler(sourceMgr, &context, diagnostics);
 
-  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  OwningOpRef<ModuleOp> module = parseTileSource(sourceMgr, &context);
   if (!module)
-    return result;
+    return;
+  // The lowering adds the GPU module beside the functions and reads back
+  // the one it made: nothing else belongs at the top level.
+  for (Operation &op : module->getBody()->getOperations()) {
+    if (!isa<func::FuncOp>(op)) {
+      emitError(op.getLoc())
+          << "tile IR holds func.func kernels and device functions at the top "
+             "level, not '"
+          << op.getName() << "'";
+      return;
+    }
+  }
   result.kernels = collectKernelSignatures(*module);
   if (result.kernels.empty()) {
     emitError(module->getLoc()) << "no kernel: a kernel is a public func.func";
-    return result;
+    return;
   }
+  // Before any pass, which may assume a kernel's interface.
+  for (auto func : module->getOps<func::FuncOp>())
+    if (func.isPublic() && failed(verifyKernelInterface(func)))
+      return;
 
   PassManager toGPU(&context);
   buildTileToGPUPipeline(toGPU, options);
   if (failed(toGPU.run(*module)))
-    return result;
+    return;
   collectLaunchFacts(*module, result.kernels);
 
   PassManager toNVVM(&context);
   buildGPUToNVVMPipeline(toNVVM, options.chip);
   if (failed(toNVVM.run(*module)))
-    return result;
+    return;
 
   gpu::GPUModuleOp gpuModule;
   module->walk([&](gpu::GPUModuleOp op) { gpuModule = op; });
   if (!gpuModule) {
     emitError(module->getLoc()) << "lowering produced no GPU module";
-    return result;
+    return;
   }
 
   // LLVM IR, before libdevice is linked.
@@ -308,26 +434,31 @@ CompileResult mlir::tile::compileTileSource(StringRef source,
     std::unique_ptr<llvm::Module> llvmModule =
         translateModuleToLLVMIR(gpuModule, llvmContext, "tile_kernels");
     if (!llvmModule)
-      return result;
+      return;
     llvm::raw_string_ostream os(result.llvmIR);
     llvmModule->print(os, nullptr);
   }
 
-  auto target = cast<gpu::TargetAttrInterface>(gpuModule.getTargetsAttr()[0]);
-  // The toolkit directory is where libdevice is linked from
-  // (<toolkit>/nvvm/libdevice/libdevice.10.bc).
-  std::string toolkit = getCudaToolkitPath(options);
-  SmallString<256> libdevice(toolkit);
+  // libdevice is linked from <toolkit>/nvvm/libdevice/libdevice.10.bc.
+  CudaToolkit toolkit = getCudaToolkit(options);
+  SmallString<256> libdevice(toolkit.path);
   llvm::sys::path::append(libdevice, "nvvm", "libdevice", "libdevice.10.bc");
+  if (failed(checkLibdevice(gpuModule, toolkit, libdevice)))
+    return;
+  auto target = cast<gpu::TargetAttrInterface>(gpuModule.getTargetsAttr()[0]);
+  // The serializer needs the toolkit only for libdevice (checked above) and
+  // reports a missing one as an error with the whole module attached: a PTX
+  // without math calls needs no toolkit.
   if (llvm::sys::fs::is_regular_file(libdevice))
     result.libdevice = libdevice.str().str();
-  gpu::TargetOptions targetOptions(toolkit, {}, "", "",
-                                   gpu::CompilationTarget::Assembly);
+  gpu::TargetOptions targetOptions(
+      llvm::sys::fs::is_directory(toolkit.path) ? toolkit.path : "", {}, "", "",
+      gpu::CompilationTarget::Assembly);
   std::optional<SmallVector<char, 0>> ptx =
       target.serializeToObject(gpuModule, targetOptions);
   if (!ptx) {
     emitError(gpuModule.getLoc()) << "serialization to PTX failed";
-    return result;
+    return;
   }
   result.ptx.assign(ptx->begin(), ptx->end());
   while (!result.ptx.empty() && result.ptx.back() == '\0')
@@ -336,17 +467,27 @@ CompileResult mlir::tile::compileTileSource(StringRef source,
   if (options.emitCubin) {
     AssembleResult assembled =
         options.nvJitLink.empty()
-            ? assembleWithPtxas(options.ptxas, toolkit, options.chip,
-                                result.ptx)
+            ? assembleWithPtxas(
+                  options.ptxas, toolkit.path,
+                  toolkit.origin == kBuildDefaultToolkit ? "" : toolkit.origin,
+                  options.chip, result.ptx)
             : assembleWithNvJitLink(options.nvJitLink, options.chip,
                                     result.ptx);
     result.assembler = assembled.assembler;
     if (!assembled.succeeded) {
       diagnostics << "error: " << assembled.error << "\n";
-      return result;
+      return;
     }
     result.cubin = std::move(assembled.cubin);
   }
   result.succeeded = true;
+}
+
+CompileResult mlir::tile::compileTileSource(StringRef source,
+                                            StringRef bufferName,
+                                            const CompileOptions &options) {
+  CompileResult result;
+  result.chip = options.chip;
+  runWithLargeStack([&] { compile(source, bufferName, options, result); });
   return result;
 }

@@ -30,7 +30,34 @@ bool isComparison(const std::string &op) {
 }
 } // namespace
 
+namespace {
+/// `a op b` on int64, or nothing when the result overflows.
+std::optional<int64_t> checkedArithmetic(const std::string &op, int64_t a,
+                                         int64_t b) {
+  int64_t r;
+  if (op == "+")
+    return __builtin_add_overflow(a, b, &r) ? std::nullopt
+                                            : std::optional<int64_t>(r);
+  if (op == "-")
+    return __builtin_sub_overflow(a, b, &r) ? std::nullopt
+                                            : std::optional<int64_t>(r);
+  if (op == "*")
+    return __builtin_mul_overflow(a, b, &r) ? std::nullopt
+                                            : std::optional<int64_t>(r);
+  // Division and remainder: the caller rules out b == 0.
+  if (a == INT64_MIN && b == -1)
+    return std::nullopt;
+  return op == "/" ? a / b : a % b;
+}
+} // namespace
+
 std::optional<int64_t> Emitter::constantInt(const Expr &e) {
+  // Shapes, axes and ranges are computed exactly in 64 bits; anything that
+  // does not fit is an error at the operator, never a wrapped value.
+  auto overflow = [&](const std::string &what) -> int64_t {
+    fail(e.loc, "integer overflow in a constant expression: " + what +
+                    " does not fit in 64 bits");
+  };
   switch (e.kind) {
   case Expr::IntLit:
   case Expr::BoolLit:
@@ -39,7 +66,7 @@ std::optional<int64_t> Emitter::constantInt(const Expr &e) {
     Variable *var = lookup(e.name);
     if (var && var->value.isConstant && var->type.isInteger() &&
         !var->type.isTile())
-      return (int64_t)var->value.constant;
+      return var->value.intConstant;
     return std::nullopt;
   }
   case Expr::Cast:
@@ -53,13 +80,13 @@ std::optional<int64_t> Emitter::constantInt(const Expr &e) {
     if (!v)
       return std::nullopt;
     if (e.op == "-")
-      return -*v;
+      return *v == INT64_MIN ? overflow("-(" + std::to_string(*v) + ")") : -*v;
     if (e.op == "+")
       return *v;
     if (e.op == "~")
       return ~*v;
     if (e.op == "!")
-      return (int64_t) !*v;
+      return (int64_t)!*v;
     return std::nullopt;
   }
   case Expr::Ternary: {
@@ -73,22 +100,26 @@ std::optional<int64_t> Emitter::constantInt(const Expr &e) {
     if (!a || !b)
       return std::nullopt;
     const std::string &op = e.op;
-    if (op == "+")
-      return *a + *b;
-    if (op == "-")
-      return *a - *b;
-    if (op == "*")
-      return *a * *b;
+    std::string text = std::to_string(*a) + " " + op + " " + std::to_string(*b);
     if ((op == "/" || op == "%") && *b == 0)
       fail(e.loc, "division by zero in a constant expression");
-    if (op == "/")
-      return *a / *b;
-    if (op == "%")
-      return *a % *b;
-    if (op == "<<")
-      return *a << *b;
-    if (op == ">>")
-      return *a >> *b;
+    if (op == "+" || op == "-" || op == "*" || op == "/" || op == "%") {
+      if (auto r = checkedArithmetic(op, *a, *b))
+        return *r;
+      return overflow(text);
+    }
+    if (op == "<<" || op == ">>") {
+      if (*b < 0 || *b > 63)
+        fail(e.loc, "shift count " + std::to_string(*b) +
+                        " in a constant expression is out of range (0 to 63)");
+      if (op == ">>")
+        return *a >> *b;
+      // A left shift must be exact: the bits shifted out are all zero (or
+      // all one for a negative value).
+      if (*b > 0 && (*a >> (63 - *b)) != 0 && (*a >> (63 - *b)) != -1)
+        return overflow(text);
+      return (int64_t)((uint64_t)*a << *b);
+    }
     if (op == "&")
       return *a & *b;
     if (op == "|")
@@ -137,20 +168,21 @@ Val Emitter::emitExpr(const Expr &e) {
   loc = e.loc;
   switch (e.kind) {
   case Expr::IntLit: {
-    bool wide = e.value > INT32_MAX;
-    Val v = constant((double)e.value,
+    // As C: int if it fits (and has no 'l' suffix), else long.
+    bool wide = e.isLong || e.value > INT32_MAX;
+    Val v = constant(e.value,
                      TcType::of(wide ? ScalarKind::Long : ScalarKind::Int));
     v.isLiteral = true;
     return v;
   }
   case Expr::FloatLit: {
     // Unsuffixed float literals are `float`, not `double`: GPU code.
-    Val v = constant(e.floatValue, TcType::of(ScalarKind::Float));
+    Val v = floatConstant(e.floatValue, TcType::of(ScalarKind::Float));
     v.isLiteral = true;
     return v;
   }
   case Expr::BoolLit: {
-    Val v = constant((double)e.value, TcType::of(ScalarKind::Bool));
+    Val v = constant(e.value, TcType::of(ScalarKind::Bool));
     v.isLiteral = true;
     return v;
   }
@@ -183,7 +215,8 @@ Val Emitter::emitExpr(const Expr &e) {
                       std::to_string(hi) + " is empty");
     if (lo < INT32_MIN || hi > INT32_MAX)
       fail(e.loc, "range bounds must fit in int");
-    TcType type = TcType::of(ScalarKind::Int).withShape({hi - lo});
+    TcType type =
+        TcType::of(ScalarKind::Int).withShape(checkShape({hi - lo}, e.loc));
     loc = e.loc;
     return op("tile.arange " + std::to_string(lo) + ", " + std::to_string(hi) +
                   " : " + type.mlir(),
@@ -254,7 +287,20 @@ Val Emitter::emitUnary(const Expr &e) {
     if (v.type.isBool())
       v = convert(v, ScalarKind::Int, e.loc);
     if (v.isConstant) {
-      Val c = constant(-v.constant, v.type);
+      Val c;
+      if (v.type.isFloat()) {
+        c = floatConstant(-v.floatConstant, v.type);
+      } else {
+        // -INT_MIN overflows; as C, `-2147483648` is a long literal negated.
+        if (v.intConstant == INT64_MIN)
+          fail(e.loc, "integer overflow in a constant expression: -(" +
+                          std::to_string(v.intConstant) +
+                          ") does not fit in 'long'");
+        checkFits(-v.intConstant, v.type.scalar, e.loc,
+                  "integer overflow in a constant expression: -(" +
+                      std::to_string(v.intConstant) + ")");
+        c = constant(-v.intConstant, v.type);
+      }
       c.isLiteral = v.isLiteral;
       return c;
     }
@@ -266,7 +312,7 @@ Val Emitter::emitUnary(const Expr &e) {
   if (name == "!") {
     Val b = toBool(v, e.loc);
     if (b.isConstant)
-      return constant(b.constant == 0, b.type);
+      return constant(b.intConstant == 0, b.type);
     Val t = constant(1, b.type);
     return elementwise("arith.xori", "tile.xori", b, t, b.type);
   }
@@ -329,22 +375,33 @@ Val Emitter::emitBinary(const std::string &name, Val a, Val b, Location at) {
   a = convert(a, kind, at);
   b = convert(b, kind, at);
 
-  // Fold scalar constants, so that constants stay usable as shapes.
-  if (a.isConstant && b.isConstant && shape.empty() && !isComparison(name)) {
-    double x = a.constant, y = b.constant, r;
-    bool folded = true;
-    if (name == "+")
-      r = x + y;
-    else if (name == "-")
-      r = x - y;
-    else if (name == "*")
-      r = x * y;
-    else if (name == "/" && (isFloat || y != 0))
-      r = isFloat ? x / y : std::trunc(x / y);
-    else
-      folded = false;
-    if (folded) {
-      Val c = constant(r, a.type);
+  // Fold scalar constants, so that constants stay usable as shapes:
+  // floats in double, integers exactly, an overflow in the operands' type
+  // being an error here rather than a wrapped or out-of-range constant.
+  bool foldable = name == "+" || name == "-" || name == "*" || name == "/";
+  if (a.isConstant && b.isConstant && shape.empty() && foldable) {
+    Val c;
+    if (isFloat) {
+      double x = a.floatConstant, y = b.floatConstant;
+      double r = name == "+"   ? x + y
+                 : name == "-" ? x - y
+                 : name == "*" ? x * y
+                               : x / y;
+      c = floatConstant(r, a.type);
+    } else if (name != "/" || b.intConstant != 0) {
+      std::string text = std::to_string(a.intConstant) + " " + name + " " +
+                         std::to_string(b.intConstant);
+      std::optional<int64_t> r =
+          checkedArithmetic(name, a.intConstant, b.intConstant);
+      if (!r)
+        fail(at, "integer overflow in a constant expression: " + text +
+                     " does not fit in '" + scalarName(kind) + "'");
+      checkFits(*r, kind, at,
+                "integer overflow in a constant expression: " + text + " = " +
+                    std::to_string(*r));
+      c = constant(*r, a.type);
+    }
+    if (c.isConstant) {
       c.isLiteral = literal;
       return c;
     }
@@ -508,19 +565,19 @@ Val Emitter::emitTernary(const Expr &e) {
   if (!cond.type.isTile() && (hasEffects(thenExpr) || hasEffects(elseExpr))) {
     // Evaluate only the chosen branch: an scf.if yielding the value.
     Val a, b;
-    std::string thenText = capture([&] { a = notNullValue(thenExpr); });
-    std::string elseText = capture([&] { b = notNullValue(elseExpr); });
+    std::string thenText = capture(at, [&] { a = notNullValue(thenExpr); });
+    std::string elseText = capture(at, [&] { b = notNullValue(elseExpr); });
     TcType type = a.type;
     if (!a.type.pointer) {
       type = a.type.withScalar(commonScalar(a, b));
       type.shape = broadcastShapes(a.type, b.type, at, "'?:'");
     }
-    thenText += capture([&] {
+    thenText += capture(at, [&] {
       a = coerce(a, type, at, "'?:'");
       loc = at;
       line("scf.yield " + a.ssa + " : " + type.mlir() + " " + locText());
     });
-    elseText += capture([&] {
+    elseText += capture(at, [&] {
       b = coerce(b, type, at, "'?:'");
       loc = at;
       line("scf.yield " + b.ssa + " : " + type.mlir() + " " + locText());
@@ -687,8 +744,9 @@ Val Emitter::emitBuiltin(const Expr &e, bool &handled) {
       fail(e.loc, "'dot' takes half or float tiles, not double");
     a = convert(a, kind, e.loc);
     b = convert(b, kind, e.loc);
-    TcType accType = TcType::of(ScalarKind::Float)
-                         .withShape({a.type.shape[0], b.type.shape[1]});
+    TcType accType =
+        TcType::of(ScalarKind::Float)
+            .withShape(checkShape({a.type.shape[0], b.type.shape[1]}, e.loc));
     Val acc = n == 3 ? coerce(notNullValue(*e.operands[2]), accType,
                               e.operands[2]->loc, "the accumulator of 'dot'")
                      : constant(0, accType);

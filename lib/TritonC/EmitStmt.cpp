@@ -131,6 +131,8 @@ TcType Emitter::resolveType(const TypeSpec &spec,
            "a tile dimension must be positive, got " + std::to_string(extent));
     type.shape.push_back(extent);
   }
+  if (!shape.empty())
+    checkShape(type.shape, shape.front()->loc);
   if (type.isVoid() && type.isTile())
     fail(spec.loc, "a tile of void");
   return type;
@@ -362,7 +364,7 @@ void Emitter::emitIf(const Stmt &stmt) {
     types.push_back(lookup(name)->type);
   }
   auto branch = [&](const Stmt *body) {
-    return capture([&] {
+    return capture(at, [&] {
       if (body) {
         scopes.emplace_back();
         emitStmt(*body);
@@ -470,7 +472,9 @@ bool Emitter::emitCountedFor(const Stmt &stmt) {
     upper = emitBinary("+", upper, one, cond.loc);
   }
   loc = at;
-  Val stepVal = constant((double)*stepValue, ivType);
+  checkFits(*stepValue, ivType.scalar, step.loc,
+            "the loop step " + std::to_string(*stepValue));
+  Val stepVal = constant(*stepValue, ivType);
 
   std::vector<std::string> carried = carriedVariables({stmt.body.get()}, {});
   std::vector<TcType> types;
@@ -482,7 +486,7 @@ bool Emitter::emitCountedFor(const Stmt &stmt) {
     args.push_back(Val{fresh(), var->type});
   }
   std::string ivName = fresh();
-  std::string body = capture([&] {
+  std::string body = capture(at, [&] {
     for (size_t i = 0; i < carried.size(); ++i)
       lookup(carried[i])->value = args[i];
     scopes.emplace_back();
@@ -545,7 +549,7 @@ void Emitter::emitWhile(const Expr *cond, const Stmt *body, const Expr *step,
   };
   std::string typeList = joinTypes(types);
 
-  std::string beforeText = capture([&] {
+  std::string beforeText = capture(at, [&] {
     for (size_t i = 0; i < carried.size(); ++i)
       lookup(carried[i])->value = beforeArgs[i];
     Val c;
@@ -564,7 +568,7 @@ void Emitter::emitWhile(const Expr *cond, const Stmt *body, const Expr *step,
         carried.empty() ? "" : " " + currentValues() + " : " + typeList;
     line("scf.condition(" + c.ssa + ")" + forwarded + " " + locText());
   });
-  std::string afterText = capture([&] {
+  std::string afterText = capture(at, [&] {
     for (size_t i = 0; i < carried.size(); ++i)
       lookup(carried[i])->value = afterArgs[i];
     scopes.emplace_back();

@@ -34,8 +34,17 @@ struct Val {
   TcType type;
   bool isLiteral = false;
   bool isConstant = false;
-  double constant = 0;
+  /// A constant's value: exact for integer and bool types (folded with
+  /// checked arithmetic in the type's range), a double for float types.
+  int64_t intConstant = 0;
+  double floatConstant = 0;
 };
+
+/// Regions nest at most this deep: each `if`, `for` and `while` (and each
+/// scalar `?:` whose branches read memory) becomes an scf region, and the
+/// compile accepts tile IR nested at most mlir::tile::kMaxNestingDepth (256)
+/// brackets deep.
+constexpr int kMaxControlDepth = 128;
 
 struct EmitterOptions {
   std::string fileName;
@@ -84,8 +93,9 @@ private:
   std::string locText() const;
   void line(const std::string &text);
   Val op(const std::string &text, const TcType &type);
-  /// Runs `body` with `out` redirected, one level deeper; returns the text.
-  std::string capture(const std::function<void()> &body);
+  /// Runs `body` with `out` redirected, one region deeper (at most
+  /// kMaxControlDepth, else an error at `at`); returns the text.
+  std::string capture(Location at, const std::function<void()> &body);
 
   // Functions and statements (EmitStmt.cpp).
   EmittedFunction emitFunction(const Function &f);
@@ -123,7 +133,20 @@ private:
   int64_t requireConstantInt(const Expr &e, const std::string &what);
 
   // Values (Values.cpp).
-  Val constant(double value, const TcType &type);
+  /// A constant of `type` (any scalar kind) holding the integer `value`,
+  /// which must fit an integer `type`.
+  Val constant(int64_t value, const TcType &type);
+  /// A constant of the float `type`.
+  Val floatConstant(double value, const TcType &type);
+  /// The constant `v` as a constant of `type`, of the same scalar kind.
+  Val sameConstant(const Val &v, const TcType &type);
+  /// Fails at `at` unless `value` fits the integer kind `kind`; `what`
+  /// describes the value ("the constant 4294967296").
+  void checkFits(int64_t value, ScalarKind kind, Location at,
+                 const std::string &what);
+  /// Fails at `at` unless a tile of `shape` is within the dialect's limit
+  /// on elements; returns the shape.
+  std::vector<int64_t> checkShape(std::vector<int64_t> shape, Location at);
   Val convert(Val v, ScalarKind to, Location at);
   Val toBool(Val v, Location at) { return convert(v, ScalarKind::Bool, at); }
   Val broadcastTo(Val v, const std::vector<int64_t> &shape, Location at,

@@ -7,6 +7,7 @@
 #include "tile/TritonC/Parser.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/ProgramStack.h"
 
 using namespace tile::tritonc;
 
@@ -14,16 +15,19 @@ FrontendResult tile::tritonc::translateToTile(llvm::StringRef source,
                                               llvm::StringRef fileName,
                                               const FrontendOptions &options) {
   FrontendResult result;
-  try {
-    std::vector<Token> tokens = preprocess(lex(source), options.defines);
-    TranslationUnit unit = parse(tokens);
-    Emitter emitter({fileName.str(), options.assumeAligned, options.numWarps});
-    result.tileIR = emitter.emitUnit(unit);
-    result.numWarps = emitter.chosenNumWarps();
-    result.succeeded = true;
-  } catch (const CompileError &error) {
-    result.diagnostics = formatDiagnostic(error.diag, fileName, source);
-  }
+  llvm::runOnNewStack(kFrontendStackBytes, [&] {
+    try {
+      std::vector<Token> tokens = preprocess(lex(source), options.defines);
+      TranslationUnit unit = parse(tokens);
+      Emitter emitter(
+          {fileName.str(), options.assumeAligned, options.numWarps});
+      result.tileIR = emitter.emitUnit(unit);
+      result.numWarps = emitter.chosenNumWarps();
+      result.succeeded = true;
+    } catch (const CompileError &error) {
+      result.diagnostics = formatDiagnostic(error.diag, fileName, source);
+    }
+  });
   return result;
 }
 

@@ -15,6 +15,8 @@
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSwitch.h"
+#include <cerrno>
+#include <cmath>
 
 using namespace tile::tritonc;
 
@@ -43,6 +45,45 @@ std::optional<ScalarKind> scalarKeyword(const Token &t) {
       .Default(std::nullopt);
 }
 
+/// Words that cannot name a variable, parameter or function: C's keywords,
+/// the types, qualifiers and attributes Triton-C knows, and `newaxis`.
+bool isReserved(llvm::StringRef word) {
+  static const llvm::StringRef reserved[] = {
+      "auto",        "break",        "case",         "char",      "const",
+      "continue",    "default",      "do",           "double",    "else",
+      "enum",        "extern",       "float",        "for",       "goto",
+      "if",          "inline",       "int",          "long",      "register",
+      "restrict",    "return",       "short",        "signed",    "sizeof",
+      "static",      "struct",       "switch",       "typedef",   "union",
+      "unsigned",    "void",         "volatile",     "while",     "bool",
+      "true",        "false",        "half",         "newaxis",   "__global__",
+      "__device__",  "__restrict",   "__restrict__", "__noalias", "__readonly",
+      "__writeonly", "__multipleof", "__aligned"};
+  return llvm::is_contained(reserved, word);
+}
+
+/// The value of an integer literal token (decimal, hex or octal, with
+/// ignored u/U and l/L suffixes); fails unless every digit is used and the
+/// value fits in 64 bits.
+int64_t integerLiteral(const Token &t, bool *isLong = nullptr) {
+  std::string digits = t.text;
+  bool longSuffix = false;
+  while (!digits.empty() && llvm::is_contained("uUlL", digits.back())) {
+    longSuffix |= digits.back() == 'l' || digits.back() == 'L';
+    digits.pop_back();
+  }
+  errno = 0;
+  char *end = nullptr;
+  unsigned long long v = std::strtoull(digits.c_str(), &end, 0);
+  if (digits.empty() || end != digits.c_str() + digits.size())
+    fail(t.loc, "invalid integer literal '" + t.text + "'");
+  if (errno || v > (unsigned long long)INT64_MAX)
+    fail(t.loc, "integer literal '" + t.text + "' is too large");
+  if (isLong)
+    *isLong = longSuffix;
+  return (int64_t)v;
+}
+
 class Parser {
 public:
   explicit Parser(const std::vector<Token> &tokens) : tokens(tokens) {}
@@ -57,6 +98,50 @@ public:
 private:
   const std::vector<Token> &tokens;
   size_t pos = 0;
+  unsigned statementDepth = 0;
+  unsigned expressionDepth = 0;
+
+  /// One more level of nesting for as long as it lives; fails at the
+  /// current token beyond `limit`.
+  class Nesting {
+  public:
+    Nesting(Parser &parser, unsigned &depth, unsigned limit, const char *what)
+        : depth(depth) {
+      if (++depth > limit)
+        fail(parser.peek().loc, std::string(what) + " nested more than " +
+                                    std::to_string(limit) + " levels deep");
+    }
+    ~Nesting() { --depth; }
+
+  private:
+    unsigned &depth;
+  };
+  Nesting nestStatement() {
+    return Nesting(*this, statementDepth, kMaxStatementDepth, "statements");
+  }
+  Nesting nestExpression() {
+    return Nesting(*this, expressionDepth, kMaxExpressionDepth, "expressions");
+  }
+
+  /// Sets the depth of `e` from its operands; fails beyond the limit.
+  ExprPtr finish(ExprPtr e) {
+    for (const ExprPtr &operand : e->operands)
+      e->depth = std::max(e->depth, operand->depth + 1);
+    if (e->depth > kMaxExpressionDepth)
+      fail(e->loc, "expressions nested more than " +
+                       std::to_string(kMaxExpressionDepth) +
+                       " levels deep (each operator of a chain is a level)");
+    return e;
+  }
+
+  /// An identifier that names something the program declares.
+  const Token &expectName(llvm::StringRef what) {
+    const Token &name = expectIdentifier(what);
+    if (isReserved(name.text))
+      fail(name.loc, "'" + name.text + "' is a keyword and cannot be used as " +
+                         what.str());
+    return name;
+  }
 
   const Token &peek(size_t ahead = 0) const {
     return tokens[std::min(pos + ahead, tokens.size() - 1)];
@@ -131,7 +216,7 @@ private:
     expect("(");
     if (peek().kind != Token::Integer)
       unexpected("an integer");
-    int64_t value = std::stoll(next().text, nullptr, 0);
+    int64_t value = integerLiteral(next());
     expect(")");
     return value;
   }
@@ -154,7 +239,7 @@ private:
       }
     };
     attributes();
-    const Token &name = expectIdentifier("a name");
+    const Token &name = expectName("a name");
     d.name = name.text;
     d.loc = name.loc;
     if (accept("[")) {
@@ -173,7 +258,7 @@ private:
     Function f;
     f.isKernel = accept("__global__");
     f.returnType = parsePointer(parseBaseType());
-    const Token &name = expectIdentifier("a function name");
+    const Token &name = expectName("a function name");
     f.name = name.text;
     f.loc = name.loc;
     expect("(");
@@ -212,6 +297,7 @@ private:
   }
 
   StmtPtr parseStatement() {
+    Nesting nesting = nestStatement();
     const Token &t = peek();
     Location loc = t.loc;
     if (accept("{")) {
@@ -290,11 +376,12 @@ private:
             {"=", "+=", "-=", "*=", "/=", "%=", "<<=", ">>=", "&=", "|=", "^="},
             t.text)) {
       next();
+      Nesting nesting = nestExpression();
       auto e = std::make_unique<Expr>(Expr::Assign, t.loc);
       e->op = t.text;
       e->operands.push_back(std::move(lhs));
       e->operands.push_back(parseAssignment());
-      return e;
+      return finish(std::move(e));
     }
     return lhs;
   }
@@ -304,11 +391,12 @@ private:
     if (!peek().is("?"))
       return cond;
     auto e = std::make_unique<Expr>(Expr::Ternary, next().loc);
+    Nesting nesting = nestExpression();
     e->operands.push_back(std::move(cond));
     e->operands.push_back(parseExpression());
     expect(":");
     e->operands.push_back(parseConditional());
-    return e;
+    return finish(std::move(e));
   }
 
   static int precedence(const Token &t) {
@@ -349,7 +437,7 @@ private:
       e->op = t.text;
       e->operands.push_back(std::move(lhs));
       e->operands.push_back(parseBinary(p + 1));
-      lhs = std::move(e);
+      lhs = finish(std::move(e));
     }
   }
 
@@ -360,7 +448,7 @@ private:
     auto e = std::make_unique<Expr>(Expr::Range, next().loc);
     e->operands.push_back(std::move(lo));
     e->operands.push_back(parseUnary());
-    return e;
+    return finish(std::move(e));
   }
 
   ExprPtr parseUnary() {
@@ -368,29 +456,32 @@ private:
     if (t.kind == Token::Punct &&
         llvm::is_contained({"-", "+", "!", "~", "*", "++", "--"}, t.text)) {
       next();
+      Nesting nesting = nestExpression();
       auto e = std::make_unique<Expr>(Expr::Unary, t.loc);
       e->op = t.text == "++" ? "pre++" : t.text == "--" ? "pre--" : t.text;
       e->operands.push_back(parseUnary());
-      return e;
+      return finish(std::move(e));
     }
     if (t.is("&"))
       fail(t.loc, "'&' (address-of) is not supported: tiles are values");
     if (t.is("@")) {
       next();
+      Nesting nesting = nestExpression();
       auto e = std::make_unique<Expr>(Expr::Masked, t.loc);
       e->operands.push_back(parsePostfix());
       if (!peek().is("*"))
         unexpected("'*' after the mask (write '@mask *pointers')");
       e->operands.push_back(parseUnary());
-      return e;
+      return finish(std::move(e));
     }
     if (t.is("(") && scalarKeyword(peek(1))) {
       next();
+      Nesting nesting = nestExpression();
       auto e = std::make_unique<Expr>(Expr::Cast, t.loc);
       e->castType = parsePointer(parseBaseType());
       expect(")");
       e->operands.push_back(parseUnary());
-      return e;
+      return finish(std::move(e));
     }
     return parsePostfix();
   }
@@ -401,6 +492,7 @@ private:
       const Token &t = peek();
       if (t.is("[")) {
         next();
+        Nesting nesting = nestExpression();
         auto sub = std::make_unique<Expr>(Expr::Subscript, t.loc);
         sub->operands.push_back(std::move(e));
         do {
@@ -415,11 +507,12 @@ private:
           }
         } while (accept(","));
         expect("]");
-        e = std::move(sub);
+        e = finish(std::move(sub));
       } else if (t.is("(")) {
         if (e->kind != Expr::Name)
           fail(t.loc, "only named functions can be called");
         next();
+        Nesting nesting = nestExpression();
         auto call = std::make_unique<Expr>(Expr::Call, e->loc);
         call->op = e->name;
         if (!accept(")")) {
@@ -428,13 +521,13 @@ private:
           } while (accept(","));
           expect(")");
         }
-        e = std::move(call);
+        e = finish(std::move(call));
       } else if (t.is("++") || t.is("--")) {
         next();
         auto post = std::make_unique<Expr>(Expr::Unary, t.loc);
         post->op = t.text == "++" ? "post++" : "post--";
         post->operands.push_back(std::move(e));
-        e = std::move(post);
+        e = finish(std::move(post));
       } else if (t.is(".") || t.is("->")) {
         fail(t.loc, "structures are not supported");
       } else {
@@ -449,23 +542,22 @@ private:
     case Token::Integer: {
       next();
       auto e = std::make_unique<Expr>(Expr::IntLit, t.loc);
-      std::string digits = t.text;
-      while (!digits.empty() && llvm::is_contained("uUlL", digits.back()))
-        digits.pop_back();
-      errno = 0;
-      unsigned long long v = std::strtoull(digits.c_str(), nullptr, 0);
-      if (errno || v > (unsigned long long)INT64_MAX)
-        fail(t.loc, "integer literal '" + t.text + "' is too large");
-      e->value = (int64_t)v;
+      e->value = integerLiteral(t, &e->isLong);
       return e;
     }
     case Token::Float: {
       next();
       auto e = std::make_unique<Expr>(Expr::FloatLit, t.loc);
       std::string digits = t.text;
-      while (!digits.empty() && llvm::is_contained("fFhH", digits.back()))
+      while (!digits.empty() && llvm::is_contained("fFhHlL", digits.back()))
         digits.pop_back();
-      e->floatValue = std::strtod(digits.c_str(), nullptr);
+      char *end = nullptr;
+      e->floatValue = std::strtod(digits.c_str(), &end);
+      if (end != digits.c_str() + digits.size())
+        fail(t.loc, "invalid floating-point literal '" + t.text + "'");
+      if (std::isinf(e->floatValue))
+        fail(t.loc, "floating-point literal '" + t.text +
+                        "' is too large for a double");
       return e;
     }
     case Token::Identifier: {
@@ -486,6 +578,7 @@ private:
     case Token::Punct:
       if (t.is("(")) {
         next();
+        Nesting nesting = nestExpression();
         ExprPtr inner = parseExpression();
         expect(")");
         return inner;

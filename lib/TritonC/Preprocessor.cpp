@@ -61,6 +61,10 @@ private:
     if (token.kind == Token::Identifier && !expanding.contains(token.text)) {
       auto it = macros.find(token.text);
       if (it != macros.end()) {
+        if (expanding.size() >= kMaxMacroDepth)
+          fail(use, "macros expand inside each other more than " +
+                        std::to_string(kMaxMacroDepth) + " levels deep (at '" +
+                        token.text + "')");
         expanding.insert(token.text);
         for (const Token &inner : it->second)
           expand(inner, use, expanding);
@@ -68,6 +72,11 @@ private:
         return;
       }
     }
+    if (output.size() >= kMaxTokens)
+      fail(use, "the program expands to more than " +
+                    std::to_string(kMaxTokens) + " tokens" +
+                    (expanding.empty() ? std::string()
+                                       : " (in the expansion of a macro)"));
     Token copy = token;
     copy.loc = use;
     copy.atLineStart = false;

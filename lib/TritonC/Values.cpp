@@ -9,6 +9,8 @@
 
 #include "Emitter.h"
 
+#include "tile/Dialect/Tile/IR/TileLimits.h"
+
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -40,7 +42,12 @@ Val Emitter::op(const std::string &text, const TcType &type) {
   return v;
 }
 
-std::string Emitter::capture(const std::function<void()> &body) {
+std::string Emitter::capture(Location at, const std::function<void()> &body) {
+  // `indent` is 1 in a function body and one more in each region.
+  if (indent > kMaxControlDepth)
+    fail(at, "control flow (if, for, while, and ?: reading memory) nested "
+             "more than " +
+                 std::to_string(kMaxControlDepth) + " levels deep");
   std::string saved;
   std::swap(saved, out);
   ++indent;
@@ -79,12 +86,24 @@ std::string floatLiteral(double value, ScalarKind kind) {
   return s;
 }
 
-std::string literalText(double value, const TcType &type) {
+std::string literalText(const Val &v, const TcType &type) {
   if (type.isBool())
-    return value != 0 ? "true" : "false";
+    return v.intConstant != 0 ? "true" : "false";
   if (type.isFloat())
-    return floatLiteral(value, type.scalar);
-  return std::to_string((int64_t)value);
+    return floatLiteral(v.floatConstant, type.scalar);
+  return std::to_string(v.intConstant);
+}
+
+/// The range of an integer kind.
+std::pair<int64_t, int64_t> integerRange(ScalarKind kind) {
+  switch (kind) {
+  case ScalarKind::Bool:
+    return {0, 1};
+  case ScalarKind::Int:
+    return {INT32_MIN, INT32_MAX};
+  default:
+    return {INT64_MIN, INT64_MAX};
+  }
 }
 
 int rank(ScalarKind kind) {
@@ -108,20 +127,52 @@ int rank(ScalarKind kind) {
 }
 } // namespace
 
-Val Emitter::constant(double value, const TcType &type) {
+Val Emitter::constant(int64_t value, const TcType &type) {
   Val v;
+  v.intConstant = value;
+  v.floatConstant = (double)value;
+  return sameConstant(v, type);
+}
+
+Val Emitter::floatConstant(double value, const TcType &type) {
+  Val v;
+  v.floatConstant = value;
+  return sameConstant(v, type);
+}
+
+Val Emitter::sameConstant(const Val &v, const TcType &type) {
+  std::string text = literalText(v, type);
+  Val result;
   if (type.isTile())
-    v = op("tile.constant dense<" + literalText(value, type) +
-               "> : " + type.mlir(),
-           type);
+    result = op("tile.constant dense<" + text + "> : " + type.mlir(), type);
   else if (type.isBool())
-    v = op("arith.constant " + literalText(value, type), type);
+    result = op("arith.constant " + text, type);
   else
-    v = op("arith.constant " + literalText(value, type) + " : " + type.mlir(),
-           type);
-  v.isConstant = true;
-  v.constant = value;
-  return v;
+    result = op("arith.constant " + text + " : " + type.mlir(), type);
+  result.isConstant = true;
+  result.intConstant = v.intConstant;
+  result.floatConstant = v.floatConstant;
+  return result;
+}
+
+void Emitter::checkFits(int64_t value, ScalarKind kind, Location at,
+                        const std::string &what) {
+  auto [lo, hi] = integerRange(kind);
+  if (value < lo || value > hi)
+    fail(at, what + " does not fit in '" + scalarName(kind) + "' (" +
+                 std::to_string(lo) + " to " + std::to_string(hi) + ")");
+}
+
+std::vector<int64_t> Emitter::checkShape(std::vector<int64_t> shape,
+                                         Location at) {
+  int64_t elements = 1;
+  for (int64_t extent : shape) {
+    if (extent <= 0 || elements > mlir::tile::kMaxBlockElements / extent)
+      fail(at, "a tile of shape " + shapeString(shape) +
+                   " has more than 2^31 elements, the most a tile can have");
+    elements *= extent;
+  }
+  return shape;
 }
 
 ScalarKind Emitter::commonScalar(const Val &a, const Val &b) const {
@@ -155,12 +206,38 @@ Val Emitter::convert(Val v, ScalarKind to, Location at) {
     return v;
   TcType target = v.type.withScalar(to);
   if (v.isConstant) {
-    double value = v.constant;
-    if (to == ScalarKind::Bool)
-      value = value != 0;
-    else if (!target.isFloat())
-      value = std::trunc(value);
-    Val c = constant(value, target);
+    Location saved = loc;
+    loc = at;
+    bool fromFloat = v.type.isFloat();
+    Val c;
+    if (to == ScalarKind::Bool) {
+      c = constant(fromFloat ? v.floatConstant != 0 : v.intConstant != 0,
+                   target);
+    } else if (target.isFloat()) {
+      c = floatConstant(fromFloat ? v.floatConstant : (double)v.intConstant,
+                        target);
+    } else if (fromFloat) {
+      // C truncates toward zero; a value out of range has no integer.
+      double truncated = std::trunc(v.floatConstant);
+      auto [lo, hi] = integerRange(to);
+      if (!(truncated >= (double)lo && truncated <= (double)hi))
+        fail(at, "the constant " +
+                     floatLiteral(v.floatConstant, ScalarKind::Double) +
+                     " does not fit in '" + scalarName(to) + "'");
+      c = constant((int64_t)truncated, target);
+    } else if (v.isLiteral) {
+      // A literal adapting to the other operand must keep its value.
+      checkFits(v.intConstant, to, at,
+                "the constant " + std::to_string(v.intConstant));
+      c = constant(v.intConstant, target);
+    } else {
+      // Any other narrowing wraps, as arith.trunci does at run time.
+      int64_t value = to == ScalarKind::Int
+                          ? (int64_t)(int32_t)(uint32_t)v.intConstant
+                          : v.intConstant;
+      c = constant(value, target);
+    }
+    loc = saved;
     c.isLiteral = v.isLiteral;
     return c;
   }
@@ -228,7 +305,7 @@ std::vector<int64_t> Emitter::broadcastShapes(const TcType &a, const TcType &b,
                    std::to_string(db) + ")");
     result[i] = std::max(da, db);
   }
-  return result;
+  return checkShape(std::move(result), at);
 }
 
 Val Emitter::broadcastTo(Val v, const std::vector<int64_t> &shape, Location at,
@@ -241,7 +318,7 @@ Val Emitter::broadcastTo(Val v, const std::vector<int64_t> &shape, Location at,
     TcType type = v.type.withShape(shape);
     Val result;
     if (v.isConstant && !type.pointer) {
-      result = constant(v.constant, type);
+      result = sameConstant(v, type);
       result.isLiteral = v.isLiteral;
     } else {
       result = op("tile.splat " + v.ssa + " : " + v.type.mlir() + " -> " +

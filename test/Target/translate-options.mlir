@@ -9,7 +9,7 @@
 // LLVM: call {{.*}}i32 @llvm.nvvm.read.ptx.sreg.tid.x()
 // WARPS: .maxntid 256, 1, 1
 // SM80: .target sm_80
-// BADWARPS: error: num-warps must be from 1 to 32, not 0
+// BADWARPS: error: num-warps must be a power of two from 1 to 32, not 0
 // META: "threads": 128
 
 func.func @scale(%x: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %a: f32) {

@@ -128,8 +128,10 @@ bool compileVariant(StringRef source, const Variant &variant,
   compile.numWarps = tile.numWarps;
   compile.cudaToolkit = cudaPath;
   compile.emitCubin = emit == Emit::Cubin;
-  mlir::tile::CompileResult compiled =
-      mlir::tile::compileTileSource(tile.tileIR, name, compile);
+  // The IR buffer has its own name: its ops are located in the Triton-C
+  // file, whose lines the diagnostics then quote.
+  mlir::tile::CompileResult compiled = mlir::tile::compileTileSource(
+      tile.tileIR, "<tile IR of " + name + ">", compile);
   if (!compiled.succeeded) {
     errs() << compiled.diagnostics;
     return false;
@@ -188,6 +190,14 @@ int main(int argc, char **argv) {
   // Only our options in --help, not every LLVM backend flag.
   cl::HideUnrelatedOptions(toolOptions);
   cl::ParseCommandLineOptions(argc, argv, "Triton-C compiler\n");
+  // Checked up front, also for --emit=tile, which does not use them.
+  std::optional<std::string> optionError = mlir::tile::checkChip(chip);
+  if (!optionError && numWarps != 0)
+    optionError = mlir::tile::checkNumWarps(numWarps);
+  if (optionError) {
+    WithColor::error() << *optionError << "\n";
+    return 1;
+  }
 
   std::vector<MacroDefinition> macros;
   for (const std::string &define : defines) {

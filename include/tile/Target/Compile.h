@@ -9,10 +9,19 @@
 #define TILE_TARGET_COMPILE_H
 
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
 #include "mlir/Pass/PassManager.h"
+#include "tile/Dialect/Tile/IR/Chips.h"
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
+#include <optional>
 #include <string>
 #include <vector>
+
+namespace llvm {
+class SourceMgr;
+} // namespace llvm
 
 namespace mlir {
 class DialectRegistry;
@@ -21,9 +30,9 @@ class DialectRegistry;
 namespace mlir::tile {
 
 struct CompileOptions {
-  /// The GPU to compile for, e.g. "sm_90" (or "sm_90a").
+  /// The GPU to compile for: one of getSupportedChips().
   std::string chip = "sm_90";
-  /// Warps (of 32 threads) per program instance.
+  /// Warps (of 32 threads) per program instance, a power of two to 32.
   unsigned numWarps = 4;
   /// Iterations of a loop whose dot operands are loaded in flight at once
   /// (Triton's num_stages); 1 loads each iteration's operands in it.
@@ -31,7 +40,9 @@ struct CompileOptions {
   /// CUDA toolkit: libdevice is linked from
   /// `<cudaToolkit>/nvvm/libdevice/libdevice.10.bc` and, unless `ptxas` or
   /// `nvJitLink` says otherwise, `<cudaToolkit>/bin/ptxas` assembles. Empty:
-  /// $CUDA_HOME, else the path configured at build time.
+  /// $CUDA_HOME, else the path configured at build time. A toolkit given
+  /// here or in $CUDA_HOME must hold what is used from it; only the build
+  /// default falls back to a ptxas on PATH (CompileResult::assembler says).
   std::string cudaToolkit;
   /// A ptxas executable to assemble with (empty: the toolkit's, else PATH's).
   std::string ptxas;
@@ -75,6 +86,53 @@ struct CompileResult {
   std::string metadataJson() const;
 };
 
+//===----------------------------------------------------------------------===//
+// Options, checked in one place for every driver
+//===----------------------------------------------------------------------===//
+
+// The chips (getSupportedChips, checkChip): tile/Dialect/Tile/IR/Chips.h.
+
+/// The message for a number of warps that is not a power of two from 1 to
+/// 32, or nothing.
+std::optional<std::string> checkNumWarps(int64_t numWarps);
+
+/// The message for the first invalid option of `options`, or nothing.
+std::optional<std::string> checkCompileOptions(const CompileOptions &options);
+
+//===----------------------------------------------------------------------===//
+// Input limits (docs/reliability.md)
+//===----------------------------------------------------------------------===//
+
+/// MLIR parses, verifies, prints and walks nested IR recursively, so input is
+/// limited in nesting: brackets ( [ { < open at most this many levels deep.
+/// (LLVM's loop passes take 1.6 s on 250 nested loops, 43 s on 990.)
+constexpr unsigned kMaxNestingDepth = 256;
+
+/// The stack the compile runs on (see runWithLargeStack): kMaxNestingDepth
+/// levels through the whole pipeline take far less, with the sanitizers on
+/// too; the rest is for long use-def chains, along which the axis analysis
+/// recurses.
+constexpr unsigned kCompileStackBytes = 256u << 20;
+
+/// Checks that no bracket of the main buffer of `sourceMgr` opens more than
+/// kMaxNestingDepth levels deep (strings and comments aside); otherwise
+/// emits an error at the first one that does, through `context`'s handlers.
+LogicalResult checkNestingDepth(const llvm::SourceMgr &sourceMgr,
+                                MLIRContext *context);
+
+/// Parses the main buffer of `sourceMgr` as a module after checkNestingDepth;
+/// null (with diagnostics emitted) on error. Run it, and everything that walks
+/// the result, inside runWithLargeStack.
+OwningOpRef<ModuleOp> parseTileSource(const llvm::SourceMgr &sourceMgr,
+                                      MLIRContext *context);
+
+/// Runs `body` on a thread with a kCompileStackBytes stack and waits for it.
+void runWithLargeStack(llvm::function_ref<void()> body);
+
+//===----------------------------------------------------------------------===//
+// The compile
+//===----------------------------------------------------------------------===//
+
 /// Registers the dialects, interfaces and translations the pipeline needs,
 /// and no others.
 void registerPipelineDependencies(DialectRegistry &registry);
@@ -84,19 +142,31 @@ void registerPipelineDependencies(DialectRegistry &registry);
 void registerCompileDependencies(DialectRegistry &registry);
 
 /// Adds the passes from tile IR to the NVVM/LLVM dialects, with an NVVM
-/// target attached to the GPU module.
+/// target attached to the GPU module. `options.chip` and `options.numWarps`
+/// must pass checkChip and checkNumWarps.
 void buildTileToNVVMPipeline(OpPassManager &pm, const CompileOptions &options);
 
 /// Registers the `tile-to-nvvm` pipeline (options `chip`, `num-warps`,
-/// `num-stages`).
+/// `num-stages`, checked when the pipeline is built).
 void registerTilePipelines();
 
-/// Compiles tile IR text: parse, verify, lower, serialize to PTX and, if
-/// asked, a cubin.
+/// Compiles tile IR text: check the options, parse, verify, lower, serialize
+/// to PTX and, if asked, a cubin. Runs on its own large stack
+/// (runWithLargeStack); never aborts on bad input or options: every failure
+/// is diagnostics text in the result.
 CompileResult compileTileSource(StringRef source, StringRef bufferName,
                                 const CompileOptions &options);
 
-/// The CUDA toolkit that `options` selects.
+/// The CUDA toolkit that `options` selects, and where the choice came from.
+struct CudaToolkit {
+  std::string path;
+  /// "--cuda-path" (the option), "CUDA_HOME" or kBuildDefaultToolkit.
+  std::string origin;
+};
+constexpr const char *kBuildDefaultToolkit = "the build default";
+CudaToolkit getCudaToolkit(const CompileOptions &options);
+
+/// getCudaToolkit(options).path.
 std::string getCudaToolkitPath(const CompileOptions &options);
 
 } // namespace mlir::tile

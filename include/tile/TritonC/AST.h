@@ -59,10 +59,14 @@ struct Expr {
   std::string op;   // operator spelling, or the callee for Call
   std::string name; // Name
   int64_t value = 0;
+  /// An integer literal with an 'l' or 'L' suffix: a long.
+  bool isLong = false;
   double floatValue = 0;
   TypeSpec castType;
   std::vector<ExprPtr> operands;
   std::vector<Slice> slices;
+  /// Levels of nodes below and including this one (the parser bounds it).
+  unsigned depth = 1;
 
   Expr(Kind kind, Location loc) : kind(kind), loc(loc) {}
 };

@@ -36,7 +36,12 @@ struct FrontendResult {
   unsigned numWarps = 4;
 };
 
-/// Translates one Triton-C file to tile IR text. Never throws.
+/// The stack translateToTile runs on: the parser and the checker recurse
+/// over expressions, up to kMaxExpressionDepth levels (Parser.h).
+constexpr unsigned kFrontendStackBytes = 256u << 20;
+
+/// Translates one Triton-C file to tile IR text, on a thread with a
+/// kFrontendStackBytes stack. Never throws.
 FrontendResult translateToTile(llvm::StringRef source, llvm::StringRef fileName,
                                const FrontendOptions &options);
 

@@ -21,6 +21,13 @@ namespace tile::tritonc {
 /// A command-line definition: NAME and its replacement text.
 using MacroDefinition = std::pair<std::string, std::string>;
 
+/// Macros expand inside each other at most this deep (A to B to C ...).
+constexpr unsigned kMaxMacroDepth = 256;
+
+/// Preprocessing yields at most this many tokens: a few macros doubling
+/// each other can otherwise ask for billions.
+constexpr size_t kMaxTokens = size_t(1) << 20;
+
 /// Runs the directives and expands the macros in `tokens`. Expanded tokens
 /// keep the location of the macro's use. Throws CompileError.
 std::vector<Token> preprocess(const std::vector<Token> &tokens,

@@ -36,6 +36,7 @@
 #define TILE_LIB_CONVERSION_TILETOGPU_EMITTER_H
 
 #include "tile/Analysis/AxisInfo.h"
+#include "tile/Dialect/Tile/IR/Chips.h"
 #include "tile/Dialect/Tile/IR/TileOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -356,9 +357,6 @@ private:
   SmallVector<Scope> scopes;
   int64_t sharedBytes = 0;
 };
-
-/// The shared memory a block can have on `chip` (opting in beyond 48 KiB).
-int64_t getMaxSharedBytes(StringRef chip);
 
 /// Whether a wgmma dot may leave its group running past its end: it is in a
 /// loop, and only the next iteration's dots read its result, as their

@@ -16,6 +16,18 @@ using namespace mlir;
 using namespace mlir::tile;
 using namespace mlir::tile::lowering;
 
+/// Where to report a problem with `op`: its own location, or, for a
+/// constant that canonicalization hoisted (which drops the location), the
+/// first user with one (`tile-cc -DSIZE=16777216` said `<unknown>:0:`).
+static Location userFacingLoc(Operation *op) {
+  if (!isa<UnknownLoc>(op->getLoc()))
+    return op->getLoc();
+  for (Operation *user : op->getUsers())
+    if (!isa<UnknownLoc>(user->getLoc()))
+      return user->getLoc();
+  return op->getLoc();
+}
+
 LogicalResult mlir::tile::lowering::checkResourceLimits(func::FuncOp kernel,
                                                         int64_t numWarps) {
   constexpr int64_t kMaxThreads = 1024, kMaxRegisters = 255;
@@ -43,11 +55,11 @@ LogicalResult mlir::tile::lowering::checkResourceLimits(func::FuncOp kernel,
     int64_t perThread = getLinearLayout(block).getNumRegisters();
     if (perThread <= kMaxRegisters)
       return success();
-    return at->emitError() << "block of " << block.getNumElements()
-                           << " elements needs " << perThread
-                           << " registers per thread at " << numThreads
-                           << " threads, more than " << kMaxRegisters
-                           << "; use smaller blocks or more warps";
+    return emitError(userFacingLoc(at))
+           << "block of " << block.getNumElements() << " elements needs "
+           << perThread << " registers per thread at " << numThreads
+           << " threads, more than " << kMaxRegisters
+           << "; use smaller blocks or more warps";
   };
   WalkResult result = kernel.walk([&](Operation *op) {
     for (Value value : op->getResults())
@@ -61,15 +73,4 @@ LogicalResult mlir::tile::lowering::checkResourceLimits(func::FuncOp kernel,
     return WalkResult::advance();
   });
   return failure(result.wasInterrupted());
-}
-
-int64_t mlir::tile::lowering::getMaxSharedBytes(StringRef chip) {
-  // cudaDevAttrMaxSharedMemoryPerBlockOptin of each architecture.
-  if (chip.starts_with("sm_90"))
-    return 232448; // 227 KiB
-  if (chip == "sm_80" || chip == "sm_87")
-    return 166912; // 163 KiB
-  if (chip == "sm_86" || chip == "sm_89")
-    return 101376; // 99 KiB
-  return 48 * 1024;
 }

@@ -37,6 +37,10 @@ struct ConvertTileToGPUPass
     }
     if (kernels.empty())
       return;
+    if (std::optional<std::string> error = checkChip(chip)) {
+      module.emitError() << "convert-tile-to-gpu: " << *error;
+      return signalPassFailure();
+    }
     OpBuilder builder(module.getBodyRegion());
     builder.setInsertionPointToEnd(module.getBody());
     auto gpuModule =
@@ -46,6 +50,8 @@ struct ConvertTileToGPUPass
 
     int64_t maxShared = 0;
     for (func::FuncOp kernel : kernels) {
+      if (failed(verifyKernelInterface(kernel)))
+        return signalPassFailure();
       if (kernel.getNumResults() != 0) {
         kernel.emitError() << "kernel '" << kernel.getName()
                            << "' must not return values; store results "
@@ -63,12 +69,6 @@ struct ConvertTileToGPUPass
         return signalPassFailure();
       SmallVector<Type> argTypes;
       for (Type type : kernel.getArgumentTypes()) {
-        if (isa<BlockType>(type)) {
-          kernel.emitError() << "kernel arguments must be scalars or "
-                                "pointers, not "
-                             << type;
-          return signalPassFailure();
-        }
         argTypes.push_back(isa<PtrType>(type)
                                ? LLVM::LLVMPointerType::get(&getContext(), 1)
                                : type);
@@ -87,7 +87,8 @@ struct ConvertTileToGPUPass
       if (failed(emitter.emit()))
         return signalPassFailure();
       int64_t shared = emitter.getSharedBytes();
-      int64_t limit = getMaxSharedBytes(chip);
+      // Checked with the other options at the start of the pass.
+      int64_t limit = *getMaxSharedBytes(chip);
       if (shared > limit) {
         kernel.emitError() << "kernel '" << kernel.getName() << "' needs "
                            << shared << " bytes of shared memory, more than "

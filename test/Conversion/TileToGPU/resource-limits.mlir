@@ -9,8 +9,9 @@
 // WARPS33: error: num-warps must be a power of two from 1 to 32, not 33
 
 // tile.num_warps set by hand: 0 was a division by zero (SIGFPE), -1 a fatal
-// error, 64 a kernel of 2048 threads that cannot launch.
-// CHECK: resource-limits.mlir:[[@LINE+1]]:1: error: kernel 'zero_warps' has tile.num_warps = 0: a block has 1 to 1024 threads, so a power of two from 1 to 32 warps
+// error, 64 a kernel of 2048 threads that cannot launch. The dialect rejects
+// them where they are parsed.
+// CHECK: resource-limits.mlir:[[@LINE+1]]:1: error: 'tile.num_warps' must be an i32 power of two from 1 to 32, not 0
 func.func @zero_warps(%x: !tile.ptr<f32>) attributes {tile.num_warps = 0 : i32} {
   %r = tile.arange 0, 128 : !tile.block<128xi32>
   %xb = tile.splat %x : !tile.ptr<f32> -> !tile.block<128x!tile.ptr<f32>>
@@ -22,7 +23,7 @@ func.func @zero_warps(%x: !tile.ptr<f32>) attributes {tile.num_warps = 0 : i32} 
 
 // -----
 
-// CHECK: resource-limits.mlir:[[@LINE+1]]:1: error: kernel 'negative_warps' has tile.num_warps = -1: a block has 1 to 1024 threads, so a power of two from 1 to 32 warps
+// CHECK: resource-limits.mlir:[[@LINE+1]]:1: error: 'tile.num_warps' must be an i32 power of two from 1 to 32, not -1
 func.func @negative_warps(%x: !tile.ptr<f32>) attributes {tile.num_warps = -1 : i32} {
   %r = tile.arange 0, 128 : !tile.block<128xi32>
   %xb = tile.splat %x : !tile.ptr<f32> -> !tile.block<128x!tile.ptr<f32>>
@@ -34,7 +35,7 @@ func.func @negative_warps(%x: !tile.ptr<f32>) attributes {tile.num_warps = -1 : 
 
 // -----
 
-// CHECK: resource-limits.mlir:[[@LINE+1]]:1: error: kernel 'too_many_threads' has tile.num_warps = 64: a block has 1 to 1024 threads, so a power of two from 1 to 32 warps
+// CHECK: resource-limits.mlir:[[@LINE+1]]:1: error: 'tile.num_warps' must be an i32 power of two from 1 to 32, not 64
 func.func @too_many_threads(%x: !tile.ptr<f32>) attributes {tile.num_warps = 64 : i32} {
   %r = tile.arange 0, 128 : !tile.block<128xi32>
   %xb = tile.splat %x : !tile.ptr<f32> -> !tile.block<128x!tile.ptr<f32>>

@@ -52,8 +52,7 @@ func.func @f(%a: !tile.block<9999999999999999999999xf32>) { return }
 
 // -----
 
-// CHECK: invalid-types.mlir:[[@LINE+2]]:28: error: expected non-function type
-// CHECK: invalid-types.mlir:[[@LINE+1]]:28: error: failed to parse Tile_PtrType parameter 'pointeeType' which is to be a `Type`
+// CHECK: invalid-types.mlir:[[@LINE+1]]:27: error: !tile.ptr needs a pointee type, as in !tile.ptr<f32>
 func.func @f(%a: !tile.ptr<>) { return }
 
 // -----

@@ -7,7 +7,8 @@
 |*  2. parses the kernel, runs the tile-to-nvvm pipeline and upstream         *|
 |*     serialization through the MLIR C API, and prints the PTX;              *|
 |*  3. compiles the kernel again with the one-call tileCompile;               *|
-|*  4. gets diagnostics, not a crash, for bad input from both routes.         *|
+|*  4. gets diagnostics, not a crash, for bad input from both routes, bad     *|
+|*     options (chips, warps), null and wrong-kind handles.                   *|
 |* Exits 0 when every check holds; each failure is one "FAIL:" line.          *|
 |*                                                                            *|
 \*===----------------------------------------------------------------------===*/
@@ -112,6 +113,42 @@ static void checkTypeDiagnostics(MlirContext ctx) {
   printf("type diagnostics:\n%s", diagnostics.data);
 }
 
+/* Null and wrong-kind handles: null results or -1, never a crash. */
+static void checkInvalidHandles(MlirContext ctx) {
+  MlirType none = {NULL};
+  MlirType f32 = mlirF32TypeGet(ctx);
+  Text diagnostics = {.size = 0};
+  MlirDiagnosticHandlerID handler =
+      mlirContextAttachDiagnosticHandler(ctx, collectDiagnostic, &diagnostics, NULL);
+  CHECK(mlirTypeIsNull(tilePtrTypeGet(none)));
+  CHECK(mlirTypeIsNull(tilePtrTypeGetChecked(mlirLocationUnknownGet(ctx), none)));
+  CHECK(mlirTypeIsNull(tilePtrTypeGetChecked((MlirLocation){NULL}, f32)));
+  CHECK(mlirTypeIsNull(tilePtrTypeGetPointeeType(none)));
+  CHECK(mlirTypeIsNull(tilePtrTypeGetPointeeType(f32)));
+  int64_t shape[] = {4};
+  CHECK(mlirTypeIsNull(tileBlockTypeGet((MlirContext){NULL}, 1, shape, f32)));
+  CHECK(mlirTypeIsNull(tileBlockTypeGet(ctx, 1, shape, none)));
+  CHECK(mlirTypeIsNull(tileBlockTypeGet(ctx, 1, NULL, f32)));
+  CHECK(mlirTypeIsNull(tileBlockTypeGet(ctx, -3, shape, f32)));
+  int64_t tooMany[] = {65536, 65536};
+  CHECK(mlirTypeIsNull(tileBlockTypeGet(ctx, 2, tooMany, f32)));
+  CHECK(mlirTypeIsNull(
+      tileBlockTypeGetChecked((MlirLocation){NULL}, 1, shape, f32)));
+  CHECK(!tileTypeIsABlock(none) && !tileTypeIsAPtr(none));
+  CHECK(tileBlockTypeGetRank(none) == -1 && tileBlockTypeGetRank(f32) == -1);
+  MlirType block = tileBlockTypeGet(ctx, 1, shape, f32);
+  CHECK(tileBlockTypeGetDimSize(block, 0) == 4);
+  CHECK(tileBlockTypeGetDimSize(block, 1) == -1);
+  CHECK(tileBlockTypeGetDimSize(block, -1) == -1);
+  CHECK(tileBlockTypeGetDimSize(f32, 0) == -1);
+  CHECK(mlirTypeIsNull(tileBlockTypeGetElementType(f32)));
+  CHECK(mlirAttributeIsNull(tileBlockTypeGetEncoding(none)));
+  tileRegisterCompileDependencies((MlirDialectRegistry){NULL});
+  mlirContextDetachDiagnosticHandler(ctx, handler);
+  CHECK(strstr(diagnostics.data, "2^31 elements") != NULL);
+  CHECK(strstr(diagnostics.data, "needs a shape, got a null one") != NULL);
+}
+
 static MlirWalkResult findPTX(MlirOperation op, void *userData) {
   MlirIdentifier name = mlirOperationGetName(op);
   MlirStringRef opName = mlirIdentifierStr(name);
@@ -201,6 +238,25 @@ static void checkCompile(const char *source, size_t size) {
   printf("tileCompile diagnostics:\n%s\n", diagnostics ? diagnostics : "(none)");
   tileCompileResultDestroy(result);
 
+  /* Bad options are diagnostics, not a default and not a crash. */
+  CHECK(strcmp(tileSupportedChips(), "sm_80,sm_86,sm_89,sm_90,sm_90a") == 0);
+  const char *badChips[] = {"", "garbage", "sm_90; rm -rf x", "sm_", "SM_90"};
+  for (size_t i = 0; i < sizeof badChips / sizeof *badChips; ++i) {
+    result = tileCompileWithOptions(source, size, "kernel.mlir", badChips[i], 4, 0, NULL);
+    CHECK(!tileCompileSucceeded(result));
+    diagnostics = tileCompileResultGet(result, "diagnostics", NULL);
+    CHECK(diagnostics && strstr(diagnostics, "unsupported chip") != NULL &&
+          strstr(diagnostics, "sm_80, sm_86, sm_89, sm_90, sm_90a") != NULL);
+    tileCompileResultDestroy(result);
+  }
+  int badWarps[] = {0, -1, 3, 33, 1 << 30};
+  for (size_t i = 0; i < sizeof badWarps / sizeof *badWarps; ++i) {
+    result = tileCompile(source, size, "sm_90", badWarps[i], 0);
+    CHECK(!tileCompileSucceeded(result));
+    diagnostics = tileCompileResultGet(result, "diagnostics", NULL);
+    CHECK(diagnostics && strstr(diagnostics, "num-warps must be a power of two from 1 to 32") != NULL);
+    tileCompileResultDestroy(result);
+  }
   /* tileCompileWith: an nvJitLink that cannot be loaded is an error naming it. */
   TileCompileOptions options = {0};
   options.chip = "sm_90a";
@@ -212,11 +268,65 @@ static void checkCompile(const char *source, size_t size) {
   CHECK(diagnostics &&
         strstr(diagnostics, "cannot load nvJitLink from /nonexistent/") != NULL);
   tileCompileResultDestroy(result);
+  /* A toolkit without bin/ptxas, or a ptxas that cannot run, is an error
+   * naming it: no other ptxas is used instead. */
+  options.nvJitLink = NULL;
+  options.cudaToolkit = "/nonexistent/cuda";
+  result = tileCompileWith(source, size, &options);
+  CHECK(!tileCompileSucceeded(result));
+  diagnostics = tileCompileResultGet(result, "diagnostics", NULL);
+  CHECK(diagnostics &&
+        strstr(diagnostics, "ptxas not found: /nonexistent/cuda/bin/ptxas does "
+                            "not exist or is not executable (the CUDA toolkit "
+                            "/nonexistent/cuda comes from --cuda-path") != NULL);
+  size_t cubinSize = 1;
+  tileCompileResultGet(result, "cubin", &cubinSize);
+  CHECK(cubinSize == 0);
+  tileCompileResultDestroy(result);
+  options.cudaToolkit = NULL;
+  options.ptxas = "/nonexistent/ptxas";
+  result = tileCompileWith(source, size, &options);
+  CHECK(!tileCompileSucceeded(result));
+  diagnostics = tileCompileResultGet(result, "diagnostics", NULL);
+  CHECK(diagnostics &&
+        strstr(diagnostics, "ptxas /nonexistent/ptxas is not an executable file") !=
+            NULL);
+  tileCompileResultDestroy(result);
+  options.ptxas = NULL;
   options.emitCubin = 0;
+  options.chip = "";
+  result = tileCompileWith(source, size, &options);
+  CHECK(!tileCompileSucceeded(result));
+  tileCompileResultDestroy(result);
+  options.chip = "sm_90a";
+  options.numWarps = -4;
+  result = tileCompileWith(source, size, &options);
+  CHECK(!tileCompileSucceeded(result));
+  tileCompileResultDestroy(result);
+  options.numWarps = 0; /* the default, 4 */
   result = tileCompileWith(source, size, &options);
   CHECK(tileCompileSucceeded(result));
   ptx = tileCompileResultGet(result, "ptx", NULL);
   CHECK(ptx && strstr(ptx, ".target sm_90a") != NULL);
+  tileCompileResultDestroy(result);
+
+  /* A kernel name LLVM cannot emit used to abort the calling process. */
+  const char *dotted = "func.func @\"my.kernel\"() {\n  return\n}\n";
+  result = tileCompile(dotted, strlen(dotted), NULL, 4, 0);
+  CHECK(!tileCompileSucceeded(result));
+  diagnostics = tileCompileResultGet(result, "diagnostics", NULL);
+  CHECK(diagnostics && strstr(diagnostics, "kernel name 'my.kernel'") != NULL);
+  printf("bad name diagnostics:\n%s\n", diagnostics ? diagnostics : "(none)");
+  tileCompileResultDestroy(result);
+
+  /* Null handles and unknown outputs. */
+  CHECK(!tileCompileSucceeded(NULL));
+  CHECK(tileCompileResultGet(NULL, "ptx", NULL) == NULL);
+  tileCompileResultDestroy(NULL);
+  result = tileCompile(NULL, 10, NULL, 4, 0);
+  CHECK(!tileCompileSucceeded(result));
+  CHECK(tileCompileResultGet(result, NULL, NULL) == NULL);
+  CHECK(tileCompileResultGet(result, "nonsense", NULL) == NULL);
   tileCompileResultDestroy(result);
 }
 
@@ -245,6 +355,7 @@ int main(int argc, char **argv) {
 
   checkTypes(ctx);
   checkTypeDiagnostics(ctx);
+  checkInvalidHandles(ctx);
   checkPipeline(ctx, source, size);
   mlirContextDestroy(ctx);
   checkCompile(source, size);

@@ -7,6 +7,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "mlir/Transforms/InliningUtils.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
@@ -119,6 +120,119 @@ std::string mlir::tile::formatShape(ArrayRef<int64_t> shape) {
   return text;
 }
 
+LogicalResult mlir::tile::verifyKernelInterface(FunctionOpInterface kernel) {
+  StringRef name = kernel.getName();
+  bool identifier =
+      !name.empty() && !llvm::isDigit(name.front()) &&
+      llvm::all_of(name, [](char c) { return llvm::isAlnum(c) || c == '_'; });
+  if (!identifier) {
+    InFlightDiagnostic diag = kernel.emitError() << "kernel name '";
+    std::string escaped;
+    llvm::raw_string_ostream os(escaped);
+    os.write_escaped(name);
+    return diag << escaped
+                << "' is not an identifier: a kernel is named with letters, "
+                   "digits and '_', not starting with a digit (it becomes "
+                   "the PTX entry name)";
+  }
+  for (auto [index, type] : llvm::enumerate(kernel.getArgumentTypes())) {
+    if (isTileScalarType(type) || isa<PtrType>(type))
+      continue;
+    Location loc = kernel.isExternal()
+                       ? kernel.getLoc()
+                       : kernel.getFunctionBody().getArgument(index).getLoc();
+    return emitError(loc) << "kernel '" << name << "' argument " << index
+                          << " has type " << type
+                          << "; kernel arguments are scalars (i1, i8, i16, "
+                             "i32, i64, f16, bf16, f32, f64) or !tile.ptr";
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Attributes on operations and arguments
+//===----------------------------------------------------------------------===//
+
+/// An attribute as a diagnostic names it: an i32 without its type.
+static std::string formatValue(Attribute value) {
+  if (auto integer = dyn_cast<IntegerAttr>(value))
+    if (integer.getType().isSignlessInteger(32))
+      return std::to_string(integer.getInt());
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  value.print(os);
+  return text;
+}
+
+namespace {
+/// The `tile.*` attributes on operations: on kernels, the warps a kernel
+/// runs with (set by tile-assign-layouts, or by hand); on the gpu.func the
+/// lowering makes, its launch facts.
+struct OperationAttribute {
+  StringRef name;
+  int64_t min, max;
+  bool powerOfTwo;
+};
+constexpr OperationAttribute kOperationAttributes[] = {
+    {"tile.num_warps", 1, 32, true},
+    {"tile.threads", 32, 1024, true},
+    {"tile.shared_bytes", 0, int64_t(1) << 31, false},
+};
+} // namespace
+
+LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
+                                                    NamedAttribute attribute) {
+  StringRef name = attribute.getName().strref();
+  const OperationAttribute *known =
+      llvm::find_if(kOperationAttributes, [&](const OperationAttribute &a) {
+        return a.name == name;
+      });
+  if (known == std::end(kOperationAttributes)) {
+    InFlightDiagnostic diag = op->emitError()
+                              << "unknown attribute '" << name
+                              << "' of the tile dialect; the tile attributes "
+                                 "on operations are ";
+    llvm::interleaveComma(kOperationAttributes, diag,
+                          [&](const OperationAttribute &a) { diag << a.name; });
+    return diag;
+  }
+  auto value = dyn_cast<IntegerAttr>(attribute.getValue());
+  if (!value || !value.getType().isSignlessInteger(32) ||
+      value.getInt() < known->min || value.getInt() > known->max ||
+      (known->powerOfTwo && !llvm::isPowerOf2_64(value.getInt())))
+    return op->emitError() << "'" << name << "' must be an i32 "
+                           << (known->powerOfTwo ? "power of two " : "")
+                           << "from " << known->min << " to " << known->max
+                           << ", not " << formatValue(attribute.getValue());
+  return success();
+}
+
+LogicalResult TileDialect::verifyRegionArgAttribute(Operation *op,
+                                                    unsigned regionIndex,
+                                                    unsigned argIndex,
+                                                    NamedAttribute attribute) {
+  StringRef name = attribute.getName().strref();
+  Location loc = op->getLoc();
+  if (regionIndex < op->getNumRegions() &&
+      argIndex < op->getRegion(regionIndex).getNumArguments())
+    loc = op->getRegion(regionIndex).getArgument(argIndex).getLoc();
+  if (name != "tile.divisibility")
+    return emitError(loc) << "unknown argument attribute '" << name
+                          << "' of the tile dialect; the tile attribute on "
+                             "arguments is tile.divisibility";
+  // The caller's promise that the argument (an integer, or a pointer's
+  // address in bytes) is a multiple of this; the axis analysis tracks
+  // powers of two.
+  auto value = dyn_cast<IntegerAttr>(attribute.getValue());
+  if (!value || !value.getType().isSignlessInteger(32) || value.getInt() < 1 ||
+      value.getInt() > kMaxDivisibility || !llvm::isPowerOf2_64(value.getInt()))
+    return emitError(loc) << "'tile.divisibility' of argument " << argIndex
+                          << " must be an i32 power of two from 1 to 2^30 "
+                             "(as in `tile.divisibility = 16 : i32`), not "
+                          << formatValue(attribute.getValue());
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
 // PtrType
 //===----------------------------------------------------------------------===//
@@ -130,6 +244,26 @@ LogicalResult PtrType::verify(function_ref<InFlightDiagnostic()> emitError,
                           "i64, f16, bf16, f32 or f64), not "
                        << pointeeType;
   return success();
+}
+
+Type PtrType::parse(AsmParser &parser) {
+  SMLoc loc = parser.getCurrentLocation();
+  Type pointeeType;
+  if (parser.parseLess())
+    return {};
+  if (succeeded(parser.parseOptionalGreater())) {
+    parser.emitError(loc, "!tile.ptr needs a pointee type, as in "
+                          "!tile.ptr<f32>");
+    return {};
+  }
+  // A failure inside the pointee has been reported where it happened.
+  if (parser.parseType(pointeeType) || parser.parseGreater())
+    return {};
+  return parser.getChecked<PtrType>(loc, parser.getContext(), pointeeType);
+}
+
+void PtrType::print(AsmPrinter &printer) const {
+  printer << "<" << getPointeeType() << ">";
 }
 
 //===----------------------------------------------------------------------===//
@@ -151,7 +285,7 @@ LogicalResult BlockType::verify(function_ref<InFlightDiagnostic()> emitError,
                          << "; every extent must be a positive constant";
   int64_t numElements = 1;
   for (int64_t extent : shape) {
-    if (numElements > (int64_t(1) << 31) / extent)
+    if (numElements > kMaxBlockElements / extent)
       return emitError() << "block " << formatShape(shape)
                          << " has more than 2^31 elements";
     numElements *= extent;

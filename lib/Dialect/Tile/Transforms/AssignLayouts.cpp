@@ -78,6 +78,7 @@ private:
 
   // Step 2.
   void setDemand(Value value, Attribute layout);
+  SmallVector<Attribute> demandsOf(ArrayRef<ValueRange> ranges);
   void demandBlock(Block &block);
   void demandOp(Operation *op);
 
@@ -141,6 +142,15 @@ void LayoutAssigner::setDemand(Value value, Attribute layout) {
     demands.try_emplace(value, layout);
 }
 
+/// The demands on the values of `ranges`, in order (null for none).
+SmallVector<Attribute> LayoutAssigner::demandsOf(ArrayRef<ValueRange> ranges) {
+  SmallVector<Attribute> result;
+  for (ValueRange range : ranges)
+    for (Value value : range)
+      result.push_back(demands.lookup(value));
+  return result;
+}
+
 void LayoutAssigner::demandBlock(Block &block) {
   for (Operation &op : llvm::reverse(block))
     demandOp(&op);
@@ -176,7 +186,10 @@ void LayoutAssigner::demandOp(Operation *op) {
   if (auto forOp = dyn_cast<scf::ForOp>(op)) {
     Block *body = forOp.getBody();
     Operation *yield = body->getTerminator();
-    // Twice: what the body wants of a carried value reaches its yield.
+    // Twice if the body demands something new of a carried value, so that
+    // it reaches the yield; only then, or nested loops would take 2^depth
+    // walks (250 nested loops did not finish).
+    ValueRange carried[] = {forOp.getRegionIterArgs(), yield->getOperands()};
     for (int pass = 0; pass < 2; ++pass) {
       for (auto [result, arg, yielded] :
            llvm::zip(forOp.getResults(), forOp.getRegionIterArgs(),
@@ -185,7 +198,10 @@ void LayoutAssigner::demandOp(Operation *op) {
         setDemand(yielded, demands.lookup(result));
         setDemand(yielded, demands.lookup(arg));
       }
+      SmallVector<Attribute> before = demandsOf(carried);
       demandBlock(*body);
+      if (demandsOf(carried) == before)
+        break;
     }
     for (auto [init, arg] :
          llvm::zip(forOp.getInitArgs(), forOp.getRegionIterArgs()))
@@ -205,6 +221,10 @@ void LayoutAssigner::demandOp(Operation *op) {
     return;
   }
   if (auto whileOp = dyn_cast<scf::WhileOp>(op)) {
+    // As for scf.for: a second walk only for new demands on carried values.
+    ValueRange carried[] = {
+        whileOp.getBeforeArguments(), whileOp.getAfterArguments(),
+        whileOp.getConditionOp().getArgs(), whileOp.getYieldOp().getOperands()};
     for (int pass = 0; pass < 2; ++pass) {
       for (auto [result, afterArg, forwarded] :
            llvm::zip(whileOp.getResults(), whileOp.getAfterArguments(),
@@ -212,12 +232,15 @@ void LayoutAssigner::demandOp(Operation *op) {
         setDemand(afterArg, demands.lookup(result));
         setDemand(forwarded, demands.lookup(afterArg));
       }
+      SmallVector<Attribute> before = demandsOf(carried);
       demandBlock(*whileOp.getAfterBody());
       for (auto [beforeArg, yielded] :
            llvm::zip(whileOp.getBeforeArguments(),
                      whileOp.getYieldOp().getOperands()))
         setDemand(yielded, demands.lookup(beforeArg));
       demandBlock(*whileOp.getBeforeBody());
+      if (demandsOf(carried) == before)
+        break;
     }
     for (auto [init, beforeArg] :
          llvm::zip(whileOp.getInits(), whileOp.getBeforeArguments()))
@@ -429,7 +452,10 @@ void LayoutAssigner::assignFor(scf::ForOp op) {
   Operation *yield = body->getTerminator();
   SmallVector<Attribute> carried(op.getNumRegionIterArgs());
   // First the body with its carried values unknown, then with the layouts
-  // the body produced for them, until they stop changing.
+  // the body produced for them, until they stop changing. A loop that
+  // carries no block needs one walk (two per level would take 2^depth walks
+  // of nested loops).
+  bool carriesBlocks = llvm::any_of(op.getRegionIterArgs(), isBlock);
   for (int pass = 0; pass < 3; ++pass) {
     for (auto [arg, layout] : llvm::zip(op.getRegionIterArgs(), carried))
       if (layout)
@@ -447,7 +473,7 @@ void LayoutAssigner::assignFor(scf::ForOp op) {
       changed = changed || layout != carried[i];
       carried[i] = layout;
     }
-    if (!changed && pass > 0)
+    if (!changed && (pass > 0 || !carriesBlocks))
       break;
   }
   for (auto [i, arg, result] :
@@ -488,6 +514,8 @@ void LayoutAssigner::assignWhile(scf::WhileOp op) {
   scf::YieldOp yield = op.getYieldOp();
   SmallVector<Attribute> before(op.getBeforeArguments().size());
   SmallVector<Attribute> after(op.getAfterArguments().size());
+  // As for scf.for: one walk when no block is carried around.
+  bool carriesBlocks = llvm::any_of(op.getBeforeArguments(), isBlock);
   for (int pass = 0; pass < 3; ++pass) {
     for (auto [arg, layout] : llvm::zip(op.getBeforeArguments(), before))
       if (layout)
@@ -512,7 +540,7 @@ void LayoutAssigner::assignWhile(scf::WhileOp op) {
       changed = changed || layout != before[i];
       before[i] = layout;
     }
-    if (!changed && pass > 0)
+    if (!changed && (pass > 0 || !carriesBlocks))
       break;
   }
   for (auto [i, arg] : llvm::enumerate(op.getBeforeArguments())) {

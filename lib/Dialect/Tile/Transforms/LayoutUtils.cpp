@@ -59,7 +59,8 @@ BlockedLayoutAttr mlir::tile::getCoalescedLayout(AxisInfoAnalysis &axisInfo,
   auto type = cast<BlockType>(ptr.getType());
   ArrayRef<int64_t> shape = type.getShape();
   unsigned rank = shape.size();
-  const AxisInfo &info = axisInfo.get(ptr);
+  // A copy: get() of another value may grow the cache and move this entry.
+  AxisInfo info = axisInfo.get(ptr);
   // Longest contiguous runs first; ties keep row-major order.
   SmallVector<unsigned> order = rowMajorOrder(rank);
   llvm::stable_sort(order, [&](unsigned a, unsigned b) {

@@ -7,11 +7,13 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Dialect.h"
 #include "mlir/IR/TypeUtilities.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "tile/Dialect/Tile/IR/LinearLayout.h"
 
 #include "tile/Dialect/Tile/IR/TileDialect.h.inc"
 #include "tile/Dialect/Tile/IR/TileEnums.h.inc"
 #include "tile/Dialect/Tile/IR/TileAttrInterfaces.h.inc"
+#include "tile/Dialect/Tile/IR/TileLimits.h"
 
 #define GET_ATTRDEF_CLASSES
 #include "tile/Dialect/Tile/IR/TileAttrs.h.inc"
@@ -34,6 +36,14 @@ Type getMaskType(Type type);
 
 /// "16x32" for a shape, as diagnostics print it.
 std::string formatShape(ArrayRef<int64_t> shape);
+
+/// Checks what lowering a public func.func as a GPU kernel needs of its
+/// interface: a name that is an identifier (PTX entry names and the C
+/// launchers use it; LLVM aborts on others) and arguments that are tile
+/// scalars or !tile.ptr (anything else would be expanded into several PTX
+/// parameters the launch facts do not list). Emits an error and fails
+/// otherwise.
+LogicalResult verifyKernelInterface(FunctionOpInterface kernel);
 
 /// The linear layout of a block whose encoding is a distributed layout.
 LinearLayout getLinearLayout(BlockType type);

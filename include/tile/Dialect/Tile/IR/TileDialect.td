@@ -27,6 +27,10 @@ def Tile_Dialect : Dialect {
   let useDefaultTypePrinterParser = 1;
   let useDefaultAttributePrinterParser = 1;
   let hasConstantMaterializer = 1;
+  // `tile.*` attributes on operations (tile.num_warps, ...) and on function
+  // arguments (tile.divisibility) are checked where they are parsed.
+  let hasOperationAttrVerify = 1;
+  let hasRegionArgAttrVerify = 1;
   let extraClassDeclaration = [{
     void registerTypes();
     void registerAttributes();
