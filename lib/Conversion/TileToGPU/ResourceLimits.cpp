@@ -18,14 +18,24 @@ using namespace mlir::tile::lowering;
 
 /// Where to report a problem with `op`: its own location, or, for a
 /// constant that canonicalization hoisted (which drops the location), the
-/// first user with one (`tile-cc -DSIZE=16777216` said `<unknown>:0:`).
+/// first user with one in program order (`tile-cc -DSIZE=16777216` said
+/// `<unknown>:0:`). Not the first in its use list: that order changes from
+/// run to run.
 static Location userFacingLoc(Operation *op) {
   if (!isa<UnknownLoc>(op->getLoc()))
     return op->getLoc();
-  for (Operation *user : op->getUsers())
-    if (!isa<UnknownLoc>(user->getLoc()))
-      return user->getLoc();
-  return op->getLoc();
+  std::optional<Location> found;
+  if (auto func = op->getParentOfType<func::FuncOp>())
+    func.walk<WalkOrder::PreOrder>([&](Operation *candidate) {
+      bool uses = llvm::any_of(candidate->getOperands(), [&](Value operand) {
+        return operand.getDefiningOp() == op;
+      });
+      if (!uses || isa<UnknownLoc>(candidate->getLoc()))
+        return WalkResult::advance();
+      found = candidate->getLoc();
+      return WalkResult::interrupt();
+    });
+  return found.value_or(op->getLoc());
 }
 
 LogicalResult mlir::tile::lowering::checkResourceLimits(func::FuncOp kernel,
