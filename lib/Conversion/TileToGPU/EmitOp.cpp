@@ -58,6 +58,22 @@ LogicalResult KernelEmitter::emitOp(Operation *op) {
   if (isa<TileDialect>(op->getDialect()) &&
       (op->hasTrait<OpTrait::Elementwise>() || isa<AddPtrOp, SplatOp>(op)))
     return emitElementwise(op);
+  // Canonicalization turns an scf.if that only picks between two blocks
+  // into arith.select on a scalar condition: one select per register (the
+  // operands and the result have one type, so one layout).
+  if (auto select = dyn_cast<arith::SelectOp>(op);
+      select && isa<BlockType>(select.getType())) {
+    Value condition = getScalar(select.getCondition());
+    if (!condition)
+      return op->emitOpError() << "uses a value that could not be lowered";
+    SmallVector<Value> onTrue = getRegisters(select.getTrueValue());
+    SmallVector<Value> onFalse = getRegisters(select.getFalseValue());
+    SmallVector<Value> result;
+    for (auto [t, f] : llvm::zip_equal(onTrue, onFalse))
+      result.push_back(arith::SelectOp::create(builder, loc, condition, t, f));
+    registers[select.getResult()] = std::move(result);
+    return success();
+  }
   if (isa<func::CallOp>(op))
     return op->emitOpError()
            << "calls a device function; run the inliner before lowering";

@@ -35,3 +35,26 @@ func.func @calls_device_function(%x: i32) {
 func.func @returns_value(%x: i32) -> i32 {
   return %x : i32
 }
+
+// -----
+
+// A select between two blocks on a scalar condition (what canonicalization
+// makes of an scf.if that only picks one) selects each register: 2 per
+// thread for 256 elements over 128 threads.
+// CHECK-LABEL: gpu.func @select_blocks
+// CHECK: %[[C:.*]] = arith.cmpi sgt
+// CHECK-COUNT-2: arith.select %[[C]], %{{.*}}, %{{.*}} : f32
+// CHECK-NOT: arith.select
+// CHECK: gpu.return
+func.func @select_blocks(%x: !tile.ptr<f32>, %n: i32) {
+  %c38 = arith.constant 38 : i32
+  %r = tile.arange 0, 256 : !tile.block<256xi32>
+  %xb = tile.splat %x : !tile.ptr<f32> -> !tile.block<256x!tile.ptr<f32>>
+  %p = tile.addptr %xb, %r : !tile.block<256x!tile.ptr<f32>>, !tile.block<256xi32>
+  %v = tile.load %p : !tile.block<256x!tile.ptr<f32>>
+  %w = tile.addf %v, %v : !tile.block<256xf32>
+  %c = arith.cmpi sgt, %n, %c38 : i32
+  %s = arith.select %c, %v, %w : !tile.block<256xf32>
+  tile.store %p, %s : !tile.block<256x!tile.ptr<f32>>
+  return
+}
