@@ -7,8 +7,13 @@ inserted) must fail with a `tile.CompilationError` located in the generated
 file, at the line of the mistake. Anything else is a finding: another
 exception (a crash in the frontend), a compile that does not finish (a hang),
 an error located in generated IR or nowhere, or an invalid kernel accepted.
+A valid kernel that compiled also runs in the interpreter, which must not
+raise (`--no-interpret`: compile only); `--differential` (needs a CUDA GPU)
+also launches it compiled and compares the outputs (differential.py,
+docs/reliability.md).
 
     python3 fuzz/python/kernelgen.py --seconds 60            # CI: seeds from the clock
+    python3 fuzz/python/kernelgen.py --differential --seconds 240  # on a GPU
     python3 fuzz/python/kernelgen.py --seed 1234              # one seed
     python3 fuzz/python/kernelgen.py --seed 1234 --seconds 30 # seeds from 1234 on
     python3 fuzz/python/kernelgen.py --seed 1234 --show       # print its kernel
