@@ -22,9 +22,6 @@ done
 echo "== reliability: lit under ASan+UBSan, fuzzers (about a minute each)"
 bash scripts/test-reliability.sh
 
-echo "== randomized Python kernels (fuzz/python/kernelgen.py, ${KERNELGEN_SECONDS:-60} s)"
-PYTHONPATH=python .venv/bin/python fuzz/python/kernelgen.py --seconds "${KERNELGEN_SECONDS:-60}"
-
 echo "== the wheel: build, install into a fresh virtualenv, test the installed package"
 bash scripts/build-wheel.sh
 bash scripts/test-wheel.sh
@@ -33,5 +30,10 @@ echo "== the interpreter (TILE_INTERPRET=1): its tests, and the GPU conformance 
 # NumPy and torch in the checkout's .venv: PyPI's Linux torch wheels bring CUDA
 # libraries (about 5 GB, up to 10 minutes the first time); torch runs on the CPU.
 .venv/bin/python -c "import numpy, torch" 2>/dev/null || .venv/bin/pip install -q numpy torch
-PYTHONPATH=python .venv/bin/pytest -q -p no:cacheprovider test/python/test_interpreter.py
+PYTHONPATH=python .venv/bin/pytest -q -p no:cacheprovider test/python/test_interpreter.py \
+  test/python/test_kernelgen.py
 TILE_INTERPRET=1 PYTHONPATH=python .venv/bin/pytest -q -p no:cacheprovider test/gpu
+
+echo "== randomized Python kernels, compiled and interpreted (fuzz/python/kernelgen.py, ${KERNELGEN_SECONDS:-60} s)"
+# After the interpreter's NumPy is installed: valid kernels also run interpreted.
+PYTHONPATH=python .venv/bin/python fuzz/python/kernelgen.py --seconds "${KERNELGEN_SECONDS:-60}"

@@ -7,8 +7,13 @@ inserted) must fail with a `tile.CompilationError` located in the generated
 file, at the line of the mistake. Anything else is a finding: another
 exception (a crash in the frontend), a compile that does not finish (a hang),
 an error located in generated IR or nowhere, or an invalid kernel accepted.
+A valid kernel that compiled also runs in the interpreter, which must not
+raise (`--no-interpret`: compile only); `--differential` (needs a CUDA GPU)
+also launches it compiled and compares the outputs (differential.py,
+docs/reliability.md).
 
     python3 fuzz/python/kernelgen.py --seconds 60            # CI: seeds from the clock
+    python3 fuzz/python/kernelgen.py --differential --seconds 240  # on a GPU
     python3 fuzz/python/kernelgen.py --seed 1234              # one seed
     python3 fuzz/python/kernelgen.py --seed 1234 --seconds 30 # seeds from 1234 on
     python3 fuzz/python/kernelgen.py --seed 1234 --show       # print its kernel
@@ -22,6 +27,7 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import re
 import select
 import subprocess
 import sys
@@ -30,9 +36,19 @@ import time
 import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, NamedTuple
 
 ROOT = Path(__file__).resolve().parents[2]
 CASE_TIMEOUT_S = 30
+
+
+def use_checkout() -> None:
+    """Imports `tile` from the checkout's python/, unless TILE_TEST_INSTALLED=1
+    asks for the installed package (the wheel, on the GPU machine; the
+    convention of test/gpu/conftest.py)."""
+    path = str(ROOT / "python")
+    if os.environ.get("TILE_TEST_INSTALLED") != "1" and path not in sys.path:
+        sys.path.insert(0, path)
 
 # -- the generator ------------------------------------------------------------
 
@@ -52,7 +68,6 @@ def _literal(text: str) -> bool:
 def _compile_time(text: str) -> bool:
     """Whether an expression's text names no variable (only literals): the
     frontend folds it in Python."""
-    import re
     return not re.search(r"[A-Za-z_]", re.sub(r"tl\.[a-z_0-9]+", "", text).replace("e", ""))
 
 
@@ -60,11 +75,49 @@ def kind(dtype: str) -> str:
     return "f" if dtype in FLOATS else "b" if dtype == "int1" else "i"
 
 
+# How a value can be compared between the interpreter and a compiled kernel
+# (docs/reliability.md, "The differential check"): EXACT values must match
+# bit for bit (NaN anywhere as NaN), APPROX ones (floats that went through an
+# operation the two compute differently: approximate math, contraction into
+# fma, summation order) within a tolerance, and WILD ones not at all (an
+# APPROX value went through an operation that is not continuous: a
+# comparison, floor, a cast to an integer, a bitcast; or control flow
+# depended on one).
+EXACT, APPROX, WILD = 0, 1, 2
+ROUNDOFF = {"float32": 2.0**-24, "float16": 2.0**-11, "bfloat16": 2.0**-8}
+
+
+class Expr(NamedTuple):
+    text: str
+    kind: str
+    shape: tuple[int, ...]
+    cls: int = EXACT
+    fusable: bool = False  # a float product (or one negated or widened): a + or - may fuse it
+    eps: float = 0.0       # the largest unit roundoff of the float types it went through
+    reads: frozenset[str] = frozenset()  # the variables it derives from
+
+
 @dataclass
 class Var:
     name: str
     dtype: str
     shape: tuple[int, ...]
+    cls: int = EXACT
+    fusable: bool = False
+    eps: float = 0.0
+    deps: frozenset[str] = frozenset()
+
+    def state(self) -> tuple[int, bool, float]:
+        return self.cls, self.fusable, self.eps
+
+
+@dataclass
+class Loop:
+    """What a loop body did, for the loop's fixpoint (Writer.close_loop)."""
+    start: dict[str, tuple[int, bool, float]]
+    updated: set[str] = field(default_factory=set)
+    jump_reads: set[str] = field(default_factory=set)
+    tainted: bool = False  # an exit whose condition is not EXACT
 
 
 def broadcast(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...] | None:
@@ -90,6 +143,9 @@ class Case:
     # For an invalid kernel: what was inserted and at which line of the file.
     mistake: str | None = None
     mistake_line: int | None = None
+    # For the differential check: how each output buffer compares (EXACT,
+    # APPROX or WILD) and, for APPROX, the unit roundoff of its values.
+    outputs: dict[str, tuple[int, float]] = field(default_factory=dict)
 
 
 @dataclass
@@ -102,6 +158,12 @@ class Writer:
     indent: int = 1
     counter: int = 0
     header_lines: int = 0
+    # Casts of compile-time values as tl.cast(3, T) rather than (3).to(T),
+    # which the interpreter cannot run (a Python int has no .to).
+    interpretable: bool = False
+    loops: list[Loop] = field(default_factory=list)
+    ctl: int = EXACT  # WILD where whether a statement runs depends on a non-EXACT value
+    return_tainted: bool = False
 
     def emit(self, text: str) -> int:
         """Appends a statement (its lines are given relative indents); returns
@@ -119,19 +181,102 @@ class Writer:
         candidates = [v for v in self.vars if predicate(v)]
         return self.rng.choice(candidates) if candidates else None
 
-    # -- expressions: (text, kind, shape) -------------------------------------
+    def var(self, name: str) -> Var:
+        return next(v for v in reversed(self.vars) if v.name == name)
 
-    def leaf(self, shape_of: tuple[int, ...] | None = None) -> tuple[str, str, tuple[int, ...]]:
+    # -- comparability (EXACT / APPROX / WILD, see Expr) ------------------------
+
+    def combine(self, text: str, result_kind: str, shape: tuple[int, ...],
+                smooth: tuple[Expr, ...] = (), jumps: tuple[Expr, ...] = (),
+                own: int = EXACT, fusable: bool = False, eps: float = 0.0) -> Expr:
+        """An expression of `smooth` operands (through an operation continuous
+        in them) and `jumps` operands (through one that is not: an APPROX one
+        makes the result WILD); `own` is what the operation itself adds
+        (APPROX where interpreter and compiler compute it differently)."""
+        cls = max([own] + [p.cls for p in smooth]
+                  + [EXACT if p.cls == EXACT else WILD for p in jumps])
+        reads = frozenset().union(*(p.reads for p in smooth + jumps))
+        for loop in self.loops:
+            for p in jumps:
+                loop.jump_reads |= p.reads
+        eps = max([eps] + [p.eps for p in smooth + jumps])
+        return Expr(text, result_kind, shape, cls, fusable, eps, reads)
+
+    def arith(self, op: str, a: Expr, b: Expr, result_kind: str,
+              shape: tuple[int, ...]) -> Expr:
+        """`a op b`: float products may fuse with a + or - (fma contraction),
+        float division is approximate (div.full.f32); integers are exact
+        (their division by zero is checked when the kernel runs)."""
+        text = f"({a.text} {op} {b.text})"
+        if result_kind != "f":
+            return self.combine(text, result_kind, shape, smooth=(a, b))
+        if op == "*":
+            return self.combine(text, "f", shape, smooth=(a, b), fusable=True)
+        fused = op in ("+", "-") and (a.fusable or b.fusable)
+        return self.combine(text, "f", shape, smooth=(a, b),
+                            own=APPROX if fused or op == "/" else EXACT)
+
+    def cast_text(self, text: str, dtype: str, options: str = "") -> str:
+        if self.interpretable and _compile_time(text):
+            return f"tl.cast({text}, tl.{dtype}{options})"
+        return f"({text}).to(tl.{dtype}{options})"
+
+    def cast(self, e: Expr, dtype: str, options: str = "") -> Expr:
+        text = self.cast_text(e.text, dtype, options)
+        if kind(dtype) == "f":
+            return self.combine(text, "f", e.shape, smooth=(e,), fusable=e.fusable,
+                                eps=ROUNDOFF[dtype])
+        # float -> integer: truncation (and the range is checked when it runs)
+        return self.combine(text, kind(dtype), e.shape, **{
+            "jumps" if e.kind == "f" else "smooth": (e,)})
+
+    def read(self, var: Var) -> Expr:
+        return Expr(var.name, kind(var.dtype), var.shape, var.cls, var.fusable, var.eps,
+                    var.deps | {var.name})
+
+    def open_loop(self) -> None:
+        self.loops.append(Loop({v.name: v.state() for v in self.vars}))
+
+    def close_loop(self) -> None:
+        """The loop's fixpoint, conservatively: one pass of the body computed
+        the classes of what it updated from the classes before the loop. If
+        none changed, that is the fixpoint; if some did and no discontinuous
+        operation (or exit) read them, every updated variable gets the largest
+        class among them; otherwise they are all WILD."""
+        loop = self.loops.pop()
+        current = {v.name: v for v in self.vars}
+        updated = [current[name] for name in loop.updated if name in current]
+        changed = {v.name for v in updated if v.state() != loop.start.get(v.name)}
+        if not updated or (not changed and not loop.tainted):
+            return
+        wild = loop.tainted or bool(changed & loop.jump_reads)
+        cls = WILD if wild else max(v.cls for v in updated)
+        fusable = any(v.fusable for v in updated)
+        eps = max(v.eps for v in updated)
+        deps = frozenset().union(*(v.deps | {v.name} for v in updated))
+        for v in updated:
+            # an integer from an APPROX float went through a cast: WILD
+            v.cls = WILD if cls == APPROX and kind(v.dtype) != "f" else cls
+            v.fusable, v.eps, v.deps = fusable, eps, deps
+
+    def control(self, cond: Expr) -> None:
+        """What follows runs or not depending on `cond`."""
+        if cond.cls != EXACT:
+            self.ctl = WILD
+
+    # -- expressions ------------------------------------------------------------
+
+    def leaf(self, shape_of: tuple[int, ...] | None = None) -> Expr:
         r = self.rng.random()
         if r < 0.2:
             value = self.rng.choice(LITERALS)
-            return value, "f" if "." in value else "i", ()
+            return Expr(value, "f" if "." in value else "i", ())
         var = self.pick(lambda v: shape_of is None or broadcast(v.shape, shape_of) is not None)
         if var is None:
-            return "1.0", "f", ()
-        return var.name, kind(var.dtype), var.shape
+            return Expr("1.0", "f", ())
+        return self.read(var)
 
-    def expr(self, depth: int = 0) -> tuple[str, str, tuple[int, ...]]:
+    def expr(self, depth: int = 0) -> Expr:
         rng = self.rng
         if depth >= 3 or rng.random() < 0.3:
             return self.leaf()
@@ -155,23 +300,26 @@ class Writer:
             if op in ("&", "|", "^") and kinds == {"b"}:
                 result_kind = "b"
             if op in ("<<", ">>"):
-                return f"({a[0]} {op} 1)", a[1], a[2]
-            return f"({a[0]} {op} {b[0]})", result_kind, shape
+                return self.combine(f"({a[0]} {op} 1)", a[1], a[2], smooth=(a,))
+            return self.arith(op, a, b, result_kind, shape)
         if choice < 0.55:
             b = self.expr(depth + 1)
             shape = broadcast(a[2], b[2])
             if shape is None:
                 return a
             op = rng.choice(["<", "<=", ">", ">=", "==", "!="])
-            return f"({a[0]} {op} {b[0]})", "b", shape
+            return self.combine(f"({a[0]} {op} {b[0]})", "b", shape, jumps=(a, b))
         if choice < 0.7:
             fn = rng.choice(["tl.exp", "tl.sqrt", "tl.abs", "tl.sigmoid", "tl.log2", "tl.floor",
                              "tl.cos", "-"])
             if fn == "-":
-                return f"(-{a[0]})", a[1] if a[1] != "b" else "i", a[2]
+                return self.combine(f"(-{a[0]})", a[1] if a[1] != "b" else "i", a[2],
+                                    smooth=(a,), fusable=a.fusable)
             if fn == "tl.abs":
-                return f"tl.abs({a[0]})", a[1], a[2]
-            return f"{fn}({a[0]})", "f", a[2]
+                return self.combine(f"tl.abs({a[0]})", a[1], a[2], smooth=(a,))
+            if fn == "tl.floor":
+                return self.combine(f"{fn}({a[0]})", "f", a[2], jumps=(a,))
+            return self.combine(f"{fn}({a[0]})", "f", a[2], smooth=(a,), own=APPROX)
         if choice < 0.8:
             b = self.expr(depth + 1)
             c = self.expr(depth + 1)
@@ -183,11 +331,12 @@ class Writer:
             if fn == "where":
                 kinds = {b[1], c[1]}
                 result = "f" if "f" in kinds else "i" if "i" in kinds else "b"
-                return f"tl.where({a[0]}, {b[0]}, {c[0]})", result, shape
+                return self.combine(f"tl.where({a[0]}, {b[0]}, {c[0]})", result, shape,
+                                    smooth=(b, c), jumps=(a,))
             shape = broadcast(a[2], b[2])
             kinds = {a[1], b[1]}
             result = "f" if "f" in kinds else "i" if "i" in kinds else "b"
-            return f"tl.{fn}({a[0]}, {b[0]})", result, shape
+            return self.combine(f"tl.{fn}({a[0]}, {b[0]})", result, shape, smooth=(a, b))
         if choice < 0.9 and a[2]:
             axis = rng.randrange(len(a[2]))
             fn = rng.choice(["tl.sum", "tl.max", "tl.min"])
@@ -195,50 +344,79 @@ class Writer:
             shape = a[2][:axis] + ((1,) if keep else ()) + a[2][axis + 1:]
             result_kind = "i" if fn == "tl.sum" and a[1] == "b" else a[1]
             extra = ", keep_dims=True" if keep else ""
-            return f"{fn}({a[0]}, axis={axis}{extra})", result_kind, shape
+            # a float sum's order differs between the two (a tree, lanes)
+            return self.combine(f"{fn}({a[0]}, axis={axis}{extra})", result_kind, shape,
+                                smooth=(a,), own=APPROX if fn == "tl.sum" and a[1] == "f"
+                                else EXACT)
         if choice < 0.95:
             return self.special(a)
         target = rng.choice(DTYPES)
-        return f"({a[0]}).to(tl.{target})", kind(target), a[2]
+        return self.cast(a, target)
 
-    def special(self, a: tuple[str, str, tuple[int, ...]]) -> tuple[str, str, tuple[int, ...]]:
+    def special(self, a: Expr) -> Expr:
         """Casts and libdevice: bitcasts, rounding modes, precise math, umulhi,
         libdevice functions (on values cast to the types they take)."""
-        f32 = f"({a[0]}).to(tl.float32)"
-        i32 = f"({a[0]}).to(tl.int32)"
+        f32, i32 = self.cast(a, "float32"), self.cast(a, "int32")
+        float_fn = self.rng.choice(['tanh', 'erfc', 'expm1', 'cbrt'])
+        int_fn = self.rng.choice(['popc', 'clz', 'brev'])
+        f, i, shape = f32.text, i32.text, a.shape
         options = [
-            (f"{f32}.to(tl.int32, bitcast=True)", "i"),
-            (f"tl.cast({i32}, tl.float32, bitcast=True)", "f"),
-            (f"{f32}.to(tl.float16, fp_downcast_rounding='rtz')", "f"),
-            (f"{f32}.to(tl.uint32).to(tl.int64)", "i"),
-            (f"tl.math.erf({a[0]})", "f"), (f"tl.math.sqrt_rn(tl.abs({f32}))", "f"),
-            (f"tl.math.div_rn({f32}, 3.0)", "f"), (f"tl.math.rint({a[0]})", "f"),
-            (f"tl.math.umulhi({i32}, {i32})", "i"),
-            (f"tl.extra.cuda.libdevice.{self.rng.choice(['tanh', 'erfc', 'expm1', 'cbrt'])}"
-             f"({f32})", "f"),
-            (f"tl.extra.cuda.libdevice.{self.rng.choice(['popc', 'clz', 'brev'])}({i32})", "i"),
+            (f"{f}.to(tl.int32, bitcast=True)", "i", lambda t: self.combine(
+                t, "i", shape, jumps=(f32,))),
+            (f"tl.cast({i}, tl.float32, bitcast=True)", "f", lambda t: self.combine(
+                t, "f", shape, smooth=(i32,), eps=ROUNDOFF["float32"])),
+            (f"{f}.to(tl.float16, fp_downcast_rounding='rtz')", "f", lambda t: self.combine(
+                t, "f", shape, smooth=(f32,), eps=ROUNDOFF["float16"])),
+            (f"{f}.to(tl.uint32).to(tl.int64)", "i", lambda t: self.combine(
+                t, "i", shape, jumps=(f32,))),
+            (f"tl.math.erf({a[0]})", "f", lambda t: self.combine(
+                t, "f", shape, smooth=(a,), own=APPROX)),
+            (f"tl.math.sqrt_rn(tl.abs({f}))", "f", lambda t: self.combine(
+                t, "f", shape, smooth=(f32,))),
+            (f"tl.math.div_rn({f}, 3.0)", "f", lambda t: self.combine(
+                t, "f", shape, smooth=(f32,))),
+            (f"tl.math.rint({a[0]})", "f", lambda t: self.combine(t, "f", shape, jumps=(a,))),
+            (f"tl.math.umulhi({i}, {i})", "i", lambda t: self.combine(
+                t, "i", shape, smooth=(i32,))),
+            (f"tl.extra.cuda.libdevice.{float_fn}({f})", "f", lambda t: self.combine(
+                t, "f", shape, smooth=(f32,), own=APPROX)),
+            (f"tl.extra.cuda.libdevice.{int_fn}({i})", "i", lambda t: self.combine(
+                t, "i", shape, smooth=(i32,))),
         ]
-        text, result_kind = self.rng.choice(options)
-        return text, result_kind, a[2]
+        text, _, build = self.rng.choice(options)
+        return build(text)
 
     # -- statements ----------------------------------------------------------
 
     def assign(self) -> None:
         """A new variable: an expression cast to a chosen type."""
-        text, _, shape = self.expr()
+        e = self.expr()
         dtype = self.rng.choice(DTYPES)
         name = self.fresh()
-        self.emit(f"{name} = ({text}).to(tl.{dtype})")
-        self.vars.append(Var(name, dtype, shape))
+        value = self.cast(e, dtype)
+        self.emit(f"{name} = {value.text}")
+        self.vars.append(Var(name, dtype, e.shape, value.cls, value.fusable, value.eps,
+                             value.reads))
 
     def update(self, var: Var) -> None:
         """`var` gets a new value of its own type and shape."""
-        text, _, shape = self.expr()
-        if broadcast(shape, var.shape) != var.shape:
-            text = "0"
+        e = self.expr()
+        if broadcast(e.shape, var.shape) != var.shape:
+            e = Expr("0", "i", ())
+        text = e.text
         self.emit(f"{var.name} = tl.broadcast_to(({text}) + {var.name}, {var.shape}).to("
                   f"tl.{var.dtype})" if var.shape else
                   f"{var.name} = (({text}) + {var.name}).to(tl.{var.dtype})")
+        old = self.read(var)
+        kinds = {e.kind, old.kind}
+        total = self.arith("+", e, old, "f" if "f" in kinds else "i" if "i" in kinds else "b",
+                           var.shape)
+        new = self.cast(total, var.dtype)
+        for loop in self.loops:
+            loop.updated.add(var.name)
+        var.cls = max(var.cls, new.cls, self.ctl)
+        var.fusable = var.fusable or new.fusable
+        var.eps, var.deps = max(var.eps, new.eps), var.deps | new.reads
 
     def statement(self, depth: int) -> None:
         rng = self.rng
@@ -261,14 +439,20 @@ class Writer:
     def block_of(self, depth: int, count: int, exits: tuple[str, ...] = ()) -> None:
         """`count` statements one level in; in a loop, maybe an exit
         (`if ...: break`) among them."""
-        saved = list(self.vars)
+        saved, saved_ctl = list(self.vars), self.ctl
         self.indent += 1
         exit_at = self.rng.randrange(count + 1) if exits and self.rng.random() < 0.4 else -1
         for position in range(count + 1):
             if position == exit_at:
-                scalar = self.pick(lambda v: v.shape == ()) or Var("n", "int32", ())
-                self.emit(f"if {scalar.name} > {self.rng.randrange(-2, 5)}:\n"
-                          f"    {self.rng.choice(exits)}")
+                scalar = self.pick(lambda v: v.shape == ()) or self.var("n")
+                bound = self.rng.randrange(-2, 5)
+                how = self.rng.choice(exits)
+                self.emit(f"if {scalar.name} > {bound}:\n    {how}")
+                self.control(self.combine("", "b", (), jumps=(self.read(scalar),)))
+                if self.ctl != EXACT:
+                    if how == "return":
+                        self.return_tainted = True
+                    self.loops[-1].tainted = True
             if position == count:
                 break
             if self.rng.random() < 0.5:
@@ -278,14 +462,21 @@ class Writer:
                     continue
             self.statement(depth + 1)
         self.indent -= 1
-        self.vars = saved  # names first bound inside do not flow out
+        self.vars, self.ctl = saved, saved_ctl  # names first bound inside do not flow out
+
+    def on_n(self) -> Expr:
+        """The condition `n > c` (n may have been updated)."""
+        return self.combine("", "b", (), jumps=(self.read(self.var("n")),))
 
     def runtime_if(self, depth: int) -> None:
         self.emit(f"if n > {self.rng.randrange(-4, 40)}:")
+        saved_ctl = self.ctl
+        self.control(self.on_n())
         self.block_of(depth, self.rng.randint(1, 3))
         if self.rng.random() < 0.6:
             self.emit("else:")
             self.block_of(depth, self.rng.randint(1, 3))
+        self.ctl = saved_ctl
 
     def for_loop(self, depth: int) -> None:
         index = f"i{self.counter}"
@@ -296,24 +487,34 @@ class Writer:
             self.emit(f"for {index} in range({bound}, 0, -1):")
         else:
             self.emit(f"for {index} in range(0, {bound}{step}):")
+        saved_ctl = self.ctl
+        self.open_loop()
+        if bound == "n":
+            self.control(self.on_n())
         self.vars.append(Var(index, "int32", ()))
         self.block_of(depth, self.rng.randint(1, 3), exits=("break", "continue", "return"))
         self.vars.pop()
+        self.close_loop()
+        self.ctl = saved_ctl
 
     def while_loop(self, depth: int) -> None:
         counter = self.fresh()
         self.emit(f"{counter} = 0")
         self.emit(f"while {counter} < m:")
+        self.open_loop()
         self.block_of(depth, self.rng.randint(1, 2), exits=("break", "return"))
         self.indent += 1
         self.emit(f"{counter} += 1")
         self.indent -= 1
+        self.close_loop()
 
     def static_loop(self, depth: int) -> None:
         index = f"s{self.counter}"
         self.counter += 1
         self.emit(f"for {index} in tl.static_range({self.rng.randint(1, 3)}):")
+        self.open_loop()
         self.block_of(depth, self.rng.randint(1, 2), exits=("break", "continue"))
+        self.close_loop()
 
     def shape_op(self) -> None:
         rng = self.rng
@@ -343,21 +544,27 @@ class Writer:
             if broadcast(var.shape, shape) != shape:
                 shape = var.shape
             self.emit(f"{name} = tl.broadcast_to({var.name}, {shape})")
-        self.vars.append(Var(name, var.dtype, shape))
+        self.vars.append(Var(name, var.dtype, shape, var.cls, var.fusable, var.eps,
+                             var.deps | {var.name}))
 
     def scan_or_call(self) -> None:
         var = self.pick(lambda v: len(v.shape) >= 1 and v.dtype in ("float32", "int32"))
         if var is None:
             return self.assign()
         name = self.fresh()
+        # float scans sum in another order; axpy's a * K + x may fuse into an fma
+        own = APPROX if var.dtype == "float32" else EXACT
         if self.rng.random() < 0.5:
             axis = self.rng.randrange(len(var.shape))
             self.emit(f"{name} = tl.cumsum({var.name}, axis={axis})")
-            self.vars.append(Var(name, var.dtype, var.shape))
+            self.vars.append(Var(name, var.dtype, var.shape, max(var.cls, own), False, var.eps,
+                                 var.deps | {var.name}))
         else:
             other = self.pick(lambda v: v.shape == var.shape and v.dtype == var.dtype) or var
             self.emit(f"{name} = axpy({var.name}, {other.name}, 2).to(tl.{var.dtype})")
-            self.vars.append(Var(name, var.dtype, var.shape))
+            self.vars.append(Var(name, var.dtype, var.shape, max(var.cls, other.cls, own), False,
+                                 max(var.eps, other.eps),
+                                 var.deps | other.deps | {var.name, other.name}))
 
 
 HEADER = '''import tile
@@ -374,12 +581,15 @@ def {kernel}(x_ptr, h_ptr, i_ptr, out_ptr, iout_ptr, n, m, M: tl.constexpr, N: t
 '''
 
 
-def generate(seed: int) -> Case:
+def generate(seed: int, interpretable: bool = False) -> Case:
+    """The kernel of `seed`. `interpretable` spells casts of compile-time
+    values `tl.cast(3, T)` (the interpreter cannot run `(3).to(T)`); the
+    kernel is otherwise the same."""
     rng = random.Random(seed)
     m = rng.choice(EXTENTS)
     n = rng.choice([e for e in EXTENTS if e * m <= 512])
     kernel = f"kernel_{seed % 100000}"
-    w = Writer(rng, m, n)
+    w = Writer(rng, m, n, interpretable=interpretable)
     w.header_lines = HEADER.format(kernel=kernel).count("\n")
     w.emit("pid = tl.program_id(0)")
     if rng.random() < 0.2:
@@ -397,18 +607,28 @@ def generate(seed: int) -> Case:
     w.emit("h = tl.load(h_ptr + rn)")
     w.emit("k = tl.load(i_ptr + rm, mask=rm < m, other=1)")
     w.emit("s = tl.load(x_ptr + pid)")
-    w.vars += [Var("x", "float32", (m, n)), Var("h", "float16", (n,)),
-               Var("k", "int32", (m,)), Var("s", "float32", ()), Var("n", "int32", ()),
-               Var("inside", "int1", (m, n))]
+    w.vars += [Var("x", "float32", (m, n), eps=ROUNDOFF["float32"]),
+               Var("h", "float16", (n,), eps=ROUNDOFF["float16"]),
+               Var("k", "int32", (m,)), Var("s", "float32", (), eps=ROUNDOFF["float32"]),
+               Var("n", "int32", ()), Var("inside", "int1", (m, n))]
     for _ in range(rng.randint(2, 10)):
         w.statement(0)
     # Stores: a 2-D float result and a 1-D integer one.
-    flat = w.pick(lambda v: broadcast(v.shape, (m, n)) == (m, n)) or Var("x", "float32", (m, n))
+    flat = w.pick(lambda v: broadcast(v.shape, (m, n)) == (m, n)) or w.var("x")
     w.emit(f"tl.store(out_ptr + offs, {flat.name}, mask=inside)")
-    row = w.pick(lambda v: broadcast(v.shape, (m,)) == (m,)) or Var("k", "int32", (m,))
+    row = w.pick(lambda v: broadcast(v.shape, (m,)) == (m,)) or w.var("k")
     w.emit(f"tl.store(iout_ptr + rm, {row.name}, mask=rm < m)")
     case = Case(seed, "", kernel, "*fp32,*fp16,*i32,*fp32,*i64,i32,i32", {"M": m, "N": n},
                 rng.choice([1, 2, 4, 8]))
+    # How the outputs compare: the stored value (converted to the buffer's
+    # type: to an integer, a jump) under the store's mask, unless an exit that
+    # depends on a non-EXACT value may skip the stores.
+    mask = w.combine("", "b", (), jumps=(w.read(w.var("inside")),))
+    out = w.combine("", "f", (), smooth=(w.read(flat),), jumps=(mask,),
+                    eps=ROUNDOFF["float32"])
+    iout = w.cast(w.read(row), "int64")
+    case.outputs = {name: (WILD if w.return_tainted else e.cls, e.eps)
+                    for name, e in (("out", out), ("iout", iout))}
     if rng.random() < 0.4:
         insert_mistake(w, case)
     case.source = HEADER.format(kernel=kernel) + "\n".join(w.lines) + "\n"
@@ -483,19 +703,35 @@ class Finding(Exception):
     pass
 
 
-def check(case: Case, directory: Path) -> None:
-    """Raises Finding unless the case behaves (see the module docstring)."""
-    sys.path.insert(0, str(ROOT / "python"))
+# What a run checks: "compile" (the oracle above), "interpret" (also: every
+# valid kernel that compiles runs in the interpreter without raising; the
+# default) or "differential" (also: the interpreted and the compiled results
+# agree, on a GPU; see differential.py).
+MODES = ("compile", "interpret", "differential")
+CLASS_NAMES = {EXACT: "exact", APPROX: "approx", WILD: "excluded"}
+
+
+def load(case: Case, path: Path) -> Any:
+    """The kernel (a JITFunction) of `case`, written to `path` and imported."""
+    use_checkout()
     import importlib.util
+
+    path.write_text(case.source)
+    spec = importlib.util.spec_from_file_location(path.stem, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return getattr(module, case.kernel)
+
+
+def check(case: Case, directory: Path) -> Any:
+    """Raises Finding unless the case behaves (see the module docstring);
+    returns the kernel when it is valid and compiled, else None."""
+    use_checkout()
     import tile
     from tile.compiler import capi
 
     path = directory / f"case_{case.seed}.py"
-    path.write_text(case.source)
-    spec = importlib.util.spec_from_file_location(f"case_{case.seed}", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    kernel = getattr(module, case.kernel)
+    kernel = load(case, path)
     try:
         ir = tile.generate_ir(kernel, case.signature, case.constexprs)
         if capi.available():
@@ -506,7 +742,7 @@ def check(case: Case, directory: Path) -> None:
         if case.mistake is None:
             if "needs" in error.message and "registers per thread" in error.message \
                     and error.filename == str(path):
-                return  # a located resource limit of the lowering: not a finding
+                return None  # a located resource limit of the lowering: not a finding
             raise Finding(f"a valid kernel failed to compile:\n{error}") from None
         if error.filename != str(path):
             raise Finding(f"the error for '{case.mistake}' is not located in the kernel's "
@@ -514,7 +750,7 @@ def check(case: Case, directory: Path) -> None:
         if error.line != case.mistake_line:
             raise Finding(f"the error for '{case.mistake}' is at line {error.line}, not at "
                           f"line {case.mistake_line}:\n{error}") from None
-        return
+        return None
     except Finding:
         raise
     except Exception:  # noqa: BLE001 - any other exception is a crash
@@ -522,39 +758,134 @@ def check(case: Case, directory: Path) -> None:
     if case.mistake is not None:
         raise Finding(f"the invalid kernel ('{case.mistake}' at line {case.mistake_line}) "
                       "compiled without an error")
+    return kernel
+
+
+def interpretable_kernel(case: Case, compiled: Any, directory: Path) -> tuple[Case, Any, Path]:
+    """The kernel of `case` spelled for the interpreter (the same IR; a test
+    checks it), with its case and file."""
+    spelled = generate(case.seed, interpretable=True)
+    if spelled.source == case.source:
+        return case, compiled, directory / f"case_{case.seed}.py"
+    path = directory / f"case_{case.seed}_interpretable.py"
+    return spelled, load(spelled, path), path
+
+
+def run(case: Case, directory: Path, mode: str = "interpret") -> str:
+    """Checks `case` as `mode` asks; raises Finding or returns what was done
+    (`invalid`, `valid`, `valid interpreted`, `valid compared out:exact
+    iout:excluded`, `valid undefined: <what>`, `valid uninterpreted: <function>`),
+    for the tally."""
+    compiled = check(case, directory)
+    if compiled is None or mode == "compile":
+        return "invalid" if case.mistake else "valid"
+    import differential
+
+    spelled, kernel, path = interpretable_kernel(case, compiled, directory)
+    inputs = differential.make_inputs(case.seed, case.constexprs)
+    try:
+        interpreted, undefined = differential.interpret(kernel, case.constexprs,
+                                                        case.num_warps, inputs)
+    except Exception as exc:  # noqa: BLE001 - an interpreter that raises on a valid kernel
+        missing = re.search(r"(libdevice\.\w+) has no interpreted version", str(exc))
+        if missing:  # documented (python/tile/README.md): counted, not a finding
+            return f"valid uninterpreted: {missing.group(1)}"
+        raise Finding(f"the interpreter raised on a kernel that compiles ({path}):\n"
+                      + traceback.format_exc()) from None
+    if mode == "interpret":
+        return "valid interpreted"
+    if undefined:
+        return "valid undefined: " + "; ".join(undefined)
+    try:
+        results = differential.run_compiled(kernel, case.constexprs, case.num_warps, inputs)
+    except Exception:  # noqa: BLE001
+        raise Finding(f"the compiled launch raised ({path}):\n" + traceback.format_exc()) \
+            from None
+    differences = differential.compare(spelled.outputs, interpreted, results)
+    classes = " ".join(f"{name}:{CLASS_NAMES[cls]}" for name, (cls, _) in spelled.outputs.items())
+    if differences:
+        raise Finding(f"interpreted and compiled results differ ({path}; n={inputs.n}, "
+                      f"m={inputs.m}; compared {classes}):\n" + "\n".join(differences))
+    return f"valid compared {classes}"
 
 
 # -- driver: workers, timeouts, findings --------------------------------------
 
-def worker(first: int, count: int, directory: Path) -> None:
-    """Runs seeds first.. and reports each on stdout (`start S`, `ok S`,
+def worker(first: int, count: int, directory: Path, mode: str) -> None:
+    """Runs seeds first.. and reports each on stdout (`start S`, `ok S <what>`,
     `FINDING S <text>`), so the driver can tell which one hung or crashed."""
     for seed in range(first, first + count):
         print(f"start {seed}", flush=True)
         case = generate(seed)
         try:
-            check(case, directory)
+            label = run(case, directory, mode)
         except Finding as finding:
             text = str(finding).replace("\n", "\\n")
             print(f"FINDING {seed} {case.mistake or 'valid'}: {text}", flush=True)
             return
-        print(f"ok {seed} {case.mistake or 'valid'}", flush=True)
+        print(f"ok {seed} {label}", flush=True)
 
 
-def rerun_command(seed: int) -> str:
-    return f"python3 fuzz/python/kernelgen.py --seed {seed}"
+def rerun_command(seed: int, mode: str = "interpret") -> str:
+    flag = {"compile": " --no-interpret", "interpret": "", "differential": " --differential"}
+    return f"python3 fuzz/python/kernelgen.py --seed {seed}{flag[mode]}"
 
 
-def drive(first_seed: int, seconds: float, directory: Path) -> int:
+@dataclass
+class Tally:
+    """What the seeds of a run did, from the workers' `ok` lines: labels
+    (`valid compared out:exact iout:approx`, `valid undefined: a; b`)."""
+    labels: dict[str, int] = field(default_factory=dict)
+    outputs: dict[str, int] = field(default_factory=dict)
+    reasons: dict[str, dict[str, int]] = field(default_factory=dict)
+
+    def add(self, label: str) -> None:
+        head, _, rest = label.partition(":") if label.split()[1:2] in (
+            ["undefined:"], ["uninterpreted:"]) else (label, "", "")
+        words = head.split()
+        key = " ".join(words[:2])
+        self.labels[key] = self.labels.get(key, 0) + 1
+        for word in words[2:]:
+            self.outputs[word] = self.outputs.get(word, 0) + 1
+        reasons = self.reasons.setdefault(key, {})
+        for reason in filter(None, (r.strip() for r in rest.split(";"))):
+            reasons[reason] = reasons.get(reason, 0) + 1
+
+    def count(self, *keys: str) -> int:
+        return sum(self.labels.get(key, 0) for key in keys)
+
+    def why(self, key: str) -> str:
+        reasons = self.reasons.get(key, {})
+        return "; ".join(f"{name}: {count}" for name, count in sorted(reasons.items())) \
+            or "none"
+
+    def summary(self, mode: str) -> str:
+        valid = self.count("valid", "valid interpreted", "valid compared", "valid undefined",
+                           "valid uninterpreted")
+        text = (f"{valid} valid kernels compiled, {self.count('invalid')} invalid ones "
+                f"rejected at their line")
+        if mode != "compile":
+            text += (f", {self.count('valid interpreted', 'valid compared', 'valid undefined')}"
+                     f" valid ones interpreted, {self.count('valid uninterpreted')} not (a "
+                     f"function without an interpreted version: {self.why('valid uninterpreted')})")
+        if mode == "differential":
+            outputs = ", ".join(f"{count} {name}" for name, count in sorted(self.outputs.items()))
+            text += (f"; {self.count('valid compared')} compared interpreted vs compiled "
+                     f"(outputs: {outputs or 'none'}), {self.count('valid undefined')} not "
+                     f"compared for undefined behaviour ({self.why('valid undefined')})")
+        return text
+
+
+def drive(first_seed: int, seconds: float, directory: Path, mode: str = "interpret") -> int:
     deadline = time.monotonic() + seconds
     findings: list[str] = []
-    counts = {"valid": 0, "invalid": 0}
+    tally = Tally()
     seed = first_seed
     while time.monotonic() < deadline and len(findings) < 10:
         process = subprocess.Popen(
             [sys.executable, __file__, "--worker", str(seed), "--count", "1000000",
-             "--dir", str(directory)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-            text=True, cwd=ROOT)
+             "--dir", str(directory), "--mode", mode], stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT, text=True, cwd=ROOT)
         assert process.stdout is not None
         current = None
         last_event = time.monotonic()
@@ -571,7 +902,7 @@ def drive(first_seed: int, seconds: float, directory: Path) -> int:
                 if words[0] == "start":
                     current, last_event = int(words[1]), now
                 elif words[0] == "ok":
-                    counts["valid" if words[2].strip() == "valid" else "invalid"] += 1
+                    tally.add(words[2].strip())
                     current = None
                     seed = int(words[1]) + 1
                 elif words[0] == "FINDING":
@@ -591,13 +922,35 @@ def drive(first_seed: int, seconds: float, directory: Path) -> int:
             tail = "".join(output[-20:])
             findings.append(f"seed {current}: the worker died:\n{tail}")
             seed = current + 1
-    print(f"kernelgen: seeds {first_seed}..{seed - 1}: {counts['valid']} valid kernels "
-          f"compiled, {counts['invalid']} invalid ones rejected at their line, "
+    print(f"kernelgen: seeds {first_seed}..{seed - 1}: {tally.summary(mode)}, "
           f"{len(findings)} findings")
     for finding in findings:
         seed_text = finding.split(":", 1)[0].split()[1]
-        print(f"FINDING {finding}\n  rerun: {rerun_command(int(seed_text))}\n")
+        print(f"FINDING {finding}\n  kernel: {directory / f'case_{seed_text}.py'}\n"
+              f"  rerun: {rerun_command(int(seed_text), mode)}\n")
     return 1 if findings else 0
+
+
+# Exit status of --differential where it cannot run (no GPU): neither a pass
+# nor a finding.
+CANNOT_RUN = 3
+
+
+def unavailable(mode: str) -> str | None:
+    """Why `mode` cannot run here, or None."""
+    try:
+        import numpy  # noqa: F401
+    except ImportError:
+        if mode != "compile":
+            return "the interpreter needs NumPy (pip install numpy; or pass --no-interpret)"
+    if mode == "differential":
+        import differential
+        reason = differential.cuda_unavailable()
+        if reason is not None:
+            return (f"no GPU to launch compiled kernels on: {reason}; --differential needs "
+                    "torch with a CUDA GPU (gpu/kernelgen_differential.sh runs it on the GPU "
+                    "machine)")
+    return None
 
 
 def main() -> int:
@@ -606,35 +959,53 @@ def main() -> int:
                         help="run seeds for this long (default 60; with --seed alone, one seed)")
     parser.add_argument("--seed", type=int, help="run this seed only (or the first of a run)")
     parser.add_argument("--show", action="store_true", help="print the seed's kernel")
+    how = parser.add_mutually_exclusive_group()
+    how.add_argument("--differential", action="store_true",
+                     help="also compare each valid kernel's interpreted and compiled results "
+                     "(needs a CUDA GPU and torch)")
+    how.add_argument("--no-interpret", action="store_true",
+                     help="only compile (do not run valid kernels in the interpreter)")
     parser.add_argument("--worker", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--count", type=int, default=1, help=argparse.SUPPRESS)
+    parser.add_argument("--mode", choices=MODES, help=argparse.SUPPRESS)
     parser.add_argument("--dir", type=Path, help="where the kernels are written")
     args = parser.parse_args()
+    mode = args.mode or ("differential" if args.differential else
+                         "compile" if args.no_interpret else "interpret")
+    if args.show:
+        case = generate(args.seed or 0, interpretable=mode != "compile")
+        print(case.source, end="")
+        if mode == "differential" and not case.mistake:
+            print("# compared: " + ", ".join(f"{name} {CLASS_NAMES[cls]}"
+                                             for name, (cls, _) in case.outputs.items()))
+        return 0
+    reason = unavailable(mode)
+    if reason is not None:
+        print(f"kernelgen: cannot run {mode!r} here: {reason}", flush=True)
+        return CANNOT_RUN
     directory = args.dir or Path(tempfile.mkdtemp(prefix="tile-kernelgen-"))
     directory.mkdir(parents=True, exist_ok=True)
     os.environ.setdefault("TILE_CACHE_DIR", str(directory / "cache"))
     if args.worker is not None:
-        worker(args.worker, args.count, directory)
+        worker(args.worker, args.count, directory, mode)
         return 0
-    if args.seed is not None and args.seconds is None and not args.show:
+    if args.seed is not None and args.seconds is None:
         case = generate(args.seed)
         print(f"seed {args.seed}: {case.mistake or 'valid'}"
               + (f" at line {case.mistake_line}" if case.mistake else "")
               + f", kernel in {directory / f'case_{args.seed}.py'}")
         try:
-            check(case, directory)
+            label = run(case, directory, mode)
         except Finding as finding:
             print(f"FINDING: {finding}")
             return 1
-        print("ok")
-        return 0
-    if args.show:
-        print(generate(args.seed or 0).source)
+        print(f"ok: {label}")
         return 0
     seconds = 60.0 if args.seconds is None else args.seconds
     first = args.seed if args.seed is not None else int(time.time()) % 1_000_000_000
-    print(f"kernelgen: {seconds:.0f} s from seed {first}, kernels in {directory}", flush=True)
-    return drive(first, seconds, directory)
+    print(f"kernelgen ({mode}): {seconds:.0f} s from seed {first}, kernels in {directory}",
+          flush=True)
+    return drive(first, seconds, directory, mode)
 
 
 if __name__ == "__main__":

@@ -296,11 +296,12 @@ def cast(input: Any, dtype: Any, fp_downcast_rounding: Any = None,
 
 
 def _bits(x: Tensor) -> np.ndarray:
-    """The element bits of `x` as unsigned integers of its width."""
+    """The element bits of `x` as unsigned integers of its width, in its
+    shape (np.ascontiguousarray makes a scalar's 0-d data 1-d)."""
     if x.dtype.is_bf16():
         return bf16_bits(x.data)
     data = np.ascontiguousarray(x.data.astype(storage_dtype(x.dtype)))
-    return data.view(np.dtype(f"u{data.dtype.itemsize}"))
+    return data.view(np.dtype(f"u{data.dtype.itemsize}")).reshape(x.data.shape)
 
 
 def _bitcast(x: Tensor, to: Any) -> Tensor:
