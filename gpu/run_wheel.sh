@@ -13,16 +13,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 out="${OUT:-/tmp/tile-gpu}"
 mkdir -p "$out"
-wheel=$(ls dist/tile-*.whl 2>/dev/null | head -1)
-[[ -n "$wheel" ]] || { echo "no dist/tile-*.whl: build it with scripts/build-wheel.sh and carry dist"; exit 2; }
-
-# Install into a folder of its own, from the carried file alone.
-site=$(mktemp -d "${TMPDIR:-/tmp}/tile-site.XXXXXX")
-python3 -m pip install -q --no-index --no-deps --target "$site" "$wheel" ||
-  { echo "pip could not install $wheel"; exit 2; }
-export PYTHONPATH="$site" TILE_TEST_INSTALLED=1 PYTHONUNBUFFERED=1
-export TILE_CACHE_DIR="$site/.cache"    # a fresh cache: every kernel compiles here
-unset CUDA_HOME CUDA_PATH TILE_ASSEMBLER TILE_LIBRARY
+source gpu/install-wheel.sh
 
 source gpu/run-step.sh
 nvidia-smi --query-gpu=name,driver_version,clocks.sm --format=csv,noheader

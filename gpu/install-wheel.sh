@@ -1,0 +1,12 @@
+# Sourced by the GPU scripts: installs dist/tile-*.whl (built on the build
+# machine by scripts/build-wheel.sh; carry dist) into a folder of its own,
+# from the carried file alone, and points Python at it with a fresh kernel
+# cache and no toolkit or library paths configured. Sets $wheel and $site.
+wheel=$(ls dist/tile-*.whl 2>/dev/null | head -1)
+[[ -n "$wheel" ]] || { echo "no dist/tile-*.whl: build it with scripts/build-wheel.sh and carry dist"; exit 2; }
+site=$(mktemp -d "${TMPDIR:-/tmp}/tile-site.XXXXXX")
+python3 -m pip install -q --no-index --no-deps --target "$site" "$wheel" ||
+  { echo "pip could not install $wheel"; exit 2; }
+export PYTHONPATH="$site" TILE_TEST_INSTALLED=1 PYTHONUNBUFFERED=1
+export TILE_CACHE_DIR="$site/.cache"    # a fresh cache: every kernel compiles here
+unset CUDA_HOME CUDA_PATH TILE_ASSEMBLER TILE_LIBRARY TILE_INTERPRET
