@@ -902,6 +902,25 @@ func.func @addf_custom_shapes(%a: !tile.block<16x1xf32>, %b: !tile.block<8x32xf3
 
 // -----
 
+#rows = #tile.blocked<size_per_thread = [1, 4], threads_per_warp = [8, 4], warps = [4, 1], order = [1, 0]>
+#cols = #tile.blocked<size_per_thread = [4, 1], threads_per_warp = [4, 8], warps = [1, 4], order = [0, 1]>
+func.func @addf_layouts(%a: !tile.block<32x32xf32, #rows>, %b: !tile.block<32x32xf32, #cols>) {
+  // expected-error @+1 {{'tile.addf' op requires one layout for all block operands and results, but operand #1 has layout #tile.blocked<size_per_thread = [4, 1], threads_per_warp = [4, 8], warps = [1, 4], order = [0, 1]> and operand #0 has layout #tile.blocked<size_per_thread = [1, 4], threads_per_warp = [8, 4], warps = [4, 1], order = [1, 0]>}}
+  %0 = "tile.addf"(%a, %b) : (!tile.block<32x32xf32, #rows>, !tile.block<32x32xf32, #cols>) -> !tile.block<32x32xf32, #rows>
+  return
+}
+
+// -----
+
+#rows = #tile.blocked<size_per_thread = [1, 4], threads_per_warp = [8, 4], warps = [4, 1], order = [1, 0]>
+func.func @cast_result_layout(%a: !tile.block<32x32xf32, #rows>) {
+  // expected-error @+1 {{'tile.cast' op requires one layout for all block operands and results, but result #0 has no layout}}
+  %0 = tile.cast %a : !tile.block<32x32xf32, #rows> to !tile.block<32x32xf16>
+  return
+}
+
+// -----
+
 func.func @addi_result(%a: !tile.block<16xi32>) {
   // expected-error @+1 {{'tile.addi' op requires the same type for all operands and results}}
   %0 = "tile.addi"(%a, %a) : (!tile.block<16xi32>, !tile.block<16xi32>) -> !tile.block<16xi64>

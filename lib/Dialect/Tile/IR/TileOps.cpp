@@ -13,6 +13,51 @@ using namespace mlir;
 using namespace mlir::tile;
 
 //===----------------------------------------------------------------------===//
+// Traits
+//===----------------------------------------------------------------------===//
+
+LogicalResult mlir::OpTrait::verifySameOperandsAndResultLayout(Operation *op) {
+  // The first block's layout is the one the others must have; naming the
+  // value that differs tells the user which conversion is missing.
+  std::optional<Attribute> layout;
+  StringRef firstKind;
+  unsigned firstIndex = 0;
+  auto check = [&](Type type, StringRef kind, unsigned index) -> LogicalResult {
+    auto block = dyn_cast<BlockType>(type);
+    if (!block)
+      return success();
+    if (!layout) {
+      layout = block.getEncoding();
+      firstKind = kind;
+      firstIndex = index;
+      return success();
+    }
+    if (block.getEncoding() == *layout)
+      return success();
+    auto describe = [](Attribute encoding) -> std::string {
+      if (!encoding)
+        return "no layout";
+      std::string text;
+      llvm::raw_string_ostream os(text);
+      os << "layout " << encoding;
+      return text;
+    };
+    return op->emitOpError()
+           << "requires one layout for all block operands and results, but "
+           << kind << " #" << index << " has " << describe(block.getEncoding())
+           << " and " << firstKind << " #" << firstIndex << " has "
+           << describe(*layout);
+  };
+  for (auto [index, type] : llvm::enumerate(op->getOperandTypes()))
+    if (failed(check(type, "operand", index)))
+      return failure();
+  for (auto [index, type] : llvm::enumerate(op->getResultTypes()))
+    if (failed(check(type, "result", index)))
+      return failure();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // Helpers shared by verifiers and folders
 //===----------------------------------------------------------------------===//
 

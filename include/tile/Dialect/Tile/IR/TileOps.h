@@ -12,6 +12,21 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "tile/Dialect/Tile/IR/TileDialect.h"
 
+namespace mlir::OpTrait {
+/// Fails unless every block-typed operand and result of `op` has the same
+/// layout (encoding), none included.
+LogicalResult verifySameOperandsAndResultLayout(Operation *op);
+
+template <typename ConcreteType>
+class SameOperandsAndResultLayout
+    : public TraitBase<ConcreteType, SameOperandsAndResultLayout> {
+public:
+  static LogicalResult verifyTrait(Operation *op) {
+    return verifySameOperandsAndResultLayout(op);
+  }
+};
+} // namespace mlir::OpTrait
+
 #define GET_OP_CLASSES
 #include "tile/Dialect/Tile/IR/TileOps.h.inc"
 

@@ -43,6 +43,15 @@ def Tile_MaskLike : AnyTypeOf<[I1, Tile_BoolBlock], "i1 or block of i1">;
 def Tile_IntLike : AnyTypeOf<[AnySignlessInteger, Tile_IntBlock], "integer or block of integers">;
 def Tile_AxisAttr : ConfinedAttr<I32Attr, [IntNonNegative]>;
 
+// Every block operand and result has one layout (or none): a block type's
+// shape and element type are what MLIR's SameOperandsAndResultType compares,
+// so this is the check that an op which maps elements one to one does not
+// mix layouts.
+def Tile_SameOperandsAndResultLayout
+    : NativeOpTrait<"SameOperandsAndResultLayout"> {
+  let cppNamespace = "::mlir::OpTrait";
+}
+
 //===----------------------------------------------------------------------===//
 // Program identity
 //===----------------------------------------------------------------------===//
@@ -431,7 +440,8 @@ def Tile_DotOp : Tile_Op<"dot", [Pure,
 //===----------------------------------------------------------------------===//
 
 class Tile_ElementwiseOp<string mnemonic, list<Trait> traits = []>
-    : Tile_Op<mnemonic, !listconcat(traits, [Pure, Elementwise])>;
+    : Tile_Op<mnemonic, !listconcat(traits, [Pure, Elementwise,
+                                             Tile_SameOperandsAndResultLayout])>;
 
 class Tile_BinaryOp<string mnemonic, Type operandType, string what,
                     list<Trait> traits = []>
