@@ -97,6 +97,7 @@ static void buildTileToGPUPipeline(OpPassManager &pm,
   layoutOptions.numWarps = options.numWarps;
   layoutOptions.chip = options.chip;
   pm.addPass(createTileAssignLayouts(layoutOptions));
+  pm.addPass(createTileAsyncDotOperands());
   ConvertTileToGPUOptions gpuOptions;
   gpuOptions.chip = options.chip;
   pm.addPass(createConvertTileToGPU(gpuOptions));

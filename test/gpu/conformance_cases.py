@@ -506,6 +506,24 @@ for (dt, m, n, k, (bm, bn, bk), ao, bo, co, warps) in _DOT:
          tol=1e-5 if dt == "float32" else 1e-2)
 
 
+# K loops whose wgmma operands go through cp.async rings (tile-async-dot-operands):
+# one iteration (the prologue's second copy masked off), more iterations than
+# slots, two and four stages, masked K and M tails, a transposed operand (whose
+# 2-byte runs are copied synchronously into the ring).
+for (dt, m, n, k, (bm, bn, bk), ao, bo, warps, stages) in [
+        ("float16", 96, 64, 16, (64, 64, 32), "C", "C", 4, 3),
+        ("float16", 256, 128, 520, (128, 128, 64), "C", "C", 8, 4),
+        ("bfloat16", 128, 192, 256, (64, 64, 64), "C", "C", 4, 2),
+        ("float16", 130, 128, 200, (64, 128, 32), "C", "F", 4, 3)]:
+    case(f"dot_ring-{dt}-{m}x{n}x{k}-tile{bm}x{bn}x{bk}-a{ao}b{bo}-w{warps}-s{stages}",
+         K.dot_matmul, (cdiv(m, bm), cdiv(n, bn)),
+         [("a", inp((m, k), dt, order=ao)), ("b", inp((k, n), dt, order=bo)),
+          ("c", out((m, n))), ("M", m), ("N", n), ("K", k), *_MM_STRIDES,
+          ("stride_cm", Stride("c", 0)), ("stride_cn", Stride("c", 1))],
+         _mm_ref(), {"BLOCK_M": bm, "BLOCK_N": bn, "BLOCK_K": bk, "num_stages": stages},
+         num_warps=warps, tol=1e-2)
+
+
 def _acc_epilogue_ref(A: Mapping[str, Any], torch: Any) -> dict[str, Any]:
     acc = _d(A["d"]) + _d(A["a"]) @ _d(A["b"])
     return {"c": torch.where(acc > 0, acc, acc * 0.01)}

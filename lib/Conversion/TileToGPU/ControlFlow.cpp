@@ -26,13 +26,18 @@ LogicalResult KernelEmitter::emit() {
   Operation *marker = constI32(loc, 0).getDefiningOp();
   entryBuilder.setInsertionPoint(marker);
   pushScope();
+  placeRings();
   return emitBlock(kernel.getBody().front());
 }
 
 LogicalResult KernelEmitter::emitBlock(Block &block) {
-  for (Operation &op : block)
+  bool topLevel = &block == &kernel.getBody().front();
+  for (Operation &op : block) {
+    if (topLevel)
+      currentTopLevelOp = &op;
     if (failed(emitOp(&op)))
       return failure();
+  }
   return success();
 }
 
@@ -84,7 +89,9 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
   Value lower = getScalar(op.getLowerBound());
   Value upper = getScalar(op.getUpperBound());
   Block *body = op.getBody();
-  bool asyncMma = llvm::any_of(body->getOps<DotOp>(), defersWarpGroupWait);
+  bool asyncMma = llvm::any_of(body->without_terminator(), [](Operation &op) {
+    return defersWarpGroupWait(&op);
+  });
   OpBuilder::InsertionGuard guard(builder);
   // A loop whose wgmma groups outlive its iterations waits for them on its
   // exit, inside `if (lower < upper)`: where a path that skips the loop

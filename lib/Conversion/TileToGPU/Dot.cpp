@@ -12,6 +12,7 @@
 
 #include "Emitter.h"
 #include "PTXAsm.h"
+#include "StagedMatrix.h"
 
 #include "llvm/Support/MathExtras.h"
 #include <set>
@@ -20,33 +21,68 @@ using namespace mlir;
 using namespace mlir::tile;
 using namespace mlir::tile::lowering;
 
-namespace {
-/// A matrix staged for wgmma: `rows` x `cols` (padded) with `cols`
-/// contiguous, split into column blocks of `swizzleBytes` that each hold
-/// every row, so that one row of a block is one swizzle row.
-struct StagedMatrix {
-  int64_t rows, cols, elementBytes, swizzleBytes;
-  int64_t byteOffset; // of the region in shared memory, 1024-aligned
-
-  int64_t elementsPerRow() const { return swizzleBytes / elementBytes; }
-  int64_t bytes() const { return rows * cols * elementBytes; }
-  /// Leading and stride byte offsets of the matrix descriptor: between
-  /// column blocks, and between groups of 8 rows.
-  int64_t leadingBytes() const { return rows * swizzleBytes; }
-  int64_t strideBytes() const { return 8 * swizzleBytes; }
-  /// The descriptor's swizzle mode.
-  int64_t mode() const {
-    return swizzleBytes == 128 ? 1 : swizzleBytes == 64 ? 2 : 3;
-  }
-};
-
-/// The widest swizzle (128, 64 or 32 bytes) whose row fits `cols`
-/// elements.
-int64_t swizzleFor(int64_t cols, int64_t elementBytes) {
-  int64_t rowBytes = cols * elementBytes;
-  return rowBytes >= 128 ? 128 : rowBytes >= 64 ? 64 : 32;
+static Value constant(OpBuilder &builder, Location loc, int64_t value) {
+  return arith::ConstantIntOp::create(builder, loc, value, 32);
 }
-} // namespace
+
+StagedMatrix StagedMatrix::get(int64_t rows, int64_t cols,
+                               int64_t elementBytes) {
+  int64_t rowBytes = cols * elementBytes;
+  int64_t swizzle = rowBytes >= 128 ? 128 : rowBytes >= 64 ? 64 : 32;
+  return {rows, cols, elementBytes, swizzle};
+}
+
+Value StagedMatrix::logicalOffset(OpBuilder &builder, Location loc, Value row,
+                                  Value col) const {
+  // (col / perRow) * rows * swizzle + row * swizzle + (col % perRow) * bytes
+  int64_t perRow = elementsPerRow();
+  Value block = arith::ShRUIOp::create(
+      builder, loc, col, constant(builder, loc, llvm::Log2_64(perRow)));
+  Value within = arith::AndIOp::create(builder, loc, col,
+                                       constant(builder, loc, perRow - 1));
+  return arith::AddIOp::create(
+      builder, loc,
+      arith::AddIOp::create(
+          builder, loc,
+          arith::MulIOp::create(builder, loc, block,
+                                constant(builder, loc, leadingBytes())),
+          arith::MulIOp::create(builder, loc, row,
+                                constant(builder, loc, swizzleBytes))),
+      arith::MulIOp::create(builder, loc, within,
+                            constant(builder, loc, elementBytes)));
+}
+
+Value StagedMatrix::physicalOffset(OpBuilder &builder, Location loc, Value row,
+                                   Value col) const {
+  // The 16-byte chunk flips with the row bits above it (address bits 7..9
+  // onto 4..6 for 128-byte swizzling); column blocks start 1024-aligned, so
+  // the bits above a row are the row's.
+  Value logical = logicalOffset(builder, loc, row, col);
+  int64_t mask = (swizzleBytes / 16 - 1) << 4;
+  Value flip = arith::AndIOp::create(
+      builder, loc,
+      arith::ShRUIOp::create(builder, loc, logical, constant(builder, loc, 3)),
+      constant(builder, loc, mask));
+  return arith::XOrIOp::create(builder, loc, logical, flip);
+}
+
+Value StagedMatrix::descriptor(OpBuilder &builder, Location loc, Value start,
+                               Value row, Value col) const {
+  Value address = arith::AddIOp::create(builder, loc, start,
+                                        logicalOffset(builder, loc, row, col));
+  Value field = arith::AndIOp::create(
+      builder, loc,
+      arith::ShRUIOp::create(builder, loc, address, constant(builder, loc, 4)),
+      constant(builder, loc, 0x3FFF));
+  uint64_t fixed = (uint64_t(leadingBytes() >> 4) & 0x3FFF) << 16 |
+                   (uint64_t(strideBytes() >> 4) & 0x3FFF) << 32 |
+                   uint64_t(mode()) << 62;
+  Type i64 = builder.getI64Type();
+  return arith::OrIOp::create(
+      builder, loc, arith::ExtUIOp::create(builder, loc, i64, field),
+      arith::ConstantOp::create(builder, loc,
+                                builder.getI64IntegerAttr(int64_t(fixed))));
+}
 
 LogicalResult KernelEmitter::emitDot(DotOp op) {
   if (auto mma = dyn_cast<MmaLayoutAttr>(
@@ -127,35 +163,44 @@ LogicalResult KernelEmitter::emitDot(DotOp op) {
   return success();
 }
 
+/// The operands of a wgmma dot, or a diagnostic on `op` saying why the
+/// tensor cores cannot take them.
+static FailureOr<std::pair<StagedMatrix, StagedMatrix>>
+stageForTensorCores(Operation *op, BlockType a, BlockType b) {
+  int64_t bytes = elementBytes(a.getElementType());
+  int64_t m = a.getShape()[0], k = a.getShape()[1], n = b.getShape()[1];
+  for (int64_t extent : {m, n, k})
+    if (!llvm::isPowerOf2_64(extent))
+      return op->emitOpError() << "on tensor cores needs power-of-two extents";
+  StagedMatrix sa = StagedMatrix::get(m, k, bytes);
+  StagedMatrix sb = StagedMatrix::get(k, n, bytes);
+  if (!sa.fitsTensorCores() || !sb.fitsTensorCores())
+    return op->emitOpError() << "on tensor cores needs rows of at least 32 "
+                                "bytes in both operands";
+  return std::make_pair(sa, sb);
+}
+
 LogicalResult KernelEmitter::emitWarpGroupDot(DotOp op, MmaLayoutAttr mma) {
   Location loc = op.getLoc();
   auto aType = cast<BlockType>(op.getA().getType());
-  auto cType = cast<BlockType>(op.getType());
-  Type element = aType.getElementType();
-  int64_t bytes = elementBytes(element);
-  int64_t m = cType.getShape()[0], n = cType.getShape()[1];
-  int64_t k = aType.getShape()[1];
-  for (int64_t extent : {m, n, k})
-    if (!llvm::isPowerOf2_64(extent))
-      return op.emitOpError() << "on tensor cores needs power-of-two extents";
-  StagedMatrix a{m, k, bytes, swizzleFor(k, bytes), 0};
-  StagedMatrix b{k, n, bytes, swizzleFor(n, bytes),
-                 (a.bytes() + 1023) / 1024 * 1024};
-  if (a.cols * bytes < 32 || b.cols * bytes < 32)
-    return op.emitOpError() << "on tensor cores needs rows of at least 32 "
-                               "bytes in both operands";
-  reserveShared(b.byteOffset + b.bytes());
+  auto staged =
+      stageForTensorCores(op, aType, cast<BlockType>(op.getB().getType()));
+  if (failed(staged))
+    return failure();
+  auto [a, b] = *staged;
+  int64_t bOffset = a.alignedBytes();
+  reserveShared(bOffset + b.bytes());
 
   // 1. Stage the operands: each register run along the contiguous dimension
   //    is one vector store (at most a 16-byte chunk, which the swizzle keeps
   //    whole).
-  auto stage = [&](Value operand, const StagedMatrix &matrix) {
+  int64_t bytes = a.elementBytes;
+  auto stage = [&](Value operand, const StagedMatrix &matrix, int64_t offset) {
     BlockLayout layout = getBlockLayout(cast<BlockType>(operand.getType()));
     SmallVector<Value> values = getRegisters(operand);
     LinearLayout::Run run = layout.linear.getContiguousRun();
     int64_t width =
         run.dim == 1 ? std::min<int64_t>(run.length, 16 / bytes) : int64_t(1);
-    int64_t mask = (matrix.swizzleBytes / 16 - 1) << 4;
     std::set<uint64_t> written;
     for (int64_t first = 0; first < layout.numRegisters(); first += width) {
       if (!written
@@ -164,83 +209,66 @@ LogicalResult KernelEmitter::emitWarpGroupDot(DotOp op, MmaLayoutAttr mma) {
                .second)
         continue;
       SmallVector<Value> coords = registerCoords(layout, first);
-      Value row = coords[0], col = coords[1];
-      int64_t perRow = matrix.elementsPerRow();
-      // logical = (col / perRow) * rows * swizzle + row * swizzle +
-      //           (col % perRow) * bytes
-      Value block = arith::ShRUIOp::create(
-          builder, loc, col, constI32(loc, llvm::Log2_64(perRow)));
-      Value within =
-          arith::AndIOp::create(builder, loc, col, constI32(loc, perRow - 1));
-      Value logical = arith::AddIOp::create(
-          builder, loc,
-          arith::AddIOp::create(
-              builder, loc,
-              arith::MulIOp::create(builder, loc, block,
-                                    constI32(loc, matrix.leadingBytes())),
-              arith::MulIOp::create(builder, loc, row,
-                                    constI32(loc, matrix.swizzleBytes))),
-          arith::MulIOp::create(builder, loc, within, constI32(loc, bytes)));
-      // The 16-byte chunk flips with the row bits above it (address bits
-      // 7..9 onto 4..6 for 128-byte swizzling).
-      Value flip = arith::AndIOp::create(
-          builder, loc,
-          arith::ShRUIOp::create(builder, loc, logical, constI32(loc, 3)),
-          constI32(loc, mask));
-      Value physical = arith::XOrIOp::create(builder, loc, logical, flip);
+      Value physical =
+          matrix.physicalOffset(builder, loc, coords[0], coords[1]);
       Value index =
           arith::DivUIOp::create(builder, loc, physical, constI32(loc, bytes));
-      storeSharedVector(loc, constI32(loc, matrix.byteOffset), index,
+      storeSharedVector(loc, constI32(loc, offset), index,
                         ArrayRef<Value>(values).slice(first, width));
     }
   };
   barrier(loc);
-  stage(op.getA(), a);
-  stage(op.getB(), b);
+  stage(op.getA(), a, 0);
+  stage(op.getB(), b, bOffset);
   // The tensor cores read shared memory through the async proxy.
   createSideEffectAsm(builder, loc, "fence.proxy.async.shared::cta;");
   barrier(loc);
+  Value start = LLVM::PtrToIntOp::create(builder, loc, builder.getI32Type(),
+                                         sharedBase(loc));
+  return issueWarpGroupMma(
+      op, mma, a, start, b,
+      arith::AddIOp::create(builder, loc, start, constI32(loc, bOffset)),
+      aType.getElementType(), op.getAcc());
+}
 
-  // 2. Matrix descriptors: the start address (>> 4) of each tile, the
-  //    leading and stride byte offsets and the swizzle mode.
-  Type i64 = builder.getI64Type();
-  Value sharedStart = LLVM::PtrToIntOp::create(
-      builder, loc, builder.getI32Type(), sharedBase(loc));
-  auto descriptor = [&](const StagedMatrix &matrix, Value rowStart,
-                        Value colStart) -> Value {
-    int64_t perRow = matrix.elementsPerRow();
-    Value block = arith::ShRUIOp::create(builder, loc, colStart,
-                                         constI32(loc, llvm::Log2_64(perRow)));
-    Value within = arith::AndIOp::create(builder, loc, colStart,
-                                         constI32(loc, perRow - 1));
+LogicalResult KernelEmitter::emitWarpGroupDot(WarpGroupDotOp op) {
+  Location loc = op.getLoc();
+  auto mma = cast<MmaLayoutAttr>(cast<BlockType>(op.getType()).getEncoding());
+  BlockType aType = op.getA().getType().getBlock();
+  auto staged = stageForTensorCores(op, aType, op.getB().getType().getBlock());
+  if (failed(staged))
+    return failure();
+  auto [a, b] = *staged;
+  // Every thread's copies into the slots are complete (tile.async_wait);
+  // the fence hands them to the async proxy the tensor cores read through,
+  // and the barrier makes all threads' copies visible (and waits for the
+  // previous wgmma group, which read the slot the next copies overwrite).
+  createSideEffectAsm(builder, loc, "fence.proxy.async.shared::cta;");
+  barrier(loc);
+  auto slotStart = [&](TypedValue<RingType> ring, Value slot,
+                       const StagedMatrix &matrix) -> Value {
     Value offset = arith::AddIOp::create(
-        builder, loc,
-        arith::AddIOp::create(
-            builder, loc,
-            arith::MulIOp::create(builder, loc, block,
-                                  constI32(loc, matrix.leadingBytes())),
-            arith::MulIOp::create(builder, loc, rowStart,
-                                  constI32(loc, matrix.swizzleBytes))),
-        arith::MulIOp::create(builder, loc, within, constI32(loc, bytes)));
-    Value address = arith::AddIOp::create(
-        builder, loc, sharedStart,
-        arith::AddIOp::create(builder, loc, offset,
-                              constI32(loc, matrix.byteOffset)));
-    Value start = arith::AndIOp::create(
-        builder, loc,
-        arith::ShRUIOp::create(builder, loc, address, constI32(loc, 4)),
-        constI32(loc, 0x3FFF));
-    uint64_t fixed = (uint64_t(matrix.leadingBytes() >> 4) & 0x3FFF) << 16 |
-                     (uint64_t(matrix.strideBytes() >> 4) & 0x3FFF) << 32 |
-                     uint64_t(matrix.mode()) << 62;
-    return arith::OrIOp::create(
-        builder, loc, arith::ExtUIOp::create(builder, loc, i64, start),
-        arith::ConstantOp::create(builder, loc,
-                                  builder.getI64IntegerAttr(int64_t(fixed))));
+        builder, loc, constI32(loc, ringOffsets.lookup(ring)),
+        arith::MulIOp::create(builder, loc, getScalar(slot),
+                              constI32(loc, matrix.alignedBytes())));
+    return arith::AddIOp::create(builder, loc,
+                                 LLVM::PtrToIntOp::create(builder, loc,
+                                                          builder.getI32Type(),
+                                                          ringBase(loc)),
+                                 offset);
   };
+  return issueWarpGroupMma(op, mma, a, slotStart(op.getA(), op.getASlot(), a),
+                           b, slotStart(op.getB(), op.getBSlot(), b),
+                           aType.getElementType(), op.getAcc());
+}
 
-  // 3. Each warpgroup's tiles: 64 rows from its first warp's position, instr
-  //    columns from the warp's column; repetitions as the layout has them.
+LogicalResult KernelEmitter::issueWarpGroupMma(
+    Operation *op, MmaLayoutAttr mma, const StagedMatrix &a, Value aStart,
+    const StagedMatrix &b, Value bStart, Type element, Value accumulator) {
+  // Each warpgroup's tiles: 64 rows from its first warp's position, instr
+  // columns from the warp's column; repetitions as the layout has them.
+  Location loc = op->getLoc();
+  int64_t m = a.rows, n = b.cols, k = a.cols;
   ArrayRef<unsigned> warps = mma.getWarpsPerCTA();
   unsigned instrN = mma.getInstrN();
   int64_t rowTile = 16 * warps[0], colTile = int64_t(instrN) * warps[1];
@@ -256,11 +284,11 @@ LogicalResult KernelEmitter::emitWarpGroupDot(DotOp op, MmaLayoutAttr mma) {
       builder, loc,
       arith::DivUIOp::create(builder, loc, warpId(), constI32(loc, warps[0])),
       constI32(loc, instrN));
-  SmallVector<Value> acc = getRegisters(op.getAcc());
+  SmallVector<Value> acc = getRegisters(accumulator);
   int64_t perTile = instrN / 2;
   if (int64_t(acc.size()) != repsM * repsN * perTile)
-    return op.emitOpError() << "accumulator registers do not match the "
-                               "wgmma tiles of its layout";
+    return op->emitOpError() << "accumulator registers do not match the "
+                                "wgmma tiles of its layout";
   StringRef type = element.isBF16() ? "bf16" : "f16";
   createSideEffectAsm(builder, loc, "wgmma.fence.sync.aligned;");
   Value one = constI32(loc, 1);
@@ -275,26 +303,30 @@ LogicalResult KernelEmitter::emitWarpGroupDot(DotOp op, MmaLayoutAttr mma) {
       SmallVector<Value> tile(acc.begin() + base, acc.begin() + base + perTile);
       for (int64_t kk = 0; kk < k; kk += 16) {
         Value kStart = constI32(loc, kk);
-        tile = createWarpGroupMma(builder, loc, tile,
-                                  descriptor(a, rowStart, kStart),
-                                  descriptor(b, kStart, colStart), one, instrN,
-                                  type, /*transA=*/false, /*transB=*/true);
+        tile = createWarpGroupMma(
+            builder, loc, tile,
+            a.descriptor(builder, loc, aStart, rowStart, kStart),
+            b.descriptor(builder, loc, bStart, kStart, colStart), one, instrN,
+            type, /*transA=*/false, /*transB=*/true);
       }
       llvm::copy(tile, result.begin() + base);
     }
   }
   createSideEffectAsm(builder, loc, "wgmma.commit_group.sync.aligned;");
-  registers[op.getResult()] = std::move(result);
+  Value product = op->getResult(0);
+  registers[product] = std::move(result);
   asyncMmaPending = true;
-  asyncMmaResults.push_back(op.getResult());
+  asyncMmaResults.push_back(product);
   if (!defersWarpGroupWait(op))
     waitForAsyncMma(loc);
   return success();
 }
 
-bool mlir::tile::lowering::defersWarpGroupWait(DotOp op) {
+bool mlir::tile::lowering::defersWarpGroupWait(Operation *op) {
+  if (!isa<DotOp, WarpGroupDotOp>(op))
+    return false;
   auto mma = dyn_cast_or_null<MmaLayoutAttr>(
-      cast<BlockType>(op.getType()).getEncoding());
+      cast<BlockType>(op->getResult(0).getType()).getEncoding());
   auto loop = dyn_cast<scf::ForOp>(op->getParentOp());
   if (!mma || mma.getVersion() != 3 || !loop)
     return false;
@@ -305,10 +337,17 @@ bool mlir::tile::lowering::defersWarpGroupWait(DotOp op) {
       return false;
     BlockArgument carried = loop.getRegionIterArgs()[use.getOperandNumber()];
     for (OpOperand &next : carried.getUses()) {
-      auto dot = dyn_cast<DotOp>(next.getOwner());
-      if (!dot || next.get() != dot.getAcc() || dot.getA() == carried ||
-          dot.getB() == carried)
+      Operation *user = next.getOwner();
+      if (auto dot = dyn_cast<DotOp>(user)) {
+        if (next.get() != dot.getAcc() || dot.getA() == carried ||
+            dot.getB() == carried)
+          return false;
+      } else if (auto dot = dyn_cast<WarpGroupDotOp>(user)) {
+        if (next.getOperandNumber() != dot.getAccMutable().getOperandNumber())
+          return false;
+      } else {
         return false;
+      }
     }
   }
   return true;

@@ -1,6 +1,7 @@
 //===- EmitOp.cpp - dispatch of one op -----------------------------------===//
 
 #include "Emitter.h"
+#include "PTXAsm.h"
 
 using namespace mlir;
 using namespace mlir::tile;
@@ -51,6 +52,22 @@ LogicalResult KernelEmitter::emitOp(Operation *op) {
     return emitScan(scan);
   if (auto dot = dyn_cast<DotOp>(op))
     return emitDot(dot);
+  if (auto dot = dyn_cast<WarpGroupDotOp>(op))
+    return emitWarpGroupDot(dot);
+  if (isa<RingAllocOp>(op))
+    return success(); // placed before the kernel's first op (placeRings)
+  if (auto copy = dyn_cast<AsyncCopyOp>(op))
+    return emitAsyncCopy(copy);
+  if (isa<AsyncCommitGroupOp>(op)) {
+    createSideEffectAsm(builder, loc, "cp.async.commit_group;");
+    return success();
+  }
+  if (auto wait = dyn_cast<AsyncWaitOp>(op)) {
+    createSideEffectAsm(builder, loc,
+                        "cp.async.wait_group " +
+                            std::to_string(wait.getPending()) + ";");
+    return success();
+  }
   if (auto constant = dyn_cast<ConstantOp>(op))
     return emitDenseConstant(constant);
   if (isa<ExpandDimsOp, BroadcastOp, ReshapeOp, TransOp, ConvertLayoutOp>(op))

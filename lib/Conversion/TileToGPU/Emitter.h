@@ -39,6 +39,8 @@
 #include "tile/Dialect/Tile/IR/Chips.h"
 #include "tile/Dialect/Tile/IR/TileOps.h"
 
+#include "StagedMatrix.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -123,7 +125,7 @@ public:
         builder(kernel.getContext()), entryBuilder(kernel.getContext()) {}
 
   LogicalResult emit();
-  int64_t getSharedBytes() const { return sharedBytes; }
+  int64_t getSharedBytes() const { return std::max(ringBytes, sharedBytes); }
 
 private:
   // Types and constants.
@@ -233,7 +235,10 @@ private:
   Value ownsRegister(const BlockLayout &layout, int64_t reg);
 
   // Shared memory (SharedMemory.cpp).
+  /// The scratch space ops reuse one after another (past the rings).
   Value sharedBase(Location loc);
+  /// The start of the kernel's shared memory, where the rings are.
+  Value ringBase(Location loc);
   Value sharedAddress(Location loc, Type elementType, Value byteOffset,
                       Value index);
   Type sharedStorageType(Type elementType);
@@ -247,8 +252,15 @@ private:
   SmallVector<Value> loadSharedVector(Location loc, Value byteOffset,
                                       Value index, Type elementType,
                                       int64_t count);
+  /// Makes room for `bytes` of scratch space from sharedBase().
   void reserveShared(int64_t bytes) {
-    sharedBytes = std::max(sharedBytes, bytes);
+    sharedBytes = std::max(sharedBytes, scratchStart() + bytes);
+  }
+  /// Where scratch space starts: past the rings while one holds data, at 0
+  /// elsewhere (every scratch use starts with a barrier, after which no
+  /// thread reads a dead ring or still copies into it).
+  int64_t scratchStart() const {
+    return ringLiveOps.contains(currentTopLevelOp) ? ringBytes : 0;
   }
   /// A barrier before shared memory is written again; it first waits for
   /// wgmma groups still reading their operands there.
@@ -308,6 +320,27 @@ private:
   // Matrix products (Dot.cpp).
   LogicalResult emitDot(DotOp op);
   LogicalResult emitWarpGroupDot(DotOp op, MmaLayoutAttr mma);
+  LogicalResult emitWarpGroupDot(WarpGroupDotOp op);
+  /// The wgmma ops of `op`'s product of `a` and `b`, staged at the shared
+  /// addresses `aStart` and `bStart`, into `accumulator`'s registers; the
+  /// group is committed and waited for unless its wait may be deferred.
+  LogicalResult issueWarpGroupMma(Operation *op, MmaLayoutAttr mma,
+                                  const StagedMatrix &a, Value aStart,
+                                  const StagedMatrix &b, Value bStart,
+                                  Type element, Value accumulator);
+
+  // Asynchronous copies into shared-memory rings (AsyncCopy.cpp).
+  /// Places every `tile.ring_alloc` of the kernel in shared memory, before
+  /// the scratch space the other ops share.
+  void placeRings();
+  LogicalResult emitAsyncCopy(AsyncCopyOp op);
+  /// Shared-memory byte offsets of the rings, from ringBase().
+  llvm::DenseMap<Value, int64_t> ringOffsets;
+  int64_t ringBytes = 0;
+  /// The ops of the kernel's body from the first to the last use of a ring
+  /// (its live range), and the one being emitted.
+  llvm::DenseSet<Operation *> ringLiveOps;
+  Operation *currentTopLevelOp = nullptr;
   /// Waits for every committed wgmma group, passing the registers of
   /// `asyncMmaResults` through the wait; nothing when none may be pending.
   void waitForAsyncMma(Location loc);
@@ -361,7 +394,7 @@ private:
 /// Whether a wgmma dot may leave its group running past its end: it is in a
 /// loop, and only the next iteration's dots read its result, as their
 /// accumulator.
-bool defersWarpGroupWait(DotOp op);
+bool defersWarpGroupWait(Operation *op);
 
 /// Diagnoses a kernel that cannot run: a bad warp count, a block value
 /// without a distributed layout of the kernel's warps, or one needing more

@@ -113,6 +113,20 @@ void mlir::tile::lowering::createPredicatedStore(
             /*hasSideEffects=*/true);
 }
 
+void mlir::tile::lowering::createAsyncCopy(OpBuilder &builder, Location loc,
+                                           Value sharedAddress, Value ptr,
+                                           Value pred, Value sourceBytes,
+                                           int64_t bytes) {
+  // 16-byte copies may bypass L1 (.cg), as Triton's do; smaller ones cannot.
+  std::string text;
+  llvm::raw_string_ostream asmText(text);
+  asmText << "@$0 cp.async." << (bytes == 16 ? "cg" : "ca")
+          << ".shared.global [$1], [$2], " << bytes << ", $3;";
+  createAsm(builder, loc, Type(),
+            ValueRange{pred, sharedAddress, ptr, sourceBytes}, text, "b,r,l,r",
+            /*hasSideEffects=*/true);
+}
+
 void mlir::tile::lowering::createSideEffectAsm(OpBuilder &builder, Location loc,
                                                StringRef text) {
   createAsm(builder, loc, Type(), ValueRange(), text, "",

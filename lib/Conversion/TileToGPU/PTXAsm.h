@@ -44,6 +44,12 @@ Value createRoundTowardZero(OpBuilder &builder, Location loc, Value value,
 /// A PTX instruction with no operands and side effects (a fence, a commit).
 void createSideEffectAsm(OpBuilder &builder, Location loc, StringRef text);
 
+/// `cp.async` of `bytes` (4, 8 or 16) from global `ptr` to the shared
+/// address `sharedAddress` (i32) where `pred` holds, reading `sourceBytes`
+/// (i32: `bytes`, or 0 to write zeros).
+void createAsyncCopy(OpBuilder &builder, Location loc, Value sharedAddress,
+                     Value ptr, Value pred, Value sourceBytes, int64_t bytes);
+
 /// `wgmma.mma_async.sync.aligned.m64n<n>k16.f32.<type>.<type>` of the
 /// accumulators `acc` (f32, tied in and out) with shared-memory operands
 /// described by `descA` and `descB` (i64); `useAcc` (i32) non-zero adds to

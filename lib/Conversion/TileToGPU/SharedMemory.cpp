@@ -20,9 +20,19 @@ using namespace mlir::tile::lowering;
 // Shared memory
 //===----------------------------------------------------------------------===//
 
-Value KernelEmitter::sharedBase(Location loc) {
+Value KernelEmitter::ringBase(Location loc) {
   auto ptrType = LLVM::LLVMPointerType::get(builder.getContext(), 3);
   return LLVM::AddressOfOp::create(builder, loc, ptrType, kSharedSymbol);
+}
+
+Value KernelEmitter::sharedBase(Location loc) {
+  Value base = ringBase(loc);
+  int64_t start = scratchStart();
+  if (start == 0)
+    return base;
+  // Rings take multiples of 1024 bytes: swizzled staging keeps its alignment.
+  return LLVM::GEPOp::create(builder, loc, base.getType(), builder.getI8Type(),
+                             base, ArrayRef<LLVM::GEPArg>{int32_t(start)});
 }
 
 Type KernelEmitter::sharedStorageType(Type elementType) {

@@ -74,3 +74,18 @@ func.func @f(%a: !tile.block<0xf32>) { return }
 
 // CHECK: invalid-types.mlir:[[@LINE+1]]:27: error: pointee type must be a scalar (i1, i8, i16, i32, i64, f16, bf16, f32 or f64), not 'index'
 func.func @f(%a: !tile.ptr<index>) { return }
+
+// -----
+
+// CHECK: invalid-types.mlir:[[@LINE+1]]:{{[0-9]+}}: error: a ring needs at least one slot, not 0
+func.func @f(%a: !tile.ring<0, !tile.block<64x64xf16>>) { return }
+
+// -----
+
+// CHECK: invalid-types.mlir:[[@LINE+1]]:{{[0-9]+}}: error: a ring holds f16 or bf16 tensor-core operands, not 'f32'
+func.func @f(%a: !tile.ring<2, !tile.block<64x64xf32>>) { return }
+
+// -----
+
+// CHECK: invalid-types.mlir:[[@LINE+1]]:{{[0-9]+}}: error: a ring's block must be rank 2 with no encoding
+func.func @f(%a: !tile.ring<2, !tile.block<4096xf16>>) { return }

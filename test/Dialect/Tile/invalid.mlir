@@ -1218,3 +1218,31 @@ func.func @volatile_with_hint(%p: !tile.ptr<f32>) {
   %0 = tile.load %p {cache = "cg", is_volatile} : !tile.ptr<f32>
   return
 }
+
+// -----
+
+func.func @async_copy_shape(%p: !tile.block<64x64x!tile.ptr<f16>>, %slot: i32) {
+  %r = tile.ring_alloc : !tile.ring<3, !tile.block<128x64xf16>>
+  // expected-error @+1 {{'tile.async_copy' op copies 64x64 '!tile.ptr<f16>' into slots of 128x64 'f16'}}
+  tile.async_copy %p, %r[%slot] : !tile.block<64x64x!tile.ptr<f16>>, !tile.ring<3, !tile.block<128x64xf16>>
+  return
+}
+
+// -----
+
+func.func @warp_group_dot_layout(%acc: !tile.block<64x64xf32>, %slot: i32) {
+  %r = tile.ring_alloc : !tile.ring<3, !tile.block<64x64xf16>>
+  // expected-error @+1 {{'tile.warp_group_dot' op accumulator needs a #tile.mma layout of version 3 (wgmma)}}
+  %d = tile.warp_group_dot %r[%slot], %r[%slot], %acc : !tile.ring<3, !tile.block<64x64xf16>>, !tile.ring<3, !tile.block<64x64xf16>> -> !tile.block<64x64xf32>
+  return
+}
+
+// -----
+
+#mma = #tile.mma<version = 3, warps = [4, 1], instr = [16, 64, 16]>
+func.func @warp_group_dot_shapes(%acc: !tile.block<64x64xf32, #mma>, %slot: i32) {
+  %r = tile.ring_alloc : !tile.ring<3, !tile.block<64x32xf16>>
+  // expected-error @+1 {{'tile.warp_group_dot' op inner dimensions differ: a is 64x32 and b is 64x32}}
+  %d = tile.warp_group_dot %r[%slot], %r[%slot], %acc : !tile.ring<3, !tile.block<64x32xf16>>, !tile.ring<3, !tile.block<64x32xf16>> -> !tile.block<64x64xf32, #mma>
+  return
+}

@@ -637,3 +637,30 @@ func.func @hints(%o: !tile.block<128xi32>, %b: !tile.block<8x32xi32>,
   %4 = tile.hint %n divisibility [8] : i64
   return
 }
+
+// Rings of tensor-core operands in shared memory, the copies that fill them
+// and the wgmma dot that reads them.
+
+// CHECK-LABEL: func @rings
+// CHECK: %[[RA:.*]] = tile.ring_alloc : !tile.ring<3, !tile.block<128x64xf16>>
+// CHECK: %[[RB:.*]] = tile.ring_alloc : !tile.ring<3, !tile.block<64x128xf16>>
+// CHECK: tile.async_copy %{{.*}}, %[[RA]][%{{.*}}] mask %{{.*}} : !tile.block<128x64x!tile.ptr<f16>>, !tile.ring<3, !tile.block<128x64xf16>>
+// CHECK: tile.async_copy %{{.*}}, %[[RB]][%{{.*}}] : !tile.block<64x128x!tile.ptr<f16>>, !tile.ring<3, !tile.block<64x128xf16>>
+// CHECK: tile.async_commit_group
+// CHECK: tile.async_wait {pending = 2 : i32}
+// CHECK: tile.warp_group_dot %[[RA]][%{{.*}}], %[[RB]][%{{.*}}], %{{.*}} : !tile.ring<3, !tile.block<128x64xf16>>, !tile.ring<3, !tile.block<64x128xf16>> -> !tile.block<128x128xf32, #[[MMA]]>
+#mma = #tile.mma<version = 3, warps = [8, 1], instr = [16, 128, 16]>
+func.func @rings(%pa: !tile.block<128x64x!tile.ptr<f16>>, %m: !tile.block<128x64xi1>,
+                 %pb: !tile.block<64x128x!tile.ptr<f16>>, %slot: i32,
+                 %acc: !tile.block<128x128xf32, #mma>) {
+  %ra = tile.ring_alloc : !tile.ring<3, !tile.block<128x64xf16>>
+  %rb = tile.ring_alloc : !tile.ring<3, !tile.block<64x128xf16>>
+  tile.async_copy %pa, %ra[%slot] mask %m : !tile.block<128x64x!tile.ptr<f16>>, !tile.ring<3, !tile.block<128x64xf16>>
+  tile.async_copy %pb, %rb[%slot] : !tile.block<64x128x!tile.ptr<f16>>, !tile.ring<3, !tile.block<64x128xf16>>
+  tile.async_commit_group
+  tile.async_wait {pending = 2 : i32}
+  %d = tile.warp_group_dot %ra[%slot], %rb[%slot], %acc
+      : !tile.ring<3, !tile.block<128x64xf16>>, !tile.ring<3, !tile.block<64x128xf16>>
+        -> !tile.block<128x128xf32, #mma>
+  return
+}

@@ -327,6 +327,19 @@ void BlockType::print(AsmPrinter &printer) const {
   printer << ">";
 }
 
+LogicalResult RingType::verify(function_ref<InFlightDiagnostic()> emitError,
+                               int64_t slots, BlockType block) {
+  if (slots < 1)
+    return emitError() << "a ring needs at least one slot, not " << slots;
+  if (block.getRank() != 2 || block.getEncoding())
+    return emitError() << "a ring's block must be rank 2 with no encoding";
+  Type element = block.getElementType();
+  if (!element.isF16() && !element.isBF16())
+    return emitError() << "a ring holds f16 or bf16 tensor-core operands, not "
+                       << element;
+  return success();
+}
+
 int64_t BlockType::getNumElements() const {
   int64_t count = 1;
   for (int64_t extent : getShape())

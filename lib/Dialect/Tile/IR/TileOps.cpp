@@ -693,32 +693,68 @@ LogicalResult ScanOp::verify() {
 // DotOp
 //===----------------------------------------------------------------------===//
 
-LogicalResult DotOp::verify() {
-  auto a = cast<BlockType>(getA().getType());
-  auto b = cast<BlockType>(getB().getType());
-  auto acc = cast<BlockType>(getAcc().getType());
+/// The checks `tile.dot` and `tile.warp_group_dot` share: a[M x K] * b[K x N]
+/// + acc[M x N] with one input element type and an f32 accumulator.
+static LogicalResult verifyDotShapes(Operation *op, BlockType a, BlockType b,
+                                     BlockType acc) {
   if (a.getRank() != 2 || b.getRank() != 2 || acc.getRank() != 2)
-    return emitOpError() << "needs rank-2 operands, got "
-                         << formatShape(a.getShape()) << ", "
-                         << formatShape(b.getShape()) << " and "
-                         << formatShape(acc.getShape());
+    return op->emitOpError()
+           << "needs rank-2 operands, got " << formatShape(a.getShape()) << ", "
+           << formatShape(b.getShape()) << " and "
+           << formatShape(acc.getShape());
   int64_t m = a.getShape()[0], k = a.getShape()[1], n = b.getShape()[1];
   if (b.getShape()[0] != k)
-    return emitOpError() << "inner dimensions differ: a is "
-                         << formatShape(a.getShape()) << " and b is "
-                         << formatShape(b.getShape());
+    return op->emitOpError()
+           << "inner dimensions differ: a is " << formatShape(a.getShape())
+           << " and b is " << formatShape(b.getShape());
   if (acc.getShape()[0] != m || acc.getShape()[1] != n)
-    return emitOpError() << "accumulator is " << formatShape(acc.getShape())
-                         << " but a*b is " << m << "x" << n;
+    return op->emitOpError() << "accumulator is " << formatShape(acc.getShape())
+                             << " but a*b is " << m << "x" << n;
   Type element = a.getElementType();
   if (element != b.getElementType())
-    return emitOpError() << "a and b must have one element type, got "
-                         << element << " and " << b.getElementType();
+    return op->emitOpError() << "a and b must have one element type, got "
+                             << element << " and " << b.getElementType();
   if (!element.isF16() && !element.isBF16() && !element.isF32())
-    return emitOpError() << "inputs must be f16, bf16 or f32, not " << element;
+    return op->emitOpError()
+           << "inputs must be f16, bf16 or f32, not " << element;
   if (!acc.getElementType().isF32())
-    return emitOpError() << "accumulator must be f32, not "
-                         << acc.getElementType();
+    return op->emitOpError()
+           << "accumulator must be f32, not " << acc.getElementType();
+  return success();
+}
+
+LogicalResult DotOp::verify() {
+  return verifyDotShapes(*this, cast<BlockType>(getA().getType()),
+                         cast<BlockType>(getB().getType()),
+                         cast<BlockType>(getAcc().getType()));
+}
+
+//===----------------------------------------------------------------------===//
+// Shared-memory rings
+//===----------------------------------------------------------------------===//
+
+LogicalResult AsyncCopyOp::verify() {
+  auto ptr = cast<BlockType>(getPtr().getType());
+  BlockType slot = getRing().getType().getBlock();
+  if (ptr.getShape() != slot.getShape() ||
+      cast<PtrType>(ptr.getElementType()).getPointeeType() !=
+          slot.getElementType())
+    return emitOpError() << "copies " << formatShape(ptr.getShape()) << " "
+                         << ptr.getElementType() << " into slots of "
+                         << formatShape(slot.getShape()) << " "
+                         << slot.getElementType();
+  return success();
+}
+
+LogicalResult WarpGroupDotOp::verify() {
+  auto acc = cast<BlockType>(getAcc().getType());
+  if (failed(verifyDotShapes(*this, getA().getType().getBlock(),
+                             getB().getType().getBlock(), acc)))
+    return failure();
+  auto mma = dyn_cast_or_null<MmaLayoutAttr>(acc.getEncoding());
+  if (!mma || mma.getVersion() != 3)
+    return emitOpError() << "accumulator needs a #tile.mma layout of "
+                            "version 3 (wgmma)";
   return success();
 }
 

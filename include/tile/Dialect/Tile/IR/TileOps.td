@@ -436,6 +436,110 @@ def Tile_DotOp : Tile_Op<"dot", [Pure,
 }
 
 //===----------------------------------------------------------------------===//
+// Shared-memory rings for tensor-core operands
+//===----------------------------------------------------------------------===//
+
+def Tile_Ring : Type<CPred<"::llvm::isa<::mlir::tile::RingType>($_self)">,
+                     "ring", "::mlir::tile::RingType">;
+
+def Tile_RingAllocOp : Tile_Op<"ring_alloc", [
+    MemoryEffects<[MemAlloc<DefaultResource>]>]> {
+  let summary = "Shared memory for a ring of operand buffers";
+  let description = [{
+    The ring's slots live in the kernel's shared memory for the whole kernel,
+    apart from the scratch space other ops use.
+
+    ```mlir
+    %ring = tile.ring_alloc : !tile.ring<3, !tile.block<128x64xf16>>
+    ```
+  }];
+  let results = (outs Tile_Ring:$ring);
+  let assemblyFormat = "attr-dict `:` qualified(type($ring))";
+}
+
+def Tile_AsyncCopyOp : Tile_Op<"async_copy", [
+    OptionalTypesMatchWith<"mask has the pointers' shape", "ptr", "mask",
+                           "::mlir::tile::getMaskType($_self)">,
+    MemoryEffects<[MemRead<DefaultResource>, MemWrite<DefaultResource>]>]> {
+  let summary = "Copy a block from global memory into a ring slot, asynchronously";
+  let description = [{
+    Each thread copies the elements of its registers of `ptr` into slot
+    `slot` of `ring` (`cp.async`, 16 bytes at a time where the addresses
+    allow) without passing through registers; where `mask` is false the slot
+    holds zero. The copy is complete only after a `tile.async_commit_group`
+    that follows it and a `tile.async_wait` that covers that group, and
+    visible to other threads after a barrier (which `tile.warp_group_dot`
+    has).
+
+    ```mlir
+    tile.async_copy %ptrs, %ring[%slot] mask %m
+        : !tile.block<128x64x!tile.ptr<f16>>, !tile.ring<3, !tile.block<128x64xf16>>
+    ```
+  }];
+  let arguments = (ins Tile_PtrBlock:$ptr, Tile_Ring:$ring, I32:$slot,
+                       Optional<Tile_BoolBlock>:$mask);
+  let assemblyFormat = [{
+    $ptr `,` $ring `[` $slot `]` custom<KeywordOperand>($mask, "\"mask\"")
+    attr-dict `:` type($ptr) `,` qualified(type($ring))
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_AsyncCommitGroupOp : Tile_Op<"async_commit_group"> {
+  let summary = "Close this thread's group of asynchronous copies";
+  let description = [{
+    The `tile.async_copy` ops this thread issued since the last commit form
+    one group, which `tile.async_wait` counts.
+
+    ```mlir
+    tile.async_commit_group
+    ```
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
+def Tile_AsyncWaitOp : Tile_Op<"async_wait"> {
+  let summary = "Wait until at most `pending` copy groups are in flight";
+  let description = [{
+    Blocks the thread until all but the `pending` most recent of its
+    committed copy groups are complete.
+
+    ```mlir
+    tile.async_wait {pending = 2 : i32}
+    ```
+  }];
+  let arguments = (ins ConfinedAttr<I32Attr, [IntNonNegative]>:$pending);
+  let assemblyFormat = "attr-dict";
+}
+
+def Tile_WarpGroupDotOp : Tile_Op<"warp_group_dot", [
+    MemoryEffects<[MemRead<DefaultResource>]>,
+    TypesMatchWith<"result type is the accumulator type", "acc", "result", "$_self">]> {
+  let summary = "Matrix product of two ring slots on Hopper's tensor cores";
+  let description = [{
+    `tile.dot` of slot `a_slot` of `a` ([M x K]) and slot `b_slot` of `b`
+    ([K x N]) with the accumulator `acc`, whose layout is a `#tile.mma`
+    version 3 layout: each warpgroup's `wgmma.mma_async` reads both operands
+    from shared memory. The copies into both slots must have been waited
+    for; the op's barrier makes every thread's copies visible.
+
+    ```mlir
+    %d = tile.warp_group_dot %a[%i], %b[%i], %c
+        : !tile.ring<3, !tile.block<128x64xf16>>, !tile.ring<3, !tile.block<64x128xf16>>
+          -> !tile.block<128x128xf32, #mma>
+    ```
+  }];
+  let arguments = (ins Tile_Ring:$a, I32:$a_slot, Tile_Ring:$b, I32:$b_slot,
+                       Tile_FloatBlock:$acc);
+  let results = (outs Tile_FloatBlock:$result);
+  let assemblyFormat = [{
+    $a `[` $a_slot `]` `,` $b `[` $b_slot `]` `,` $acc attr-dict `:`
+    qualified(type($a)) `,` qualified(type($b)) `->` type($acc)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
 // Elementwise operations
 //===----------------------------------------------------------------------===//
 

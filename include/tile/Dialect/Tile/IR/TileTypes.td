@@ -72,4 +72,24 @@ def Tile_BlockType : Tile_Type<"Block", "block", [
   }];
 }
 
+def Tile_RingType : Tile_Type<"Ring", "ring"> {
+  let summary = "Slots of one block shape in shared memory, for tensor cores";
+  let description = [{
+    `slots` buffers in shared memory, each holding one block of `block`'s
+    shape and element type, staged as Hopper's tensor cores read matrix
+    operands: rows of the widest swizzle (128, 64 or 32 bytes) that fits the
+    last dimension, 16-byte chunks XOR-swizzled by the row. A pipelined K
+    loop copies iteration k + slots - 1's operands into one slot
+    (`tile.async_copy`) while `tile.warp_group_dot` reads iteration k's from
+    another. Made by `tile-async-dot-operands` after layout assignment. The
+    block is rank 2, f16 or bf16, with no encoding: the slot layout is the
+    ring's.
+
+    Example: `!tile.ring<3, !tile.block<128x64xf16>>`.
+  }];
+  let parameters = (ins "int64_t":$slots, "BlockType":$block);
+  let assemblyFormat = "`<` $slots `,` qualified($block) `>`";
+  let genVerifyDecl = 1;
+}
+
 #endif // TILE_TYPES_TD

@@ -122,4 +122,38 @@ def TilePipelineLoops : Pass<"tile-pipeline-loops", "ModuleOp"> {
   let dependentDialects = ["::mlir::scf::SCFDialect", "::mlir::arith::ArithDialect"];
 }
 
+def TileAsyncDotOperands : Pass<"tile-async-dot-operands", "ModuleOp"> {
+  let summary = "Copy a pipelined loop's wgmma operands into shared-memory rings";
+  let description = [{
+    After `tile-pipeline-loops` and layout assignment: in a loop whose
+    `tile.dot` has a `#tile.mma` version 3 (wgmma) layout and whose operands
+    are loads of earlier iterations carried through `iter_args`, the loads
+    become `tile.async_copy` ops into a ring of `num_stages` slots per
+    operand (the prologue's into slots 0 .. num_stages - 2, the body's into
+    the slot a carried counter names), and the dot a `tile.warp_group_dot`
+    of the slots its iteration's copies filled. The operands then go from
+    global to shared memory without registers: the body carries slot
+    indices, not blocks. Each copy is a commit group; before the dot,
+    `tile.async_wait` leaves the groups of the num_stages - 2 later
+    iterations in flight; after the loop, it waits for all.
+
+    ```mlir
+    %ra = tile.ring_alloc : !tile.ring<3, !tile.block<128x64xf16>>
+    tile.async_copy %pa0, %ra[%c0] mask %m0 : ...   // iteration 0
+    tile.async_commit_group
+    ...
+    scf.for ... iter_args(%acc = %init, %sa = %c0, %sa1 = %c1, %next = %c2) {
+      tile.async_wait {pending = 2 : i32}
+      %d = tile.warp_group_dot %ra[%sa], %rb[%sb], %acc : ...
+      tile.async_copy %pa, %ra[%next] mask %m : ...  // iteration k + 2
+      tile.async_commit_group
+      ...
+    }
+    tile.async_wait {pending = 0 : i32}
+    ```
+    Loops that do not have this form are left as they are.
+  }];
+  let dependentDialects = ["::mlir::scf::SCFDialect", "::mlir::arith::ArithDialect"];
+}
+
 #endif // TILE_TRANSFORMS_PASSES_TD

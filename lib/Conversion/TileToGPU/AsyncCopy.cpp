@@ -1,0 +1,123 @@
+//===- AsyncCopy.cpp - copies into shared-memory rings --------------------===//
+//
+// `tile.async_copy` writes a block from global memory into a ring slot in
+// the form wgmma reads (StagedMatrix) with `cp.async`, so the data never
+// passes through registers: each thread copies the runs of its pointer
+// registers that are contiguous along the matrix row, 4 to 16 bytes each;
+// a run too short for cp.async (one 2-byte element) is loaded and stored
+// synchronously, which the same wait and barrier order before the dot.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Emitter.h"
+#include "PTXAsm.h"
+
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+using namespace mlir::tile::lowering;
+
+void KernelEmitter::placeRings() {
+  ringOffsets.clear();
+  ringLiveOps.clear();
+  ringBytes = 0;
+  Block &body = kernel.getBody().front();
+  kernel.walk([&](RingAllocOp alloc) {
+    BlockType block = alloc.getType().getBlock();
+    StagedMatrix slot =
+        StagedMatrix::get(block.getShape()[0], block.getShape()[1],
+                          elementBytes(block.getElementType()));
+    ringOffsets[alloc.getRing()] = ringBytes;
+    ringBytes += alloc.getType().getSlots() * slot.alignedBytes();
+    // The ring's live range: the body's ops from the first to the last that
+    // holds a use (copies, dots; the loop around them).
+    Operation *first = nullptr, *last = nullptr;
+    for (Operation *user : alloc->getUsers()) {
+      Operation *top = body.findAncestorOpInBlock(*user);
+      if (!first || top->isBeforeInBlock(first))
+        first = top;
+      if (!last || last->isBeforeInBlock(top))
+        last = top;
+    }
+    if (!first)
+      return;
+    for (Operation *op = first; op != last->getNextNode();
+         op = op->getNextNode())
+      ringLiveOps.insert(op);
+  });
+}
+
+LogicalResult KernelEmitter::emitAsyncCopy(AsyncCopyOp op) {
+  Location loc = op.getLoc();
+  auto ptrType = cast<BlockType>(op.getPtr().getType());
+  BlockType slotType = op.getRing().getType().getBlock();
+  Type element = slotType.getElementType();
+  int64_t bytes = elementBytes(element);
+  StagedMatrix matrix =
+      StagedMatrix::get(slotType.getShape()[0], slotType.getShape()[1], bytes);
+  BlockLayout layout = getBlockLayout(ptrType);
+  SmallVector<Value> ptrs = getRegisters(op.getPtr());
+  SmallVector<Value> masks;
+  if (op.getMask())
+    masks = getRegisters(op.getMask());
+  // Registers first, first + 1, ... are consecutive columns of one row
+  // only when the layout's run is along the row; the addresses must allow
+  // the width too.
+  LinearLayout::Run run = layout.linear.getContiguousRun();
+  int64_t width = run.dim == 1 ? accessWidth(op.getPtr(), op.getMask(), layout)
+                               : int64_t(1);
+  width = std::min<int64_t>(width, 16 / bytes);
+  bool async = width * bytes >= 4;
+
+  Value slotStart = arith::AddIOp::create(
+      builder, loc, constI32(loc, ringOffsets.lookup(op.getRing())),
+      arith::MulIOp::create(builder, loc, getScalar(op.getSlot()),
+                            constI32(loc, matrix.alignedBytes())));
+  Value ringStart = LLVM::PtrToIntOp::create(builder, loc, builder.getI32Type(),
+                                             ringBase(loc));
+  for (int64_t first = 0; first < layout.numRegisters(); first += width) {
+    // One copy of a replicated element, and none of the padding.
+    Value owner = ownsRegister(layout, first);
+    if (owner)
+      if (auto constant = owner.getDefiningOp<arith::ConstantOp>())
+        if (!cast<BoolAttr>(constant.getValue()).getValue())
+          continue;
+    Value pred = andPredicates(loc, registerValid(layout, first), owner);
+    if (!pred)
+      pred = constBool(loc, true);
+    Value valid = masks.empty() ? Value() : masks[first];
+    SmallVector<Value> coords = registerCoords(layout, first);
+    Value offset = arith::AddIOp::create(
+        builder, loc, slotStart,
+        matrix.physicalOffset(builder, loc, coords[0], coords[1]));
+    if (async) {
+      Value sourceBytes = constI32(loc, width * bytes);
+      if (valid)
+        sourceBytes = arith::SelectOp::create(builder, loc, valid, sourceBytes,
+                                              constI32(loc, 0));
+      createAsyncCopy(builder, loc,
+                      arith::AddIOp::create(builder, loc, ringStart, offset),
+                      ptrs[first], pred, sourceBytes, width * bytes);
+      continue;
+    }
+    // One element: read it (zero where masked off) and store it.
+    auto ifOp = scf::IfOp::create(builder, loc, TypeRange{}, pred, false);
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPointToStart(&ifOp.getThenRegion().front());
+    Value value =
+        LLVM::LoadOp::create(builder, loc, element, ptrs[first]).getResult();
+    if (valid)
+      value = arith::SelectOp::create(
+          builder, loc, valid, value,
+          arith::ConstantOp::create(builder, loc,
+                                    builder.getZeroAttr(element)));
+    // Rings start at ringBase (storeShared addresses the scratch space).
+    auto sharedPtr = LLVM::LLVMPointerType::get(builder.getContext(), 3);
+    Value address =
+        LLVM::GEPOp::create(builder, loc, sharedPtr, builder.getI8Type(),
+                            ringBase(loc), ValueRange{offset});
+    LLVM::StoreOp::create(builder, loc, value, address);
+  }
+  return success();
+}

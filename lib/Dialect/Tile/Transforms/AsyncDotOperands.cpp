@@ -1,0 +1,219 @@
+//===- AsyncDotOperands.cpp - wgmma operands through shared-memory rings --===//
+//
+// After software pipelining (tile-pipeline-loops) a wgmma dot's operands are
+// loads of earlier iterations carried through the loop in registers, which
+// the dot then stores to shared memory for the tensor cores. Here they go
+// to shared memory directly: each load becomes a `tile.async_copy` into a
+// slot of a ring, the carried blocks become carried slot indices, and the
+// dot a `tile.warp_group_dot` of two slots (see the pass description).
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Dialect/Tile/IR/TileOps.h"
+#include "tile/Dialect/Tile/Transforms/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/RegionUtils.h"
+
+namespace mlir::tile {
+#define GEN_PASS_DEF_TILEASYNCDOTOPERANDS
+#include "tile/Dialect/Tile/Transforms/Passes.h.inc"
+} // namespace mlir::tile
+
+using namespace mlir;
+using namespace mlir::tile;
+
+namespace {
+
+/// How a dot operand reaches the dot through a pipelined loop: the load in
+/// the body that produces it for a later iteration, the iter_args it passes
+/// through (the one the dot reads first) with the loads before the loop
+/// that give them their initial values, and the layout conversions between
+/// the first iter_arg and the dot.
+struct OperandChain {
+  LoadOp producer;
+  SmallVector<unsigned> args;
+  SmallVector<LoadOp> prologue;
+  SmallVector<ConvertLayoutOp> conversions;
+};
+
+bool isZero(Value value) {
+  if (auto splat = value.getDefiningOp<SplatOp>())
+    value = splat.getSrc();
+  Attribute attr;
+  if (!matchPattern(value, m_Constant(&attr)))
+    return false;
+  if (auto splat = dyn_cast<SplatElementsAttr>(attr))
+    attr = splat.getSplatValue<Attribute>();
+  if (auto f = dyn_cast<FloatAttr>(attr))
+    return f.getValue().isPosZero();
+  return false;
+}
+
+/// A load whose only use is `user` and that a copy can replace: a block of
+/// f16/bf16 read without volatility, zero (or nothing) where masked off.
+bool isCopyable(LoadOp load, Operation *user) {
+  auto type = dyn_cast<BlockType>(load.getType());
+  return type && load->hasOneUse() && *load->getUsers().begin() == user &&
+         (type.getElementType().isF16() || type.getElementType().isBF16()) &&
+         !load.getIsVolatile() && (!load.getOther() || isZero(load.getOther()));
+}
+
+FailureOr<OperandChain> traceOperand(scf::ForOp loop, Value operand) {
+  OperandChain chain;
+  while (auto conversion = operand.getDefiningOp<ConvertLayoutOp>()) {
+    if (!conversion->hasOneUse())
+      return failure();
+    chain.conversions.push_back(conversion);
+    operand = conversion.getSrc();
+  }
+  Block *body = loop.getBody();
+  Operation *yield = body->getTerminator();
+  Value value = operand;
+  while (auto arg = dyn_cast<BlockArgument>(value)) {
+    if (arg.getOwner() != body || arg.getArgNumber() == 0 || !arg.hasOneUse())
+      return failure();
+    unsigned index = arg.getArgNumber() - 1;
+    auto init = loop.getInitArgs()[index].getDefiningOp<LoadOp>();
+    if (!init || !isCopyable(init, loop) || !loop.getResult(index).use_empty())
+      return failure();
+    chain.args.push_back(index);
+    chain.prologue.push_back(init);
+    value = yield->getOperand(index);
+  }
+  auto producer = value.getDefiningOp<LoadOp>();
+  if (!producer || producer->getBlock() != body ||
+      !isCopyable(producer, yield) || chain.args.empty())
+    return failure();
+  chain.producer = producer;
+  return chain;
+}
+
+struct PipelinedDot {
+  DotOp dot;
+  OperandChain a, b;
+};
+
+Value constI32(OpBuilder &builder, Location loc, int64_t value) {
+  return arith::ConstantIntOp::create(builder, loc, value, 32);
+}
+
+void copyInto(OpBuilder &builder, LoadOp load, Value ring, Value slot) {
+  builder.setInsertionPoint(load);
+  AsyncCopyOp::create(builder, load.getLoc(), load.getPtr(), ring, slot,
+                      load.getMask());
+  AsyncCommitGroupOp::create(builder, load.getLoc());
+}
+
+void rewrite(scf::ForOp loop, ArrayRef<PipelinedDot> dots) {
+  unsigned stages = dots.front().a.args.size() + 1;
+  auto func = loop->getParentOfType<func::FuncOp>();
+  Location loc = loop.getLoc();
+  OpBuilder builder(loop);
+  Type i32 = builder.getI32Type();
+
+  // The slot iteration k + stages - 1's copies fill: carried, counting
+  // modulo the ring.
+  Value first = constI32(builder, loc, stages - 1);
+  IRRewriter rewriter(builder);
+  auto grown = cast<scf::ForOp>(
+      *cast<LoopLikeOpInterface>(*loop).replaceWithAdditionalYields(
+          rewriter, first, /*replaceInitOperandUsesInLoop=*/false,
+          [&](OpBuilder &b, Location l, ArrayRef<BlockArgument> args) {
+            Value next =
+                arith::AddIOp::create(b, l, args[0], constI32(b, l, 1));
+            Value wraps = arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq,
+                                                next, constI32(b, l, stages));
+            return SmallVector<Value>{
+                arith::SelectOp::create(b, l, wraps, constI32(b, l, 0), next)};
+          }));
+  // The old loop is gone, and the builder's insertion point with it.
+  builder.setInsertionPoint(grown);
+  Value nextSlot = grown.getRegionIterArgs().back();
+  Operation *yield = grown.getBody()->getTerminator();
+
+  auto ringFor = [&](LoadOp load) -> Value {
+    auto type = cast<BlockType>(load.getType());
+    OpBuilder atEntry(&func.getBody());
+    return RingAllocOp::create(
+        atEntry, load.getLoc(),
+        RingType::get(builder.getContext(), stages,
+                      BlockType::get(type.getShape(), type.getElementType())));
+  };
+  auto moveToRing = [&](OperandChain &chain) -> Value {
+    Value ring = ringFor(chain.producer);
+    // Iteration t of the prologue fills slot t; the iter_arg nearest the dot
+    // holds the oldest.
+    for (auto [t, index, load] : llvm::enumerate(chain.args, chain.prologue)) {
+      builder.setInsertionPoint(load);
+      copyInto(builder, load, ring, constI32(builder, load.getLoc(), t));
+      builder.setInsertionPoint(grown);
+      grown.getInitArgsMutable()[index].assign(
+          constI32(builder, load.getLoc(), t));
+      grown.getRegionIterArgs()[index].setType(i32);
+      grown.getResult(index).setType(i32);
+      load.erase();
+    }
+    copyInto(builder, chain.producer, ring, nextSlot);
+    yield->setOperand(chain.args.back(), nextSlot);
+    chain.producer.erase();
+    return ring;
+  };
+
+  unsigned copiesPerIteration = 2 * dots.size();
+  for (const PipelinedDot &entry : dots) {
+    PipelinedDot pipelined = entry;
+    Value ringA = moveToRing(pipelined.a);
+    Value ringB = moveToRing(pipelined.b);
+    DotOp dot = pipelined.dot;
+    builder.setInsertionPoint(dot);
+    AsyncWaitOp::create(builder, dot.getLoc(),
+                        copiesPerIteration * (stages - 2));
+    Value product = WarpGroupDotOp::create(
+        builder, dot.getLoc(), dot.getType(), ringA,
+        grown.getRegionIterArgs()[pipelined.a.args.front()], ringB,
+        grown.getRegionIterArgs()[pipelined.b.args.front()], dot.getAcc());
+    dot.replaceAllUsesWith(product);
+    dot.erase();
+    for (auto *chain : {&pipelined.a, &pipelined.b})
+      for (ConvertLayoutOp conversion : chain->conversions)
+        conversion.erase();
+  }
+  // The copies of iterations past the end (masked off, writing zeros) are
+  // still in flight when the loop ends.
+  builder.setInsertionPointAfter(grown);
+  AsyncWaitOp::create(builder, loc, 0);
+}
+
+struct TileAsyncDotOperandsPass
+    : public tile::impl::TileAsyncDotOperandsBase<TileAsyncDotOperandsPass> {
+  void runOnOperation() override {
+    std::vector<std::pair<scf::ForOp, SmallVector<PipelinedDot, 1>>> loops;
+    getOperation().walk([&](scf::ForOp loop) {
+      SmallVector<PipelinedDot, 1> dots;
+      for (auto dot : loop.getBody()->getOps<DotOp>()) {
+        auto mma = dyn_cast_or_null<MmaLayoutAttr>(
+            cast<BlockType>(dot.getType()).getEncoding());
+        if (!mma || mma.getVersion() != 3)
+          continue;
+        FailureOr<OperandChain> a = traceOperand(loop, dot.getA());
+        FailureOr<OperandChain> b = traceOperand(loop, dot.getB());
+        if (failed(a) || failed(b) || a->args.size() != b->args.size())
+          continue;
+        dots.push_back({dot, *a, *b});
+      }
+      // One ring counter per loop: every dot's operands have one depth.
+      if (!dots.empty() && llvm::all_of(dots, [&](const PipelinedDot &d) {
+            return d.a.args.size() == dots.front().a.args.size();
+          }))
+        loops.emplace_back(loop, std::move(dots));
+    });
+    for (auto &[loop, dots] : loops)
+      rewrite(loop, dots);
+  }
+};
+
+} // namespace

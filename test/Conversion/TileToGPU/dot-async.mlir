@@ -1,0 +1,89 @@
+// RUN: tile-opt %s -tile-pipeline-loops=num-stages=3 -tile-assign-layouts="chip=sm_90a num-warps=8" -tile-async-dot-operands | FileCheck %s --check-prefix=RING
+// RUN: tile-opt %s -tile-pipeline-loops=num-stages=2 -tile-assign-layouts="chip=sm_90a num-warps=8" -tile-async-dot-operands | FileCheck %s --check-prefix=TWO
+// RUN: tile-opt %s -tile-pipeline-loops=num-stages=3 -tile-assign-layouts="chip=sm_90 num-warps=8" -tile-async-dot-operands | FileCheck %s --check-prefix=FMA
+// RUN: tile-translate --tile-to-ptx --chip=sm_90a --num-warps=8 --num-stages=3 %s | FileCheck %s --check-prefix=PTX
+// RUN: %if ptxas %{ tile-translate --tile-to-ptx --chip=sm_90a --num-warps=8 --num-stages=3 %s -o %t.ptx %}
+// RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t.ptx -o %t.o 2>&1 | FileCheck %s --check-prefix=PTXAS %}
+
+// A pipelined K loop of a wgmma dot: its operands go from global to shared
+// memory by cp.async into rings of num_stages slots, never through
+// registers. The prologue fills slots 0 and 1 (one commit group per copy;
+// masked by the pipeliner where the loop may be shorter);
+// the body waits until its iteration's copies are done (the 2 copies of the
+// iteration after it may still fly), multiplies the slots the carried
+// indices name, and copies iteration k + 2 into the slot the counter names.
+// RING-LABEL: func.func @ring_loop
+// RING-DAG: %[[RA:.*]] = tile.ring_alloc : !tile.ring<3, !tile.block<128x64xf16>>
+// RING-DAG: %[[RB:.*]] = tile.ring_alloc : !tile.ring<3, !tile.block<64x128xf16>>
+// RING: tile.async_copy %{{.*}}, %[[RA]][%{{.*}}] mask %{{.*}} :
+// RING-NEXT: tile.async_commit_group
+// RING: tile.async_copy %{{.*}}, %[[RB]][%{{.*}}] mask
+// RING-NEXT: tile.async_commit_group
+// RING: tile.async_copy %{{.*}}, %[[RA]]
+// RING: tile.async_copy %{{.*}}, %[[RB]]
+// RING: scf.for {{.*}} iter_args({{.*}}) -> ({{.*}}i32, i32, i32, i32, i32) : i32 {
+// RING-NOT: tile.load
+// RING: tile.async_wait {pending = 2 : i32}
+// RING-NEXT: tile.warp_group_dot %[[RA]][%{{.*}}], %[[RB]][%{{.*}}], %{{.*}} : !tile.ring<3, !tile.block<128x64xf16>>, !tile.ring<3, !tile.block<64x128xf16>> -> !tile.block<128x128xf32, #mma>
+// RING-NOT: tile.load
+// RING: tile.async_copy %{{.*}}, %[[RA]][%[[NEXT:.*]]] mask
+// RING: tile.async_copy %{{.*}}, %[[RB]][%[[NEXT]]] mask
+// RING: arith.select
+// RING: scf.yield
+// RING: tile.async_wait {pending = 0 : i32}
+
+// Two stages: nothing may stay in flight at the dot.
+// TWO: tile.ring_alloc : !tile.ring<2, !tile.block<128x64xf16>>
+// TWO: tile.async_wait {pending = 0 : i32}
+// TWO-NEXT: tile.warp_group_dot
+
+// Without wgmma (sm_90, no `a` features) the dot stays on FMA, from
+// registers.
+// FMA-NOT: tile.ring_alloc
+// FMA: tile.dot
+
+// PTX-LABEL: .entry ring_loop
+// PTX: cp.async.cg.shared.global [%r{{[0-9]+}}], [%rd{{[0-9]+}}], 16, %r{{[0-9]+}};
+// PTX: cp.async.commit_group;
+// PTX: cp.async.wait_group 2;
+// PTX: fence.proxy.async.shared::cta;
+// PTX: bar.sync
+// PTX: wgmma.mma_async
+// PTX-NOT: st.shared
+// PTX: cp.async.cg.shared.global
+// PTX: cp.async.wait_group 0;
+// PTXAS-NOT: C7515
+// PTXAS: Compiling entry function 'ring_loop'
+// PTXAS-NOT: C7515
+func.func @ring_loop(%a: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %b: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %c: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %n: i32, %limit: i32 {tile.divisibility = 16 : i32}) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %tileStep = arith.constant 8192 : i32
+  %ra = tile.arange 0, 8192 : !tile.block<8192xi32>
+  %ia = tile.reshape %ra : !tile.block<8192xi32> -> !tile.block<128x64xi32>
+  %ib = tile.reshape %ra : !tile.block<8192xi32> -> !tile.block<64x128xi32>
+  %abase = tile.splat %a : !tile.ptr<f16> -> !tile.block<128x64x!tile.ptr<f16>>
+  %ap = tile.addptr %abase, %ia : !tile.block<128x64x!tile.ptr<f16>>, !tile.block<128x64xi32>
+  %bbase = tile.splat %b : !tile.ptr<f16> -> !tile.block<64x128x!tile.ptr<f16>>
+  %bp = tile.addptr %bbase, %ib : !tile.block<64x128x!tile.ptr<f16>>, !tile.block<64x128xi32>
+  %lim = tile.splat %limit : i32 -> !tile.block<128x64xi32>
+  %mask = tile.cmpi slt, %ia, %lim : !tile.block<128x64xi32>
+  %zero16 = tile.constant dense<0.0> : !tile.block<128x64xf16>
+  %zero = tile.constant dense<0.0> : !tile.block<128x128xf32>
+  %stepA = tile.splat %tileStep : i32 -> !tile.block<128x64xi32>
+  %stepB = tile.splat %tileStep : i32 -> !tile.block<64x128xi32>
+  %acc:3 = scf.for %k = %c0 to %n step %c1 iter_args(%sum = %zero, %pa = %ap, %pb = %bp) -> (!tile.block<128x128xf32>, !tile.block<128x64x!tile.ptr<f16>>, !tile.block<64x128x!tile.ptr<f16>>) : i32 {
+    %va = tile.load %pa mask %mask other %zero16 : !tile.block<128x64x!tile.ptr<f16>>
+    %vb = tile.load %pb : !tile.block<64x128x!tile.ptr<f16>>
+    %d = tile.dot %va, %vb, %sum : !tile.block<128x64xf16>, !tile.block<64x128xf16> -> !tile.block<128x128xf32>
+    %pa2 = tile.addptr %pa, %stepA : !tile.block<128x64x!tile.ptr<f16>>, !tile.block<128x64xi32>
+    %pb2 = tile.addptr %pb, %stepB : !tile.block<64x128x!tile.ptr<f16>>, !tile.block<64x128xi32>
+    scf.yield %d, %pa2, %pb2 : !tile.block<128x128xf32>, !tile.block<128x64x!tile.ptr<f16>>, !tile.block<64x128x!tile.ptr<f16>>
+  }
+  %rc = tile.arange 0, 16384 : !tile.block<16384xi32>
+  %ic = tile.reshape %rc : !tile.block<16384xi32> -> !tile.block<128x128xi32>
+  %cb = tile.splat %c : !tile.ptr<f32> -> !tile.block<128x128x!tile.ptr<f32>>
+  %cp = tile.addptr %cb, %ic : !tile.block<128x128x!tile.ptr<f32>>, !tile.block<128x128xi32>
+  tile.store %cp, %acc#0 : !tile.block<128x128x!tile.ptr<f32>>
+  return
+}
