@@ -96,7 +96,9 @@ def matmul_dot(a_ptr, b_ptr, c_ptr, M, N, K,
                stride_am, stride_ak, stride_bk, stride_bn, stride_cm, stride_cn,
                BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
                GROUP_M: tl.constexpr):
-    """Triton tutorial 03's matmul (grouped program order, tl.dot, f32 accumulator)."""
+    """Triton tutorial 03's matmul (grouped program order, tl.dot, f32 accumulator) as
+    users wrote it before the tutorial gained its tl.assume lines: without them
+    tile cannot prove the `% N` offsets contiguous (docs/performance.md)."""
     pid = tl.program_id(axis=0)
     num_pid_m = tl.cdiv(M, BLOCK_M)
     num_pid_n = tl.cdiv(N, BLOCK_N)
