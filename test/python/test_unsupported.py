@@ -27,8 +27,8 @@ def add_pairs(a, b, c, d):
 @tile.jit
 def uses(p, WHAT: tl.constexpr):
     x = tl.load(p + tl.arange(0, 4))
-    if WHAT == "atomic":
-        tl.atomic_add(p, 1.0)
+    if WHAT == "atomic_load":
+        tl.atomic_load(p)
     if WHAT == "join":
         tl.join(x, x)
     if WHAT == "sort":
@@ -69,7 +69,7 @@ def uses(p, WHAT: tl.constexpr):
 
 NO_ATTRIBUTE = "AttributeError: module 'tile.language' has no attribute"
 CASES = [
-    ("atomic", f"{NO_ATTRIBUTE} 'atomic_add'"),
+    ("atomic_load", f"{NO_ATTRIBUTE} 'atomic_load'"),
     ("join", f"{NO_ATTRIBUTE} 'join'"),
     ("sort", f"{NO_ATTRIBUTE} 'sort'"),
     ("cumprod", f"{NO_ATTRIBUTE} 'cumprod'"),
