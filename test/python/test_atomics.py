@@ -6,18 +6,12 @@ from pathlib import Path
 
 import pytest
 
-from conftest import requires_library, verify
+from conftest import assert_error_at_case, marked_line, requires_library, verify
 
 import tile
 import tile.language as tl
 
 THIS_FILE = Path(__file__).resolve()
-
-
-def line_of(what: str) -> int:
-    """The line after `if WHAT == "<what>":` (the faulty use)."""
-    lines = THIS_FILE.read_text().splitlines()
-    return next(n for n, line in enumerate(lines, 1) if f'WHAT == "{what}":' in line) + 1
 
 
 @tile.jit
@@ -83,9 +77,8 @@ def test_bf16_add_needs_sm_90():
     with pytest.raises(tile.CompilationError) as info:
         tile.compile(bf16_add, "*bf16", target="sm_80", emit_cubin=False)
     assert "adds bf16, which needs sm_90 or later" in str(info.value)
-    assert info.value.filename == str(THIS_FILE)
-    assert info.value.line == next(n for n, line in enumerate(
-        THIS_FILE.read_text().splitlines(), 1) if line.endswith("# bf16 add"))
+    assert (info.value.filename, info.value.line) == (str(THIS_FILE),
+                                                      marked_line(THIS_FILE, "bf16 add"))
 
 
 @tile.jit
@@ -138,8 +131,7 @@ MISUSES = [
 def test_misuse_is_a_located_error(what: str, message: str) -> None:
     with pytest.raises(tile.CompilationError) as info:
         tile.generate_ir(misuse, "*i32,*fp16,*i8,*fp32", {"WHAT": what})
-    assert message in str(info.value)
-    assert (info.value.filename, info.value.line) == (str(THIS_FILE), line_of(what))
+    assert_error_at_case(info.value, THIS_FILE, what, message)
 
 
 @pytest.mark.parametrize("what, message", MISUSES, ids=[m[0] for m in MISUSES])
@@ -151,8 +143,7 @@ def test_interpreted_misuse_is_the_same_located_error(what: str, message: str,
     with pytest.raises(InterpreterError) as info:
         misuse[(1,)](np.zeros(8, np.int32), np.zeros(8, np.float16), np.zeros(8, np.int8),
                      np.zeros(8, np.float32), WHAT=what)
-    assert message in str(info.value)
-    assert (info.value.filename, info.value.line) == (str(THIS_FILE), line_of(what))
+    assert_error_at_case(info.value, THIS_FILE, what, message)
 
 
 # ----------------------------------------------------------------------------
