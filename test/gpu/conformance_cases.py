@@ -71,12 +71,15 @@ Init = Callable[[Any, Any, tuple], Any]  # (torch, generator, shape) -> tensor o
 class Arr:
     """An array argument. `init` fills an input (None: an output, poisoned);
     `order` "C" (row-major) or "F" (column-major: a transposed view through its
-    strides); `offset` in elements from the (16-byte aligned) allocation start."""
+    strides); `offset` in elements from the (16-byte aligned) allocation start.
+    `updated`: an input the kernel changes in place (the target of atomics),
+    checked like an output against the reference's final values."""
     shape: tuple
     dtype: str = "float32"
     init: Init | None = None
     order: str = "C"
     offset: int = 0
+    updated: bool = False
 
     @property
     def is_output(self) -> bool:
@@ -102,6 +105,11 @@ def out(shape: Any, dtype: str = "float32", **kw: Any) -> Arr:
 def inp(shape: Any, dtype: str = "float32", init: Init | None = None, **kw: Any) -> Arr:
     return Arr(tuple(shape) if isinstance(shape, (tuple, list)) else (shape,), dtype,
                init or randn(), **kw)
+
+
+def updated(shape: Any, dtype: str, init: Init) -> Arr:
+    """An input the kernel updates in place (see Arr.updated)."""
+    return inp(shape, dtype, init, updated=True)
 
 
 # Initializers (run only with torch).
@@ -243,9 +251,9 @@ def build(case: Case, backend: str, torch: Any = None, generator: Any = None) ->
         flat = torch.empty(end + guard, dtype=dtype, device=generator.device)
         flat.fill_(_poison(torch, dtype))
         view = flat.as_strided(spec.shape, spec.strides(), start)
-        if spec.is_output:
+        if spec.is_output or spec.updated:
             bases[name] = (flat, start, end)
-        else:
+        if not spec.is_output:
             view.copy_(spec.init(torch, generator, tuple(spec.shape)).to(dtype))
         named[name] = view
     args = []
@@ -709,3 +717,140 @@ case("copy_with_hints-cg-evict-volatile", K.copy_with_hints, (cdiv(7000, 1024),)
      [("src", inp(7000)), ("dst", out(21000)), ("n", 7000)],
      lambda A, torch: {"dst": torch.cat([A["src"] * 2, A["src"], A["src"]])},
      {"BLOCK": 1024}, tol=None)
+
+
+# -- atomics -------------------------------------------------------------------
+# The updated arrays start from random values; the references are computed on
+# the CPU in int64/float64 from the inputs as they were before the launch.
+
+def _zeros(torch: Any, g: Any, shape: tuple) -> Any:
+    return torch.zeros(shape, dtype=torch.int64, device=g.device)
+
+
+def _cpu(t: Any) -> Any:
+    return t.cpu()
+
+
+def _histogram_ref(A: Mapping[str, Any], torch: Any) -> dict[str, Any]:
+    bins = A["bins"]
+    counts = torch.bincount(_cpu(A["x"]).long(), minlength=bins.numel())
+    return {"bins": (_cpu(bins).double() + counts.double()).to(bins.dtype)}
+
+
+_HIST_N = 10_007
+for dt in ("int32", "int64"):
+    case(f"atomic_add-histogram-{dt}", K.histogram, (cdiv(_HIST_N, 1024),),
+         [("x", inp(_HIST_N, "int32", randint(0, 64))),
+          ("bins", updated(64, dt, randint(-1000, 1000))), ("n", _HIST_N)],
+         _histogram_ref, {"BLOCK": 1024}, tol=None)
+
+# Float counts stay exact (below 256 per bin for bf16): any order of the adds
+# gives the same sums.
+for dt in ("float32", "float64", "float16", "bfloat16"):
+    case(f"atomic_add-histogram-{dt}", K.float_histogram, (cdiv(4000, 512),),
+         [("x", inp(4000, "int32", randint(0, 32))), ("bins", updated(32, dt, _zeros)),
+          ("n", 4000)],
+         _histogram_ref, {"BLOCK": 512}, tol=None)
+
+
+def _masked_add_ref(A: Mapping[str, Any], torch: Any) -> dict[str, Any]:
+    t, v = _cpu(A["t"]), _cpu(A["v"])
+    on = v > 0
+    return {"t": torch.where(on, t + v, t), "old": torch.where(on, t, torch.zeros_like(t))}
+
+
+case("atomic_add-masked-old-values", K.masked_add_old, (cdiv(3001, 256),),
+     [("t", updated(3001, "float32", randn())), ("v", inp(3001)), ("old", out(3001)),
+      ("n", 3001)],
+     _masked_add_ref, {"BLOCK": 256}, tol=None)
+
+
+def _replicated_ref(A: Mapping[str, Any], torch: Any) -> dict[str, Any]:
+    t, v = _cpu(A["t"]), _cpu(A["v"])
+    return {"t": t + v, "out": t[:, None].expand(t.numel(), 32).contiguous()}
+
+
+for block, warps in [(16, 4), (8, 8), (64, 1)]:
+    case(f"atomic_add-replicated-block{block}-warps{warps}", K.replicated_old, (1,),
+         [("t", updated(block, "int32", randint(-100, 100))),
+          ("v", inp(block, "int32", randint(-100, 100))), ("out", out((block, 32), "int32"))],
+         _replicated_ref, {"BLOCK": block, "WIDTH": 32}, num_warps=warps, tol=None)
+
+for programs in (1, 300):
+    case(f"atomic_add-scalar-counter-{programs}-programs", K.counter, (programs,),
+         [("count", updated(1, "int32", _zeros)), ("seen", out((programs, 4), "int32"))],
+         lambda A, torch, p=programs: {
+             "count": torch.tensor([p], dtype=torch.int32),
+             "seen": torch.ones((p, 4), dtype=torch.int32)},
+         {"WIDTH": 4}, tol=None)
+
+
+def _extremes_ref(A: Mapping[str, Any], torch: Any) -> dict[str, Any]:
+    x, mx, mn = _cpu(A["x"]), _cpu(A["mx"]), _cpu(A["mn"])
+    index = torch.arange(x.numel()) % mx.numel()
+    return {"mx": mx.scatter_reduce(0, index, x, "amax"),
+            "mn": mn.scatter_reduce(0, index, x, "amin")}
+
+
+for dt, init in [("int32", randint(-10**9, 10**9)), ("int64", randint(-10**15, 10**15)),
+                 ("float32", randn(100.0)), ("float64", randn(100.0))]:
+    case(f"atomic_max_min-{dt}", K.extremes, (cdiv(5000, 512),),
+         [("x", inp(5000, dt, init)), ("mx", updated(37, dt, init)),
+          ("mn", updated(37, dt, init)), ("n", 5000)],
+         _extremes_ref, {"BINS": 37, "BLOCK": 512}, tol=None)
+
+
+def _bitwise_ref(A: Mapping[str, Any], torch: Any) -> dict[str, Any]:
+    x = _cpu(A["x"])
+    result = {}
+    for name, combine in (("a", torch.bitwise_and), ("o", torch.bitwise_or),
+                          ("e", torch.bitwise_xor)):
+        target = _cpu(A[name]).clone()
+        bins = target.numel()
+        for i in range(bins):
+            for value in x[i::bins]:
+                target[i] = combine(target[i], value)
+        result[name] = target
+    return result
+
+
+for dt in ("int32", "int64"):
+    bits = randint(-2**31, 2**31 - 1)
+    case(f"atomic_and_or_xor-{dt}", K.bitwise_atomics, (cdiv(1000, 128),),
+         [("x", inp(1000, dt, bits)), ("a", updated(13, dt, bits)), ("o", updated(13, dt, bits)),
+          ("e", updated(13, dt, bits)), ("n", 1000)],
+         _bitwise_ref, {"BINS": 13, "BLOCK": 128}, tol=None)
+
+for dt, init in [("int32", randint(-10**9, 10**9)), ("float32", randn()),
+                 ("int64", randint(-10**15, 10**15)), ("float64", randn())]:
+    case(f"atomic_xchg-{dt}", K.exchange, (cdiv(2000, 256),),
+         [("t", updated(2000, dt, init)), ("v", inp(2000, dt, init)), ("old", out(2000, dt)),
+          ("n", 2000)],
+         lambda A, torch: {"t": _cpu(A["v"]), "old": _cpu(A["t"])}, {"BLOCK": 256}, tol=None)
+
+
+def _cas_ref(A: Mapping[str, Any], torch: Any) -> dict[str, Any]:
+    t, cmp, v = _cpu(A["t"]), _cpu(A["cmp"]), _cpu(A["v"])
+    return {"t": torch.where(t == cmp, v, t), "old": t}
+
+
+# Values in {0, 1}: about half the slots match.
+for dt in ("int32", "int64", "float32", "float16"):
+    coin = randint(0, 2)
+    case(f"atomic_cas-slots-{dt}", K.cas_slots, (8,),
+         [("t", updated(1024, dt, coin)), ("cmp", inp(1024, dt, coin)),
+          ("v", inp(1024, dt, randint(2, 100))), ("old", out(1024, dt))],
+         _cas_ref, {"BLOCK": 128}, tol=None)
+    case(f"atomic_cas-program-slot-{dt}", K.cas_program_slot, (200,),
+         [("t", updated(200, dt, coin)), ("cmp", inp(200, dt, coin)),
+          ("v", inp(200, dt, randint(2, 100))), ("old", out(200, dt))],
+         _cas_ref, tol=None)
+
+for dt in ("int32", "int64", "float16"):
+    case(f"atomic_cas-one-winner-{dt}", K.cas_one_winner, (500,),
+         [("lock", updated(1, dt, _zeros)), ("wins", updated(1, "int32", _zeros)),
+          ("losses", updated(1, "int32", _zeros))],
+         lambda A, torch, d=dt: {"lock": torch.ones(1, dtype=getattr(torch, d)),
+                                 "wins": torch.ones(1, dtype=torch.int32),
+                                 "losses": torch.full((1,), 499, dtype=torch.int32)},
+         tol=None)

@@ -396,3 +396,113 @@ def copy_with_hints(src_ptr, dst_ptr, n, BLOCK: tl.constexpr):
     tl.store(dst_ptr + n + offs, x, mask=mask, eviction_policy="evict_first")
     tl.store(dst_ptr + 2 * n + offs, tl.load(src_ptr + offs, mask=mask, volatile=True),
              mask=mask, volatile=True)
+
+
+# -- atomics -------------------------------------------------------------------
+# Each kernel's results are independent of the order programs and lanes run in
+# (commutative updates, distinct addresses, or a cas whose winner is counted,
+# not named).
+
+@triton.jit
+def histogram(x_ptr, bins_ptr, n, BLOCK: tl.constexpr):
+    """bins[x[i]] += 1: duplicates within a block and across programs."""
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + offs, mask=mask)
+    tl.atomic_add(bins_ptr + x, 1, mask=mask)
+
+
+@triton.jit
+def float_histogram(x_ptr, bins_ptr, n, BLOCK: tl.constexpr):
+    """bins[x[i]] += 1.0 in the bins' float type (exact while counts stay small)."""
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + offs, mask=mask)
+    one = tl.full((BLOCK,), 1.0, bins_ptr.dtype.element_ty)
+    tl.atomic_add(bins_ptr + x, one, mask=mask)
+
+
+@triton.jit
+def masked_add_old(t_ptr, v_ptr, old_ptr, n, BLOCK: tl.constexpr):
+    """t[i] += v[i] where i < n and v[i] > 0; old[i] is what t[i] held (0 where
+    the mask is off): each address once, so the old values are determined."""
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    inside = offs < n
+    v = tl.load(v_ptr + offs, mask=inside, other=0.0)
+    old = tl.atomic_add(t_ptr + offs, v, mask=inside & (v > 0))
+    tl.store(old_ptr + offs, old, mask=inside)
+
+
+@triton.jit
+def replicated_old(t_ptr, v_ptr, out_ptr, BLOCK: tl.constexpr, WIDTH: tl.constexpr):
+    """A block smaller than the program's threads (elements repeated across
+    threads): each element applied once, and the old values, broadcast to
+    out[i, :], right in every thread that holds them."""
+    offs = tl.arange(0, BLOCK)
+    old = tl.atomic_add(t_ptr + offs, tl.load(v_ptr + offs))
+    cols = tl.arange(0, WIDTH)
+    tl.store(out_ptr + offs[:, None] * WIDTH + cols[None, :],
+             old[:, None] + tl.zeros((BLOCK, WIDTH), old.dtype))
+
+
+@triton.jit
+def counter(count_ptr, seen_ptr, WIDTH: tl.constexpr):
+    """One atomic per program on a scalar: count ends at the number of
+    programs, and each program's old value (0, 1, ...: distinct) marks its row
+    of `seen` from every thread."""
+    old = tl.atomic_add(count_ptr, 1)
+    tl.store(seen_ptr + old * WIDTH + tl.arange(0, WIDTH), 1)
+
+
+@triton.jit
+def extremes(x_ptr, mx_ptr, mn_ptr, n, BINS: tl.constexpr, BLOCK: tl.constexpr):
+    """mx[i % BINS] = max(mx, x[i]), mn likewise with min."""
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + offs, mask=mask)
+    tl.atomic_max(mx_ptr + offs % BINS, x, mask=mask)
+    tl.atomic_min(mn_ptr + offs % BINS, x, mask=mask, sem="relaxed")
+
+
+@triton.jit
+def bitwise_atomics(x_ptr, a_ptr, o_ptr, e_ptr, n, BINS: tl.constexpr, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + offs, mask=mask)
+    tl.atomic_and(a_ptr + offs % BINS, x, mask=mask)
+    tl.atomic_or(o_ptr + offs % BINS, x, mask=mask, scope="cta")
+    tl.atomic_xor(e_ptr + offs % BINS, x, mask=mask, sem="release")
+
+
+@triton.jit
+def exchange(t_ptr, v_ptr, old_ptr, n, BLOCK: tl.constexpr):
+    """old[i] = t[i]; t[i] = v[i]."""
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    old = tl.atomic_xchg(t_ptr + offs, tl.load(v_ptr + offs, mask=mask), mask=mask)
+    tl.store(old_ptr + offs, old, mask=mask)
+
+
+@triton.jit
+def cas_slots(t_ptr, cmp_ptr, v_ptr, old_ptr, BLOCK: tl.constexpr):
+    """Each lane's own slot: t[i] = v[i] if t[i] == cmp[i]; old[i] = t[i]
+    before (tl.atomic_cas has no mask: the arrays are whole blocks)."""
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    old = tl.atomic_cas(t_ptr + offs, tl.load(cmp_ptr + offs), tl.load(v_ptr + offs))
+    tl.store(old_ptr + offs, old)
+
+
+@triton.jit
+def cas_program_slot(t_ptr, cmp_ptr, v_ptr, old_ptr):
+    """Program p's own scalar slot: t[p] = v[p] if t[p] == cmp[p]."""
+    pid = tl.program_id(0)
+    old = tl.atomic_cas(t_ptr + pid, tl.load(cmp_ptr + pid), tl.load(v_ptr + pid))
+    tl.store(old_ptr + pid, old)
+
+
+@triton.jit
+def cas_one_winner(lock_ptr, wins_ptr, losses_ptr):
+    """Every program swaps the shared lock from 0 to 1: exactly one sees 0."""
+    prev = tl.atomic_cas(lock_ptr, 0, 1)
+    tl.atomic_add(wins_ptr, 1, mask=prev == 0)
+    tl.atomic_add(losses_ptr, 1, mask=prev == 1)

@@ -94,3 +94,17 @@ def assert_error_at(error: Exception, path: Path, marker: str, snippet: str | No
         source_line = Path(path).read_text().splitlines()[line - 1]
         assert error.col == source_line.index(snippet) + 1, text  # type: ignore[attr-defined]
         assert text.splitlines()[1] == source_line
+
+
+def line_after_case(path: Path, what: str) -> int:
+    """The line after `if WHAT == "<what>":` in `path`: a kernel's faulty use,
+    one per case of a parametrized error test."""
+    lines = path.read_text().splitlines()
+    return next(n for n, line in enumerate(lines, 1) if f'WHAT == "{what}":' in line) + 1
+
+
+def assert_error_at_case(error: Exception, path: Path, what: str, message: str) -> None:
+    """`error` (a CompilationError or InterpreterError) says `message` at case
+    `what`'s use in `path`."""
+    assert message in str(error)
+    assert (error.filename, error.line) == (str(path), line_after_case(path, what))

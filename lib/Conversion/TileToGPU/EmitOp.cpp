@@ -46,6 +46,8 @@ LogicalResult KernelEmitter::emitOp(Operation *op) {
     return emitLoad(load);
   if (auto store = dyn_cast<StoreOp>(op))
     return emitStore(store);
+  if (isa<AtomicRMWOp, AtomicCASOp>(op))
+    return emitAtomic(op);
   if (auto reduce = dyn_cast<ReduceOp>(op))
     return emitReduce(reduce);
   if (auto scan = dyn_cast<ScanOp>(op))

@@ -27,8 +27,8 @@
 //
 // The emitter is one class whose methods live in one file per op family:
 // ControlFlow.cpp, IndexFunctions.cpp, Elementwise.cpp, LoadStore.cpp,
-// SharedMemory.cpp, Relayout.cpp, Reduce.cpp, Scan.cpp, Dot.cpp; the pass and
-// its resource limits are in TileToGPU.cpp and ResourceLimits.cpp.
+// Atomics.cpp, SharedMemory.cpp, Relayout.cpp, Reduce.cpp, Scan.cpp, Dot.cpp;
+// the pass and its resource limits are in TileToGPU.cpp and ResourceLimits.cpp.
 //
 //===----------------------------------------------------------------------===//
 
@@ -234,6 +234,21 @@ private:
   /// among the threads and registers holding copies of it (null: always).
   Value ownsRegister(const BlockLayout &layout, int64_t reg);
 
+  // Atomics (Atomics.cpp).
+  LogicalResult emitAtomic(Operation *op);
+  /// One atomic on the element behind `ptr` under `pred` (null: always):
+  /// `kind` of `operands[0]`, or a compare-and-swap of `operands` (cmp,
+  /// value) without a kind. Returns the old value, 0 where `pred` is off.
+  Value atomicElement(Location loc, StringRef prefix,
+                      std::optional<AtomicKind> kind, Type element, Value ptr,
+                      ArrayRef<Value> operands, Value pred);
+  /// The registers of a block in `layout` in every thread that holds a copy
+  /// of their element, as the copy's owner (ownsRegister) holds them.
+  SmallVector<Value> shareOwnedRegisters(Location loc, ArrayRef<Value> values,
+                                         const BlockLayout &layout);
+  /// `value` as thread 0 holds it, in every thread.
+  Value shareFromThreadZero(Location loc, Value value);
+
   // Shared memory (SharedMemory.cpp).
   /// The scratch space ops reuse one after another (past the rings).
   Value sharedBase(Location loc);
@@ -395,6 +410,10 @@ private:
 /// loop, and only the next iteration's dots read its result, as their
 /// accumulator.
 bool defersWarpGroupWait(Operation *op);
+
+/// Diagnoses atomics that `chip` has no instruction for (bf16 add before
+/// sm_90).
+LogicalResult checkAtomics(func::FuncOp kernel, StringRef chip);
 
 /// Diagnoses a kernel that cannot run: a bad warp count, a block value
 /// without a distributed layout of the kernel's warps, or one needing more

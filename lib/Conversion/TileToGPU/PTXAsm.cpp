@@ -125,6 +125,36 @@ void mlir::tile::lowering::createAsyncCopy(OpBuilder &builder, Location loc,
   createAsm(builder, loc, Type(),
             ValueRange{pred, sharedAddress, ptr, sourceBytes}, text, "b,r,l,r",
             /*hasSideEffects=*/true);
+Value mlir::tile::lowering::createAtomic(OpBuilder &builder, Location loc,
+                                         StringRef instruction, Value ptr,
+                                         Value pred, ArrayRef<Value> operands,
+                                         int64_t bits) {
+  StringRef reg = wordConstraint(bits);
+  // The result $0, then the predicate (if any), the address, the operands.
+  std::string text, constraints;
+  llvm::raw_string_ostream asmText(text), constraintText(constraints);
+  constraintText << "=" << reg;
+  int64_t address = 1;
+  if (pred) {
+    asmText << "mov.b" << bits << " $0, 0;\n\t@$1 ";
+    constraintText << ",b";
+    address = 2;
+  }
+  asmText << instruction << " $0, [$" << address << "]";
+  constraintText << ",l";
+  for (size_t i = 0; i < operands.size(); ++i) {
+    asmText << ", $" << address + 1 + i;
+    constraintText << "," << reg;
+  }
+  asmText << ";";
+  SmallVector<Value> asmOperands;
+  if (pred)
+    asmOperands.push_back(pred);
+  asmOperands.push_back(ptr);
+  llvm::append_range(asmOperands, operands);
+  return createAsm(builder, loc, builder.getIntegerType(bits), asmOperands,
+                   text, constraints, /*hasSideEffects=*/true)
+      .getResult(0);
 }
 
 void mlir::tile::lowering::createSideEffectAsm(OpBuilder &builder, Location loc,

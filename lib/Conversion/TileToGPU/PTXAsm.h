@@ -36,6 +36,14 @@ void createPredicatedStore(OpBuilder &builder, Location loc, Value ptr,
                            Value pred, ArrayRef<Value> words, int64_t wordBits,
                            StringRef space = ".global");
 
+/// `[@pred] <instruction> $0, [ptr], operands...;` for a PTX `atom`
+/// (`instruction` is e.g. "atom.global.acq_rel.gpu.add.f32"): the old value,
+/// 0 where `pred` (null: always on) is off. The operands and the result are
+/// words of `bits` bits (16, 32 or 64).
+Value createAtomic(OpBuilder &builder, Location loc, StringRef instruction,
+                   Value ptr, Value pred, ArrayRef<Value> operands,
+                   int64_t bits);
+
 /// `cvt.rz` of a float to a narrower one (f32 -> f16/bf16, f64 -> f32):
 /// Triton's fp_downcast_rounding="rtz".
 Value createRoundTowardZero(OpBuilder &builder, Location loc, Value value,

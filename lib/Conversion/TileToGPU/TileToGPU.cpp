@@ -65,7 +65,8 @@ struct ConvertTileToGPUPass
         return signalPassFailure();
       }
       int64_t numWarps = numWarpsAttr.getInt();
-      if (failed(checkResourceLimits(kernel, numWarps)))
+      if (failed(checkResourceLimits(kernel, numWarps)) ||
+          failed(checkAtomics(kernel, chip)))
         return signalPassFailure();
       SmallVector<Type> argTypes;
       for (Type type : kernel.getArgumentTypes()) {

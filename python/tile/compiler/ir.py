@@ -448,6 +448,24 @@ class Builder:
         text += self._hints(cache, evict, volatile, STORE_CACHE_OPERATORS)
         self._void(f"tile.store {ptr}, {value}{text} : {ptr.type.to_ir()}")
 
+    def atomic_rmw(self, kind: str, ptr: Value, value: Value, mask: Value | None,
+                   sem: str, scope: str) -> Value:
+        _require(_element(ptr.type).is_ptr(), f"tile.atomic_rmw needs pointers, got {ptr.type}")
+        result_type = _like(ptr.type, _element(ptr.type).element_ty)  # type: ignore[attr-defined]
+        _require(value.type == result_type,
+                 f"the atomic's value must be {result_type}, got {value.type}")
+        text = self._check_mask(ptr, mask)
+        return self._op(f"tile.atomic_rmw {kind} {sem} {scope} {ptr}, {value}{text} : "
+                        f"{ptr.type.to_ir()}", result_type)
+
+    def atomic_cas(self, ptr: Value, cmp: Value, value: Value, sem: str, scope: str) -> Value:
+        _require(_element(ptr.type).is_ptr(), f"tile.atomic_cas needs pointers, got {ptr.type}")
+        result_type = _like(ptr.type, _element(ptr.type).element_ty)  # type: ignore[attr-defined]
+        _require(cmp.type == result_type and value.type == result_type,
+                 f"cmp and value must be {result_type}, got {cmp.type} and {value.type}")
+        return self._op(f"tile.atomic_cas {sem} {scope} {ptr}, {cmp}, {value} : "
+                        f"{ptr.type.to_ir()}", result_type)
+
     # -- elementwise ----------------------------------------------------------
 
     def binary(self, op: str, x: Value, y: Value) -> Value:

@@ -140,6 +140,66 @@ def store(pointer: Any, value: Any, mask: Any = None, boundary_check: Any = (),
     memory.store(ptr, O.broadcast_to(value, ptr.shape), mask_value)
 
 
+# The combine of each atomic_rmw kind: the new value from the old one and the
+# operand (both of the pointee type).
+_ATOMIC_UPDATES: dict[str, Callable[[Tensor, Tensor], Tensor]] = {
+    "add": O.add,
+    "max": lambda old, v: O.minmax("max", old, v),
+    "min": lambda old, v: O.minmax("min", old, v),
+    "and": lambda old, v: O.bitwise("andi", old, v),
+    "or": lambda old, v: O.bitwise("ori", old, v),
+    "xor": lambda old, v: O.bitwise("xori", old, v),
+    "xchg": lambda old, v: v,
+}
+
+
+def _atomic_operands(op: str, pointer: Any, operands: list[Any], mask: Any, sem: Any,
+                     scope: Any) -> tuple[Tensor, list[Tensor], Tensor | None]:
+    """The pointers, operands (of the pointee type) and mask of an atomic,
+    checked as compiled and broadcast to the pointers' shape."""
+    what = f"tl.atomic_{op}"
+    ptr = O.to_value(pointer)
+    element = C.atomic_pointee(ptr.dtype, op)
+    C.atomic_order(sem, scope, what)
+    values = [O.cast(O.to_value(v, element), element) for v in operands]
+    mask_value = None
+    if unwrap(mask) is not None:
+        mask_value = O.to_value(mask)
+        if not mask_value.dtype.is_bool():
+            raise TileError(f"{what}'s mask must be boolean (tl.int1), got {mask_value.dtype}; "
+                            "write a comparison such as offs < n")
+    shape = C.atomic_shapes(ptr.shape, [*values, mask_value], what)
+    values = [O.broadcast_to(v, shape) for v in values]
+    if mask_value is not None:
+        mask_value = O.broadcast_to(mask_value, shape)
+    return ptr, values, mask_value
+
+
+def _atomic(op: str) -> Callable[..., Tensor]:
+    def fn(pointer: Any, val: Any, mask: Any = None, sem: Any = None,
+           scope: Any = None) -> Tensor:
+        ptr, (value,), mask_value = _atomic_operands(op, pointer, [val], mask, sem, scope)
+        return memory.read_modify_write(ptr, value, mask_value, _ATOMIC_UPDATES[op],
+                                        f"atomic_{op}")
+    fn.__name__ = fn.__qualname__ = f"atomic_{op}"
+    return _implements(fn)
+
+
+atomic_add = _atomic("add")
+atomic_max = _atomic("max")
+atomic_min = _atomic("min")
+atomic_and = _atomic("and")
+atomic_or = _atomic("or")
+atomic_xor = _atomic("xor")
+atomic_xchg = _atomic("xchg")
+
+
+@_implements
+def atomic_cas(pointer: Any, cmp: Any, val: Any, sem: Any = None, scope: Any = None) -> Tensor:
+    ptr, (cmp_value, value), _ = _atomic_operands("cas", pointer, [cmp, val], None, sem, scope)
+    return memory.compare_and_swap(ptr, cmp_value, value)
+
+
 # ----------------------------------------------------------------------------
 # Elementwise math
 # ----------------------------------------------------------------------------

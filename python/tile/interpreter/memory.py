@@ -196,12 +196,13 @@ def store(ptr: Tensor, value: Tensor, mask: Tensor | None) -> None:
     allocation.written = True
 
 
-def read_modify_write(ptr: Tensor, value: Tensor, mask: Tensor | None,
-                      update: Callable[[Tensor, Tensor], Tensor], access: str) -> Tensor:
+def read_modify_write(ptr: Tensor, value: Tensor | tuple[Tensor, ...], mask: Tensor | None,
+                      update: Callable[..., Tensor], access: str) -> Tensor:
     """An atomic read-modify-write, applied one lane at a time in row-major
     order (so lanes that hit the same address see each other's updates): the
-    new value is `update(old, value)`. Returns the old values (0 where masked
-    off). `value` is of the pointee type and the pointer's shape."""
+    new value is `update(old, value)` (`update(old, *value)` for a tuple of
+    operands). Returns the old values (0 where masked off). Each value is of
+    the pointee type and the pointer's shape."""
     element = ptr.dtype.element_ty
     storage = _storage_view(ptr)
     active = np.ones(ptr.data.shape, dtype=bool) if mask is None \
@@ -209,14 +210,30 @@ def read_modify_write(ptr: Tensor, value: Tensor, mask: Tensor | None,
     _check_bounds(ptr, None if mask is None else active, access, storage.size)
     if not storage.flags.writeable:
         raise TileError(f"{access} through '{ptr.region.name}' into a read-only array")
-    values = np.broadcast_to(value.data, ptr.data.shape)
+    operands = value if isinstance(value, tuple) else (value,)
+    values = [np.broadcast_to(v.data, ptr.data.shape) for v in operands]
     old = np.zeros(ptr.data.shape, dtype=compute_dtype(element))
     lanes = list(zip(*np.nonzero(active))) if ptr.is_block() else [()] * int(bool(active))
     for lane in lanes:
         address = int(ptr.data[lane])
         current = make(_from_storage(storage[address], element), element)
         old[lane] = current.data
-        new = update(current, make(values[lane], element))
+        new = update(current, *(make(v[lane], element) for v in values))
         storage[address] = _to_storage(new.data, element)
     ptr.region.allocation.written = True
     return make(old, element)
+
+
+def compare_and_swap(ptr: Tensor, cmp: Tensor, value: Tensor) -> Tensor:
+    """An atomic compare-and-swap, one lane at a time in row-major order:
+    `value` is stored where the old value's bits equal `cmp`'s. Returns the
+    old values."""
+    element = ptr.dtype.element_ty
+    storage = storage_dtype(element)
+
+    def bits(x: Tensor) -> bytes:
+        return np.asarray(_to_storage(x.data, element)).astype(storage).tobytes()
+
+    return read_modify_write(ptr, (cmp, value), None,
+                             lambda old, c, v: v if bits(old) == bits(c) else old,
+                             "atomic_cas")

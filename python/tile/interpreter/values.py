@@ -65,7 +65,8 @@ def bf16_bits(x: np.ndarray) -> np.ndarray:
     shape = x.shape
     if x.dtype == np.float64:
         x = _round_to_odd_f32(x)
-    x = np.ascontiguousarray(x, dtype=np.float32)
+    # (ascontiguousarray makes a 0-d array 1-d: the shape is restored.)
+    x = np.ascontiguousarray(x, dtype=np.float32).reshape(x.shape)
     bits = x.view(np.uint32)
     rounded = (bits + np.uint32(0x7FFF) + ((bits >> np.uint32(16)) & np.uint32(1))) \
         >> np.uint32(16)

@@ -207,6 +207,127 @@ def _no_block_pointer(boundary_check: Any, padding_option: Any, what: str) -> No
 
 
 # ----------------------------------------------------------------------------
+# Atomics
+# ----------------------------------------------------------------------------
+
+ATOMIC_SEMANTICS = ("acq_rel", "acquire", "release", "relaxed")
+ATOMIC_SCOPES = ("gpu", "cta", "sys")
+
+# The element types of each atomic, as Triton allows them.
+_INTS = ("int32", "uint32", "int64", "uint64")
+_ATOMIC_ELEMENTS: dict[str, tuple[str, ...]] = {
+    "add": _INTS + ("fp16", "bf16", "fp32", "fp64"),
+    "max": _INTS + ("fp32", "fp64"), "min": _INTS + ("fp32", "fp64"),
+    "and": _INTS, "or": _INTS, "xor": _INTS,
+    "xchg": _INTS + ("fp32", "fp64"),
+    "cas": ("int16", "uint16", "fp16", "bf16") + _INTS + ("fp32", "fp64"),
+}
+
+
+def atomic_order(sem: Any, scope: Any, what: str) -> tuple[str, str]:
+    """Triton's `sem=` and `scope=` strings, checked; None (or "") is the
+    default, "acq_rel" and "gpu"."""
+    sem, scope = unwrap(sem), unwrap(scope)
+    sem = sem or "acq_rel"
+    scope = scope or "gpu"
+    if sem not in ATOMIC_SEMANTICS:
+        raise TileError(f"{what}: sem must be one of "
+                        f"{', '.join(repr(s) for s in ATOMIC_SEMANTICS)}, got {sem!r}")
+    if scope not in ATOMIC_SCOPES:
+        raise TileError(f"{what}: scope must be one of "
+                        f"{', '.join(repr(s) for s in ATOMIC_SCOPES)}, got {scope!r}")
+    return sem, scope
+
+
+def atomic_pointee(ptr_dtype: dtype, op: str) -> dtype:
+    """The element type of the pointers of tl.atomic_<op>, checked."""
+    what = f"tl.atomic_{op}"
+    if not ptr_dtype.is_ptr():
+        raise TileError(f"{what} needs a pointer or a block of pointers, got {ptr_dtype}")
+    element = ptr_dtype.element_ty  # type: ignore[attr-defined]
+    allowed = _ATOMIC_ELEMENTS[op]
+    if element.name not in allowed:
+        raise TileError(f"{what} does not support {element} elements, only "
+                        f"{', '.join(allowed)}")
+    return element
+
+
+def atomic_shapes(ptr_shape: Any, operands: list[Any], what: str) -> list[int]:
+    """The shape the value (and mask, or cmp) of an atomic broadcast to: the
+    pointers', which do not broadcast (Triton's rule); a scalar pointer takes
+    scalars only."""
+    shape = list(ptr_shape)
+    for operand in operands:
+        if operand is None:
+            continue
+        if not shape and operand.shape:
+            raise TileError(f"{what}: the pointer is a scalar, so its operands must be scalars "
+                            f"too, got a block of shape {list(operand.shape)}")
+        if S.broadcast_shapes(shape, operand.shape) != shape:
+            raise TileError(f"{what}: an operand of shape {list(operand.shape)} does not "
+                            f"broadcast to the pointers' shape {shape}")
+    return shape
+
+
+def atomic_kind(op: str, element: dtype) -> str:
+    """The tile.atomic_rmw kind: max/min of unsigned integers are umax/umin."""
+    return "u" + op if op in ("max", "min") and element.is_int_unsigned() else op
+
+
+def _atomic_rmw(b: Builder, op: str, pointer: Any, val: Any, mask: Any, sem: Any,
+                scope: Any) -> tensor:
+    what = f"tl.atomic_{op}"
+    ptr = S.to_tensor(b, pointer)
+    element = atomic_pointee(ptr.dtype, op)
+    sem, scope = atomic_order(sem, scope, what)
+    value = S.cast(b, S.to_tensor_of(b, val, element), element)
+    mask_value = None if unwrap(mask) is None else _mask(b, mask, what)
+    shape = atomic_shapes(ptr.shape, [value, mask_value], what)
+    value = S.broadcast_to(b, value, shape)
+    if mask_value is not None:
+        mask_value = S.broadcast_to(b, mask_value, shape)
+    return tensor(b.atomic_rmw(atomic_kind(op, element), ptr.handle, value.handle,
+                               _handle(mask_value), sem, scope))
+
+
+def _atomic_builtin(op: str, doc: str) -> Callable[..., tensor]:
+    def fn(pointer: Any, val: Any, mask: Any = None, sem: Any = None, scope: Any = None,
+           _builder: Builder | None = None) -> tensor:
+        return _atomic_rmw(_builder, op, pointer, val, mask, sem, scope)
+    fn.__name__ = fn.__qualname__ = f"atomic_{op}"
+    fn.__doc__ = (f"Atomically {doc} at each pointer (where `mask` is set) and returns the "
+                  "values there before (0 where masked off). `sem`: 'acq_rel' (default), "
+                  "'acquire', 'release', 'relaxed'; `scope`: 'gpu' (default), 'cta', 'sys'.")
+    return builtin(fn)
+
+
+atomic_add = _atomic_builtin("add", "adds `val`")
+atomic_max = _atomic_builtin("max", "takes the maximum with `val`")
+atomic_min = _atomic_builtin("min", "takes the minimum with `val`")
+atomic_and = _atomic_builtin("and", "ands `val` in")
+atomic_or = _atomic_builtin("or", "ors `val` in")
+atomic_xor = _atomic_builtin("xor", "xors `val` in")
+atomic_xchg = _atomic_builtin("xchg", "stores `val`")
+
+
+@builtin
+def atomic_cas(pointer: Any, cmp: Any, val: Any, sem: Any = None, scope: Any = None,
+               _builder: Builder | None = None) -> tensor:
+    """Atomically stores `val` at each pointer where the value there equals `cmp`
+    (bitwise) and returns the values there before."""
+    b, what = _builder, "tl.atomic_cas"
+    ptr = S.to_tensor(b, pointer)
+    element = atomic_pointee(ptr.dtype, "cas")
+    sem, scope = atomic_order(sem, scope, what)
+    cmp_value = S.cast(b, S.to_tensor_of(b, cmp, element), element)
+    value = S.cast(b, S.to_tensor_of(b, val, element), element)
+    shape = atomic_shapes(ptr.shape, [cmp_value, value], what)
+    cmp_value = S.broadcast_to(b, cmp_value, shape)
+    value = S.broadcast_to(b, value, shape)
+    return tensor(b.atomic_cas(ptr.handle, cmp_value.handle, value.handle, sem, scope))
+
+
+# ----------------------------------------------------------------------------
 # Elementwise math
 # ----------------------------------------------------------------------------
 
@@ -730,6 +851,9 @@ _METHODS: dict[str, Callable[..., Any]] = {
     "broadcast_to": broadcast_to, "expand_dims": expand_dims, "cumsum": cumsum,
     "reduce": reduce, "associative_scan": associative_scan, "exp": exp, "exp2": exp2,
     "log": log, "log2": log2, "sqrt": sqrt, "abs": abs, "sigmoid": sigmoid,
+    "atomic_add": atomic_add, "atomic_max": atomic_max, "atomic_min": atomic_min,
+    "atomic_and": atomic_and, "atomic_or": atomic_or, "atomic_xor": atomic_xor,
+    "atomic_xchg": atomic_xchg, "atomic_cas": atomic_cas,
 }
 for _name, _fn in _METHODS.items():
     setattr(tensor, _name, _fn)
@@ -738,4 +862,6 @@ __all__ = [name for name in dir() if not name.startswith("_")
            and name not in ("annotations", "builtins", "functools", "Any", "Callable",
                             "TypeVar", "F", "Block", "Builder", "ConstantRequired",
                             "LOAD_CACHE_OPERATORS", "STORE_CACHE_OPERATORS",
+                            "ATOMIC_SEMANTICS", "ATOMIC_SCOPES", "atomic_order",
+                            "atomic_pointee", "atomic_shapes", "atomic_kind",
                             "TileError", "S", "T")]

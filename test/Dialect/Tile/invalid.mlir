@@ -902,25 +902,6 @@ func.func @addf_custom_shapes(%a: !tile.block<16x1xf32>, %b: !tile.block<8x32xf3
 
 // -----
 
-#rows = #tile.blocked<size_per_thread = [1, 4], threads_per_warp = [8, 4], warps = [4, 1], order = [1, 0]>
-#cols = #tile.blocked<size_per_thread = [4, 1], threads_per_warp = [4, 8], warps = [1, 4], order = [0, 1]>
-func.func @addf_layouts(%a: !tile.block<32x32xf32, #rows>, %b: !tile.block<32x32xf32, #cols>) {
-  // expected-error @+1 {{'tile.addf' op requires one layout for all block operands and results, but operand #1 has layout #tile.blocked<size_per_thread = [4, 1], threads_per_warp = [4, 8], warps = [1, 4], order = [0, 1]> and operand #0 has layout #tile.blocked<size_per_thread = [1, 4], threads_per_warp = [8, 4], warps = [4, 1], order = [1, 0]>}}
-  %0 = "tile.addf"(%a, %b) : (!tile.block<32x32xf32, #rows>, !tile.block<32x32xf32, #cols>) -> !tile.block<32x32xf32, #rows>
-  return
-}
-
-// -----
-
-#rows = #tile.blocked<size_per_thread = [1, 4], threads_per_warp = [8, 4], warps = [4, 1], order = [1, 0]>
-func.func @cast_result_layout(%a: !tile.block<32x32xf32, #rows>) {
-  // expected-error @+1 {{'tile.cast' op requires one layout for all block operands and results, but result #0 has no layout}}
-  %0 = tile.cast %a : !tile.block<32x32xf32, #rows> to !tile.block<32x32xf16>
-  return
-}
-
-// -----
-
 func.func @addi_result(%a: !tile.block<16xi32>) {
   // expected-error @+1 {{'tile.addi' op requires the same type for all operands and results}}
   %0 = "tile.addi"(%a, %a) : (!tile.block<16xi32>, !tile.block<16xi32>) -> !tile.block<16xi64>
@@ -1216,6 +1197,105 @@ func.func @load_operator_and_priority(%p: !tile.ptr<f32>) {
 func.func @volatile_with_hint(%p: !tile.ptr<f32>) {
   // expected-error @+1 {{'tile.load' op a volatile access takes no cache operator or eviction priority}}
   %0 = tile.load %p {cache = "cg", is_volatile} : !tile.ptr<f32>
+  return
+}
+
+// -----
+
+func.func @atomic_kind_type(%p: !tile.block<4x!tile.ptr<f32>>, %v: !tile.block<4xf32>) {
+  // expected-error @+1 {{'tile.atomic_rmw' op 'and' does not apply to 'f32' elements, only to i32 or i64}}
+  %0 = tile.atomic_rmw and acq_rel gpu %p, %v : !tile.block<4x!tile.ptr<f32>>
+  return
+}
+
+// -----
+
+func.func @atomic_add_i16(%p: !tile.ptr<i16>, %v: i16) {
+  // expected-error @+1 {{'tile.atomic_rmw' op 'add' does not apply to 'i16' elements, only to i32, i64, f16, bf16, f32 or f64}}
+  %0 = tile.atomic_rmw add acq_rel gpu %p, %v : !tile.ptr<i16>
+  return
+}
+
+// -----
+
+func.func @atomic_max_f16(%p: !tile.ptr<f16>, %v: f16) {
+  // expected-error @+1 {{'tile.atomic_rmw' op 'max' does not apply to 'f16' elements, only to i32, i64, f32 or f64}}
+  %0 = tile.atomic_rmw max acq_rel gpu %p, %v : !tile.ptr<f16>
+  return
+}
+
+// -----
+
+func.func @atomic_value_type(%p: !tile.block<4x!tile.ptr<i32>>, %v: !tile.block<4xi64>) {
+  // expected-error @+1 {{'tile.atomic_rmw' op failed to verify that value holds the pointees}}
+  %0 = "tile.atomic_rmw"(%p, %v) <{kind = #tile<atomic add>, sem = #tile<sem acq_rel>, scope = #tile<scope gpu>}> : (!tile.block<4x!tile.ptr<i32>>, !tile.block<4xi64>) -> !tile.block<4xi32>
+  return
+}
+
+// -----
+
+func.func @atomic_value_shape(%p: !tile.ptr<i32>, %v: !tile.block<4xi32>) {
+  // expected-error @+1 {{'tile.atomic_rmw' op failed to verify that value holds the pointees}}
+  %0 = "tile.atomic_rmw"(%p, %v) <{kind = #tile<atomic add>, sem = #tile<sem acq_rel>, scope = #tile<scope gpu>}> : (!tile.ptr<i32>, !tile.block<4xi32>) -> i32
+  return
+}
+
+// -----
+
+func.func @atomic_mask_shape(%p: !tile.block<4x!tile.ptr<i32>>, %v: !tile.block<4xi32>, %m: !tile.block<8xi1>) {
+  // expected-error @+1 {{'tile.atomic_rmw' op failed to verify that mask has the pointers' shape}}
+  %0 = "tile.atomic_rmw"(%p, %v, %m) <{kind = #tile<atomic add>, sem = #tile<sem acq_rel>, scope = #tile<scope gpu>}> : (!tile.block<4x!tile.ptr<i32>>, !tile.block<4xi32>, !tile.block<8xi1>) -> !tile.block<4xi32>
+  return
+}
+
+// -----
+
+func.func @atomic_bad_kind(%p: !tile.ptr<i32>, %v: i32) {
+  // expected-error @+2 {{expected ::mlir::tile::AtomicKind to be one of: add, max, min, umax, umin, and, or, xor, xchg}}
+  // expected-error @+1 {{failed to parse Tile_AtomicKindAttr parameter 'value'}}
+  %0 = tile.atomic_rmw nand acq_rel gpu %p, %v : !tile.ptr<i32>
+  return
+}
+
+// -----
+
+func.func @atomic_bad_sem(%p: !tile.ptr<i32>, %v: i32) {
+  // expected-error @+2 {{expected ::mlir::tile::MemSemantic to be one of: relaxed, acquire, release, acq_rel}}
+  // expected-error @+1 {{failed to parse Tile_MemSemanticAttr parameter 'value'}}
+  %0 = tile.atomic_rmw add seq_cst gpu %p, %v : !tile.ptr<i32>
+  return
+}
+
+// -----
+
+func.func @atomic_bad_scope(%p: !tile.ptr<i32>, %v: i32) {
+  // expected-error @+2 {{expected ::mlir::tile::MemScope to be one of: cta, gpu, sys}}
+  // expected-error @+1 {{failed to parse Tile_MemScopeAttr parameter 'value'}}
+  %0 = tile.atomic_rmw add acq_rel cluster %p, %v : !tile.ptr<i32>
+  return
+}
+
+// -----
+
+func.func @atomic_mask_keyword(%p: !tile.ptr<i32>, %v: i32) {
+  // expected-error @+1 {{expected SSA operand}}
+  %0 = tile.atomic_rmw add acq_rel gpu %p, %v mask : !tile.ptr<i32>
+  return
+}
+
+// -----
+
+func.func @atomic_cas_i8(%p: !tile.ptr<i8>, %v: i8) {
+  // expected-error @+1 {{'tile.atomic_cas' op compares and swaps elements of 16, 32 or 64 bits, not 'i8'}}
+  %0 = tile.atomic_cas acq_rel gpu %p, %v, %v : !tile.ptr<i8>
+  return
+}
+
+// -----
+
+func.func @atomic_cas_cmp(%p: !tile.block<4x!tile.ptr<i32>>, %c: !tile.block<4xf32>, %v: !tile.block<4xi32>) {
+  // expected-error @+1 {{'tile.atomic_cas' op failed to verify that cmp holds the pointees}}
+  %0 = "tile.atomic_cas"(%p, %c, %v) <{sem = #tile<sem acq_rel>, scope = #tile<scope gpu>}> : (!tile.block<4x!tile.ptr<i32>>, !tile.block<4xf32>, !tile.block<4xi32>) -> !tile.block<4xi32>
   return
 }
 

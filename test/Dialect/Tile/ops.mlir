@@ -638,6 +638,38 @@ func.func @hints(%o: !tile.block<128xi32>, %b: !tile.block<8x32xi32>,
   return
 }
 
+// CHECK-LABEL: func @atomics
+func.func @atomics(%p: !tile.block<128x!tile.ptr<i32>>, %v: !tile.block<128xi32>,
+                   %m: !tile.block<128xi1>, %q: !tile.ptr<f32>, %x: f32, %b: i1,
+                   %h: !tile.block<128x!tile.ptr<f16>>, %hv: !tile.block<128xf16>,
+                   %s: !tile.ptr<i16>, %sv: i16) {
+  // CHECK: tile.atomic_rmw add acq_rel gpu %{{.*}}, %{{.*}} mask %{{.*}} : !tile.block<128x!tile.ptr<i32>>
+  %0 = tile.atomic_rmw add acq_rel gpu %p, %v mask %m : !tile.block<128x!tile.ptr<i32>>
+  // CHECK: tile.atomic_rmw umax relaxed cta %{{.*}}, %{{.*}} : !tile.block<128x!tile.ptr<i32>>
+  %1 = tile.atomic_rmw umax relaxed cta %p, %0 : !tile.block<128x!tile.ptr<i32>>
+  // CHECK: tile.atomic_rmw and acquire sys %{{.*}}, %{{.*}} : !tile.block<128x!tile.ptr<i32>>
+  %2 = tile.atomic_rmw and acquire sys %p, %1 : !tile.block<128x!tile.ptr<i32>>
+  // CHECK: tile.atomic_rmw or release gpu
+  %3 = tile.atomic_rmw or release gpu %p, %2 : !tile.block<128x!tile.ptr<i32>>
+  // CHECK: tile.atomic_rmw xor
+  %4 = tile.atomic_rmw xor acq_rel gpu %p, %3 : !tile.block<128x!tile.ptr<i32>>
+  // CHECK: tile.atomic_rmw umin
+  %5 = tile.atomic_rmw umin acq_rel gpu %p, %4 : !tile.block<128x!tile.ptr<i32>>
+  // CHECK: tile.atomic_rmw max acq_rel gpu %{{.*}}, %{{.*}} mask %{{.*}} : !tile.ptr<f32>
+  %6 = tile.atomic_rmw max acq_rel gpu %q, %x mask %b : !tile.ptr<f32>
+  // CHECK: tile.atomic_rmw min acq_rel gpu %{{.*}}, %{{.*}} : !tile.ptr<f32>
+  %7 = tile.atomic_rmw min acq_rel gpu %q, %6 : !tile.ptr<f32>
+  // CHECK: tile.atomic_rmw xchg acq_rel gpu %{{.*}}, %{{.*}} : !tile.ptr<f32>
+  %8 = tile.atomic_rmw xchg acq_rel gpu %q, %7 : !tile.ptr<f32>
+  // CHECK: tile.atomic_rmw add acq_rel gpu %{{.*}}, %{{.*}} : !tile.block<128x!tile.ptr<f16>>
+  %9 = tile.atomic_rmw add acq_rel gpu %h, %hv : !tile.block<128x!tile.ptr<f16>>
+  // CHECK: tile.atomic_cas acq_rel gpu %{{.*}}, %{{.*}}, %{{.*}} : !tile.block<128x!tile.ptr<i32>>
+  %10 = tile.atomic_cas acq_rel gpu %p, %v, %5 : !tile.block<128x!tile.ptr<i32>>
+  // CHECK: tile.atomic_cas relaxed cta %{{.*}}, %{{.*}}, %{{.*}} : !tile.ptr<i16>
+  %11 = tile.atomic_cas relaxed cta %s, %sv, %sv : !tile.ptr<i16>
+  return
+}
+
 // Rings of tensor-core operands in shared memory, the copies that fill them
 // and the wgmma dot that reads them.
 

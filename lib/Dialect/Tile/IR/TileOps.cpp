@@ -540,6 +540,75 @@ void StoreOp::getEffects(
                        SideEffects::DefaultResource::get());
 }
 
+/// The element types `kind` applies to, as Triton allows them, for the
+/// message; empty when `element` is one of them.
+static StringRef unsupportedAtomicTypes(AtomicKind kind, Type element) {
+  bool isInt = element.isInteger(32) || element.isInteger(64);
+  bool isWideFloat = element.isF32() || element.isF64();
+  switch (kind) {
+  case AtomicKind::add:
+    if (isInt || isWideFloat || element.isF16() || element.isBF16())
+      return "";
+    return "i32, i64, f16, bf16, f32 or f64";
+  case AtomicKind::max:
+  case AtomicKind::min:
+  case AtomicKind::xchg:
+    if (isInt || isWideFloat)
+      return "";
+    return "i32, i64, f32 or f64";
+  case AtomicKind::umax:
+  case AtomicKind::umin:
+  case AtomicKind::bit_and:
+  case AtomicKind::bit_or:
+  case AtomicKind::bit_xor:
+    return isInt ? "" : "i32 or i64";
+  }
+  llvm_unreachable("unknown atomic kind");
+}
+
+LogicalResult AtomicRMWOp::verify() {
+  Type element = getElementTypeOrSelf(getResult().getType());
+  StringRef allowed = unsupportedAtomicTypes(getKind(), element);
+  if (!allowed.empty())
+    return emitOpError() << "'" << stringifyAtomicKind(getKind())
+                         << "' does not apply to " << element
+                         << " elements, only to " << allowed;
+  return success();
+}
+
+LogicalResult AtomicCASOp::verify() {
+  Type element = getElementTypeOrSelf(getResult().getType());
+  unsigned bits = element.getIntOrFloatBitWidth();
+  if (bits != 16 && bits != 32 && bits != 64)
+    return emitOpError() << "compares and swaps elements of 16, 32 or 64 "
+                            "bits, not "
+                         << element;
+  return success();
+}
+
+/// An atomic reads and writes the memory behind its pointers.
+static void getAtomicEffects(
+    OpOperand &ptr,
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  effects.emplace_back(MemoryEffects::Read::get(), &ptr,
+                       SideEffects::DefaultResource::get());
+  effects.emplace_back(MemoryEffects::Write::get(), &ptr,
+                       SideEffects::DefaultResource::get());
+}
+
+void AtomicRMWOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  getAtomicEffects(getPtrMutable(), effects);
+}
+
+void AtomicCASOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  getAtomicEffects(getPtrMutable(), effects);
+}
+
 namespace {
 /// A mask that is a constant all-true block is no mask; an all-false one
 /// means the load reads nothing and yields `other`.

@@ -2,7 +2,7 @@
 //
 // Gives every block value a distributed layout, in four steps:
 //
-// 1. Anchors. A load or store through a block of pointers wants its
+// 1. Anchors. A load, store or atomic through a block of pointers wants its
 //    coalesced layout (LayoutUtils.h): the dimension with contiguous
 //    addresses fastest, 16-byte accesses per thread where the addresses and
 //    masks allow.
@@ -59,6 +59,13 @@ bool isShapeOp(Operation *op) {
 /// Ops whose block results take the layout of their block operands.
 bool isElementwiseLike(Operation *op) {
   return op->hasTrait<OpTrait::Elementwise>() || isa<AddPtrOp>(op);
+}
+
+/// The mask of an atomic (null for tile.atomic_cas, which has none).
+Value atomicMask(Operation *op) {
+  if (auto rmw = dyn_cast<AtomicRMWOp>(op))
+    return rmw.getMask();
+  return {};
 }
 
 /// How costly a value is to move: conversions go to the cheaper side.
@@ -162,6 +169,17 @@ void LayoutAssigner::demandOp(Operation *op) {
       setDemand(store.getValue(),
                 getCoalescedLayout(*axisInfo, store.getPtr(), store.getMask(),
                                    numWarps));
+    return;
+  }
+  if (isa<AtomicRMWOp, AtomicCASOp>(op)) {
+    // Like a store: the operands come in the pointers' coalesced layout.
+    Value ptr = op->getOperand(0);
+    if (isBlock(ptr)) {
+      Attribute layout =
+          getCoalescedLayout(*axisInfo, ptr, atomicMask(op), numWarps);
+      for (Value operand : op->getOperands().drop_front())
+        setDemand(operand, layout);
+    }
     return;
   }
   if (auto load = dyn_cast<LoadOp>(op)) {
@@ -314,6 +332,20 @@ void LayoutAssigner::assignOp(Operation *op) {
     }
     int width = widthIn(load.getPtr(), load.getMask(), layout);
     assign(result, layout, 1 + llvm::Log2_64(width));
+    for (OpOperand &operand : op->getOpOperands())
+      want(operand, layout);
+    return;
+  }
+  if (isa<AtomicRMWOp, AtomicCASOp>(op)) {
+    // The pointers' layout (one atomic per element: no vector width to
+    // gain), for the operands and the old values alike.
+    Value ptr = op->getOperand(0), result = op->getResult(0);
+    if (!isBlock(result))
+      return;
+    Attribute layout = layoutOf(ptr);
+    if (!layout)
+      layout = getCoalescedLayout(*axisInfo, ptr, atomicMask(op), numWarps);
+    assign(result, layout, 1);
     for (OpOperand &operand : op->getOpOperands())
       want(operand, layout);
     return;

@@ -185,4 +185,53 @@ def Tile_CombineKindAttr : EnumAttr<Tile_Dialect, Tile_CombineKind, "combine"> {
   let assemblyFormat = "$value";
 }
 
+def Tile_AtomicKind : I32EnumAttr<"AtomicKind",
+    "how an atomic read-modify-write combines memory with a value", [
+      I32EnumAttrCase<"add", 0>,
+      I32EnumAttrCase<"max", 1>,
+      I32EnumAttrCase<"min", 2>,
+      I32EnumAttrCase<"umax", 3>,
+      I32EnumAttrCase<"umin", 4>,
+      I32EnumAttrCase<"bit_and", 5, "and">,
+      I32EnumAttrCase<"bit_or", 6, "or">,
+      I32EnumAttrCase<"bit_xor", 7, "xor">,
+      I32EnumAttrCase<"xchg", 8>
+    ]> {
+  let cppNamespace = "::mlir::tile";
+  let genSpecializedAttr = 0;
+}
+
+def Tile_AtomicKindAttr : EnumAttr<Tile_Dialect, Tile_AtomicKind, "atomic"> {
+  let assemblyFormat = "$value";
+}
+
+def Tile_MemSemantic : I32EnumAttr<"MemSemantic",
+    "the memory ordering of an atomic (PTX .sem)", [
+      I32EnumAttrCase<"relaxed", 0>,
+      I32EnumAttrCase<"acquire", 1>,
+      I32EnumAttrCase<"release", 2>,
+      I32EnumAttrCase<"acq_rel", 3>
+    ]> {
+  let cppNamespace = "::mlir::tile";
+  let genSpecializedAttr = 0;
+}
+
+def Tile_MemSemanticAttr : EnumAttr<Tile_Dialect, Tile_MemSemantic, "sem"> {
+  let assemblyFormat = "$value";
+}
+
+def Tile_MemScope : I32EnumAttr<"MemScope",
+    "the threads an atomic synchronizes with (PTX .scope)", [
+      I32EnumAttrCase<"cta", 0>,
+      I32EnumAttrCase<"gpu", 1>,
+      I32EnumAttrCase<"sys", 2>
+    ]> {
+  let cppNamespace = "::mlir::tile";
+  let genSpecializedAttr = 0;
+}
+
+def Tile_MemScopeAttr : EnumAttr<Tile_Dialect, Tile_MemScope, "scope"> {
+  let assemblyFormat = "$value";
+}
+
 #endif // TILE_ATTRS_TD

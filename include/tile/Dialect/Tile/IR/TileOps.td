@@ -336,6 +336,75 @@ def Tile_StoreOp : Tile_Op<"store", [
   let hasVerifier = 1;
 }
 
+def Tile_AtomicRMWOp : Tile_Op<"atomic_rmw", [
+    TypesMatchWith<"value holds the pointees", "ptr", "value",
+                   "::mlir::tile::getLoadedType($_self)">,
+    TypesMatchWith<"result holds the pointees", "ptr", "result",
+                   "::mlir::tile::getLoadedType($_self)">,
+    OptionalTypesMatchWith<"mask has the pointers' shape", "ptr", "mask",
+                           "::mlir::tile::getMaskType($_self)">,
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "Atomic read-modify-write of global memory";
+  let description = [{
+    For each pointer, atomically replaces the element `*p` with
+    `kind(*p, v)` and returns the element it held before. Each element of
+    the block is applied exactly once, in no particular order among
+    elements; where `mask` is false nothing is done and the result is 0.
+    A scalar pointer is one atomic per program instance.
+
+    Kinds and element types (Triton's): `add` on i32, i64, f16, bf16 (from
+    sm_90), f32, f64; `max`/`min` (signed) on i32, i64 and on f32, f64
+    (ordered as floats: -0.0 below +0.0); `umax`/`umin` on i32, i64; `and`,
+    `or`, `xor` on i32, i64; `xchg` on i32, i64, f32, f64. `sem` is the memory ordering (`relaxed`,
+    `acquire`, `release`, `acq_rel`) and `scope` the threads it orders
+    against (`cta`, `gpu`, `sys`), as PTX's `atom.sem.scope`.
+
+    ```mlir
+    %old = tile.atomic_rmw add acq_rel gpu %ptrs, %ones mask %m
+        : !tile.block<128x!tile.ptr<i32>>
+    %prev = tile.atomic_rmw max relaxed cta %p, %x : !tile.ptr<f32>
+    ```
+  }];
+  let arguments = (ins Tile_AtomicKindAttr:$kind, Tile_MemSemanticAttr:$sem,
+                       Tile_MemScopeAttr:$scope, Tile_PtrLike:$ptr,
+                       AnyType:$value, Optional<Tile_MaskLike>:$mask);
+  let results = (outs AnyType:$result);
+  let assemblyFormat = [{
+    $kind $sem $scope $ptr `,` $value custom<KeywordOperand>($mask, "\"mask\"")
+    attr-dict `:` type($ptr)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_AtomicCASOp : Tile_Op<"atomic_cas", [
+    TypesMatchWith<"cmp holds the pointees", "ptr", "cmp",
+                   "::mlir::tile::getLoadedType($_self)">,
+    TypesMatchWith<"value holds the pointees", "ptr", "value",
+                   "::mlir::tile::getLoadedType($_self)">,
+    TypesMatchWith<"result holds the pointees", "ptr", "result",
+                   "::mlir::tile::getLoadedType($_self)">,
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "Atomic compare-and-swap of global memory";
+  let description = [{
+    For each pointer, atomically stores `value` in `*p` if `*p` equals `cmp`
+    (bitwise) and returns the element `*p` held before, whether or not it
+    was replaced. Elements of 16, 32 or 64 bits (i16, i32, i64, f16, bf16,
+    f32, f64). `sem` and `scope` as in `tile.atomic_rmw`. A scalar pointer is
+    one compare-and-swap per program instance.
+
+    ```mlir
+    %old = tile.atomic_cas acq_rel gpu %lock, %c0, %c1 : !tile.ptr<i32>
+    ```
+  }];
+  let arguments = (ins Tile_MemSemanticAttr:$sem, Tile_MemScopeAttr:$scope,
+                       Tile_PtrLike:$ptr, AnyType:$cmp, AnyType:$value);
+  let results = (outs AnyType:$result);
+  let assemblyFormat = [{
+    $sem $scope $ptr `,` $cmp `,` $value attr-dict `:` type($ptr)
+  }];
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Reductions, scans, matrix product
 //===----------------------------------------------------------------------===//
