@@ -125,6 +125,8 @@ void mlir::tile::lowering::createAsyncCopy(OpBuilder &builder, Location loc,
   createAsm(builder, loc, Type(),
             ValueRange{pred, sharedAddress, ptr, sourceBytes}, text, "b,r,l,r",
             /*hasSideEffects=*/true);
+}
+
 Value mlir::tile::lowering::createAtomic(OpBuilder &builder, Location loc,
                                          StringRef instruction, Value ptr,
                                          Value pred, ArrayRef<Value> operands,

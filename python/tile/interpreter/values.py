@@ -60,9 +60,8 @@ def _round_to_odd_f32(x: np.ndarray) -> np.ndarray:
 
 def bf16_bits(x: np.ndarray) -> np.ndarray:
     """float32 or float64 data -> bf16 bit patterns (uint16), round to nearest even,
-    in the data's shape (np.ascontiguousarray makes 0-d data 1-d)."""
+    in the data's shape."""
     x = np.asarray(x)
-    shape = x.shape
     if x.dtype == np.float64:
         x = _round_to_odd_f32(x)
     # (ascontiguousarray makes a 0-d array 1-d: the shape is restored.)
@@ -71,7 +70,7 @@ def bf16_bits(x: np.ndarray) -> np.ndarray:
     rounded = (bits + np.uint32(0x7FFF) + ((bits >> np.uint32(16)) & np.uint32(1))) \
         >> np.uint32(16)
     quiet_nan = (bits >> np.uint32(16)) | np.uint32(0x0040)
-    return np.where(np.isnan(x), quiet_nan, rounded).astype(np.uint16).reshape(shape)
+    return np.where(np.isnan(x), quiet_nan, rounded).astype(np.uint16)
 
 
 def bf16_values(bits: np.ndarray) -> np.ndarray:
