@@ -241,10 +241,19 @@ LogicalResult KernelEmitter::emitWarpGroupDot(WarpGroupDotOp op) {
   auto [a, b] = *staged;
   // Every thread's copies into the slots are complete (tile.async_wait);
   // the fence hands them to the async proxy the tensor cores read through,
-  // and the barrier makes all threads' copies visible (and waits for the
-  // previous wgmma group, which read the slot the next copies overwrite).
+  // and the barrier makes all threads' copies visible.
   createSideEffectAsm(builder, loc, "fence.proxy.async.shared::cta;");
-  barrier(loc);
+  // In a K loop where the only group in flight is this dot's previous
+  // iteration, that group keeps running through the barrier and into this
+  // dot (which accumulates onto its registers, as wgmma allows): it is
+  // waited for only after this dot's group is issued, so the tensor cores
+  // never drain between iterations.
+  bool overlap =
+      defersWarpGroupWait(op) && asyncMmaPending && asyncMmaResults.empty();
+  if (overlap)
+    gpu::BarrierOp::create(builder, loc);
+  else
+    barrier(loc); // waits for what is in flight first
   auto slotStart = [&](TypedValue<RingType> ring, Value slot,
                        const StagedMatrix &matrix) -> Value {
     Value offset = arith::AddIOp::create(
@@ -257,9 +266,19 @@ LogicalResult KernelEmitter::emitWarpGroupDot(WarpGroupDotOp op) {
                                                           ringBase(loc)),
                                  offset);
   };
-  return issueWarpGroupMma(op, mma, a, slotStart(op.getA(), op.getASlot(), a),
-                           b, slotStart(op.getB(), op.getBSlot(), b),
-                           aType.getElementType(), op.getAcc());
+  if (failed(issueWarpGroupMma(op, mma, a,
+                               slotStart(op.getA(), op.getASlot(), a), b,
+                               slotStart(op.getB(), op.getBSlot(), b),
+                               aType.getElementType(), op.getAcc())))
+    return failure();
+  if (overlap) {
+    // The previous group is complete in this warp after wait_group 1, and in
+    // every warp after the barrier: the copies that follow the dot overwrite
+    // the slots it read.
+    createSideEffectAsm(builder, loc, "wgmma.wait_group.sync.aligned 1;");
+    gpu::BarrierOp::create(builder, loc);
+  }
+  return success();
 }
 
 LogicalResult KernelEmitter::issueWarpGroupMma(

@@ -45,12 +45,23 @@
 // PTX-LABEL: .entry ring_loop
 // PTX: cp.async.cg.shared.global [%r{{[0-9]+}}], [%rd{{[0-9]+}}], 16, %r{{[0-9]+}};
 // PTX: cp.async.commit_group;
+// In the loop the previous iteration's wgmma group runs on into this one's:
+// no wgmma wait before the dot, wait_group 1 after its commit, then a barrier
+// before the copies overwrite the slots that group read.
 // PTX: cp.async.wait_group 2;
 // PTX: fence.proxy.async.shared::cta;
+// PTX-NOT: wgmma.wait_group
 // PTX: bar.sync
+// PTX-NOT: wgmma.wait_group
 // PTX: wgmma.mma_async
 // PTX-NOT: st.shared
+// PTX: wgmma.commit_group.sync.aligned;
+// PTX-NOT: cp.async
+// PTX: wgmma.wait_group.sync.aligned 1;
+// PTX-NOT: cp.async
+// PTX: bar.sync
 // PTX: cp.async.cg.shared.global
+// PTX: wgmma.wait_group.sync.aligned 0;
 // PTX: cp.async.wait_group 0;
 // PTXAS-NOT: C7515
 // PTXAS: Compiling entry function 'ring_loop'
