@@ -346,7 +346,7 @@ def _can_compile() -> str | None:
     from tile.compiler import capi, toolchain
     if not capi.available():
         return f"no compile library ({capi.library_path()})"
-    if not toolchain.toolchain().assembler != "none":
+    if toolchain.toolchain().assembler == "none":
         return "no PTX assembler"
     return None
 
@@ -416,6 +416,45 @@ def test_jit_launch_cache_and_binding() -> None:
                 "cpu", ".cuda()")
     finally:
         runtime_launch.slow_launch = original  # type: ignore[assignment]
+
+
+def test_jit_interpret_switch_and_overhead() -> None:
+    """TILE_INTERPRET set after the launch cache exists still turns launches
+    over to the interpreter (the C dispatcher reads it with getenv), and
+    unset or "0" launches on the GPU again; then the host cost of a cached
+    launch through `kernel[grid](...)` with the fake driver."""
+    if _can_compile():
+        print("  skipped:", _can_compile())
+        return
+    import functools
+    import time
+    from tile import interpreter
+    x, out = FakeTensor(0x10000), FakeTensor(0x20000)
+    _jit_record_sizes()
+    scale_kernel[(1,)](x, out, 16, 1.0, BLOCK=64)
+    assert scale_kernel._dispatcher is not None
+    launches = fake.fake_launches_ex()
+    old = os.environ.pop("TILE_INTERPRET", None)
+    try:
+        os.environ["TILE_INTERPRET"] = "1"
+        bound = scale_kernel[(1,)]
+        assert isinstance(bound, functools.partial) and bound.func is interpreter.launch, bound
+        os.environ["TILE_INTERPRET"] = "0"  # set, but off: the GPU
+        scale_kernel[(1,)](x, out, 16, 1.0, BLOCK=64)
+        del os.environ["TILE_INTERPRET"]
+        scale_kernel[(1,)](x, out, 16, 1.0, BLOCK=64)
+        assert fake.fake_launches_ex() == launches + 2, fake.fake_launches_ex() - launches
+        n = 20000
+        t0 = time.perf_counter()
+        for _ in range(n):
+            scale_kernel[(1,)](x, out, 16, 1.0, BLOCK=64)
+        per = (time.perf_counter() - t0) / n * 1e6
+        print(f"  host overhead per kernel[grid](...) launch (4 args, fake driver): {per:.2f} us")
+    finally:
+        if old is None:
+            os.environ.pop("TILE_INTERPRET", None)
+        else:
+            os.environ["TILE_INTERPRET"] = old
 
 
 def test_jit_device_selection() -> None:

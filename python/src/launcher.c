@@ -24,6 +24,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #ifndef Py_SETREF /* not in the limited API before 3.12 */
@@ -914,12 +915,13 @@ enum {
 
 typedef struct {
   PyObject_HEAD PyObject
-      *arg_names;      /* tuple of str: the function's parameters */
-  PyObject *constexpr; /* tuple of bool, per parameter */
-  PyObject *defaults;  /* dict: name -> default */
-  PyObject *slow_path; /* callable(grid, args, kwargs, key, device) */
-  PyObject *entries;   /* dict: key -> Entry tuple */
-  PyObject *name;      /* str */
+      *arg_names;        /* tuple of str: the function's parameters */
+  PyObject *constexpr;   /* tuple of bool, per parameter */
+  PyObject *defaults;    /* dict: name -> default */
+  PyObject *slow_path;   /* callable(grid, args, kwargs, key, device) */
+  PyObject *interpreted; /* callable(grid) -> interpreted launch, or None */
+  PyObject *entries;     /* dict: key -> Entry tuple */
+  PyObject *name;        /* str */
   Py_ssize_t count;
   PyObject *small_ints[8]; /* CODE_INT | facts */
   PyObject *code_bool, *code_float;
@@ -934,12 +936,13 @@ static PyTypeObject *DispatcherType;
 static PyTypeObject *BoundType;
 
 static int dispatcher_init(Dispatcher *self, PyObject *args, PyObject *kwargs) {
-  static char *names[] = {"name",     "arg_names", "constexpr",
-                          "defaults", "slow_path", NULL};
-  PyObject *name, *arg_names, *constexpr, *defaults, *slow_path;
-  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "UOOO!O", names, &name,
+  static char *names[] = {"name",      "arg_names",   "constexpr", "defaults",
+                          "slow_path", "interpreted", NULL};
+  PyObject *name, *arg_names, *constexpr, *defaults, *slow_path,
+      *interpreted = Py_None;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "UOOO!O|O", names, &name,
                                    &arg_names, &constexpr, &PyDict_Type,
-                                   &defaults, &slow_path))
+                                   &defaults, &slow_path, &interpreted))
     return -1;
   PyObject *names_tuple = PySequence_Tuple(arg_names);
   PyObject *flags = PySequence_Tuple(constexpr);
@@ -965,6 +968,7 @@ static int dispatcher_init(Dispatcher *self, PyObject *args, PyObject *kwargs) {
   Py_XSETREF(self->constexpr, flags);
   Py_XSETREF(self->defaults, Py_NewRef(defaults));
   Py_XSETREF(self->slow_path, Py_NewRef(slow_path));
+  Py_XSETREF(self->interpreted, Py_NewRef(interpreted));
   Py_XSETREF(self->entries, entries);
   self->count = PyTuple_Size(names_tuple);
   return (self->code_bool && self->code_float) ? 0 : -1;
@@ -975,6 +979,7 @@ static void dispatcher_dealloc(Dispatcher *self) {
   Py_XDECREF(self->constexpr);
   Py_XDECREF(self->defaults);
   Py_XDECREF(self->slow_path);
+  Py_XDECREF(self->interpreted);
   Py_XDECREF(self->entries);
   Py_XDECREF(self->name);
   for (int k = 0; k < 8; k++)
@@ -1345,6 +1350,19 @@ typedef struct {
 } Bound;
 
 static PyObject *dispatcher_subscript(Dispatcher *self, PyObject *grid) {
+  /* TILE_INTERPRET is read on every launch, as os.environ holds it (setting
+   * it there calls putenv). getenv costs nanoseconds where os.environ.get
+   * of a missing name costs a microsecond or two (a KeyError): only when it
+   * is set does Python decide (tile.interpreter.enabled). */
+  const char *interpret = getenv("TILE_INTERPRET");
+  if (interpret && interpret[0] && self->interpreted &&
+      self->interpreted != Py_None) {
+    PyObject *launch =
+        PyObject_CallFunctionObjArgs(self->interpreted, grid, NULL);
+    if (launch != Py_None)
+      return launch; /* the interpreted launch, or NULL: an error */
+    Py_DECREF(launch);
+  }
   allocfunc alloc = (allocfunc)PyType_GetSlot(BoundType, Py_tp_alloc);
   Bound *bound = (Bound *)alloc(BoundType, 0);
   if (!bound)

@@ -75,15 +75,19 @@ def launch(artifact: Any, grid: Any, args: Sequence[Any], stream: Any = None) ->
 
 
 def dispatcher(name: str, arg_names: Sequence[str], constexpr: Sequence[bool],
-               defaults: Mapping[str, Any], slow_path: Callable[..., Any]) -> Any:
+               defaults: Mapping[str, Any], slow_path: Callable[..., Any],
+               interpreted: Callable[[Any], Any] | None = None) -> Any:
     """The C launch cache of one ``@jit`` function: ``dispatcher[grid](*args)``.
     On a miss it calls ``slow_path(grid, args, kwargs, key, device, stream)``,
     which returns ``(kernel.launcher, sources)`` to cache, or None after
-    launching by itself (a call whose key cannot be computed)."""
+    launching by itself (a call whose key cannot be computed). While
+    ``TILE_INTERPRET`` is set, ``dispatcher[grid]`` is ``interpreted(grid)``
+    unless that returns None."""
     from .launcher import extension
     return extension().Dispatcher(name=name, arg_names=tuple(arg_names),
                                    constexpr=tuple(bool(c) for c in constexpr),
-                                   defaults=dict(defaults), slow_path=slow_path)
+                                   defaults=dict(defaults), slow_path=slow_path,
+                                   interpreted=interpreted)
 
 
 __all__ = ["CudaError", "DriverError", "DriverNotFoundError", "LaunchError", "Device", "Kernel",

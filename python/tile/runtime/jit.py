@@ -121,14 +121,14 @@ class JITFunction:
     def __getitem__(self, grid: Any) -> Callable[..., Any]:
         """`kernel[grid](*args, stream=None)`: compiles for the arguments and
         launches through `tile.driver` (imported only when launching)."""
-        if interpreter.enabled(self):  # TILE_INTERPRET=1 or @jit(interpret=True): on the CPU
-            return functools.partial(interpreter.launch, self, grid)
         self.forget_stale_kernels()
         dispatcher = self._dispatcher
         if dispatcher is None:
+            if interpreter.enabled(self):  # TILE_INTERPRET=1 or @jit(interpret=True): on the CPU
+                return functools.partial(interpreter.launch, self, grid)
             from .launch import dispatcher as make
             dispatcher = make(self)
-        return dispatcher[grid]
+        return dispatcher[grid]  # it checks TILE_INTERPRET itself, in C
 
     def warmup(self, *args: Any, grid: Any = (1,), **kwargs: Any) -> Any:
         """Compiles for these arguments without launching; returns the artifact."""

@@ -16,6 +16,7 @@ import sys
 
 from typing import Any, Mapping, Sequence
 
+from .. import interpreter
 from ..compiler.pipeline import CompiledKernel, compile
 from ..compiler.kernel import Specialization
 from ..errors import CompilationError
@@ -196,8 +197,16 @@ def dispatcher(jit: Any) -> Any:
         constexpr = [n in jit.constexpr_names for n in jit.arg_names]
         found = jit._dispatcher = _driver_module().dispatcher(
             jit.__name__, jit.arg_names, constexpr, jit._default_values,
-            functools.partial(slow_launch, jit))
+            functools.partial(slow_launch, jit), functools.partial(_interpreted, jit))
     return found
+
+
+def _interpreted(jit: Any, grid: Any) -> Any:
+    """`jit[grid]` in the interpreter if TILE_INTERPRET turns it on, else None
+    (the dispatcher asks only while the variable is set)."""
+    if interpreter.enabled(jit):
+        return functools.partial(interpreter.launch, jit, grid)
+    return None
 
 
 def launch_jit(jit: Any, grid: Any, *args: Any, stream: Any = None, **kwargs: Any) -> Any:
