@@ -37,30 +37,18 @@ def test_nothing_found_is_a_clear_error(tree):
         found.require_assembler()
 
 
-def test_ptxas_before_nvjitlink(tree, monkeypatch):
-    """A whole-program ptxas (a wheel's, then the toolkit's) beats nvJitLink's
-    relocatable compile; nvJitLink beats a ptxas that is only on PATH."""
+def test_nvidia_packages_then_ptxas(tree, monkeypatch):
     nvidia = tree / "site" / "nvidia"
     jit = touch(nvidia / "cu13" / "lib" / "libnvJitLink.so.13")
+    ptxas = touch(nvidia / "cuda_nvcc" / "bin" / "ptxas")
     touch(nvidia / "cu13" / "nvvm" / "libdevice" / "libdevice.10.bc")
-    on_path = touch(tree / "no-bin" / "ptxas")
     monkeypatch.setattr(toolchain, "_nvidia_dirs", lambda: [nvidia])
     toolchain.clear_cache()
     found = toolchain.toolchain()
     assert found.nvjitlink == jit and found.libdevice_root == nvidia / "cu13"
     assert found.source == "python packages"
     monkeypatch.setenv("TILE_ASSEMBLER", "ptxas")
-    assert toolchain.toolchain().ptxas == on_path
-    monkeypatch.delenv("TILE_ASSEMBLER")
-    in_toolkit = touch(tree / "no-toolkit" / "bin" / "ptxas")
-    toolchain.clear_cache()
-    assert toolchain.toolchain().ptxas == in_toolkit
-    wheel = touch(nvidia / "cuda_nvcc" / "bin" / "ptxas")
-    toolchain.clear_cache()
-    found = toolchain.toolchain()
-    assert found.ptxas == wheel and found.nvjitlink is None
-    monkeypatch.setenv("TILE_ASSEMBLER", "nvjitlink")
-    assert toolchain.toolchain().nvjitlink == jit
+    assert toolchain.toolchain().ptxas == ptxas
     monkeypatch.setenv("TILE_ASSEMBLER", "gcc")
     with pytest.raises(toolchain.ToolchainError, match="TILE_ASSEMBLER='gcc'"):
         toolchain.toolchain()

@@ -8,15 +8,10 @@ or ptxas (a program). In order:
    ``nvvm/libdevice/libdevice.10.bc`` and its ``bin/ptxas``.
 2. Otherwise libdevice is the copy the wheel ships (``tile/_lib/cuda``), else
    one from NVIDIA's pip wheels (``nvidia-nvvm``, ``nvidia-cuda-nvcc-cu12``),
-   else ``/usr/local/cuda``; the assembler is ptxas from NVIDIA's wheels
-   (``nvidia-cuda-nvcc``), else ``/usr/local/cuda/bin/ptxas``, else nvJitLink
-   from their wheels (``nvidia-nvjitlink``, ``nvidia-nvjitlink-cu12``), else
-   the first ptxas on ``PATH``, else the toolkit's nvJitLink.
-
-ptxas comes first because it assembles the kernel as a whole program, as
-Triton's ptxas does; nvJitLink compiles PTX as relocatable code (``ptxas -c``),
-which can cost registers: tutorial 05's layer-norm takes 56 instead of 32 and
-loses half its occupancy (docs/performance.md).
+   else ``/usr/local/cuda``; the assembler is nvJitLink from NVIDIA's wheels
+   (``nvidia-nvjitlink``, ``nvidia-nvjitlink-cu12``), else ptxas from their
+   wheels (``nvidia-cuda-nvcc``), else ``/usr/local/cuda/bin/ptxas``, else the
+   first ptxas on ``PATH``.
 
 ``TILE_ASSEMBLER=nvjitlink`` or ``=ptxas`` keeps only that kind.
 ``python -m tile.info`` prints what was found; every compiled kernel's metadata
@@ -125,6 +120,10 @@ def _discover(cuda_home: str, kind: str, path: str) -> Toolchain:
         + [DEFAULT_TOOLKIT]
     libdevice_root = next((r for r in roots if (r / _LIBDEVICE).is_file()), None)
 
+    if want_jit:
+        found = _first([d / rel for d in nvidia for rel in _NVJITLINK])
+        if found:
+            return Toolchain(libdevice_root, nvjitlink=found, source="python packages")
     if want_ptxas:
         found = _first([d / rel for d in nvidia for rel in _PTXAS])
         if found:
@@ -132,11 +131,6 @@ def _discover(cuda_home: str, kind: str, path: str) -> Toolchain:
         default = DEFAULT_TOOLKIT / "bin" / "ptxas"
         if default.is_file():
             return Toolchain(libdevice_root, ptxas=default, source=str(DEFAULT_TOOLKIT))
-    if want_jit:
-        found = _first([d / rel for d in nvidia for rel in _NVJITLINK])
-        if found:
-            return Toolchain(libdevice_root, nvjitlink=found, source="python packages")
-    if want_ptxas:
         on_path = shutil.which("ptxas", path=path or None)
         if on_path:
             return Toolchain(libdevice_root, ptxas=Path(on_path), source="PATH")
