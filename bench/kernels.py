@@ -219,6 +219,42 @@ def layer_norm_fwd(X, Y, W, B, Mean, Rstd, stride, N, eps, BLOCK_SIZE: tl.conste
         tl.store(Y + cols, y, mask=mask)
 
 
+@triton.jit
+def attention_fwd(Q, K, V, Out, sm_scale, N_CTX, HEAD_DIM: tl.constexpr,
+                  BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, CAUSAL: tl.constexpr):
+    """FlashAttention-2 forward with plain pointers (no tensor descriptors):
+    q, k, v and out are contiguous (batch, heads, N_CTX, HEAD_DIM); one program
+    owns BLOCK_M query rows of one head and streams K and V BLOCK_N rows at a
+    time with an online softmax in base 2 (tutorial 06's arithmetic)."""
+    start_m = tl.program_id(0)
+    head = tl.program_id(1).to(tl.int64) * N_CTX * HEAD_DIM
+    offs_m = start_m * BLOCK_M + tl.arange(0, BLOCK_M)
+    offs_n = tl.arange(0, BLOCK_N)
+    offs_d = tl.arange(0, HEAD_DIM)
+    q = tl.load(Q + head + offs_m[:, None] * HEAD_DIM + offs_d[None, :])
+    m_i = tl.zeros([BLOCK_M], dtype=tl.float32) - float("inf")
+    l_i = tl.zeros([BLOCK_M], dtype=tl.float32) + 1.0
+    acc = tl.zeros([BLOCK_M, HEAD_DIM], dtype=tl.float32)
+    qk_scale = sm_scale * 1.44269504  # 1/ln(2)
+    end = (start_m + 1) * BLOCK_M if CAUSAL else N_CTX
+    for start_n in range(0, end, BLOCK_N):
+        cols = start_n + offs_n
+        k = tl.load(K + head + cols[None, :] * HEAD_DIM + offs_d[:, None])
+        qk = tl.dot(q, k)
+        if CAUSAL:
+            qk = tl.where(offs_m[:, None] >= cols[None, :], qk, float("-inf"))
+        m_ij = tl.maximum(m_i, tl.max(qk, 1) * qk_scale)
+        p = tl.math.exp2(qk * qk_scale - m_ij[:, None])
+        alpha = tl.math.exp2(m_i - m_ij)
+        l_i = l_i * alpha + tl.sum(p, 1)
+        v = tl.load(V + head + cols[:, None] * HEAD_DIM + offs_d[None, :])
+        acc = tl.dot(p.to(v.dtype), v, acc * alpha[:, None])
+        m_i = m_ij
+    acc = acc / l_i[:, None]
+    tl.store(Out + head + offs_m[:, None] * HEAD_DIM + offs_d[None, :],
+             acc.to(Out.dtype.element_ty))
+
+
 def tutorial03_configs():
     """Triton tutorial 03's CUDA autotune configs, unchanged."""
     return [

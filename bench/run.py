@@ -340,6 +340,42 @@ def case_launch_overhead() -> Case:
                 config={"n": n, "BLOCK": block})
 
 
+ATTENTION_CONFIG = {"BLOCK_M": 128, "BLOCK_N": 64, "num_warps": 8, "num_stages": 3}
+
+
+def case_attention(batch: int, heads: int, n_ctx: int, head_dim: int, causal: bool) -> Case:
+    shape = (batch, heads, n_ctx, head_dim)
+
+    def make(alloc: Any) -> dict:
+        return {"q": alloc.randn(shape, "float16"), "k": alloc.randn(shape, "float16"),
+                "v": alloc.randn(shape, "float16"), "out": alloc.empty(shape, "float16")}
+
+    def launch(k: Any, b: dict, backend: str) -> None:
+        grid = (n_ctx // ATTENTION_CONFIG["BLOCK_M"], batch * heads)
+        k.attention_fwd[grid](b["q"], b["k"], b["v"], b["out"], head_dim ** -0.5, n_ctx,
+                              HEAD_DIM=head_dim, CAUSAL=causal, **ATTENTION_CONFIG)
+
+    def check(t: Any, b: dict) -> tuple:
+        expected = t.nn.functional.scaled_dot_product_attention(
+            b["q"].float(), b["k"].float(), b["v"].float(), is_causal=causal)
+        return b["out"].float(), expected, 2e-2, 1e-2
+
+    kind = "causal" if causal else "non-causal"
+    # Two matmuls of n_ctx x n_ctx x head_dim per head; causal does half.
+    flops = 4 * batch * heads * n_ctx * n_ctx * head_dim * (0.5 if causal else 1.0)
+    cfg = ATTENTION_CONFIG
+    return Case(f"attention_fwd_d{head_dim}_{'causal' if causal else 'full'}",
+                "attention forward (FA2, pointers)",
+                f"B{batch} H{heads} N{n_ctx} D{head_dim} f16 {kind}; "
+                f"{cfg['BLOCK_M']}x{cfg['BLOCK_N']} w{cfg['num_warps']} s{cfg['num_stages']}",
+                make, launch, metric="TFLOP/s", work=flops, check=check,
+                torch_fn=lambda t, b: (lambda: t.nn.functional.scaled_dot_product_attention(
+                    b["q"], b["k"], b["v"], is_causal=causal)),
+                note="bench/kernels.py attention_fwd for both backends (tutorial 06 needs "
+                     "tensor descriptors); torch is scaled_dot_product_attention",
+                config={"shape": list(shape), "causal": causal, **cfg})
+
+
 def all_cases() -> list[Case]:
     return [
         case_vector_add(),
@@ -364,6 +400,9 @@ def all_cases() -> list[Case]:
         case_transpose("trans", 8192, 8192, 64, 64),
         case_layer_norm(8192, 4096),
         case_layer_norm(4096, 8192),
+        case_attention(4, 32, 4096, 64, False),
+        case_attention(4, 32, 4096, 64, True),
+        case_attention(4, 32, 4096, 128, False),
         case_launch_overhead(),
     ]
 

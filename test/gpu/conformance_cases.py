@@ -547,6 +547,35 @@ for (dt, m, n, k, (bm, bn, bk), warps) in [("float16", 129, 65, 33, (64, 64, 32)
          _acc_epilogue_ref, {"BLOCK_M": bm, "BLOCK_N": bn, "BLOCK_K": bk}, num_warps=warps,
          tol=1e-2)
 
+def _attention_ref(causal: bool) -> Callable[[Mapping[str, Any], Any], dict[str, Any]]:
+    def ref(A: Mapping[str, Any], torch: Any) -> dict[str, Any]:
+        q, k, v = _d(A["q"]), _d(A["k"]), _d(A["v"])
+        scores = q @ k.transpose(-1, -2) * q.shape[-1] ** -0.5
+        if causal:
+            n = q.shape[-2]
+            future = torch.ones(n, n, dtype=torch.bool, device=scores.device).triu(1)
+            scores = scores.masked_fill(future, float("-inf"))
+        return {"out": torch.softmax(scores, -1) @ v}
+    return ref
+
+
+# Attention forward: two dots chained through registers, reductions of an MMA
+# accumulator, masked sequence tails, causal masking.
+for (dt, heads, n_ctx, d, bm, bn, causal, warps, stages) in [
+        ("float16", 3, 200, 64, 64, 32, False, 4, 3),
+        ("float16", 2, 200, 64, 64, 32, True, 4, 3),
+        ("bfloat16", 2, 256, 128, 128, 64, False, 8, 3),
+        ("float16", 2, 130, 64, 128, 64, True, 8, 2)]:
+    case(f"attention_fwd-{dt}-h{heads}-n{n_ctx}-d{d}-tile{bm}x{bn}-"
+         f"{'causal' if causal else 'full'}-w{warps}-s{stages}", K.attention_fwd,
+         (cdiv(n_ctx, bm), heads),
+         [("q", inp((heads, n_ctx, d), dt)), ("k", inp((heads, n_ctx, d), dt)),
+          ("v", inp((heads, n_ctx, d), dt)), ("out", out((heads, n_ctx, d), dt)),
+          ("sm_scale", d ** -0.5), ("N_CTX", n_ctx)],
+         _attention_ref(causal),
+         {"HEAD_DIM": d, "BLOCK_M": bm, "BLOCK_N": bn, "CAUSAL": causal,
+          "num_stages": stages}, num_warps=warps, tol=2e-2)
+
 # -- control flow on runtime values ----------------------------------------------
 
 

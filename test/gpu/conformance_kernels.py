@@ -269,6 +269,45 @@ def dot_acc_epilogue(a_ptr, b_ptr, d_ptr, c_ptr, M, N, K, BLOCK_M: tl.constexpr,
     tl.store(c_ptr + offs_m[:, None] * N + offs_n[None, :], acc.to(tl.float16), mask=mask_c)
 
 
+@triton.jit
+def attention_fwd(Q, K, V, Out, sm_scale, N_CTX, HEAD_DIM: tl.constexpr,
+                  BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, CAUSAL: tl.constexpr):
+    """FlashAttention-2 forward over contiguous (batch * heads, N_CTX, HEAD_DIM)
+    q, k, v: a dot chain (q @ k^T, then p @ v onto the rescaled accumulator), row
+    max and sum of the scores, exp2; any N_CTX (masked tails), causal or not."""
+    start_m = tl.program_id(0)
+    head = tl.program_id(1) * N_CTX * HEAD_DIM
+    offs_m = start_m * BLOCK_M + tl.arange(0, BLOCK_M)
+    offs_n = tl.arange(0, BLOCK_N)
+    offs_d = tl.arange(0, HEAD_DIM)
+    rows = offs_m[:, None] < N_CTX
+    q = tl.load(Q + head + offs_m[:, None] * HEAD_DIM + offs_d[None, :], mask=rows, other=0.0)
+    m_i = tl.zeros([BLOCK_M], dtype=tl.float32) - float("inf")
+    l_i = tl.zeros([BLOCK_M], dtype=tl.float32)
+    acc = tl.zeros([BLOCK_M, HEAD_DIM], dtype=tl.float32)
+    qk_scale = sm_scale * 1.44269504
+    end = tl.minimum((start_m + 1) * BLOCK_M, N_CTX) if CAUSAL else N_CTX
+    for start_n in range(0, end, BLOCK_N):
+        cols = start_n + offs_n
+        k = tl.load(K + head + cols[None, :] * HEAD_DIM + offs_d[:, None],
+                    mask=cols[None, :] < N_CTX, other=0.0)
+        qk = tl.dot(q, k)
+        keep = cols[None, :] < N_CTX
+        if CAUSAL:
+            keep = keep & (offs_m[:, None] >= cols[None, :])
+        qk = tl.where(keep, qk, float("-inf"))
+        m_ij = tl.maximum(m_i, tl.max(qk, 1) * qk_scale)
+        p = tl.math.exp2(qk * qk_scale - m_ij[:, None])
+        alpha = tl.math.exp2(m_i - m_ij)
+        l_i = l_i * alpha + tl.sum(p, 1)
+        v = tl.load(V + head + cols[:, None] * HEAD_DIM + offs_d[None, :],
+                    mask=cols[:, None] < N_CTX, other=0.0)
+        acc = tl.dot(p.to(v.dtype), v, acc * alpha[:, None])
+        m_i = m_ij
+    tl.store(Out + head + offs_m[:, None] * HEAD_DIM + offs_d[None, :],
+             (acc / l_i[:, None]).to(Out.dtype.element_ty), mask=rows)
+
+
 # -- control flow on runtime values ----------------------------------------------
 
 @triton.jit

@@ -121,7 +121,8 @@ class JITFunction:
     def __getitem__(self, grid: Any) -> Callable[..., Any]:
         """`kernel[grid](*args, stream=None)`: compiles for the arguments and
         launches through `tile.driver` (imported only when launching)."""
-        self.forget_stale_kernels()
+        if self._global_reads:  # tested here: a call costs more than the test
+            self.forget_stale_kernels()
         dispatcher = self._dispatcher
         if dispatcher is None:
             if interpreter.enabled(self):  # TILE_INTERPRET=1 or @jit(interpret=True): on the CPU

@@ -1,0 +1,82 @@
+"""Where the host time of a cached launch goes: bench's tiny_kernel (one
+program) launched N times, under tile and Triton in one process, with torch's
+`x.add_(1)` beside them. Run on the GPU machine from the repository root:
+
+    python3 bench/profile_launch.py
+
+Per backend it prints, in microseconds per launch (median of repeats):
+  queued   N launches with no synchronize (the host's own cost, while the
+           GPU's queue has room)
+  synced   N launches then one synchronize (bench/run.py's figure: the
+           larger of the host's cost and the GPU's per-kernel time)
+and for tile the pieces of `kernel[grid](...)`:
+  getitem  `kernel[grid]` alone (JITFunction.__getitem__ and the C
+           dispatcher's bound launch)
+  call     calling a bound launch made once (key, lookup, packing, launch)
+  kernel   `Kernel.launch` with the arguments bound already (packing and the
+           driver call only)
+"""
+from __future__ import annotations
+
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import torch  # noqa: E402
+
+from run import load_kernels  # noqa: E402
+
+N, BLOCK, LAUNCHES, REPEATS = 128, 128, 2000, 15
+
+
+def per_launch(fn: Callable[[], Any], sync: bool) -> float:
+    for _ in range(100):
+        fn()
+    torch.cuda.synchronize()
+    samples = []
+    for _ in range(REPEATS):
+        t0 = time.perf_counter()
+        for _ in range(LAUNCHES):
+            fn()
+        if sync:
+            torch.cuda.synchronize()
+        samples.append((time.perf_counter() - t0) / LAUNCHES * 1e6)
+        torch.cuda.synchronize()
+    return statistics.median(samples)
+
+
+def report(name: str, fn: Callable[[], Any]) -> None:
+    print(f"{name:28s} queued {per_launch(fn, False):6.2f}   synced {per_launch(fn, True):6.2f}")
+
+
+def main() -> None:
+    x = torch.zeros((N,), device="cuda")
+    kernels = {backend: load_kernels(backend) for backend in ("tile", "triton")}
+    for backend, k in kernels.items():
+        report(f"{backend} kernel[grid](...)",
+               lambda k=k: k.tiny_kernel[(1,)](x, N, BLOCK=BLOCK))
+    report("torch x.add_(1)", lambda: x.add_(1))
+
+    tiny = kernels["tile"].tiny_kernel
+    grid = (1,)
+    bound = tiny[grid]
+    report("tile bound(...)", lambda: bound(x, N, BLOCK=BLOCK))
+    t0 = time.perf_counter()
+    for _ in range(LAUNCHES * 10):
+        tiny[grid]
+    print(f"{'tile kernel[grid] alone':28s} {(time.perf_counter() - t0) / LAUNCHES / 10 * 1e6:6.2f}")
+    (launcher, _sources), = tiny._dispatcher.entries.values()
+    report("tile Kernel.launch", lambda: launcher.launch(grid, (x, N)))
+    expected = torch.zeros_like(x)
+    x.zero_()
+    tiny[grid](x, N, BLOCK=BLOCK)
+    torch.cuda.synchronize()
+    expected += 1
+    assert torch.equal(x, expected), "tiny_kernel did not add 1"
+
+
+if __name__ == "__main__":
+    main()
