@@ -212,13 +212,15 @@ def case_matmul_dot(dtype: str) -> Case:
                 config={"dtype": dtype, **{f"{be}": c for be, c in DOT_CONFIG.items()}})
 
 
-def case_matmul_tutorial03(dtype: str, size: int) -> Case:
+def case_matmul_tutorial03(dtype: str, size: int, weight_t: bool = False) -> Case:
+    """Tutorial 03's kernel; `weight_t`: B is the transpose of a row-major N x K
+    weight (`x @ w.T`, a linear layer), so its K dimension is the contiguous one."""
     m = n = k_ = size
     short = {"float16": "f16", "bfloat16": "bf16"}[dtype]
 
     def make(alloc: Any) -> dict:
-        return {"a": alloc.randn((m, k_), dtype), "b": alloc.randn((k_, n), dtype),
-                "out": alloc.empty((m, n), "float16")}
+        b = alloc.randn((n, k_), dtype).t() if weight_t else alloc.randn((k_, n), dtype)
+        return {"a": alloc.randn((m, k_), dtype), "b": b, "out": alloc.empty((m, n), "float16")}
 
     def launch(k: Any, b: dict, backend: str) -> None:
         a, bb, c = b["a"], b["b"], b["out"]
@@ -232,12 +234,14 @@ def case_matmul_tutorial03(dtype: str, size: int) -> Case:
         # |C| ~ sqrt(K); the output is f16.
         return b["out"].float(), expected, 0.25 * (size / 4096) ** 0.5 * 4, 1e-2
 
-    return Case(f"matmul_tutorial03_{short}_{size}", "tutorial-03 matmul (autotuned)",
-                f"{size}^3 {short}, tutorial 03's 4 configs", make, launch, metric="TFLOP/s",
+    suffix, what = ("_wt", ", B = w.T (K-major)") if weight_t else ("", "")
+    return Case(f"matmul_tutorial03_{short}_{size}{suffix}", "tutorial-03 matmul (autotuned)",
+                f"{size}^3 {short}{what}, tutorial 03's 4 configs", make, launch,
+                metric="TFLOP/s",
                 work=2 * m * n * k_, check=check,
                 torch_fn=lambda t, b: (lambda: t.matmul(b["a"], b["b"])), reps=200,
                 note="both backends autotune over the tutorial's configs; torch is cuBLAS",
-                config={"dtype": dtype, "size": size})
+                config={"dtype": dtype, "size": size, "b_k_major": weight_t})
 
 
 def case_row_cumsum(rows: int, cols: int) -> Case:
@@ -393,6 +397,7 @@ def all_cases() -> list[Case]:
         case_matmul_tutorial03("bfloat16", 4096),
         case_matmul_tutorial03("float16", 8192),
         case_matmul_tutorial03("bfloat16", 8192),
+        case_matmul_tutorial03("float16", 4096, weight_t=True),
         case_row_cumsum(4096, 4096),
         case_column_sum(8192, 8192, 64, 64),
         case_column_sum(8192, 8192, 32, 128),

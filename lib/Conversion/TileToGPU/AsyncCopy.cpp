@@ -3,9 +3,11 @@
 // `tile.async_copy` writes a block from global memory into a ring slot in
 // the form wgmma reads (StagedMatrix) with `cp.async`, so the data never
 // passes through registers: each thread copies the runs of its pointer
-// registers that are contiguous along the matrix row, 4 to 16 bytes each;
-// a run too short for cp.async (one 2-byte element) is loaded and stored
-// synchronously, which the same wait and barrier order before the dot.
+// registers that are contiguous in the slot, 4 to 16 bytes each. A ring
+// whose copies read runs along the block's rows (a K-major B, an M-major A)
+// stores its slots transposed, so those runs stay whole; a run too short
+// for cp.async (one 2-byte element) is loaded and stored synchronously,
+// which the same wait and barrier order before the dot.
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,16 +20,32 @@ using namespace mlir;
 using namespace mlir::tile;
 using namespace mlir::tile::lowering;
 
+StagedMatrix KernelEmitter::ringSlot(Value ring) const {
+  BlockType block = cast<RingType>(ring.getType()).getBlock();
+  return StagedMatrix::get(block.getShape()[0], block.getShape()[1],
+                           elementBytes(block.getElementType()),
+                           ringTransposed.lookup(ring));
+}
+
 void KernelEmitter::placeRings() {
   ringOffsets.clear();
+  ringTransposed.clear();
   ringLiveOps.clear();
   ringBytes = 0;
   Block &body = kernel.getBody().front();
   kernel.walk([&](RingAllocOp alloc) {
-    BlockType block = alloc.getType().getBlock();
-    StagedMatrix slot =
-        StagedMatrix::get(block.getShape()[0], block.getShape()[1],
-                          elementBytes(block.getElementType()));
+    // Every copy into a ring reads the same pattern of addresses (the
+    // prologue's and the loop's loads of one operand): the first says
+    // which way the slots run.
+    for (Operation *user : alloc->getUsers())
+      if (auto copy = dyn_cast<AsyncCopyOp>(user)) {
+        LinearLayout::Run run =
+            getBlockLayout(cast<BlockType>(copy.getPtr().getType()))
+                .linear.getContiguousRun();
+        ringTransposed[alloc.getRing()] = run.dim == 0 && run.length > 1;
+        break;
+      }
+    StagedMatrix slot = ringSlot(alloc.getRing());
     ringOffsets[alloc.getRing()] = ringBytes;
     ringBytes += alloc.getType().getSlots() * slot.alignedBytes();
     // The ring's live range: the body's ops from the first to the last that
@@ -51,22 +69,21 @@ void KernelEmitter::placeRings() {
 LogicalResult KernelEmitter::emitAsyncCopy(AsyncCopyOp op) {
   Location loc = op.getLoc();
   auto ptrType = cast<BlockType>(op.getPtr().getType());
-  BlockType slotType = op.getRing().getType().getBlock();
-  Type element = slotType.getElementType();
+  Type element = op.getRing().getType().getBlock().getElementType();
   int64_t bytes = elementBytes(element);
-  StagedMatrix matrix =
-      StagedMatrix::get(slotType.getShape()[0], slotType.getShape()[1], bytes);
+  StagedMatrix matrix = ringSlot(op.getRing());
   BlockLayout layout = getBlockLayout(ptrType);
   SmallVector<Value> ptrs = getRegisters(op.getPtr());
   SmallVector<Value> masks;
   if (op.getMask())
     masks = getRegisters(op.getMask());
-  // Registers first, first + 1, ... are consecutive columns of one row
-  // only when the layout's run is along the row; the addresses must allow
-  // the width too.
+  // Registers first, first + 1, ... are adjacent in the slot only when the
+  // layout's run is along the slot's contiguous dimension; the addresses
+  // must allow the width too.
   LinearLayout::Run run = layout.linear.getContiguousRun();
-  int64_t width = run.dim == 1 ? accessWidth(op.getPtr(), op.getMask(), layout)
-                               : int64_t(1);
+  int64_t width = run.dim == matrix.contiguousDim()
+                      ? accessWidth(op.getPtr(), op.getMask(), layout)
+                      : int64_t(1);
   width = std::min<int64_t>(width, 16 / bytes);
   bool async = width * bytes >= 4;
 

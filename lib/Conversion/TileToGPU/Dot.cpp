@@ -25,16 +25,19 @@ static Value constant(OpBuilder &builder, Location loc, int64_t value) {
   return arith::ConstantIntOp::create(builder, loc, value, 32);
 }
 
-StagedMatrix StagedMatrix::get(int64_t rows, int64_t cols,
-                               int64_t elementBytes) {
-  int64_t rowBytes = cols * elementBytes;
+StagedMatrix StagedMatrix::get(int64_t rows, int64_t cols, int64_t elementBytes,
+                               bool transposed) {
+  int64_t rowBytes = (transposed ? rows : cols) * elementBytes;
   int64_t swizzle = rowBytes >= 128 ? 128 : rowBytes >= 64 ? 64 : 32;
-  return {rows, cols, elementBytes, swizzle};
+  return {rows, cols, elementBytes, swizzle, transposed};
 }
 
 Value StagedMatrix::logicalOffset(OpBuilder &builder, Location loc, Value row,
                                   Value col) const {
-  // (col / perRow) * rows * swizzle + row * swizzle + (col % perRow) * bytes
+  if (transposed)
+    std::swap(row, col); // the stored row and column
+  // (col / perRow) * storedRows * swizzle + row * swizzle
+  //   + (col % perRow) * bytes
   int64_t perRow = elementsPerRow();
   Value block = arith::ShRUIOp::create(
       builder, loc, col, constant(builder, loc, llvm::Log2_64(perRow)));
@@ -163,28 +166,39 @@ LogicalResult KernelEmitter::emitDot(DotOp op) {
   return success();
 }
 
-/// The operands of a wgmma dot, or a diagnostic on `op` saying why the
-/// tensor cores cannot take them.
+/// The operands of a wgmma dot, stored transposed where asked, or a
+/// diagnostic on `op` saying why the tensor cores cannot take them.
 static FailureOr<std::pair<StagedMatrix, StagedMatrix>>
-stageForTensorCores(Operation *op, BlockType a, BlockType b) {
+stageForTensorCores(Operation *op, BlockType a, BlockType b, bool aTransposed,
+                    bool bTransposed) {
   int64_t bytes = elementBytes(a.getElementType());
   int64_t m = a.getShape()[0], k = a.getShape()[1], n = b.getShape()[1];
   for (int64_t extent : {m, n, k})
     if (!llvm::isPowerOf2_64(extent))
       return op->emitOpError() << "on tensor cores needs power-of-two extents";
-  StagedMatrix sa = StagedMatrix::get(m, k, bytes);
-  StagedMatrix sb = StagedMatrix::get(k, n, bytes);
+  StagedMatrix sa = StagedMatrix::get(m, k, bytes, aTransposed);
+  StagedMatrix sb = StagedMatrix::get(k, n, bytes, bTransposed);
   if (!sa.fitsTensorCores() || !sb.fitsTensorCores())
     return op->emitOpError() << "on tensor cores needs rows of at least 32 "
                                 "bytes in both operands";
   return std::make_pair(sa, sb);
 }
 
+/// Whether a register-held operand is stored transposed for the tensor
+/// cores: when its registers run along the rows (dimension 0), so that each
+/// run is one vector store either way.
+static bool runsAlongRows(const BlockLayout &layout) {
+  LinearLayout::Run run = layout.linear.getContiguousRun();
+  return run.dim == 0 && run.length > 1;
+}
+
 LogicalResult KernelEmitter::emitWarpGroupDot(DotOp op, MmaLayoutAttr mma) {
   Location loc = op.getLoc();
   auto aType = cast<BlockType>(op.getA().getType());
-  auto staged =
-      stageForTensorCores(op, aType, cast<BlockType>(op.getB().getType()));
+  auto bType = cast<BlockType>(op.getB().getType());
+  auto staged = stageForTensorCores(op, aType, bType,
+                                    runsAlongRows(getBlockLayout(aType)),
+                                    runsAlongRows(getBlockLayout(bType)));
   if (failed(staged))
     return failure();
   auto [a, b] = *staged;
@@ -199,8 +213,9 @@ LogicalResult KernelEmitter::emitWarpGroupDot(DotOp op, MmaLayoutAttr mma) {
     BlockLayout layout = getBlockLayout(cast<BlockType>(operand.getType()));
     SmallVector<Value> values = getRegisters(operand);
     LinearLayout::Run run = layout.linear.getContiguousRun();
-    int64_t width =
-        run.dim == 1 ? std::min<int64_t>(run.length, 16 / bytes) : int64_t(1);
+    int64_t width = run.dim == matrix.contiguousDim()
+                        ? std::min<int64_t>(run.length, 16 / bytes)
+                        : int64_t(1);
     std::set<uint64_t> written;
     for (int64_t first = 0; first < layout.numRegisters(); first += width) {
       if (!written
@@ -235,7 +250,9 @@ LogicalResult KernelEmitter::emitWarpGroupDot(WarpGroupDotOp op) {
   Location loc = op.getLoc();
   auto mma = cast<MmaLayoutAttr>(cast<BlockType>(op.getType()).getEncoding());
   BlockType aType = op.getA().getType().getBlock();
-  auto staged = stageForTensorCores(op, aType, op.getB().getType().getBlock());
+  auto staged = stageForTensorCores(op, aType, op.getB().getType().getBlock(),
+                                    ringTransposed.lookup(op.getA()),
+                                    ringTransposed.lookup(op.getB()));
   if (failed(staged))
     return failure();
   auto [a, b] = *staged;
@@ -326,7 +343,7 @@ LogicalResult KernelEmitter::issueWarpGroupMma(
             builder, loc, tile,
             a.descriptor(builder, loc, aStart, rowStart, kStart),
             b.descriptor(builder, loc, bStart, kStart, colStart), one, instrN,
-            type, /*transA=*/false, /*transB=*/true);
+            type, /*transA=*/a.transposed, /*transB=*/!b.transposed);
       }
       llvm::copy(tile, result.begin() + base);
     }

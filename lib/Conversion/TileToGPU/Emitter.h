@@ -351,6 +351,11 @@ private:
   LogicalResult emitAsyncCopy(AsyncCopyOp op);
   /// Shared-memory byte offsets of the rings, from ringBase().
   llvm::DenseMap<Value, int64_t> ringOffsets;
+  /// The rings whose slots are stored transposed (StagedMatrix): those whose
+  /// copies read runs along the slot's rows.
+  llvm::DenseMap<Value, bool> ringTransposed;
+  /// The form of one slot of `ring`.
+  StagedMatrix ringSlot(Value ring) const;
   int64_t ringBytes = 0;
   /// The ops of the kernel's body from the first to the last use of a ring
   /// (its live range), and the one being emitted.

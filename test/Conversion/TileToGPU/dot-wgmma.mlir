@@ -64,6 +64,53 @@ func.func @wgmma(%a: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %b: !tile.pt
   return
 }
 
+// B read K-major (its columns contiguous: b^T row-major, as `x @ w.T` reads a
+// weight): staged transposed, so its runs are 16-byte stores as A's are, and
+// wgmma reads it without the B transpose flag.
+// CHECK-LABEL: gpu.func @wgmma_k_major_b
+// CHECK-NOT: llvm.store {{.*}} : f16, !llvm.ptr<3>
+// CHECK: "fence.proxy.async.shared::cta;"
+// CHECK-COUNT-4: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {{.*}}, p, 1, 1, 0, 0;
+// PTX-LABEL: .entry wgmma_k_major_b
+// PTX-NOT: st.shared.b16
+// PTX: wgmma.fence.sync.aligned;
+func.func @wgmma_k_major_b(%a: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %b: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %c: !tile.ptr<f32> {tile.divisibility = 16 : i32}) {
+  %rows = tile.arange 0, 128 : !tile.block<128xi32>
+  %ks = tile.arange 0, 64 : !tile.block<64xi32>
+  %c64 = tile.constant dense<64> : !tile.block<128x1xi32>
+  %r2 = tile.expand_dims %rows {axis = 1 : i32} : !tile.block<128xi32> -> !tile.block<128x1xi32>
+  %r3 = tile.muli %r2, %c64 : !tile.block<128x1xi32>
+  %r4 = tile.broadcast %r3 : !tile.block<128x1xi32> -> !tile.block<128x64xi32>
+  %k2 = tile.expand_dims %ks {axis = 0 : i32} : !tile.block<64xi32> -> !tile.block<1x64xi32>
+  %k3 = tile.broadcast %k2 : !tile.block<1x64xi32> -> !tile.block<128x64xi32>
+  %ai = tile.addi %r4, %k3 : !tile.block<128x64xi32>
+  %ab = tile.splat %a : !tile.ptr<f16> -> !tile.block<128x64x!tile.ptr<f16>>
+  %ap = tile.addptr %ab, %ai : !tile.block<128x64x!tile.ptr<f16>>, !tile.block<128x64xi32>
+  %av = tile.load %ap : !tile.block<128x64x!tile.ptr<f16>>
+  %kr = tile.expand_dims %ks {axis = 1 : i32} : !tile.block<64xi32> -> !tile.block<64x1xi32>
+  %kr3 = tile.broadcast %kr : !tile.block<64x1xi32> -> !tile.block<64x128xi32>
+  %c64n = tile.constant dense<64> : !tile.block<1x128xi32>
+  %n2 = tile.expand_dims %rows {axis = 0 : i32} : !tile.block<128xi32> -> !tile.block<1x128xi32>
+  %n64 = tile.muli %n2, %c64n : !tile.block<1x128xi32>
+  %n3 = tile.broadcast %n64 : !tile.block<1x128xi32> -> !tile.block<64x128xi32>
+  %bi = tile.addi %kr3, %n3 : !tile.block<64x128xi32>
+  %bb = tile.splat %b : !tile.ptr<f16> -> !tile.block<64x128x!tile.ptr<f16>>
+  %bp = tile.addptr %bb, %bi : !tile.block<64x128x!tile.ptr<f16>>, !tile.block<64x128xi32>
+  %bv = tile.load %bp : !tile.block<64x128x!tile.ptr<f16>>
+  %zero = tile.constant dense<0.0> : !tile.block<128x128xf32>
+  %d = tile.dot %av, %bv, %zero : !tile.block<128x64xf16>, !tile.block<64x128xf16> -> !tile.block<128x128xf32>
+  %c128b = tile.constant dense<128> : !tile.block<128x1xi32>
+  %cr = tile.muli %r2, %c128b : !tile.block<128x1xi32>
+  %cr2 = tile.broadcast %cr : !tile.block<128x1xi32> -> !tile.block<128x128xi32>
+  %n2c = tile.expand_dims %rows {axis = 0 : i32} : !tile.block<128xi32> -> !tile.block<1x128xi32>
+  %cn = tile.broadcast %n2c : !tile.block<1x128xi32> -> !tile.block<128x128xi32>
+  %ci = tile.addi %cr2, %cn : !tile.block<128x128xi32>
+  %cb = tile.splat %c : !tile.ptr<f32> -> !tile.block<128x128x!tile.ptr<f32>>
+  %cp = tile.addptr %cb, %ci : !tile.block<128x128x!tile.ptr<f32>>, !tile.block<128x128xi32>
+  tile.store %cp, %d : !tile.block<128x128x!tile.ptr<f32>>
+  return
+}
+
 // In a K loop whose accumulator only the next iteration's dot reads, the
 // group commits without waiting: the loads after the dot overlap the math.
 // The next dot waits before its barrier overwrites the operands in shared
