@@ -192,6 +192,54 @@ static bool runsAlongRows(const BlockLayout &layout) {
   return run.dim == 0 && run.length > 1;
 }
 
+/// Whether `a` is held the way wgmma reads an A operand from registers: 16-bit
+/// elements in the accumulator layout of the dot's own warps, one warp
+/// column (each warpgroup holds whole rows), whole 16-column steps per
+/// instruction tile. An earlier dot's result converted to f16 (attention's
+/// probabilities) is.
+static bool isRegisterFragment(BlockType a, MmaLayoutAttr mma) {
+  auto layout = dyn_cast_or_null<MmaLayoutAttr>(a.getEncoding());
+  return layout && layout.getVersion() == 3 &&
+         layout.getWarpsPerCTA() == mma.getWarpsPerCTA() &&
+         mma.getWarpsPerCTA()[1] == 1 && layout.getInstrN() % 16 == 0 &&
+         elementBytes(a.getElementType()) == 2;
+}
+
+SmallVector<SmallVector<Value, 4>>
+KernelEmitter::registerFragments(Value operand, int64_t m, int64_t k) {
+  // The accumulator layout's registers of one instruction tile: bit 0 the
+  // next column, bit 1 the row 8 below, the bits above 8-column steps
+  // (MmaLayoutAttr::toLinearLayout); tiles repeat along the columns first.
+  // A 64x16 A fragment is the accumulator fragment of 16 columns: registers
+  // 2j and 2j + 1 from the step's first, packed, for j = 0..3.
+  Location loc = operand.getLoc();
+  auto type = cast<BlockType>(operand.getType());
+  auto layout = cast<MmaLayoutAttr>(type.getEncoding());
+  SmallVector<Value> values = getRegisters(operand);
+  int64_t instrN = layout.getInstrN(), perTile = instrN / 2;
+  int64_t rowTile = 16 * int64_t(layout.getWarpsPerCTA()[0]);
+  int64_t repsM = std::max<int64_t>(1, m / rowTile);
+  int64_t repsN = std::max<int64_t>(1, k / instrN);
+  auto pair = VectorType::get({2}, type.getElementType());
+  Type i32 = builder.getI32Type();
+  SmallVector<SmallVector<Value, 4>> fragments;
+  for (int64_t rm = 0; rm < repsM; ++rm)
+    for (int64_t kk = 0; kk < k; kk += 16) {
+      int64_t first = (rm * repsN + kk / instrN) * perTile + (kk % instrN) / 2;
+      SmallVector<Value, 4> words;
+      for (int64_t j = 0; j < 4; ++j) {
+        Value packed = LLVM::UndefOp::create(builder, loc, pair);
+        for (int64_t half = 0; half < 2; ++half)
+          packed = LLVM::InsertElementOp::create(builder, loc, packed,
+                                                 values[first + 2 * j + half],
+                                                 constI32(loc, half));
+        words.push_back(LLVM::BitcastOp::create(builder, loc, i32, packed));
+      }
+      fragments.push_back(std::move(words));
+    }
+  return fragments;
+}
+
 LogicalResult KernelEmitter::emitWarpGroupDot(DotOp op, MmaLayoutAttr mma) {
   Location loc = op.getLoc();
   auto aType = cast<BlockType>(op.getA().getType());
@@ -202,7 +250,11 @@ LogicalResult KernelEmitter::emitWarpGroupDot(DotOp op, MmaLayoutAttr mma) {
   if (failed(staged))
     return failure();
   auto [a, b] = *staged;
-  int64_t bOffset = a.alignedBytes();
+  // An A already in wgmma's register form is read from the registers.
+  SmallVector<SmallVector<Value, 4>> aFragments;
+  if (isRegisterFragment(aType, mma))
+    aFragments = registerFragments(op.getA(), a.rows, a.cols);
+  int64_t bOffset = aFragments.empty() ? a.alignedBytes() : 0;
   reserveShared(bOffset + b.bytes());
 
   // 1. Stage the operands: each register run along the contiguous dimension
@@ -233,7 +285,8 @@ LogicalResult KernelEmitter::emitWarpGroupDot(DotOp op, MmaLayoutAttr mma) {
     }
   };
   barrier(loc);
-  stage(op.getA(), a, 0);
+  if (aFragments.empty())
+    stage(op.getA(), a, 0);
   stage(op.getB(), b, bOffset);
   // The tensor cores read shared memory through the async proxy.
   createSideEffectAsm(builder, loc, "fence.proxy.async.shared::cta;");
@@ -241,7 +294,7 @@ LogicalResult KernelEmitter::emitWarpGroupDot(DotOp op, MmaLayoutAttr mma) {
   Value start = LLVM::PtrToIntOp::create(builder, loc, builder.getI32Type(),
                                          sharedBase(loc));
   return issueWarpGroupMma(
-      op, mma, a, start, b,
+      op, mma, a, start, aFragments, b,
       arith::AddIOp::create(builder, loc, start, constI32(loc, bOffset)),
       aType.getElementType(), op.getAcc());
 }
@@ -283,10 +336,10 @@ LogicalResult KernelEmitter::emitWarpGroupDot(WarpGroupDotOp op) {
                                                           ringBase(loc)),
                                  offset);
   };
-  if (failed(issueWarpGroupMma(op, mma, a,
-                               slotStart(op.getA(), op.getASlot(), a), b,
-                               slotStart(op.getB(), op.getBSlot(), b),
-                               aType.getElementType(), op.getAcc())))
+  if (failed(issueWarpGroupMma(
+          op, mma, a, slotStart(op.getA(), op.getASlot(), a),
+          /*aFragments=*/{}, b, slotStart(op.getB(), op.getBSlot(), b),
+          aType.getElementType(), op.getAcc())))
     return failure();
   if (overlap) {
     // The previous group is complete in this warp after wait_group 1, and in
@@ -300,7 +353,8 @@ LogicalResult KernelEmitter::emitWarpGroupDot(WarpGroupDotOp op) {
 
 LogicalResult KernelEmitter::issueWarpGroupMma(
     Operation *op, MmaLayoutAttr mma, const StagedMatrix &a, Value aStart,
-    const StagedMatrix &b, Value bStart, Type element, Value accumulator) {
+    ArrayRef<SmallVector<Value, 4>> aFragments, const StagedMatrix &b,
+    Value bStart, Type element, Value accumulator) {
   // Each warpgroup's tiles: 64 rows from its first warp's position, instr
   // columns from the warp's column; repetitions as the layout has them.
   Location loc = op->getLoc();
@@ -339,11 +393,19 @@ LogicalResult KernelEmitter::issueWarpGroupMma(
       SmallVector<Value> tile(acc.begin() + base, acc.begin() + base + perTile);
       for (int64_t kk = 0; kk < k; kk += 16) {
         Value kStart = constI32(loc, kk);
+        Value bDescriptor =
+            b.descriptor(builder, loc, bStart, kStart, colStart);
+        if (!aFragments.empty()) {
+          tile = createWarpGroupMmaFromRegisters(
+              builder, loc, tile, aFragments[rm * (k / 16) + kk / 16],
+              bDescriptor, one, instrN, type, /*transB=*/!b.transposed);
+          continue;
+        }
         tile = createWarpGroupMma(
             builder, loc, tile,
-            a.descriptor(builder, loc, aStart, rowStart, kStart),
-            b.descriptor(builder, loc, bStart, kStart, colStart), one, instrN,
-            type, /*transA=*/a.transposed, /*transB=*/!b.transposed);
+            a.descriptor(builder, loc, aStart, rowStart, kStart), bDescriptor,
+            one, instrN, type, /*transA=*/a.transposed,
+            /*transB=*/!b.transposed);
       }
       llvm::copy(tile, result.begin() + base);
     }

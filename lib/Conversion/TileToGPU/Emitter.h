@@ -337,12 +337,18 @@ private:
   LogicalResult emitWarpGroupDot(DotOp op, MmaLayoutAttr mma);
   LogicalResult emitWarpGroupDot(WarpGroupDotOp op);
   /// The wgmma ops of `op`'s product of `a` and `b`, staged at the shared
-  /// addresses `aStart` and `bStart`, into `accumulator`'s registers; the
-  /// group is committed and waited for unless its wait may be deferred.
+  /// addresses `aStart` and `bStart` (A from `aFragments` instead when
+  /// given), into `accumulator`'s registers; the group is committed and
+  /// waited for unless its wait may be deferred.
   LogicalResult issueWarpGroupMma(Operation *op, MmaLayoutAttr mma,
                                   const StagedMatrix &a, Value aStart,
+                                  ArrayRef<SmallVector<Value, 4>> aFragments,
                                   const StagedMatrix &b, Value bStart,
                                   Type element, Value accumulator);
+  /// The A operand `operand` (m x k, in an mma layout wgmma reads from
+  /// registers) as wgmma register fragments, per row tile and 16-deep step.
+  SmallVector<SmallVector<Value, 4>> registerFragments(Value operand, int64_t m,
+                                                       int64_t k);
 
   // Asynchronous copies into shared-memory rings (AsyncCopy.cpp).
   /// Places every `tile.ring_alloc` of the kernel in shared memory, before

@@ -186,31 +186,67 @@ static Type accumulatorStruct(OpBuilder &builder, ArrayRef<Value> acc) {
              : LLVM::LLVMStructType::getLiteral(builder.getContext(), types);
 }
 
-SmallVector<Value> mlir::tile::lowering::createWarpGroupMma(
-    OpBuilder &builder, Location loc, ArrayRef<Value> acc, Value descA,
-    Value descB, Value useAcc, unsigned n, StringRef type, bool transA,
-    bool transB) {
+/// One wgmma: A from a descriptor (`aFragment` empty) or from registers.
+static SmallVector<Value> warpGroupMma(OpBuilder &builder, Location loc,
+                                       ArrayRef<Value> acc, Value descA,
+                                       ArrayRef<Value> aFragment, Value descB,
+                                       Value useAcc, unsigned n, StringRef type,
+                                       bool transA, bool transB) {
   size_t count = acc.size();
+  size_t aCount = aFragment.empty() ? 1 : aFragment.size();
   std::string text, constraints;
   llvm::raw_string_ostream asmText(text), constraintText(constraints);
-  // Outputs $0..$(count-1); then the descriptors, the scale-d flag, and the
-  // accumulators tied to the outputs.
-  asmText << "{\n\t.reg .pred p;\n\tsetp.ne.b32 p, $" << count + 2
+  // Outputs $0..$(count-1); then A (a descriptor or registers), B's
+  // descriptor, the scale-d flag, and the accumulators tied to the outputs.
+  size_t b = count + aCount, scaleD = b + 1;
+  asmText << "{\n\t.reg .pred p;\n\tsetp.ne.b32 p, $" << scaleD
           << ", 0;\n\twgmma.mma_async.sync.aligned.m64n" << n << "k16.f32."
           << type << "." << type << " ";
   printOperandList(asmText, 0, count);
-  asmText << ", $" << count << ", $" << count + 1 << ", p, 1, 1, "
-          << (transA ? 1 : 0) << ", " << (transB ? 1 : 0) << ";\n\t}";
+  if (aFragment.empty()) {
+    asmText << ", $" << count;
+  } else {
+    asmText << ", ";
+    printOperandList(asmText, count, aCount);
+  }
+  asmText << ", $" << b << ", p, 1, 1, ";
+  if (aFragment.empty())
+    asmText << (transA ? 1 : 0) << ", ";
+  asmText << (transB ? 1 : 0) << ";\n\t}";
   for (size_t i = 0; i < count; ++i)
     constraintText << "=f,";
-  constraintText << "l,l,r";
+  for (size_t i = 0; i < aCount; ++i)
+    constraintText << (aFragment.empty() ? "l," : "r,");
+  constraintText << "l,r";
   for (size_t i = 0; i < count; ++i)
     constraintText << "," << i;
-  SmallVector<Value> operands{descA, descB, useAcc};
+  SmallVector<Value> operands;
+  if (aFragment.empty())
+    operands.push_back(descA);
+  else
+    llvm::append_range(operands, aFragment);
+  operands.push_back(descB);
+  operands.push_back(useAcc);
   llvm::append_range(operands, acc);
   auto asmOp = createAsm(builder, loc, accumulatorStruct(builder, acc),
                          operands, text, constraints, /*hasSideEffects=*/true);
   return unpackResults(builder, loc, asmOp, count);
+}
+
+SmallVector<Value> mlir::tile::lowering::createWarpGroupMma(
+    OpBuilder &builder, Location loc, ArrayRef<Value> acc, Value descA,
+    Value descB, Value useAcc, unsigned n, StringRef type, bool transA,
+    bool transB) {
+  return warpGroupMma(builder, loc, acc, descA, {}, descB, useAcc, n, type,
+                      transA, transB);
+}
+
+SmallVector<Value> mlir::tile::lowering::createWarpGroupMmaFromRegisters(
+    OpBuilder &builder, Location loc, ArrayRef<Value> acc,
+    ArrayRef<Value> aFragment, Value descB, Value useAcc, unsigned n,
+    StringRef type, bool transB) {
+  return warpGroupMma(builder, loc, acc, Value(), aFragment, descB, useAcc, n,
+                      type, /*transA=*/false, transB);
 }
 
 SmallVector<Value> mlir::tile::lowering::createWarpGroupWait(

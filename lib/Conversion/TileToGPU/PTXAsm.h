@@ -68,6 +68,15 @@ SmallVector<Value> createWarpGroupMma(OpBuilder &builder, Location loc,
                                       Value descB, Value useAcc, unsigned n,
                                       StringRef type, bool transA, bool transB);
 
+/// The same with A from registers: `aFragment` is the thread's four 32-bit
+/// registers of the 64x16 A tile (two 16-bit elements each, in the order of
+/// the accumulator fragment of a 64x16 tile).
+SmallVector<Value>
+createWarpGroupMmaFromRegisters(OpBuilder &builder, Location loc,
+                                ArrayRef<Value> acc, ArrayRef<Value> aFragment,
+                                Value descB, Value useAcc, unsigned n,
+                                StringRef type, bool transB);
+
 /// `wgmma.wait_group.sync.aligned <pending>`, threading `acc` through it so
 /// that nothing reads the accumulators before the wait.
 SmallVector<Value> createWarpGroupWait(OpBuilder &builder, Location loc,

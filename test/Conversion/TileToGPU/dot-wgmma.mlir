@@ -111,6 +111,45 @@ func.func @wgmma_k_major_b(%a: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %b
   return
 }
 
+// A dot chain, as attention's p @ v: the first product, converted to f16,
+// stays in the accumulator layout, which is how wgmma reads an A operand from
+// registers: the second dot stages only B and its wgmma takes A as four
+// 32-bit registers (pairs of f16), not a descriptor.
+// LAYOUT-LABEL: func.func @wgmma_chain
+// LAYOUT: %[[P:.*]] = tile.cast {{.*}} to !tile.block<128x64xf16, #[[MMA64:.*]]>
+// LAYOUT: tile.dot %[[P]], {{.*}} : !tile.block<128x64xf16, #[[MMA64]]>
+// PTX-LABEL: .entry wgmma_chain
+// PTX-COUNT-4: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {{.*}}, %rd{{[0-9]+}}, %rd{{[0-9]+}}, p, 1, 1, 0, 1;
+// PTX: wgmma.wait_group.sync.aligned 0;
+// PTX-COUNT-4: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {{.*}}, {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}, %rd{{[0-9]+}}, p, 1, 1, 1;
+func.func @wgmma_chain(%a: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %b: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %v: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %c: !tile.ptr<f32> {tile.divisibility = 16 : i32}) {
+  %i8k = tile.arange 0, 8192 : !tile.block<8192xi32>
+  %ia = tile.reshape %i8k : !tile.block<8192xi32> -> !tile.block<128x64xi32>
+  %ab = tile.splat %a : !tile.ptr<f16> -> !tile.block<128x64x!tile.ptr<f16>>
+  %ap = tile.addptr %ab, %ia : !tile.block<128x64x!tile.ptr<f16>>, !tile.block<128x64xi32>
+  %av = tile.load %ap : !tile.block<128x64x!tile.ptr<f16>>
+  %i4k = tile.arange 0, 4096 : !tile.block<4096xi32>
+  %ib = tile.reshape %i4k : !tile.block<4096xi32> -> !tile.block<64x64xi32>
+  %bb = tile.splat %b : !tile.ptr<f16> -> !tile.block<64x64x!tile.ptr<f16>>
+  %bp = tile.addptr %bb, %ib : !tile.block<64x64x!tile.ptr<f16>>, !tile.block<64x64xi32>
+  %bv = tile.load %bp : !tile.block<64x64x!tile.ptr<f16>>
+  %zero = tile.constant dense<0.0> : !tile.block<128x64xf32>
+  %s = tile.dot %av, %bv, %zero : !tile.block<128x64xf16>, !tile.block<64x64xf16> -> !tile.block<128x64xf32>
+  %p = tile.cast %s : !tile.block<128x64xf32> to !tile.block<128x64xf16>
+  %iv = tile.reshape %i8k : !tile.block<8192xi32> -> !tile.block<64x128xi32>
+  %vb = tile.splat %v : !tile.ptr<f16> -> !tile.block<64x128x!tile.ptr<f16>>
+  %vp = tile.addptr %vb, %iv : !tile.block<64x128x!tile.ptr<f16>>, !tile.block<64x128xi32>
+  %vv = tile.load %vp : !tile.block<64x128x!tile.ptr<f16>>
+  %zero2 = tile.constant dense<0.0> : !tile.block<128x128xf32>
+  %o = tile.dot %p, %vv, %zero2 : !tile.block<128x64xf16>, !tile.block<64x128xf16> -> !tile.block<128x128xf32>
+  %i16k = tile.arange 0, 16384 : !tile.block<16384xi32>
+  %ic = tile.reshape %i16k : !tile.block<16384xi32> -> !tile.block<128x128xi32>
+  %cb = tile.splat %c : !tile.ptr<f32> -> !tile.block<128x128x!tile.ptr<f32>>
+  %cp = tile.addptr %cb, %ic : !tile.block<128x128x!tile.ptr<f32>>, !tile.block<128x128xi32>
+  tile.store %cp, %o : !tile.block<128x128x!tile.ptr<f32>>
+  return
+}
+
 // In a K loop whose accumulator only the next iteration's dot reads, the
 // group commits without waiting: the loads after the dot overlap the math.
 // The next dot waits before its barrier overwrites the operands in shared
