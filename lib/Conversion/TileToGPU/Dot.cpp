@@ -194,14 +194,15 @@ static bool runsAlongRows(const BlockLayout &layout) {
 
 /// Whether `a` is held the way wgmma reads an A operand from registers: 16-bit
 /// elements in the accumulator layout of the dot's own warps, one warp
-/// column (each warpgroup holds whole rows), whole 16-column steps per
-/// instruction tile. An earlier dot's result converted to f16 (attention's
-/// probabilities) is.
+/// column (each warpgroup holds whole rows), instruction tiles of whole
+/// 16-column steps that the block's columns fill. An earlier dot's result
+/// converted to f16 (attention's probabilities) is.
 static bool isRegisterFragment(BlockType a, MmaLayoutAttr mma) {
   auto layout = dyn_cast_or_null<MmaLayoutAttr>(a.getEncoding());
   return layout && layout.getVersion() == 3 &&
          layout.getWarpsPerCTA() == mma.getWarpsPerCTA() &&
          mma.getWarpsPerCTA()[1] == 1 && layout.getInstrN() % 16 == 0 &&
+         layout.getInstrN() <= a.getShape()[1] &&
          elementBytes(a.getElementType()) == 2;
 }
 
