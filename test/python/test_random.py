@@ -437,3 +437,50 @@ def test_misuse_is_a_located_error_interpreted(what: str, message: str,
     with pytest.raises(InterpreterError) as info:
         misuse[(1,)](np.zeros(4, np.float32), 3, WHAT=what)
     assert_error_at_case(info.value, THIS_FILE, what, message)
+
+
+# ----------------------------------------------------------------------------
+# Triton's own interpreter, where Triton is installed
+# ----------------------------------------------------------------------------
+
+_BOTH_INTERPRETERS = r"""
+import os, sys
+os.environ["TRITON_INTERPRET"] = "1"
+os.environ["TILE_INTERPRET"] = "1"
+sys.path[:0] = [sys.argv[1]]
+import torch
+import philox_reference as ref
+from test_random_triton import _load
+by_triton = _load("by_triton", with_tile=False)
+by_tile = _load("by_tile", with_tile=True)
+for seed, base in [(1234, 0), (-7, -3000), (2**40 + 3, 2**32 - 2500), (-2**31, 2**31 - 10)]:
+    n = 200
+    offsets = [base + i for i in range(n)]
+    wide = not -2**31 <= base < 2**31
+    words = ref.randint4x(seed, offsets, wide)
+    for module in (by_triton, by_tile):
+        w, u, z = torch.empty(4 * n, dtype=torch.int32), torch.empty(n), torch.empty(n)
+        module.random_streams[(1,)](seed, base, w, u, z, n, BLOCK=256)
+        name = module.__name__
+        assert [x & 0xFFFFFFFF for x in w.tolist()] == [x for t in zip(*words) for x in t], name
+        assert u.tolist() == ref.uniform(words[0]), name
+        error = max(abs(a - b) for a, b in zip(z.tolist(), ref.randn(seed, offsets, wide)))
+        assert error < 2e-6, (name, error)
+    print("seed", seed, "base", base, "agree")
+"""
+
+
+def test_tritons_interpreter_agrees_with_the_reference_and_tile() -> None:
+    """The same Triton program, run by Triton's interpreter (TRITON_INTERPRET=1)
+    and by tile's, gives the reference's words and uniforms bit for bit."""
+    import importlib.util
+    import subprocess
+    from conftest import python_env
+    for module in ("triton", "torch", "numpy"):
+        if importlib.util.find_spec(module) is None:
+            pytest.skip(f"{module} is not installed here: Triton's interpreter cannot run "
+                        "(test/gpu/test_random_triton.py compares on the GPU)")
+    result = subprocess.run([sys.executable, "-c", _BOTH_INTERPRETERS, str(REPO / "test" / "gpu")],
+                            capture_output=True, text=True, timeout=600, env=python_env())
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert result.stdout.count("agree") == 4, result.stdout
