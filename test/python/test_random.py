@@ -131,29 +131,19 @@ def streams(out_ptr, seed, base, N: tl.constexpr, WHAT: tl.constexpr, ROUNDS: tl
     offs = base + tl.arange(0, N)
     lane = tl.arange(0, N)
     if WHAT == "randint4x":
-        r0, r1, r2, r3 = tl.randint4x(seed, offs, ROUNDS)
-        tl.store(out_ptr + lane, r0)
-        tl.store(out_ptr + N + lane, r1)
-        tl.store(out_ptr + 2 * N + lane, r2)
-        tl.store(out_ptr + 3 * N + lane, r3)
+        blocks = tl.randint4x(seed, offs, ROUNDS)
     if WHAT == "randint":
-        tl.store(out_ptr + lane, tl.randint(seed, offs, n_rounds=ROUNDS))
+        blocks = (tl.randint(seed, offs, n_rounds=ROUNDS),)
     if WHAT == "rand":
-        tl.store(out_ptr + lane, tl.rand(seed, offs, ROUNDS))
+        blocks = (tl.rand(seed, offs, ROUNDS),)
     if WHAT == "randn":
-        tl.store(out_ptr + lane, tl.randn(seed, offs, ROUNDS))
+        blocks = (tl.randn(seed, offs, ROUNDS),)
     if WHAT == "rand4x":
-        u0, u1, u2, u3 = tl.rand4x(seed, offs, ROUNDS)
-        tl.store(out_ptr + lane, u0)
-        tl.store(out_ptr + N + lane, u1)
-        tl.store(out_ptr + 2 * N + lane, u2)
-        tl.store(out_ptr + 3 * N + lane, u3)
+        blocks = tl.rand4x(seed, offsets=offs, n_rounds=ROUNDS)
     if WHAT == "randn4x":
-        n0, n1, n2, n3 = tl.randn4x(seed, offs, ROUNDS)
-        tl.store(out_ptr + lane, n0)
-        tl.store(out_ptr + N + lane, n1)
-        tl.store(out_ptr + 2 * N + lane, n2)
-        tl.store(out_ptr + 3 * N + lane, n3)
+        blocks = tl.randn4x(seed, offs, ROUNDS)
+    for k in tl.static_range(len(blocks)):
+        tl.store(out_ptr + k * N + lane, blocks[k])
 
 
 # (seed, base of the offsets): int32 and int64 seeds (negative ones sign-extend
@@ -421,21 +411,19 @@ MISUSES = [
 ]
 
 
+@pytest.mark.parametrize("mode", ["compiled", "interpreted"])
 @pytest.mark.parametrize("what, message", MISUSES, ids=[m[0] for m in MISUSES])
-def test_misuse_is_a_located_error_compiled(what: str, message: str) -> None:
-    with pytest.raises(tile.CompilationError) as info:
-        tile.generate_ir(misuse, "*fp32,i32", {"WHAT": what})
-    assert_error_at_case(info.value, THIS_FILE, what, message)
-
-
-@pytest.mark.parametrize("what, message", MISUSES, ids=[m[0] for m in MISUSES])
-def test_misuse_is_a_located_error_interpreted(what: str, message: str,
-                                               monkeypatch: pytest.MonkeyPatch) -> None:
-    np = _numpy()
-    from tile.interpreter import InterpreterError
-    monkeypatch.setenv("TILE_INTERPRET", "1")
-    with pytest.raises(InterpreterError) as info:
-        misuse[(1,)](np.zeros(4, np.float32), 3, WHAT=what)
+def test_misuse_is_a_located_error(what: str, message: str, mode: str,
+                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    if mode == "compiled":
+        with pytest.raises(tile.CompilationError) as info:
+            tile.generate_ir(misuse, "*fp32,i32", {"WHAT": what})
+    else:
+        np = _numpy()
+        from tile.interpreter import InterpreterError
+        monkeypatch.setenv("TILE_INTERPRET", "1")
+        with pytest.raises(InterpreterError) as info:
+            misuse[(1,)](np.zeros(4, np.float32), 3, WHAT=what)
     assert_error_at_case(info.value, THIS_FILE, what, message)
 
 

@@ -15,6 +15,7 @@ the interpreter runs the same functions with tl bound to NumPy.
 """
 from __future__ import annotations
 
+import inspect
 from typing import Any, Callable
 
 from ..errors import TileError
@@ -171,50 +172,33 @@ def _seeded(to_value: ToValue, seed: Any, offset: Any, n_rounds: Any, what: str)
             _integer(to_value, offset, what, "the offsets"), _rounds(n_rounds, what)]
 
 
-@library_builtin(_randint4x)
-def randint4x(to_value: ToValue, seed: Any, offset: Any,
-              n_rounds: Any = N_ROUNDS_DEFAULT) -> list[Any]:
-    """Four blocks of random uint32 for `seed` (an integer) and the `offset`
-    block: Philox's four output words. The fastest entry point."""
-    return _seeded(to_value, seed, offset, n_rounds, "tl.randint4x")
+def _seeded_builtin(impl: Any, name: str, doc: str, offset: str = "offset") -> Any:
+    """The builtin tl.<name>(seed, <offset>, n_rounds=10) of `impl`."""
+    def prepare(to_value: ToValue, seed: Any, offset: Any,
+                n_rounds: Any = N_ROUNDS_DEFAULT) -> list[Any]:
+        return _seeded(to_value, seed, offset, n_rounds, f"tl.{name}")
+    signature = inspect.signature(prepare)
+    parameters = [p.replace(name=offset) if p.name == "offset" else p
+                  for p in signature.parameters.values()]
+    prepare.__signature__ = signature.replace(parameters=parameters)  # type: ignore[attr-defined]
+    prepare.__name__ = prepare.__qualname__ = name
+    prepare.__doc__ = doc
+    return library_builtin(impl)(prepare)
 
 
-@library_builtin(_randint)
-def randint(to_value: ToValue, seed: Any, offset: Any,
-            n_rounds: Any = N_ROUNDS_DEFAULT) -> list[Any]:
-    """A block of random uint32: the first block of `tl.randint4x`."""
-    return _seeded(to_value, seed, offset, n_rounds, "tl.randint")
-
-
-@library_builtin(_rand)
-def rand(to_value: ToValue, seed: Any, offset: Any,
-         n_rounds: Any = N_ROUNDS_DEFAULT) -> list[Any]:
-    """A block of random float32, uniform in [0, 1): `tl.randint` through
-    `tl.uint_to_uniform_float`."""
-    return _seeded(to_value, seed, offset, n_rounds, "tl.rand")
-
-
-@library_builtin(_rand4x)
-def rand4x(to_value: ToValue, seed: Any, offsets: Any,
-           n_rounds: Any = N_ROUNDS_DEFAULT) -> list[Any]:
-    """Four blocks of random float32 in [0, 1), one per block of `tl.randint4x`."""
-    return _seeded(to_value, seed, offsets, n_rounds, "tl.rand4x")
-
-
-@library_builtin(_randn)
-def randn(to_value: ToValue, seed: Any, offset: Any,
-          n_rounds: Any = N_ROUNDS_DEFAULT) -> list[Any]:
-    """A block of random float32 from N(0, 1): Box-Muller on the first two
-    blocks of `tl.randint4x`, the cosine half."""
-    return _seeded(to_value, seed, offset, n_rounds, "tl.randn")
-
-
-@library_builtin(_randn4x)
-def randn4x(to_value: ToValue, seed: Any, offset: Any,
-            n_rounds: Any = N_ROUNDS_DEFAULT) -> list[Any]:
-    """Four blocks of random float32 from N(0, 1): Box-Muller on the pairs of
-    `tl.rand4x`'s blocks."""
-    return _seeded(to_value, seed, offset, n_rounds, "tl.randn4x")
+randint4x = _seeded_builtin(_randint4x, "randint4x", """Four blocks of random uint32 for
+    `seed` (an integer) and the `offset` block: Philox's four output words. The fastest
+    entry point.""")
+randint = _seeded_builtin(_randint, "randint", """A block of random uint32: the first block
+    of `tl.randint4x`.""")
+rand = _seeded_builtin(_rand, "rand", """A block of random float32, uniform in [0, 1):
+    `tl.randint` through `tl.uint_to_uniform_float`.""")
+rand4x = _seeded_builtin(_rand4x, "rand4x", """Four blocks of random float32 in [0, 1), one
+    per block of `tl.randint4x`.""", offset="offsets")
+randn = _seeded_builtin(_randn, "randn", """A block of random float32 from N(0, 1):
+    Box-Muller on the first two blocks of `tl.randint4x`, the cosine half.""")
+randn4x = _seeded_builtin(_randn4x, "randn4x", """Four blocks of random float32 from N(0, 1):
+    Box-Muller on the pairs of `tl.rand4x`'s blocks.""")
 
 
 def _counters(to_value: ToValue, counters: tuple[Any, ...], what: str) -> list[tensor]:
