@@ -28,6 +28,7 @@ import tile.interpreter
 import tile.language as tl
 
 import conformance_kernels as K
+import philox_reference
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -883,3 +884,63 @@ for dt in ("int32", "int64", "float16"):
                                  "wins": torch.ones(1, dtype=torch.int32),
                                  "losses": torch.full((1,), 499, dtype=torch.int32)},
          tol=None)
+
+
+# -- random numbers --------------------------------------------------------------
+# Against test/gpu/philox_reference.py (plain Python; test_random.py checks it
+# with Random123's known answers). test_random_triton.py also compares with
+# Triton's own tl.rand where Triton is installed.
+
+def _signed32(words: Sequence[int]) -> list[int]:
+    return [w - (1 << 32) if w >> 31 else w for w in words]
+
+
+def _offsets(A: Mapping[str, Any]) -> tuple[list[int], bool]:
+    base = A["base"]
+    return [base + i for i in range(A["n"])], not -2**31 <= base < 2**31
+
+
+def _philox_streams_ref(A: Mapping[str, Any], torch: Any) -> dict[str, Any]:
+    offsets, wide = _offsets(A)
+    words = philox_reference.randint4x(A["seed"], offsets, wide)
+    result = {f"i{k}": torch.tensor(_signed32(w), dtype=torch.int32) for k, w in enumerate(words)}
+    result["u"] = torch.tensor(philox_reference.uniform(words[0]), dtype=torch.float32)
+    return result
+
+
+def _philox_normal_ref(A: Mapping[str, Any], torch: Any) -> dict[str, Any]:
+    offsets, wide = _offsets(A)
+    return {"z": torch.tensor(philox_reference.randn(A["seed"], offsets, wide),
+                              dtype=torch.float64),
+            "k": torch.tensor(_signed32(philox_reference.randint4x(
+                A["seed"], offsets, wide, rounds=7)[0]), dtype=torch.int32)}
+
+
+# (seed, base): int32 seeds and offsets (negative ones too); an int64 seed;
+# int64 offsets across 2^32.
+for seed, base in [(1234, 0), (-7, -3000), (2**40 + 3, 2**32 - 2500)]:
+    n = 5000
+    kind = f"seed{seed}-base{base}"
+    case(f"philox-randint4x-rand-{kind}", K.philox_streams, (cdiv(n, 1024),),
+         [("seed", seed), ("base", base)] + [(f"i{k}", out(n, "int32")) for k in range(4)]
+         + [("u", out(n)), ("n", n)],
+         _philox_streams_ref, {"BLOCK": 1024}, tol=None)
+    case(f"philox-randn-randint7-{kind}", K.philox_normal, (cdiv(n, 512),),
+         [("seed", seed), ("base", base), ("z", out(n)), ("k", out(n, "int32")), ("n", n)],
+         _philox_normal_ref, {"BLOCK": 512}, tol=1e-6)
+
+
+def _prod_and_xor_ref(A: Mapping[str, Any], torch: Any) -> dict[str, Any]:
+    x = _cpu(A["x"])
+    prod = torch.cumprod(x, 1)  # int32: torch's CPU products wrap as the kernel's
+    rprod = torch.flip(torch.cumprod(torch.flip(x, [0]), 0), [0])
+    xor = x[:, 0].clone()
+    for j in range(1, x.shape[1]):
+        xor = torch.bitwise_xor(xor, x[:, j])
+    return {"prod": prod.to(x.dtype), "rprod": rprod.to(x.dtype), "xor": xor}
+
+
+case("cumprod-xor_sum-int32", K.prod_and_xor, (1,),
+     [("x", inp((16, 32), "int32", randint(-9, 10, avoid_zero=True))), ("prod", out((16, 32), "int32")),
+      ("rprod", out((16, 32), "int32")), ("xor", out(16, "int32"))],
+     _prod_and_xor_ref, {"M": 16, "N": 32}, tol=None)

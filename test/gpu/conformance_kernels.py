@@ -545,3 +545,42 @@ def cas_one_winner(lock_ptr, wins_ptr, losses_ptr):
     prev = tl.atomic_cas(lock_ptr, 0, 1)
     tl.atomic_add(wins_ptr, 1, mask=prev == 0)
     tl.atomic_add(losses_ptr, 1, mask=prev == 1)
+
+
+# -- random numbers (Triton's Philox) ------------------------------------------
+
+@triton.jit
+def philox_streams(seed, base, i0_ptr, i1_ptr, i2_ptr, i3_ptr, u_ptr, n, BLOCK: tl.constexpr):
+    """tl.randint4x's four words (as int32 bits) and tl.rand for the offsets
+    base + i: bit-exact with Triton."""
+    idx = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = idx < n
+    offs = base + idx
+    r0, r1, r2, r3 = tl.randint4x(seed, offs)
+    tl.store(i0_ptr + idx, r0.to(tl.int32, bitcast=True), mask=mask)
+    tl.store(i1_ptr + idx, r1.to(tl.int32, bitcast=True), mask=mask)
+    tl.store(i2_ptr + idx, r2.to(tl.int32, bitcast=True), mask=mask)
+    tl.store(i3_ptr + idx, r3.to(tl.int32, bitcast=True), mask=mask)
+    tl.store(u_ptr + idx, tl.rand(seed, offs), mask=mask)
+
+
+@triton.jit
+def philox_normal(seed, base, z_ptr, k_ptr, n, BLOCK: tl.constexpr):
+    """tl.randn (f32 log/sqrt/cos/sin) and tl.randint with 7 rounds."""
+    idx = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = idx < n
+    offs = base + idx
+    tl.store(z_ptr + idx, tl.randn(seed, offs), mask=mask)
+    tl.store(k_ptr + idx, tl.randint(seed, offs, 7).to(tl.int32, bitcast=True), mask=mask)
+
+
+@triton.jit
+def prod_and_xor(x_ptr, prod_ptr, rprod_ptr, xor_ptr, M: tl.constexpr, N: tl.constexpr):
+    """Row-wise cumprod (forward, and column-wise reverse) and row xor_sum of
+    one M x N tile."""
+    rows = tl.arange(0, M)[:, None]
+    cols = tl.arange(0, N)[None, :]
+    x = tl.load(x_ptr + rows * N + cols)
+    tl.store(prod_ptr + rows * N + cols, tl.cumprod(x, 1))
+    tl.store(rprod_ptr + rows * N + cols, tl.cumprod(x, 0, reverse=True))
+    tl.store(xor_ptr + tl.arange(0, M), tl.xor_sum(x, 1))

@@ -29,18 +29,12 @@ def uses(p, WHAT: tl.constexpr):
         tl.join(x, x)
     if WHAT == "sort":
         tl.sort(x)
-    if WHAT == "cumprod":
-        tl.cumprod(x, 0)
-    if WHAT == "xor_sum":
-        tl.xor_sum(x.to(tl.int32), 0)
     if WHAT == "reduce":
         tl.reduce((x, x), 0, add_pairs)
     if WHAT == "scan":
         tl.associative_scan((x, x), 0, add_pairs)
     if WHAT == "fp8":
         x.to(tl.float8e4nv)
-    if WHAT == "rand":
-        tl.rand(0, tl.arange(0, 4))
     if WHAT == "inline_asm":
         tl.inline_asm_elementwise("mov.b32 $0, $1;", "=r,r", [x], dtype=tl.int32, is_pure=True,
                                   pack=1)
@@ -68,12 +62,9 @@ CASES = [
     ("atomic_load", f"{NO_ATTRIBUTE} 'atomic_load'"),
     ("join", f"{NO_ATTRIBUTE} 'join'"),
     ("sort", f"{NO_ATTRIBUTE} 'sort'"),
-    ("cumprod", f"{NO_ATTRIBUTE} 'cumprod'"),
-    ("xor_sum", f"{NO_ATTRIBUTE} 'xor_sum'"),
     ("reduce", "tl.reduce over several blocks at once is not supported yet"),
     ("scan", "tl.associative_scan over several blocks at once is not supported yet"),
     ("fp8", f"{NO_ATTRIBUTE} 'float8e4nv'"),
-    ("rand", f"{NO_ATTRIBUTE} 'rand'"),
     ("inline_asm", f"{NO_ATTRIBUTE} 'inline_asm_elementwise'"),
     ("device_print", f"{NO_ATTRIBUTE} 'device_print'"),
     ("print", "cannot call the Python function print on runtime values"),

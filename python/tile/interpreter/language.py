@@ -29,8 +29,8 @@ from ..language.types import unwrap
 from . import libdevice, memory
 from . import ops as O
 from .program import current
-from .values import (BlockTruthError, Tensor, bf16_bits, bf16_values, constant, make,
-                     storage_dtype, wrap_int)
+from .values import (BlockTruthError, Tensor, bf16_bits, bf16_values, compute_dtype, constant,
+                     make, storage_dtype, wrap_int)
 
 _IMPLEMENTED: dict[str, Callable[..., Any]] = {}
 
@@ -314,7 +314,12 @@ def umulhi(x: Any, y: Any) -> Tensor:
     common = M.umulhi_type(x.dtype, y.dtype)
     x, y = O.promote(x, y, common)
     bits = common.primitive_bitwidth
-    # The high half of the unsigned 2N-bit product, as the type's bits.
+    # The high half of the unsigned 2N-bit product, as the type's bits: in
+    # uint64 for 32-bit operands (exact), in Python integers for 64-bit ones.
+    if bits == 32:
+        wide = x.data.astype(np.uint32).astype(np.uint64) * y.data.astype(np.uint32)
+        return make((wide >> np.uint64(32)).astype(np.uint32).view(compute_dtype(common)),
+                    common)
     high = np.frompyfunc(
         lambda a, b: wrap_int((int(a) % 2**bits) * (int(b) % 2**bits) >> bits, common), 2, 1)
     return make(high(x.data, y.data), common)
@@ -725,6 +730,25 @@ def static_print(*values: Any) -> None:
     caller = sys._getframe(1)
     if current().first_time(("static_print", caller.f_code, caller.f_lasti)):
         print(*(unwrap(v) for v in values))
+
+
+# ----------------------------------------------------------------------------
+# Builtins written as @jit functions (tl.rand, tl.cumprod, ...)
+# ----------------------------------------------------------------------------
+
+def _library(name: str, impl: Any, prepare: Callable[..., list[Any]]) -> None:
+    """The compiled builtin's @jit function, run interpreted on the
+    arguments its `prepare` checked (as compiled)."""
+    def fn(*args: Any, **kwargs: Any) -> Any:
+        from .runner import callable_jit
+        values = C.library_arguments(prepare, name, args, kwargs, O.to_value)
+        return callable_jit(impl)(*values)
+    fn.__name__ = fn.__qualname__ = name
+    _implements(fn)
+
+
+for _name, (_impl, _prepare) in C.LIBRARY.items():
+    _library(_name, _impl, _prepare)
 
 
 # ----------------------------------------------------------------------------

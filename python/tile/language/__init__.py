@@ -22,6 +22,12 @@ from . import extra, math  # noqa: E402,F401
 from .math import (  # noqa: E402,F401
     div_rn, erf, extern_elementwise, fdiv, rint, sqrt_rn, umulhi)
 
+# Builtins written with the others, as @jit functions (core.library_builtin).
+from .random import (  # noqa: E402,F401
+    pair_uniform_to_normal, philox, philox_impl, rand, rand4x, randint, randint4x, randn,
+    randn4x, uint_to_uniform_float)
+from .standard import cumprod, swizzle2d, xor_sum  # noqa: E402,F401
+
 # Tuples are Python tuples in a kernel (`tl.tuple([a, b])`, tuple arguments
 # and returns, `t[i] = v`).
 tuple = _builtins.tuple  # noqa: A001

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import builtins
 import functools
+import inspect
 from typing import Any, Callable, TypeVar
 
 from ..compiler.ir import LOAD_CACHE_OPERATORS, STORE_CACHE_OPERATORS, Block, Builder
@@ -32,6 +33,51 @@ def builtin(fn: F) -> F:
 
 def is_builtin(fn: Any) -> bool:
     return getattr(fn, "__tile_builtin__", False)
+
+
+# Builtins implemented by a @tile.jit function of tile.language (tl.rand,
+# tl.cumprod, ...): name -> (the @jit function, its `prepare`). One
+# implementation serves compiled kernels (inlined at the call) and the
+# interpreter (which runs it with tl bound to NumPy).
+LIBRARY: dict[str, tuple[Any, Callable[..., list[Any]]]] = {}
+
+
+def library_arguments(prepare: Callable[..., list[Any]], name: str, args: tuple[Any, ...],
+                      kwargs: dict[str, Any], to_value: Callable[[Any], tensor]) -> list[Any]:
+    """The arguments of library builtin `name`'s @jit function: `prepare`
+    (with the builtin's Triton signature after `to_value`) binds the call,
+    checks it and returns them; `to_value` makes runtime values of Python
+    numbers (a typed constant, compiled or interpreted)."""
+    try:
+        bound = inspect.signature(prepare).bind(to_value, *args, **kwargs)
+    except TypeError as exc:
+        raise TileError(f"tl.{name}(): {exc}") from None
+    return prepare(*bound.args, **bound.kwargs)
+
+
+def library_builtin(impl: Any) -> Callable[[Callable[..., list[Any]]], Callable[..., Any]]:
+    """Decorates `prepare(to_value, <Triton's parameters>)`, named as the
+    builtin: the builtin checks its arguments where the kernel calls it (so
+    errors point at the user's line), then inlines `impl` on what `prepare`
+    returns."""
+    def decorate(prepare: Callable[..., list[Any]]) -> Callable[..., Any]:
+        name = prepare.__name__
+
+        def fn(*args: Any, _builder: Builder | None = None, **kwargs: Any) -> Any:
+            b = _builder
+            values = library_arguments(prepare, name, args, kwargs,
+                                       lambda v: S.to_tensor(b, v))
+            return b.call_jit(impl, values)
+        parameters = list(inspect.signature(prepare).parameters.values())[1:]
+        fn.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
+            parameters + [inspect.Parameter("_builder", inspect.Parameter.KEYWORD_ONLY,
+                                            default=None)])
+        fn.__name__ = fn.__qualname__ = name
+        fn.__doc__ = prepare.__doc__
+        fn.__module__ = prepare.__module__
+        LIBRARY[name] = (impl, prepare)
+        return builtin(fn)
+    return decorate
 
 
 def _constexpr_int(value: Any, what: str) -> int:
@@ -862,6 +908,7 @@ __all__ = [name for name in dir() if not name.startswith("_")
            and name not in ("annotations", "builtins", "functools", "Any", "Callable",
                             "TypeVar", "F", "Block", "Builder", "ConstantRequired",
                             "LOAD_CACHE_OPERATORS", "STORE_CACHE_OPERATORS",
-                            "ATOMIC_SEMANTICS", "ATOMIC_SCOPES", "atomic_order",
+                            "ATOMIC_SEMANTICS", "ATOMIC_SCOPES", "atomic_order", "inspect",
+                            "LIBRARY", "library_arguments", "library_builtin",
                             "atomic_pointee", "atomic_shapes", "atomic_kind",
                             "TileError", "S", "T")]

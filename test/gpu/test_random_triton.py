@@ -1,0 +1,69 @@
+"""tile's tl.randint4x / rand / randn against Triton's own, on the GPU: the same
+Triton program (triton_random_kernels.py) compiled by Triton and by tile.
+Skipped, saying so, where Triton is not installed in the test's Python."""
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+import tile
+
+pytestmark = pytest.mark.gpu
+
+HERE = Path(__file__).resolve().parent
+SOURCE = HERE / "triton_random_kernels.py"
+
+
+def _load(name: str, with_tile: bool) -> ModuleType:
+    """triton_random_kernels.py as a module; `with_tile`: its `import triton`
+    (and triton.language) give tile (and tile.language)."""
+    spec = importlib.util.spec_from_file_location(name, SOURCE)
+    module = importlib.util.module_from_spec(spec)
+    if not with_tile:
+        spec.loader.exec_module(module)
+        return module
+    saved = {key: sys.modules.get(key) for key in ("triton", "triton.language")}
+    sys.modules["triton"], sys.modules["triton.language"] = tile, tile.language
+    try:
+        spec.loader.exec_module(module)
+    finally:
+        for key, value in saved.items():
+            if value is None:
+                sys.modules.pop(key, None)
+            else:
+                sys.modules[key] = value
+    return module
+
+
+@pytest.mark.parametrize("seed, base", [(1234, 0), (-7, -3000), (2**40 + 3, 2**32 - 2500)])
+def test_tile_matches_tritons_own_random_numbers(seed: int, base: int) -> None:
+    if importlib.util.find_spec("triton") is None:
+        pytest.skip("Triton is not installed in this Python, so there is no tl.rand of "
+                    "Triton's to compare with (test_conformance's philox cases check tile "
+                    "against the reference)")
+    import torch
+    by_triton = _load("random_kernels_by_triton", with_tile=False)
+    by_tile = _load("random_kernels_by_tile", with_tile=True)
+    n, block = 10_000, 1024
+    results = []
+    for module in (by_triton, by_tile):
+        words = torch.empty(4 * n, dtype=torch.int32, device="cuda")
+        uniform = torch.empty(n, dtype=torch.float32, device="cuda")
+        normal = torch.empty(n, dtype=torch.float32, device="cuda")
+        module.random_streams[((n + block - 1) // block,)](seed, base, words, uniform, normal, n,
+                                                          BLOCK=block)
+        torch.cuda.synchronize()
+        results.append((words.cpu(), uniform.cpu(), normal.cpu()))
+    (tw, tu, tn), (gw, gu, gn) = results
+    assert torch.equal(gw, tw), f"randint4x: {int((gw != tw).sum())} of {4 * n} words differ"
+    assert torch.equal(gu.view(torch.int32), tu.view(torch.int32)), \
+        f"rand: {int((gu != tu).sum())} of {n} values differ"
+    difference = (gn.double() - tn.double()).abs().max().item()
+    exact = int((gn.view(torch.int32) == tn.view(torch.int32)).sum())
+    print(f"randn seed {seed} base {base}: {exact} of {n} bit-exact, max |difference| "
+          f"{difference:.3e}")
+    assert difference < 1e-5

@@ -1,0 +1,474 @@
+"""tl.randint4x / randint / rand / randn / rand4x / randn4x / philox / philox_impl
+(Triton's Philox), tl.cumprod, tl.xor_sum and tl.swizzle2d: interpreted runs
+checked bit for bit against a plain-Python reference (test/gpu/philox_reference.py,
+itself checked against Random123's known answers), the compiled IR and PTX,
+and misuse as located errors, compiled and interpreted."""
+from __future__ import annotations
+
+import inspect
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import REPO, assert_error_at_case, requires_library
+
+import tile
+import tile.language as tl
+
+sys.path.insert(0, str(REPO / "test" / "gpu"))
+import philox_reference as ref  # noqa: E402
+
+THIS_FILE = Path(__file__).resolve()
+M32, M64 = ref.M32, ref.M64
+
+# Random123's examples/kat_vectors (Philox 4x32 with 7 and 10 rounds, 4x64
+# with 10): word width, rounds, counter, key, the expected output.
+_PI32 = ([0x243f6a88, 0x85a308d3, 0x13198a2e, 0x03707344], [0xa4093822, 0x299f31d0])
+_PI64 = ([0x243f6a8885a308d3, 0x13198a2e03707344, 0xa4093822299f31d0, 0x082efa98ec4e6c89],
+         [0x452821e638d01377, 0xbe5466cf34e90c6c])
+KNOWN_ANSWERS = [
+    (32, 10, [0] * 4, [0] * 2, [0x6627e8d5, 0xe169c58d, 0xbc57ac4c, 0x9b00dbd8]),
+    (32, 10, [M32] * 4, [M32] * 2, [0x408f276d, 0x41c83b0e, 0xa20bc7c6, 0x6d5451fd]),
+    (32, 10, *_PI32, [0xd16cfe09, 0x94fdcceb, 0x5001e420, 0x24126ea1]),
+    (32, 7, [0] * 4, [0] * 2, [0x5f6fb709, 0x0d893f64, 0x4f121f81, 0x4f730a48]),
+    (32, 7, [M32] * 4, [M32] * 2, [0x5207ddc2, 0x45165e59, 0x4d8ee751, 0x8c52f662]),
+    (32, 7, *_PI32, [0x4dfccaba, 0x190a87f0, 0xc47362ba, 0xb6b5242a]),
+    (64, 10, [0] * 4, [0] * 2,
+     [0x16554d9eca36314c, 0xdb20fe9d672d0fdc, 0xd7e772cee186176b, 0x7e68b68aec7ba23b]),
+    (64, 10, [M64] * 4, [M64] * 2,
+     [0x87b092c3013fe90b, 0x438c3c67be8d0224, 0x9cc7d7c69cd777b6, 0xa09caebf594f0ba0]),
+    (64, 10, *_PI64,
+     [0xa528f45403e61d95, 0x38c72dbd566e9788, 0xa5a1610e72fd18b5, 0x57bd43b5e52b7fe6]),
+]
+
+
+def _numpy():
+    return pytest.importorskip("numpy", reason="the interpreter needs NumPy")
+
+
+def test_the_reference_gives_random123s_known_answers() -> None:
+    for bits, rounds, counter, key, expected in KNOWN_ANSWERS:
+        assert list(ref.philox(counter, key, rounds, bits)) == expected, (bits, rounds, counter)
+
+
+def test_signatures_are_tritons() -> None:
+    def names(fn):
+        return [(p.name, p.default) for p in inspect.signature(fn).parameters.values()
+                if p.name != "_builder"]
+    empty = inspect.Parameter.empty
+    seeded = [("seed", empty), ("offset", empty), ("n_rounds", 10)]
+    for fn in (tl.randint4x, tl.randint, tl.rand, tl.randn, tl.randn4x):
+        assert names(fn) == seeded, fn.__name__
+    assert names(tl.rand4x) == [("seed", empty), ("offsets", empty), ("n_rounds", 10)]
+    assert names(tl.philox) == [("seed", empty)] + [(f"c{i}", empty) for i in range(4)] + [
+        ("n_rounds", 10)]
+    assert names(tl.philox_impl) == [(f"c{i}", empty) for i in range(4)] + [
+        ("k0", empty), ("k1", empty), ("n_rounds", 10)]
+    assert names(tl.cumprod) == [("input", empty), ("axis", 0), ("reverse", False)]
+    assert names(tl.xor_sum) == [("input", empty), ("axis", None), ("keep_dims", False)]
+    assert names(tl.swizzle2d) == [(n, empty) for n in ("i", "j", "size_i", "size_j", "size_g")]
+
+
+# ----------------------------------------------------------------------------
+# philox_impl: the known answers through a kernel
+# ----------------------------------------------------------------------------
+
+@tile.jit
+def philox_rounds(c_ptr, k_ptr, out_ptr, ROUNDS: tl.constexpr):
+    lane = tl.arange(0, 4)
+    r0, r1, r2, r3 = tl.philox_impl(
+        tl.load(c_ptr + lane * 4), tl.load(c_ptr + lane * 4 + 1), tl.load(c_ptr + lane * 4 + 2),
+        tl.load(c_ptr + lane * 4 + 3), tl.load(k_ptr + lane * 2), tl.load(k_ptr + lane * 2 + 1),
+        ROUNDS)
+    tl.store(out_ptr + lane * 4, r0)
+    tl.store(out_ptr + lane * 4 + 1, r1)
+    tl.store(out_ptr + lane * 4 + 2, r2)
+    tl.store(out_ptr + lane * 4 + 3, r3)
+
+
+def _known_answer_groups():
+    groups = {}
+    for bits, rounds, counter, key, expected in KNOWN_ANSWERS:
+        groups.setdefault((bits, rounds), []).append((counter, key, expected))
+    return sorted(groups.items())
+
+
+@pytest.mark.parametrize("bits, rounds", [g[0] for g in _known_answer_groups()])
+def test_philox_impl_gives_the_known_answers_interpreted(bits: int, rounds: int,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    np = _numpy()
+    monkeypatch.setenv("TILE_INTERPRET", "1")
+    vectors = dict(_known_answer_groups())[(bits, rounds)]
+    vectors = (vectors + vectors)[:4]  # four lanes
+    word = np.uint32 if bits == 32 else np.uint64
+    counters = np.array([v[0] for v in vectors], word)
+    keys = np.array([v[1] for v in vectors], word)
+    out = np.zeros((4, 4), word)
+    philox_rounds[(1,)](counters, keys, out, ROUNDS=rounds)
+    assert out.tolist() == [v[2] for v in vectors]
+
+
+@requires_library
+@pytest.mark.parametrize("bits", [32, 64])
+def test_philox_impl_compiles_to_widening_multiplies(bits: int) -> None:
+    word = "u32" if bits == 32 else "u64"
+    ir = tile.generate_ir(philox_rounds, f"*{word},*{word},*{word}", {"ROUNDS": 10})
+    symbol = "__nv_umulhi" if bits == 32 else "__nv_umul64hi"
+    assert ir.count(f'"{symbol}"') == 20  # two per round
+    ptx = tile.compile(philox_rounds, {"c_ptr": f"*{word}", "k_ptr": f"*{word}",
+                                       "out_ptr": f"*{word}"},
+                       constexprs={"ROUNDS": 10}, target="sm_90a").asm["ptx"]
+    assert f"mul.hi.u{bits}" in ptx
+
+
+# ----------------------------------------------------------------------------
+# randint4x, randint, rand, randn and the 4x variants against the reference
+# ----------------------------------------------------------------------------
+
+@tile.jit
+def streams(out_ptr, seed, base, N: tl.constexpr, WHAT: tl.constexpr, ROUNDS: tl.constexpr):
+    offs = base + tl.arange(0, N)
+    lane = tl.arange(0, N)
+    if WHAT == "randint4x":
+        blocks = tl.randint4x(seed, offs, ROUNDS)
+    if WHAT == "randint":
+        blocks = (tl.randint(seed, offs, n_rounds=ROUNDS),)
+    if WHAT == "rand":
+        blocks = (tl.rand(seed, offs, ROUNDS),)
+    if WHAT == "randn":
+        blocks = (tl.randn(seed, offs, ROUNDS),)
+    if WHAT == "rand4x":
+        blocks = tl.rand4x(seed, offsets=offs, n_rounds=ROUNDS)
+    if WHAT == "randn4x":
+        blocks = tl.randn4x(seed, offs, ROUNDS)
+    for k in tl.static_range(len(blocks)):
+        tl.store(out_ptr + k * N + lane, blocks[k])
+
+
+# (seed, base of the offsets): int32 and int64 seeds (negative ones sign-extend
+# to 64 bits), int32 offsets (negative ones too) and int64 offsets across 2^32.
+SEEDS_AND_OFFSETS = [(0, 0), (42, 1000), (-1, -64), (2**31 - 1, 2**31 - 40),
+                     (-2**31, 0), (2**40 + 7, 0), (0x123456789, 2**32 - 37),
+                     (-(2**50) - 3, -(2**33) - 5), (12345, 2**40 + 2**32 - 30)]
+N = 64
+
+
+def _run_streams(what: str, seed: int, base: int, rounds: int = 10):
+    np = _numpy()
+    dtype = np.uint32 if what.startswith("randint") else np.float32
+    rows = 4 if what.endswith("4x") else 1
+    out = np.zeros(rows * N, dtype)
+    streams[(1,)](out, seed, base, N=N, WHAT=what, ROUNDS=rounds)
+    offsets = [base + i for i in range(N)]
+    wide = not -2**31 <= base < 2**31  # base's type: i32 if it fits, else i64
+    return out.reshape(rows, N), offsets, wide
+
+
+@pytest.mark.parametrize("seed, base", SEEDS_AND_OFFSETS)
+def test_randint4x_and_rand_are_bit_exact_interpreted(seed: int, base: int,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TILE_INTERPRET", "1")
+    got, offsets, wide = _run_streams("randint4x", seed, base)
+    expected = ref.randint4x(seed, offsets, wide)
+    assert got.tolist() == expected
+    got, _, _ = _run_streams("randint", seed, base)
+    assert got.tolist() == expected[:1]
+    got, _, _ = _run_streams("rand", seed, base)
+    assert got.tolist() == [ref.uniform(expected[0])]
+    assert ((0 <= got) & (got < 1)).all()
+    got, _, _ = _run_streams("rand4x", seed, base)
+    assert got.tolist() == [ref.uniform(words) for words in expected]
+
+
+@pytest.mark.parametrize("seed, base", SEEDS_AND_OFFSETS[:4])
+def test_randn_is_box_muller_of_the_first_two_words(seed: int, base: int,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    np = _numpy()
+    monkeypatch.setenv("TILE_INTERPRET", "1")
+    got, offsets, wide = _run_streams("randn", seed, base)
+    expected = ref.randn(seed, offsets, wide)
+    # f32 log/sqrt/cos/sin (NumPy's here, libdevice's compiled) against f64.
+    np.testing.assert_allclose(got[0], expected, rtol=2e-6, atol=2e-6)
+    got4, _, _ = _run_streams("randn4x", seed, base)
+    words = [ref.uniform(w) for w in ref.randint4x(seed, offsets, wide)]
+    pairs = [ref.normal_pair(a, b) for a, b in zip(words[0], words[1])] + [
+        ref.normal_pair(a, b) for a, b in zip(words[2], words[3])]
+    expected4 = [[p[0] for p in pairs[:N]], [p[1] for p in pairs[:N]],
+                 [p[0] for p in pairs[N:]], [p[1] for p in pairs[N:]]]
+    np.testing.assert_allclose(got4, expected4, rtol=2e-6, atol=2e-6)
+    assert got4[0].tolist() == got[0].tolist()  # randn is randn4x's first block
+
+
+def test_n_rounds_is_the_number_of_rounds(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TILE_INTERPRET", "1")
+    for rounds in (0, 1, 7):
+        got, offsets, wide = _run_streams("randint4x", 99, 5, rounds)
+        assert got.tolist() == ref.randint4x(99, offsets, wide, rounds), rounds
+
+
+@tile.jit
+def constant_seed(out_ptr, N: tl.constexpr, SEED: tl.constexpr):
+    lane = tl.arange(0, N)
+    tl.store(out_ptr + lane, tl.randint(SEED, lane))
+    tl.store(out_ptr + N + lane, tl.randint(SEED, 7))  # a scalar offset
+
+
+@pytest.mark.parametrize("seed", [5, -3, 2**32 + 1, 2**63 + 5])
+def test_constexpr_seeds_and_scalar_offsets(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    np = _numpy()
+    monkeypatch.setenv("TILE_INTERPRET", "1")
+    out = np.zeros(2 * 8, np.uint32)
+    constant_seed[(1,)](out, N=8, SEED=seed)
+    assert out[:8].tolist() == ref.randint4x(seed, range(8))[0]
+    assert out[8:].tolist() == ref.randint4x(seed, [7])[0] * 8
+
+
+@tile.jit
+def wide_words(x_ptr, philox_ptr, uniform_ptr, seed, N: tl.constexpr):
+    lane = tl.arange(0, N)
+    x = tl.load(x_ptr + lane)
+    r0, r1, r2, r3 = tl.philox(seed, x, x + 1, x * 0, x * 0)
+    tl.store(philox_ptr + lane, r0)
+    tl.store(philox_ptr + N + lane, r3)
+    tl.store(uniform_ptr + lane, tl.uint_to_uniform_float(x))
+
+
+def test_philox_on_64_bit_counters_and_64_bit_uniforms(monkeypatch: pytest.MonkeyPatch) -> None:
+    """64-bit counters are Philox 4x64 keyed (seed, 0); uint_to_uniform_float of
+    64-bit words uses the 64-bit scale."""
+    np = _numpy()
+    monkeypatch.setenv("TILE_INTERPRET", "1")
+    x = np.array([0, 1, 2**40 + 3, M64, 2**63, 12345, 2**63 - 1, 99], np.uint64)
+    words, uniforms = np.zeros(16, np.uint64), np.zeros(8, np.float32)
+    wide_words[(1,)](x, words, uniforms, 77, N=8)
+    expected = [ref.philox((int(v), int(v) + 1, 0, 0), (77, 0), 10, 64) for v in x]
+    assert words[:8].tolist() == [e[0] for e in expected]
+    assert words[8:].tolist() == [e[3] for e in expected]
+    assert uniforms.tolist() == ref.uniform([int(v) for v in x], bits=64)
+
+
+@requires_library
+@pytest.mark.parametrize("what", ["randint4x", "randint", "rand", "randn", "rand4x", "randn4x"])
+def test_streams_compile_for_sm90a(what: str) -> None:
+    signature = {"out_ptr": "*u32" if what.startswith("randint") else "*fp32",
+                 "seed": "i64", "base": "i64"}
+    kernel = tile.compile(streams, signature, constexprs={"N": 128, "WHAT": what, "ROUNDS": 10},
+                          target="sm_90a")
+    ir, ptx = kernel.asm["tile"], kernel.asm["ptx"]
+    # Four Philox words per offset: one generator (20 widening multiplies) per call.
+    assert ir.count('"__nv_umulhi"') == 20 and "mul.hi.u32" in ptx
+    # The seed's and the offsets' high words: logical and arithmetic 64-bit shifts.
+    assert "arith.shrui" in ir and "tile.shrsi" in ir
+    if what.startswith("rand") and not what.startswith("randint"):
+        assert "cvt.rn.f32.s32" in ptx  # the folded int32 to float32
+    if what.startswith("randn"):
+        assert "tile.log" in ir and "tile.cos" in ir
+
+
+# ----------------------------------------------------------------------------
+# cumprod, xor_sum, swizzle2d
+# ----------------------------------------------------------------------------
+
+@tile.jit
+def standard(x_ptr, prod_ptr, rprod_ptr, xor_ptr, xor0_ptr, xor1_ptr, si_ptr, sj_ptr,
+             M: tl.constexpr, K: tl.constexpr, G: tl.constexpr):
+    rows = tl.arange(0, M)[:, None]
+    cols = tl.arange(0, K)[None, :]
+    x = tl.load(x_ptr + rows * K + cols)
+    tl.store(prod_ptr + rows * K + cols, tl.cumprod(x, 1))
+    tl.store(rprod_ptr + rows * K + cols, x.cumprod(axis=0, reverse=True))
+    if x.dtype.is_int():
+        tl.store(xor_ptr, tl.xor_sum(x))
+        tl.store(xor0_ptr + cols, tl.xor_sum(x, 0, keep_dims=True))
+        tl.store(xor1_ptr + tl.arange(0, M), x.xor_sum(1))
+    i, j = tl.swizzle2d(rows, cols, M, K, G)
+    tl.store(si_ptr + rows * K + cols, i)
+    tl.store(sj_ptr + rows * K + cols, j)
+
+
+def _swizzle_reference(i: int, j: int, size_i: int, size_j: int, size_g: int) -> tuple:
+    """Grouped ordering written out directly: row-major index -> its group of
+    size_g rows (the last one may be shorter) -> column-major inside it."""
+    index = i * size_j + j
+    group, within = divmod(index, size_g * size_j)
+    first = group * size_g
+    rows = min(size_i - first, size_g)
+    return first + within % rows, within // rows
+
+
+@pytest.mark.parametrize("dtype", ["int32", "uint8", "float32", "float16"])
+def test_cumprod_xor_sum_swizzle2d_interpreted(dtype: str,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    np = _numpy()
+    monkeypatch.setenv("TILE_INTERPRET", "1")
+    M, K, G = 4, 8, 3
+    rng = np.random.default_rng(5)
+    if dtype.startswith(("int", "uint")):
+        x = rng.integers(0, 250, (M, K)).astype(dtype)  # int32 products wrap; uint8 too
+    else:
+        x = rng.uniform(0.5, 1.5, (M, K)).astype(dtype)
+    outs = {name: np.zeros(shape, dtype) for name, shape in
+            [("prod", (M, K)), ("rprod", (M, K)), ("xor", 1), ("xor0", K), ("xor1", M)]}
+    si, sj = np.zeros((M, K), np.int32), np.zeros((M, K), np.int32)
+    standard[(1,)](x, outs["prod"], outs["rprod"], outs["xor"], outs["xor0"], outs["xor1"],
+                   si, sj, M=M, K=K, G=G)
+    with np.errstate(over="ignore"):
+        prod = np.cumprod(x, axis=1, dtype=x.dtype)
+        rprod = np.flip(np.cumprod(np.flip(x, 0), axis=0, dtype=x.dtype), 0)
+    if dtype.startswith("float"):
+        np.testing.assert_allclose(outs["prod"], prod, rtol=2e-3)
+        np.testing.assert_allclose(outs["rprod"], rprod, rtol=2e-3)
+    else:
+        assert outs["prod"].tolist() == prod.tolist()
+        assert outs["rprod"].tolist() == rprod.tolist()
+        assert outs["xor"].tolist() == [np.bitwise_xor.reduce(x, axis=None)]
+        assert outs["xor0"].tolist() == np.bitwise_xor.reduce(x, axis=0).tolist()
+        assert outs["xor1"].tolist() == np.bitwise_xor.reduce(x, axis=1).tolist()
+    expected = [[_swizzle_reference(i, j, M, K, G) for j in range(K)] for i in range(M)]
+    assert [[(int(a), int(b)) for a, b in zip(r, s)] for r, s in zip(si, sj)] == expected
+
+
+def test_cumprod_of_bf16_is_computed_in_fp32() -> None:
+    @tile.jit
+    def bf16_cumprod(x_ptr, out_ptr):
+        lane = tl.arange(0, 8)
+        y = tl.cumprod(tl.load(x_ptr + lane))
+        tl.static_assert(y.dtype == tl.float32)
+        tl.store(out_ptr + lane, y)
+    ir = tile.generate_ir(bf16_cumprod, "*bf16,*bf16")
+    assert "tile.scan custom" in ir and "arith.mulf" in ir and "f32" in ir
+
+
+@requires_library
+def test_cumprod_and_xor_sum_compile_to_custom_scans_and_reductions() -> None:
+    kernel = tile.compile(standard, {f"{n}_ptr": "*i32" for n in (
+        "x", "prod", "rprod", "xor", "xor0", "xor1", "si", "sj")},
+        constexprs={"M": 4, "K": 8, "G": 3}, target="sm_90a")
+    ir = kernel.asm["tile"]
+    assert ir.count("tile.scan custom") == 2 and "reverse" in ir
+    assert ir.count("tile.reduce custom") == 3 and "arith.xori" in ir and "arith.muli" in ir
+    assert "divsi" in ir and "minsi" in ir  # swizzle2d's arithmetic
+
+
+# ----------------------------------------------------------------------------
+# Misuse: located errors, compiled and interpreted
+# ----------------------------------------------------------------------------
+
+@tile.jit
+def misuse(p, n, WHAT: tl.constexpr):
+    offs = tl.arange(0, 4)
+    x = tl.load(p + offs)
+    if WHAT == "float_seed":
+        tl.rand(1.5, offs)
+    if WHAT == "float_offsets":
+        tl.rand(3, x)
+    if WHAT == "pointer_offsets":
+        tl.randint(3, p + offs)
+    if WHAT == "runtime_rounds":
+        tl.randint4x(3, offs, n)
+    if WHAT == "negative_rounds":
+        tl.randn(3, offs, -1)
+    if WHAT == "missing_offset":
+        tl.rand(3)
+    if WHAT == "philox_widths":
+        tl.philox(3, offs, offs.to(tl.int64), offs, offs)
+    if WHAT == "philox_impl_signed":
+        tl.philox_impl(offs, offs, offs, offs, 1, 2)
+    if WHAT == "uniform_of_floats":
+        tl.uint_to_uniform_float(x)
+    if WHAT == "normal_of_ints":
+        tl.pair_uniform_to_normal(offs, offs)
+    if WHAT == "xor_sum_of_floats":
+        tl.xor_sum(x)
+    if WHAT == "cumprod_of_scalar":
+        tl.cumprod(n)
+    if WHAT == "cumprod_axis":
+        tl.cumprod(x, 1)
+    if WHAT == "swizzle_of_floats":
+        tl.swizzle2d(x, offs, 4, 4, 2)
+
+
+MISUSES = [
+    ("float_seed", "tl.rand: the seed must be an integer or a block of integers, got fp32"),
+    ("float_offsets", "tl.rand: the offsets must be an integer or a block of integers, got fp32"),
+    ("pointer_offsets", "tl.randint: the offsets must be an integer or a block of integers, "
+                        "got *fp32"),
+    ("runtime_rounds", "tl.randint4x's n_rounds must be a compile-time constant"),
+    ("negative_rounds", "tl.randn: n_rounds must not be negative, got -1"),
+    ("missing_offset", "tl.rand(): missing a required argument: 'offset'"),
+    ("philox_widths", "tl.philox: the counters c0..c3 must be 32-bit or 64-bit values of one "
+                      "width, but c1 is int64"),
+    ("philox_impl_signed", "tl.philox_impl: the counters c0..c3 must all be uint32 or all "
+                           "uint64, got int32, int32, int32, int32"),
+    ("uniform_of_floats", "tl.uint_to_uniform_float needs int32, uint32, int64 or uint64 "
+                          "values, got fp32"),
+    ("normal_of_ints", "tl.pair_uniform_to_normal: u1 must be floating-point, got int32"),
+    ("xor_sum_of_floats", "tl.xor_sum needs integers, got fp32"),
+    ("cumprod_of_scalar", "tl.cumprod needs a block, got a scalar (int32)"),
+    ("cumprod_axis", "axis 1 is out of range for a block of rank 1"),
+    ("swizzle_of_floats", "tl.swizzle2d: i must be an integer or a block of integers, got fp32"),
+]
+
+
+@pytest.mark.parametrize("mode", ["compiled", "interpreted"])
+@pytest.mark.parametrize("what, message", MISUSES, ids=[m[0] for m in MISUSES])
+def test_misuse_is_a_located_error(what: str, message: str, mode: str,
+                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    if mode == "compiled":
+        with pytest.raises(tile.CompilationError) as info:
+            tile.generate_ir(misuse, "*fp32,i32", {"WHAT": what})
+    else:
+        np = _numpy()
+        from tile.interpreter import InterpreterError
+        monkeypatch.setenv("TILE_INTERPRET", "1")
+        with pytest.raises(InterpreterError) as info:
+            misuse[(1,)](np.zeros(4, np.float32), 3, WHAT=what)
+    assert_error_at_case(info.value, THIS_FILE, what, message)
+
+
+# ----------------------------------------------------------------------------
+# Triton's own interpreter, where Triton is installed
+# ----------------------------------------------------------------------------
+
+_BOTH_INTERPRETERS = r"""
+import os, sys
+os.environ["TRITON_INTERPRET"] = "1"
+os.environ["TILE_INTERPRET"] = "1"
+sys.path[:0] = [sys.argv[1]]
+import torch
+import philox_reference as ref
+from test_random_triton import _load
+by_triton = _load("by_triton", with_tile=False)
+by_tile = _load("by_tile", with_tile=True)
+for seed, base in [(1234, 0), (-7, -3000), (2**40 + 3, 2**32 - 2500), (-2**31, 2**31 - 10)]:
+    n = 200
+    offsets = [base + i for i in range(n)]
+    wide = not -2**31 <= base < 2**31
+    words = ref.randint4x(seed, offsets, wide)
+    for module in (by_triton, by_tile):
+        w, u, z = torch.empty(4 * n, dtype=torch.int32), torch.empty(n), torch.empty(n)
+        module.random_streams[(1,)](seed, base, w, u, z, n, BLOCK=256)
+        name = module.__name__
+        assert [x & 0xFFFFFFFF for x in w.tolist()] == [x for t in zip(*words) for x in t], name
+        assert u.tolist() == ref.uniform(words[0]), name
+        error = max(abs(a - b) for a, b in zip(z.tolist(), ref.randn(seed, offsets, wide)))
+        assert error < 2e-6, (name, error)
+    print("seed", seed, "base", base, "agree")
+"""
+
+
+def test_tritons_interpreter_agrees_with_the_reference_and_tile() -> None:
+    """The same Triton program, run by Triton's interpreter (TRITON_INTERPRET=1)
+    and by tile's, gives the reference's words and uniforms bit for bit."""
+    import importlib.util
+    import subprocess
+    from conftest import python_env
+    for module in ("triton", "torch", "numpy"):
+        if importlib.util.find_spec(module) is None:
+            pytest.skip(f"{module} is not installed here: Triton's interpreter cannot run "
+                        "(test/gpu/test_random_triton.py compares on the GPU)")
+    result = subprocess.run([sys.executable, "-c", _BOTH_INTERPRETERS, str(REPO / "test" / "gpu")],
+                            capture_output=True, text=True, timeout=600, env=python_env())
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert result.stdout.count("agree") == 4, result.stdout
