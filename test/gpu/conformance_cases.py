@@ -233,7 +233,14 @@ class Built:
 
 
 def _poison(torch: Any, dtype: Any) -> Any:
-    return float("nan") if dtype.is_floating_point else INT_POISON
+    """NaN, or INT_POISON's low bits as a value of the (maybe narrow) type."""
+    if dtype.is_floating_point:
+        return float("nan")
+    if dtype == torch.bool:
+        return True
+    info = torch.iinfo(dtype)
+    value = INT_POISON & ((1 << info.bits) - 1)
+    return value - (1 << info.bits) if info.min < 0 and value > info.max else value
 
 
 def build(case: Case, backend: str, torch: Any = None, generator: Any = None) -> Built:
@@ -928,6 +935,36 @@ for seed, base in [(1234, 0), (-7, -3000), (2**40 + 3, 2**32 - 2500)]:
     case(f"philox-randn-randint7-{kind}", K.philox_normal, (cdiv(n, 512),),
          [("seed", seed), ("base", base), ("z", out(n)), ("k", out(n, "int32")), ("n", n)],
          _philox_normal_ref, {"BLOCK": 512}, tol=1e-6)
+
+
+for dt in ("float32", "float16", "int8"):
+    case(f"flip-{dt}-32x64", K.flip_both, (1,),
+         [("x", inp((32, 64), dt, randint(-100, 100) if dt == "int8" else None)),
+          ("rows", out((32, 64), dt)), ("cols", out((32, 64), dt))],
+         lambda A, torch: {"rows": torch.flip(A["x"], [0]), "cols": torch.flip(A["x"], [1])},
+         {"M": 32, "N": 64}, tol=None)
+
+
+def _join_split_cat_ref(A: Mapping[str, Any], torch: Any) -> dict[str, Any]:
+    x, y = A["x"], A["y"]
+    joined = torch.stack([x, y], -1)
+    return {"j": joined, "s": y, "i": joined.reshape(x.shape[0], -1), "c": torch.cat([x, y])}
+
+
+for dt in ("float32", "float16"):
+    case(f"join_split_cat-{dt}-16x32", K.join_split_cat, (1,),
+         [("x", inp((16, 32), dt)), ("y", inp((16, 32), dt)), ("j", out((16, 32, 2), dt)),
+          ("s", out((16, 32), dt)), ("i", out((16, 64), dt)), ("c", out((32, 32), dt))],
+         _join_split_cat_ref, {"M": 16, "N": 32}, tol=None)
+
+
+for dt, m, n in (("float32", 8, 128), ("float16", 16, 64), ("int32", 4, 256)):
+    case(f"sort-{dt}-{m}x{n}", K.sort_rows, (1,),
+         [("x", inp((m, n), dt, randint(-1000, 1000) if dt == "int32" else None)),
+          ("up", out((m, n), dt)), ("down", out((m, n), dt))],
+         lambda A, torch: {"up": torch.sort(A["x"], -1).values,
+                           "down": torch.sort(A["x"], -1, descending=True).values},
+         {"M": m, "N": n}, tol=None)
 
 
 def _prod_and_xor_ref(A: Mapping[str, Any], torch: Any) -> dict[str, Any]:

@@ -575,6 +575,41 @@ def philox_normal(seed, base, z_ptr, k_ptr, n, BLOCK: tl.constexpr):
 
 
 @triton.jit
+def flip_both(x_ptr, rows_ptr, cols_ptr, M: tl.constexpr, N: tl.constexpr):
+    """One M x N tile reversed along its rows and along its columns."""
+    rows = tl.arange(0, M)[:, None]
+    cols = tl.arange(0, N)[None, :]
+    x = tl.load(x_ptr + rows * N + cols)
+    tl.store(rows_ptr + rows * N + cols, tl.flip(x, 0))
+    tl.store(cols_ptr + rows * N + cols, x.flip())
+
+
+@triton.jit
+def join_split_cat(x_ptr, y_ptr, j_ptr, s_ptr, i_ptr, c_ptr, M: tl.constexpr, N: tl.constexpr):
+    """tl.join of two M x N tiles (M x N x 2), split back (the second half
+    stored), tl.interleave (M x 2N) and tl.cat (2M x N)."""
+    rows = tl.arange(0, M)[:, None]
+    cols = tl.arange(0, N)[None, :]
+    x = tl.load(x_ptr + rows * N + cols)
+    y = tl.load(y_ptr + rows * N + cols)
+    j = tl.join(x, y)
+    tl.store(j_ptr + (rows * N + cols)[:, :, None] * 2 + tl.arange(0, 2)[None, None, :], j)
+    _, second = tl.split(j)
+    tl.store(s_ptr + rows * N + cols, second)
+    tl.store(i_ptr + rows * 2 * N + tl.arange(0, 2 * N)[None, :], tl.interleave(x, y))
+    tl.store(c_ptr + tl.arange(0, 2 * M)[:, None] * N + cols, tl.cat(x, y, can_reorder=True))
+
+
+@triton.jit
+def sort_rows(x_ptr, up_ptr, down_ptr, M: tl.constexpr, N: tl.constexpr):
+    """Each row of one M x N tile sorted ascending and descending (tl.sort)."""
+    offs = tl.arange(0, M)[:, None] * N + tl.arange(0, N)[None, :]
+    x = tl.load(x_ptr + offs)
+    tl.store(up_ptr + offs, tl.sort(x))
+    tl.store(down_ptr + offs, tl.sort(x, descending=True))
+
+
+@triton.jit
 def prod_and_xor(x_ptr, prod_ptr, rprod_ptr, xor_ptr, M: tl.constexpr, N: tl.constexpr):
     """Row-wise cumprod (forward, and column-wise reverse) and row xor_sum of
     one M x N tile."""

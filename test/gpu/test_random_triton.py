@@ -67,3 +67,28 @@ def test_tile_matches_tritons_own_random_numbers(seed: int, base: int) -> None:
     print(f"randn seed {seed} base {base}: {exact} of {n} bit-exact, max |difference| "
           f"{difference:.3e}")
     assert difference < 1e-5
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float16", "int32"])
+def test_tile_sorts_as_triton_does(dtype: str) -> None:
+    """tl.sort compiled by both, on the GPU, bit for bit (NaNs included for
+    floats: both networks move a NaN's neighbours alike)."""
+    if importlib.util.find_spec("triton") is None:
+        pytest.skip("Triton is not installed in this Python, so there is no tl.sort of "
+                    "Triton's to compare with (test_conformance's sort cases check tile "
+                    "against torch.sort)")
+    import torch
+    by_triton = _load("sort_by_triton", with_tile=False)
+    by_tile = _load("sort_by_tile", with_tile=True)
+    g = torch.Generator(device="cuda").manual_seed(3)
+    x = (torch.randn(16, 128, generator=g, device="cuda") * 100).to(getattr(torch, dtype))
+    if x.is_floating_point():
+        x[torch.rand(16, 128, generator=g, device="cuda") < 0.05] = float("nan")
+    results = []
+    for module in (by_triton, by_tile):
+        up, down = torch.empty_like(x), torch.empty_like(x)
+        module.sort_rows[(1,)](x, up, down, M=16, N=128)
+        torch.cuda.synchronize()
+        results.append(torch.cat([up, down]).cpu())
+    bits = {2: torch.int16, 4: torch.int32}[x.element_size()]
+    assert torch.equal(results[0].view(bits), results[1].view(bits))

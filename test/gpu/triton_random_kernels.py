@@ -1,6 +1,7 @@
-"""A Triton program using Triton's random numbers, unchanged: test_random_triton.py
-loads it once with Triton (where installed) and once with `triton` meaning tile,
-and compares what the two compiled kernels produce."""
+"""A Triton program using Triton's random numbers and its sort, unchanged:
+test_random_triton.py loads it once with Triton (where installed) and once with
+`triton` meaning tile, and compares what the two compiled kernels produce;
+test/python/test_random.py does the same through both interpreters."""
 import triton
 import triton.language as tl
 
@@ -17,3 +18,11 @@ def random_streams(seed, base, words_ptr, uniform_ptr, normal_ptr, n, BLOCK: tl.
     tl.store(words_ptr + idx * 4 + 3, r3.to(tl.int32, bitcast=True), mask=mask)
     tl.store(uniform_ptr + idx, tl.rand(seed, offsets), mask=mask)
     tl.store(normal_ptr + idx, tl.randn(seed, offsets), mask=mask)
+
+
+@triton.jit
+def sort_rows(x_ptr, up_ptr, down_ptr, M: tl.constexpr, N: tl.constexpr):
+    offs = tl.arange(0, M)[:, None] * N + tl.arange(0, N)[None, :]
+    x = tl.load(x_ptr + offs)
+    tl.store(up_ptr + offs, tl.sort(x))
+    tl.store(down_ptr + offs, tl.sort(x, descending=True))

@@ -1,5 +1,6 @@
 """tl.randint4x / randint / rand / randn / rand4x / randn4x / philox / philox_impl
-(Triton's Philox), tl.cumprod, tl.xor_sum and tl.swizzle2d: interpreted runs
+(Triton's Philox), tl.cumprod, xor_sum, swizzle2d, flip, join, split, interleave, cat
+and sort: interpreted runs
 checked bit for bit against a plain-Python reference (test/gpu/philox_reference.py,
 itself checked against Random123's known answers), the compiled IR and PTX,
 and misuse as located errors, compiled and interpreted."""
@@ -329,6 +330,131 @@ def test_cumprod_xor_sum_swizzle2d_interpreted(dtype: str,
     assert [[(int(a), int(b)) for a, b in zip(r, s)] for r, s in zip(si, sj)] == expected
 
 
+@tile.jit
+def flips(x_ptr, rows_ptr, cols_ptr, last_ptr, M: tl.constexpr, K: tl.constexpr):
+    rows = tl.arange(0, M)[:, None]
+    cols = tl.arange(0, K)[None, :]
+    x = tl.load(x_ptr + rows * K + cols)
+    tl.store(rows_ptr + rows * K + cols, tl.flip(x, 0))
+    tl.store(cols_ptr + rows * K + cols, tl.flip(x, -1))
+    tl.store(last_ptr + rows * K + cols, x.flip())
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float16", "int8", "int64", "bool"])
+def test_flip_interpreted(dtype: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """tl.flip moves bits, so NaNs and -0.0 come out as they went in."""
+    np = _numpy()
+    monkeypatch.setenv("TILE_INTERPRET", "1")
+    M, K = 4, 16
+    rng = np.random.default_rng(7)
+    x = (rng.normal(0, 50, (M, K)) > 0 if dtype == "bool"
+         else rng.normal(0, 50, (M, K)).astype(dtype))
+    if dtype.startswith("float"):
+        x[0, :3] = [np.nan, -0.0, np.inf]
+    outs = [np.zeros((M, K), x.dtype) for _ in range(3)]
+    flips[(1,)](x, *outs, M=M, K=K)
+    for got, want in zip(outs, (np.flip(x, 0), np.flip(x, 1), np.flip(x, 1))):
+        assert got.tobytes() == np.ascontiguousarray(want).tobytes()
+
+
+@tile.jit
+def joins(x_ptr, y_ptr, j_ptr, s0_ptr, s1_ptr, i_ptr, c_ptr, pair_ptr, M: tl.constexpr,
+          N: tl.constexpr):
+    rows = tl.arange(0, M)[:, None]
+    cols = tl.arange(0, N)[None, :]
+    x = tl.load(x_ptr + rows * N + cols)
+    y = tl.load(y_ptr + rows)  # one column: broadcast along the rows
+    j = tl.join(x, y)
+    tl.store(j_ptr + (rows * N + cols)[:, :, None] * 2 + tl.arange(0, 2)[None, None, :], j)
+    first, second = j.split()
+    tl.store(s0_ptr + rows * N + cols, first)
+    tl.store(s1_ptr + rows * N + cols, second)
+    tl.store(i_ptr + rows * 2 * N + tl.arange(0, 2 * N)[None, :], tl.interleave(x, y))
+    tl.store(c_ptr + tl.arange(0, 2 * M)[:, None] * N + cols, tl.cat(x, x + 1, can_reorder=True))
+    low, high = tl.split(tl.join(tl.min(x), tl.max(x)))  # scalars: a block of 2 and back
+    tl.store(pair_ptr + tl.arange(0, 2), tl.join(high, low))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float16", "int8", "int64"])
+def test_join_split_interleave_cat_interpreted(dtype: str,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    np = _numpy()
+    monkeypatch.setenv("TILE_INTERPRET", "1")
+    M, N = 4, 8
+    rng = np.random.default_rng(11)
+    x = rng.normal(0, 30, (M, N)).astype(dtype)
+    y = rng.normal(0, 30, (M, 1)).astype(dtype)
+    if dtype.startswith("float"):
+        x[0, :2] = [np.nan, -0.0]
+    outs = {name: np.zeros(shape, x.dtype) for name, shape in
+            [("j", (M, N, 2)), ("s0", (M, N)), ("s1", (M, N)), ("i", (M, 2 * N)),
+             ("c", (2 * M, N)), ("pair", 2)]}
+    joins[(1,)](x, y, *outs.values(), M=M, N=N)
+    joined = np.stack([x, np.broadcast_to(y, (M, N))], -1)
+    for name, want in (("j", joined), ("s0", x), ("s1", np.broadcast_to(y, (M, N))),
+                       ("i", joined.reshape(M, 2 * N)), ("c", np.concatenate([x, x + 1], 0))):
+        assert outs[name].tobytes() == np.ascontiguousarray(want).tobytes(), name
+    if dtype.startswith("float"):  # x holds a NaN, which min and max propagate
+        assert np.isnan(outs["pair"]).all(), outs["pair"]
+    else:
+        assert outs["pair"].tolist() == [x.max(), x.min()]
+
+
+@tile.jit
+def sorts(x_ptr, up_ptr, down_ptr, M: tl.constexpr, N: tl.constexpr):
+    offs = tl.arange(0, M)[:, None] * N + tl.arange(0, N)[None, :]
+    x = tl.load(x_ptr + offs)
+    tl.store(up_ptr + offs, tl.sort(x))
+    tl.store(down_ptr + offs, x.sort(dim=1, descending=True))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float16", "int32", "uint8", "int64"])
+@pytest.mark.parametrize("shape", [(4, 16), (3, 2), (2, 1), (1, 64)])
+def test_sort_interpreted(dtype: str, shape: tuple, monkeypatch: pytest.MonkeyPatch) -> None:
+    np = _numpy()
+    monkeypatch.setenv("TILE_INTERPRET", "1")
+    rng = np.random.default_rng(13)
+    x = (rng.normal(0, 100, shape) if dtype.startswith("float")
+         else rng.integers(0, 200, shape)).astype(dtype)
+    x[..., 0] = x[..., -1]  # a tie in every row
+    up, down = np.zeros_like(x), np.zeros_like(x)
+    sorts[(1,)](x, up, down, M=shape[0], N=shape[1])
+    assert up.tolist() == np.sort(x, -1).tolist()
+    assert down.tolist() == np.flip(np.sort(x, -1), -1).tolist()
+
+
+def test_sort_compiles_to_a_bitonic_network() -> None:
+    """A 16-wide sort is 4 stages of 1 + 2 + 3 + 4 rounds, each one xor
+    reduction to find the partners; both sorts in the kernel: 20."""
+    ir = tile.generate_ir(sorts, "*fp32,*fp32,*fp32", {"M": 4, "N": 16})
+    assert ir.count("tile.reduce") == 2 * (1 + 2 + 3 + 4), ir
+    ptx = tile.compile(sorts, "*i32,*i32,*i32", {"M": 4, "N": 16}, target="sm_90a").asm["ptx"]
+    assert ".entry sorts" in ptx
+
+
+@pytest.mark.parametrize("dtype", ["fp16", "i8", "fp64"])
+def test_join_split_interleave_cat_compile(dtype: str) -> None:
+    """Selections, an xor reduction per half for split, a permute and
+    reshapes: all ops the lowering has; PTX for sm_90a."""
+    ir = tile.generate_ir(joins, ",".join([f"*{dtype}"] * 8), {"M": 4, "N": 8})
+    assert "tile.select" in ir and "tile.trans" in ir and "tile.reshape" in ir, ir
+    ptx = tile.compile(joins, ",".join([f"*{dtype}"] * 8), {"M": 4, "N": 8},
+                       target="sm_90a").asm["ptx"]
+    assert ".entry joins" in ptx
+
+
+def test_flip_compiles_to_xor_reductions() -> None:
+    """Each of the log2(extent) axes of two is one xor reduction (a flip of 4
+    rows two, of 16 columns four), on the elements' bits (a bitcast in and
+    one out per flip)."""
+    ir = tile.generate_ir(flips, "*fp32,*fp32,*fp32,*fp32", {"M": 4, "K": 16})
+    assert ir.count("tile.reduce") == 2 + 4 + 4, ir
+    assert ir.count("tile.bitcast") == 3 * 2, ir
+    ptx = tile.compile(flips, "*fp16,*fp16,*fp16,*fp16", {"M": 4, "K": 16},
+                       target="sm_90a").asm["ptx"]
+    assert ".entry flips" in ptx
+
+
 def test_cumprod_of_bf16_is_computed_in_fp32() -> None:
     @tile.jit
     def bf16_cumprod(x_ptr, out_ptr):
@@ -387,6 +513,28 @@ def misuse(p, n, WHAT: tl.constexpr):
         tl.cumprod(x, 1)
     if WHAT == "swizzle_of_floats":
         tl.swizzle2d(x, offs, 4, 4, 2)
+    if WHAT == "flip_of_six":
+        tl.flip(tl.zeros([6], tl.float32))
+    if WHAT == "flip_dim":
+        tl.flip(x, 1)
+    if WHAT == "flip_of_scalar":
+        tl.flip(n)
+    if WHAT == "join_types":
+        tl.join(x, offs)
+    if WHAT == "split_of_four":
+        tl.split(x)
+    if WHAT == "split_of_scalar":
+        tl.split(n)
+    if WHAT == "cat_ordered":
+        tl.cat(x, x)
+    if WHAT == "cat_shapes":
+        tl.cat(x, tl.zeros([8], tl.float32), can_reorder=True)
+    if WHAT == "interleave_types":
+        tl.interleave(offs, x)
+    if WHAT == "sort_dim":
+        tl.sort(tl.zeros([4, 4], tl.float32), 0)
+    if WHAT == "sort_of_six":
+        tl.sort(tl.zeros([6], tl.float32))
 
 
 MISUSES = [
@@ -408,6 +556,18 @@ MISUSES = [
     ("cumprod_of_scalar", "tl.cumprod needs a block, got a scalar (int32)"),
     ("cumprod_axis", "axis 1 is out of range for a block of rank 1"),
     ("swizzle_of_floats", "tl.swizzle2d: i must be an integer or a block of integers, got fp32"),
+    ("flip_of_six", "tl.flip needs a power-of-two extent along dim 0, got 6"),
+    ("flip_dim", "axis 1 is out of range for a block of rank 1"),
+    ("flip_of_scalar", "tl.flip needs a block, got a scalar (int32)"),
+    ("join_types", "tl.join needs two values of one type, got fp32 and int32"),
+    ("split_of_four", "tl.split needs a last dimension of 2, got shape [4]"),
+    ("split_of_scalar", "tl.split needs a block, got a scalar (int32)"),
+    ("cat_ordered", "tl.cat: can_reorder=False is not supported (as in Triton, whose cat may "
+                    "reorder the elements); pass can_reorder=True"),
+    ("cat_shapes", "tl.cat needs two blocks of one shape and type, got [4] fp32 and [8] fp32"),
+    ("interleave_types", "tl.interleave needs two values of one type, got int32 and fp32"),
+    ("sort_dim", "tl.sort sorts along the last dimension (1) only, not 0"),
+    ("sort_of_six", "tl.sort needs a power-of-two extent along dim 0, got 6"),
 ]
 
 
@@ -455,12 +615,24 @@ for seed, base in [(1234, 0), (-7, -3000), (2**40 + 3, 2**32 - 2500), (-2**31, 2
         error = max(abs(a - b) for a, b in zip(z.tolist(), ref.randn(seed, offsets, wide)))
         assert error < 2e-6, (name, error)
     print("seed", seed, "base", base, "agree")
+# tl.sort, NaNs included: Triton's network moves a NaN's neighbours as tile's does.
+g = torch.Generator().manual_seed(0)
+x = torch.randn(8, 64, generator=g)
+x[torch.rand(8, 64, generator=g) < 0.1] = float("nan")
+results = []
+for module in (by_triton, by_tile):
+    up, down = torch.empty_like(x), torch.empty_like(x)
+    module.sort_rows[(1,)](x, up, down, M=8, N=64)
+    results.append(torch.cat([up, down]).view(torch.int32))
+assert torch.equal(*results), "the sorts differ"
+print("sorts agree")
 """
 
 
 def test_tritons_interpreter_agrees_with_the_reference_and_tile() -> None:
     """The same Triton program, run by Triton's interpreter (TRITON_INTERPRET=1)
-    and by tile's, gives the reference's words and uniforms bit for bit."""
+    and by tile's, gives the reference's words and uniforms bit for bit, and
+    the same sorted rows (NaNs included)."""
     import importlib.util
     import subprocess
     from conftest import python_env
@@ -471,4 +643,4 @@ def test_tritons_interpreter_agrees_with_the_reference_and_tile() -> None:
     result = subprocess.run([sys.executable, "-c", _BOTH_INTERPRETERS, str(REPO / "test" / "gpu")],
                             capture_output=True, text=True, timeout=600, env=python_env())
     assert result.returncode == 0, result.stderr[-3000:]
-    assert result.stdout.count("agree") == 4, result.stdout
+    assert result.stdout.count("agree") == 5, result.stdout

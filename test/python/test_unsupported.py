@@ -25,10 +25,10 @@ def uses(p, WHAT: tl.constexpr):
     x = tl.load(p + tl.arange(0, 4))
     if WHAT == "atomic_load":
         tl.atomic_load(p)
-    if WHAT == "join":
-        tl.join(x, x)
-    if WHAT == "sort":
-        tl.sort(x)
+    if WHAT == "gather":
+        tl.gather(x, tl.arange(0, 4), 0)
+    if WHAT == "topk":
+        tl.topk(x, 2)
     if WHAT == "reduce":
         tl.reduce((x, x), 0, add_pairs)
     if WHAT == "scan":
@@ -60,8 +60,8 @@ def uses(p, WHAT: tl.constexpr):
 NO_ATTRIBUTE = "AttributeError: module 'tile.language' has no attribute"
 CASES = [
     ("atomic_load", f"{NO_ATTRIBUTE} 'atomic_load'"),
-    ("join", f"{NO_ATTRIBUTE} 'join'"),
-    ("sort", f"{NO_ATTRIBUTE} 'sort'"),
+    ("gather", f"{NO_ATTRIBUTE} 'gather'"),
+    ("topk", f"{NO_ATTRIBUTE} 'topk'"),
     ("reduce", "tl.reduce over several blocks at once is not supported yet"),
     ("scan", "tl.associative_scan over several blocks at once is not supported yet"),
     ("fp8", f"{NO_ATTRIBUTE} 'float8e4nv'"),

@@ -1,6 +1,7 @@
 """Triton's standard-library builtins written with the others: `tl.cumprod`,
-`tl.xor_sum`, `tl.swizzle2d` (and the tensor methods `x.cumprod()`,
-`x.xor_sum()`). As in `random.py`, each checks its arguments at the call and
+`tl.xor_sum`, `tl.swizzle2d`, `tl.flip`, `tl.join`, `tl.split`,
+`tl.interleave`, `tl.cat`, `tl.sort` (and the tensor methods `x.cumprod()`,
+`x.xor_sum()`, `x.flip()`, `x.split()`, `x.sort()`). As in `random.py`, each checks its arguments at the call and
 inlines the @jit function of the same name, which compiled and interpreted
 kernels share."""
 from __future__ import annotations
@@ -12,7 +13,7 @@ from ..runtime.jit import jit
 from .. import language as tl
 from . import types as T
 from .core import _axis, library_builtin
-from .semantic import tensor
+from .semantic import broadcast_shapes, tensor
 
 ToValue = Callable[[Any], tensor]
 
@@ -49,6 +50,87 @@ def _swizzle2d(i, j, size_i, size_j, size_g):
     rows = tl.minimum(size_i - first_row, size_g)
     within = linear % group_size
     return first_row + within % rows, within // rows
+
+
+@jit
+def _flip(input, halves: tl.constexpr, dim: tl.constexpr, steps: tl.constexpr,
+          bits: tl.constexpr):
+    # The flipped axis as `steps` axes of two: reversing it reverses each.
+    # Along an axis of two holding (a, b), y ^ (a ^ b) is (b, a); on the
+    # elements' bits, so every value (NaNs, -0.0) moves unchanged.
+    y = tl.reshape(input.to(bits, bitcast=True), halves)
+    for i in tl.static_range(steps):
+        y = y ^ tl.xor_sum(y, dim + i, True)
+    return tl.reshape(y, input.shape).to(input.dtype, bitcast=True)
+
+
+_BITS = {1: tl.int1, 8: tl.int8, 16: tl.int16, 32: tl.int32, 64: tl.int64}
+
+
+@jit
+def _sort(x, halves: tl.constexpr, twos: tl.constexpr, n: tl.constexpr,
+          last: tl.constexpr, steps: tl.constexpr, descending: tl.constexpr,
+          bits: tl.constexpr):
+    # Bitonic sort of the last dimension, split into `steps` axes of two
+    # (the first the index's top bit). Stage s merges runs of 2^s, ascending
+    # where bit s of the index is 0 and descending where it is 1, the last
+    # stage in the order asked; each of its rounds pairs every element with
+    # the one whose index differs in one bit (y ^ xor over that axis of two)
+    # and keeps the smaller on the left of an ascending run.
+    y = tl.reshape(x, halves)
+    index = tl.reshape(tl.arange(0, n), twos)
+    for stage in tl.static_range(1, steps + 1):
+        if stage < steps:
+            downward = ((index >> stage) & 1) != 0
+        else:
+            downward = descending
+        for round in tl.static_range(stage):
+            bit: tl.constexpr = stage - 1 - round
+            y_bits = y.to(bits, bitcast=True)
+            partner = (y_bits ^ tl.xor_sum(y_bits, last + steps - 1 - bit, True)).to(
+                y.dtype, bitcast=True)
+            right = ((index >> bit) & 1) != 0
+            y = tl.where((y > partner) != (downward ^ right), partner, y)
+    return tl.reshape(y, x.shape)
+
+
+@jit
+def _join(a, b, scalars: tl.constexpr):
+    # A new minor dimension of two: a where its index is 0, b where it is 1
+    # (a selection: every value keeps its bits).
+    if scalars:
+        a = tl.broadcast_to(a, [1])
+        b = tl.broadcast_to(b, [1])
+    a, b = tl.broadcast(a, b)
+    second = tl.arange(0, 2) == 1
+    joined = tl.where(second, tl.expand_dims(b, len(b.shape)),
+                      tl.expand_dims(a, len(a.shape)))
+    if scalars:
+        joined = tl.reshape(joined, [2])
+    return joined
+
+
+@jit
+def _split(x, bits: tl.constexpr):
+    # Each half is the xor over the minor axis of two with the other half's
+    # bits zeroed: exactly its own bits.
+    last: tl.constexpr = len(x.shape) - 1
+    y = x.to(bits, bitcast=True)
+    second = tl.arange(0, 2) == 1
+    first_half = tl.xor_sum(tl.where(second, 0, y).to(bits), last)
+    second_half = tl.xor_sum(tl.where(second, y, 0).to(bits), last)
+    return first_half.to(x.dtype, bitcast=True), second_half.to(x.dtype, bitcast=True)
+
+
+@jit
+def _interleave(a, b, scalars: tl.constexpr, shape: tl.constexpr):
+    return tl.reshape(_join(a, b, scalars), shape)
+
+
+@jit
+def _cat(a, b, order: tl.constexpr, shape: tl.constexpr):
+    # (..., 2) -> (2, ...) -> (2 * d0, ...): a's elements, then b's.
+    return tl.reshape(tl.permute(_join(a, b, False), order), shape)
 
 
 def _block(to_value: ToValue, input: Any, what: str) -> tensor:
@@ -100,7 +182,98 @@ def swizzle2d(to_value: ToValue, i: Any, j: Any, size_i: Any, size_j: Any,
     return values
 
 
-for _name, _method in (("cumprod", cumprod), ("xor_sum", xor_sum)):
+def _same_type(to_value: ToValue, a: Any, b: Any, what: str) -> tuple[tensor, tensor]:
+    """Two values of one element type (Triton's join does not promote), whose
+    shapes broadcast together."""
+    x, y = to_value(a), to_value(b)
+    if x.dtype != y.dtype:
+        raise TileError(f"{what} needs two values of one type, got {x.dtype} and {y.dtype}")
+    return x, y
+
+
+@library_builtin(_join)
+def join(to_value: ToValue, a: Any, b: Any) -> list[Any]:
+    """a and b (broadcast to one shape) side by side in a new minor dimension
+    of two: shape (..., 2); two scalars give a block of 2."""
+    x, y = _same_type(to_value, a, b, "tl.join")
+    return [x, y, not (x.is_block() or y.is_block())]
+
+
+@library_builtin(_split)
+def split(to_value: ToValue, a: Any) -> list[Any]:
+    """The two halves of `a` along its last dimension, which must be 2:
+    (..., 2) -> two (...) values (scalars for a block of 2)."""
+    x = _block(to_value, a, "tl.split")
+    if x.shape[-1] != 2:
+        raise TileError(f"tl.split needs a last dimension of 2, got shape {list(x.shape)}")
+    return [x, _BITS[x.dtype.primitive_bitwidth]]
+
+
+@library_builtin(_interleave)
+def interleave(to_value: ToValue, a: Any, b: Any) -> list[Any]:
+    """a and b alternating along their last dimension: (..., n) -> (..., 2n);
+    two scalars give a block of 2."""
+    x, y = _same_type(to_value, a, b, "tl.interleave")
+    both = broadcast_shapes(list(x.shape), list(y.shape))
+    shape = both[:-1] + [2 * both[-1]] if both else [2]
+    return [x, y, not both, shape]
+
+
+@library_builtin(_cat)
+def cat(to_value: ToValue, input: Any, other: Any, can_reorder: Any = False) -> list[Any]:
+    """`input` then `other` along dimension 0 (blocks of one shape and type).
+    Triton asks for can_reorder=True, since its cat may reorder the elements;
+    tile's keeps their order, and asks the same."""
+    x, y = _block(to_value, input, "tl.cat"), _block(to_value, other, "tl.cat")
+    if x.dtype != y.dtype or x.shape != y.shape:
+        raise TileError(f"tl.cat needs two blocks of one shape and type, got "
+                        f"{list(x.shape)} {x.dtype} and {list(y.shape)} {y.dtype}")
+    if not _flag(can_reorder, "tl.cat's can_reorder"):
+        raise TileError("tl.cat: can_reorder=False is not supported (as in Triton, whose cat "
+                        "may reorder the elements); pass can_reorder=True")
+    rank = len(x.shape)
+    order = [rank] + list(range(rank))
+    return [x, y, order, [2 * x.shape[0]] + list(x.shape[1:])]
+
+
+@library_builtin(_sort)
+def sort(to_value: ToValue, x: Any, dim: Any = None, descending: Any = False) -> list[Any]:
+    """`x` sorted along its last dimension (the only one Triton sorts
+    along), whose extent must be a power of two; ascending unless
+    `descending`."""
+    block = _block(to_value, x, "tl.sort")
+    rank = len(block.shape)
+    last = rank - 1
+    if T.unwrap(dim) is not None and _axis(dim, rank) != last:
+        raise TileError(f"tl.sort sorts along the last dimension ({last}) only, "
+                        f"not {T.unwrap(dim)}")
+    n = block.shape[last]
+    if n & (n - 1):
+        raise TileError(f"tl.sort needs a power-of-two extent along dim {last}, got {n}")
+    steps = n.bit_length() - 1
+    twos = [2] * steps
+    return [block, list(block.shape[:last]) + twos, twos or [1], n, last, steps,
+            _flag(descending, "tl.sort's descending"), _BITS[block.dtype.primitive_bitwidth]]
+
+
+@library_builtin(_flip)
+def flip(to_value: ToValue, x: Any, dim: Any = None) -> list[Any]:
+    """`x` reversed along `dim` (the last dimension when None), whose extent
+    must be a power of two."""
+    block = _block(to_value, x, "tl.flip")
+    rank = len(block.shape)
+    axis = rank - 1 if T.unwrap(dim) is None else _axis(dim, rank)
+    extent = block.shape[axis]
+    if extent & (extent - 1):
+        raise TileError(f"tl.flip needs a power-of-two extent along dim {axis}, got {extent}")
+    steps = extent.bit_length() - 1
+    halves = list(block.shape[:axis]) + [2] * steps + list(block.shape[axis + 1:])
+    return [block, halves, axis, steps, _BITS[block.dtype.primitive_bitwidth]]
+
+
+for _name, _method in (("cumprod", cumprod), ("xor_sum", xor_sum), ("flip", flip),
+                      ("split", split), ("sort", sort)):
     setattr(tensor, _name, _method)
 
-__all__ = ["cumprod", "xor_sum", "swizzle2d"]
+__all__ = ["cumprod", "xor_sum", "swizzle2d", "flip", "join", "split", "interleave", "cat",
+           "sort"]
