@@ -18,7 +18,6 @@ and for tile the pieces of `kernel[grid](...)`:
 """
 from __future__ import annotations
 
-import statistics
 import sys
 import time
 from pathlib import Path
@@ -27,25 +26,13 @@ from typing import Any, Callable
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import torch  # noqa: E402
 
-from run import load_kernels  # noqa: E402
+from run import launch_overhead_us, load_kernels  # noqa: E402
 
 N, BLOCK, LAUNCHES, REPEATS = 128, 128, 2000, 15
 
 
-def per_launch(fn: Callable[[], Any], sync: bool) -> float:
-    for _ in range(100):
-        fn()
-    torch.cuda.synchronize()
-    samples = []
-    for _ in range(REPEATS):
-        t0 = time.perf_counter()
-        for _ in range(LAUNCHES):
-            fn()
-        if sync:
-            torch.cuda.synchronize()
-        samples.append((time.perf_counter() - t0) / LAUNCHES * 1e6)
-        torch.cuda.synchronize()
-    return statistics.median(samples)
+def per_launch(fn: Callable[[], Any], synchronized: bool) -> float:
+    return launch_overhead_us(torch, fn, LAUNCHES, REPEATS, synchronized)
 
 
 def report(name: str, fn: Callable[[], Any]) -> None:

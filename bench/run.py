@@ -437,7 +437,10 @@ def bench_time(triton: Any, fn: Callable[[], Any], rep: int) -> float:
                                              quantiles=[0.5]))
 
 
-def launch_overhead_us(torch: Any, fn: Callable[[], Any], launches: int, repeats: int) -> float:
+def launch_overhead_us(torch: Any, fn: Callable[[], Any], launches: int, repeats: int,
+                       synchronized: bool = True) -> float:
+    """Median microseconds per launch of `launches` calls of `fn`, timed with
+    the synchronize after them (`synchronized`) or without it."""
     for _ in range(50):
         fn()
     torch.cuda.synchronize()
@@ -446,8 +449,10 @@ def launch_overhead_us(torch: Any, fn: Callable[[], Any], launches: int, repeats
         t0 = time.perf_counter()
         for _ in range(launches):
             fn()
-        torch.cuda.synchronize()
+        if synchronized:
+            torch.cuda.synchronize()
         samples.append((time.perf_counter() - t0) / launches * 1e6)
+        torch.cuda.synchronize()
     return statistics.median(samples)
 
 
