@@ -39,15 +39,20 @@ def _load(name: str, with_tile: bool) -> ModuleType:
     return module
 
 
+def _both(builtin: str, checked_by: str) -> tuple[ModuleType, ModuleType]:
+    """The program compiled by Triton and by tile; skipped, saying so, where
+    Triton is not installed."""
+    if importlib.util.find_spec("triton") is None:
+        pytest.skip(f"Triton is not installed in this Python, so there is no {builtin} of "
+                    f"Triton's to compare with ({checked_by})")
+    return _load("program_by_triton", with_tile=False), _load("program_by_tile", with_tile=True)
+
+
 @pytest.mark.parametrize("seed, base", [(1234, 0), (-7, -3000), (2**40 + 3, 2**32 - 2500)])
 def test_tile_matches_tritons_own_random_numbers(seed: int, base: int) -> None:
-    if importlib.util.find_spec("triton") is None:
-        pytest.skip("Triton is not installed in this Python, so there is no tl.rand of "
-                    "Triton's to compare with (test_conformance's philox cases check tile "
-                    "against the reference)")
+    by_triton, by_tile = _both("tl.rand", "test_conformance's philox cases check tile against "
+                                          "the reference")
     import torch
-    by_triton = _load("random_kernels_by_triton", with_tile=False)
-    by_tile = _load("random_kernels_by_tile", with_tile=True)
     n, block = 10_000, 1024
     results = []
     for module in (by_triton, by_tile):
@@ -73,13 +78,9 @@ def test_tile_matches_tritons_own_random_numbers(seed: int, base: int) -> None:
 def test_tile_sorts_as_triton_does(dtype: str) -> None:
     """tl.sort compiled by both, on the GPU, bit for bit (NaNs included for
     floats: both networks move a NaN's neighbours alike)."""
-    if importlib.util.find_spec("triton") is None:
-        pytest.skip("Triton is not installed in this Python, so there is no tl.sort of "
-                    "Triton's to compare with (test_conformance's sort cases check tile "
-                    "against torch.sort)")
+    by_triton, by_tile = _both("tl.sort", "test_conformance's sort cases check tile against "
+                                          "torch.sort")
     import torch
-    by_triton = _load("sort_by_triton", with_tile=False)
-    by_tile = _load("sort_by_tile", with_tile=True)
     g = torch.Generator(device="cuda").manual_seed(3)
     x = (torch.randn(16, 128, generator=g, device="cuda") * 100).to(getattr(torch, dtype))
     if x.is_floating_point():

@@ -10,6 +10,7 @@ imported when a kernel is interpreted.
 """
 from __future__ import annotations
 
+import functools
 import os
 from typing import Any
 
@@ -29,6 +30,12 @@ def enabled(jit: Any = None) -> bool:
     return bool(options and options.get("interpret"))
 
 
+def bound_launch(jit: Any, grid: Any) -> Any:
+    """`jit[grid]` in the interpreter when launches of `jit` are interpreted
+    (see enabled), else None."""
+    return functools.partial(launch, jit, grid) if enabled(jit) else None
+
+
 def launch(jit: Any, grid: Any, *args: Any, stream: Any = None, **kwargs: Any) -> None:
     """`kernel[grid](*args, **kwargs)` in the interpreter (the launch contract of
     `tile.runtime.launch.launch_jit`; `stream` is accepted and ignored)."""
@@ -41,4 +48,4 @@ def launch(jit: Any, grid: Any, *args: Any, stream: Any = None, **kwargs: Any) -
     run(jit, grid, args, kwargs)
 
 
-__all__ = ["InterpreterError", "enabled", "launch"]
+__all__ = ["InterpreterError", "bound_launch", "enabled", "launch"]

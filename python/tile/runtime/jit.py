@@ -1,7 +1,6 @@
 """`@tile.jit`: a kernel or device function written in Python."""
 from __future__ import annotations
 
-import functools
 import hashlib
 import inspect
 from typing import Any, Callable, Sequence
@@ -125,8 +124,9 @@ class JITFunction:
             self.forget_stale_kernels()
         dispatcher = self._dispatcher
         if dispatcher is None:
-            if interpreter.enabled(self):  # TILE_INTERPRET=1 or @jit(interpret=True): on the CPU
-                return functools.partial(interpreter.launch, self, grid)
+            interpreted = interpreter.bound_launch(self, grid)  # TILE_INTERPRET=1, interpret=True
+            if interpreted is not None:
+                return interpreted
             from .launch import dispatcher as make
             dispatcher = make(self)
         return dispatcher[grid]  # it checks TILE_INTERPRET itself, in C

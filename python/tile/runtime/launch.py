@@ -197,16 +197,10 @@ def dispatcher(jit: Any) -> Any:
         constexpr = [n in jit.constexpr_names for n in jit.arg_names]
         found = jit._dispatcher = _driver_module().dispatcher(
             jit.__name__, jit.arg_names, constexpr, jit._default_values,
-            functools.partial(slow_launch, jit), functools.partial(_interpreted, jit))
+            functools.partial(slow_launch, jit),
+            # Asked only while TILE_INTERPRET is set.
+            functools.partial(interpreter.bound_launch, jit))
     return found
-
-
-def _interpreted(jit: Any, grid: Any) -> Any:
-    """`jit[grid]` in the interpreter if TILE_INTERPRET turns it on, else None
-    (the dispatcher asks only while the variable is set)."""
-    if interpreter.enabled(jit):
-        return functools.partial(interpreter.launch, jit, grid)
-    return None
 
 
 def launch_jit(jit: Any, grid: Any, *args: Any, stream: Any = None, **kwargs: Any) -> Any:
