@@ -33,8 +33,16 @@ LogicalResult KernelEmitter::emit() {
 LogicalResult KernelEmitter::emitBlock(Block &block) {
   bool topLevel = &block == &kernel.getBody().front();
   for (Operation &op : block) {
-    if (topLevel)
+    if (topLevel) {
+      // Rings overlap the scratch space that ops before their live range
+      // used (a layout conversion of the accumulator's initial value): wait
+      // until every thread has read it before the first copy lands there.
+      bool entersRings =
+          ringLiveOps.contains(&op) && !ringLiveOps.contains(currentTopLevelOp);
+      if (entersRings && sharedBytes > 0)
+        barrier(op.getLoc());
       currentTopLevelOp = &op;
+    }
     if (failed(emitOp(&op)))
       return failure();
   }

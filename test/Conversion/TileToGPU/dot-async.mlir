@@ -99,6 +99,45 @@ func.func @ring_loop(%a: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %b: !til
   return
 }
 
+// The accumulator starts from a loaded block (C = D + A @ B): its conversion
+// to the wgmma layout goes through the scratch space the rings then take, so
+// a barrier separates the conversion's last reads from the prologue's first
+// copy into a ring.
+// PTX-LABEL: .entry ring_loop_loaded_acc
+// PTX: ld.shared
+// PTX-NOT: cp.async
+// PTX: bar.sync
+// PTX: cp.async.cg.shared.global
+func.func @ring_loop_loaded_acc(%a: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %b: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %c: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %n: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %ra = tile.arange 0, 8192 : !tile.block<8192xi32>
+  %ia = tile.reshape %ra : !tile.block<8192xi32> -> !tile.block<128x64xi32>
+  %ib = tile.reshape %ra : !tile.block<8192xi32> -> !tile.block<64x128xi32>
+  %abase = tile.splat %a : !tile.ptr<f16> -> !tile.block<128x64x!tile.ptr<f16>>
+  %ap = tile.addptr %abase, %ia : !tile.block<128x64x!tile.ptr<f16>>, !tile.block<128x64xi32>
+  %bbase = tile.splat %b : !tile.ptr<f16> -> !tile.block<64x128x!tile.ptr<f16>>
+  %bp = tile.addptr %bbase, %ib : !tile.block<64x128x!tile.ptr<f16>>, !tile.block<64x128xi32>
+  %rc = tile.arange 0, 16384 : !tile.block<16384xi32>
+  %ic = tile.reshape %rc : !tile.block<16384xi32> -> !tile.block<128x128xi32>
+  %cb = tile.splat %c : !tile.ptr<f32> -> !tile.block<128x128x!tile.ptr<f32>>
+  %cp = tile.addptr %cb, %ic : !tile.block<128x128x!tile.ptr<f32>>, !tile.block<128x128xi32>
+  %init = tile.load %cp : !tile.block<128x128x!tile.ptr<f32>>
+  %step = arith.constant 8192 : i32
+  %stepA = tile.splat %step : i32 -> !tile.block<128x64xi32>
+  %stepB = tile.splat %step : i32 -> !tile.block<64x128xi32>
+  %acc:3 = scf.for %k = %c0 to %n step %c1 iter_args(%sum = %init, %pa = %ap, %pb = %bp) -> (!tile.block<128x128xf32>, !tile.block<128x64x!tile.ptr<f16>>, !tile.block<64x128x!tile.ptr<f16>>) : i32 {
+    %va = tile.load %pa : !tile.block<128x64x!tile.ptr<f16>>
+    %vb = tile.load %pb : !tile.block<64x128x!tile.ptr<f16>>
+    %d = tile.dot %va, %vb, %sum : !tile.block<128x64xf16>, !tile.block<64x128xf16> -> !tile.block<128x128xf32>
+    %pa2 = tile.addptr %pa, %stepA : !tile.block<128x64x!tile.ptr<f16>>, !tile.block<128x64xi32>
+    %pb2 = tile.addptr %pb, %stepB : !tile.block<64x128x!tile.ptr<f16>>, !tile.block<64x128xi32>
+    scf.yield %d, %pa2, %pb2 : !tile.block<128x128xf32>, !tile.block<128x64x!tile.ptr<f16>>, !tile.block<64x128x!tile.ptr<f16>>
+  }
+  tile.store %cp, %acc#0 : !tile.block<128x128x!tile.ptr<f32>>
+  return
+}
+
 // B read K-major (`x @ w.T`): its ring's slots are stored transposed, so the
 // copies stay 16-byte cp.async (not 2-byte synchronous loads and stores),
 // and wgmma reads B without its transpose flag.
