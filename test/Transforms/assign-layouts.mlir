@@ -1,6 +1,7 @@
 // RUN: tile-opt %s -tile-assign-layouts -split-input-file | FileCheck %s
 // RUN: tile-opt %s -tile-assign-layouts=num-warps=8 -split-input-file | FileCheck %s --check-prefix=WARPS8
 // RUN: tile-opt %s -tile-assign-layouts -split-input-file | tile-opt -tile-assign-layouts -split-input-file | FileCheck %s
+// RUN: tile-opt %s -tile-assign-layouts="chip=sm_90a num-warps=8" -split-input-file | FileCheck %s --check-prefix=WGMMA
 // RUN: not tile-opt %s -tile-assign-layouts=num-warps=3 -split-input-file 2>&1 | FileCheck %s --check-prefix=WARPS3
 
 // One rule per case. The third RUN line checks that the pass is idempotent.
@@ -358,5 +359,98 @@ func.func @cloned_index(%x: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %s: i
   %w = tile.exp %t : !tile.block<64x64xf32>
   %q = tile.trans %p : !tile.block<64x64x!tile.ptr<f32>> -> !tile.block<64x64x!tile.ptr<f32>>
   tile.store %q, %w : !tile.block<64x64x!tile.ptr<f32>>
+  return
+}
+
+// -----
+
+// A reduction kept as a dimension of extent 1 (tl.xor_sum(y, 0, True), as
+// tl.flip does) and broadcast back: the reshape gives a #tile.linear layout
+// whose second warp runs along dimension 0; on the 1x64 expand_dims result
+// that warp replicates (its basis wraps to 0), as the parser requires (the
+// third RUN line reparses it).
+// CHECK: #[[PAIRS:.*]] = #tile.linear<register = [], lane = {{.*}}, warp = {{\[\[}}0, 32], [1, 0]]>
+// CHECK: #[[KEPT:.*]] = #tile.linear<register = [], lane = {{.*}}, warp = {{\[\[}}0, 32], [0, 0]]>
+// CHECK-LABEL: func.func @kept_dimension
+// CHECK: tile.expand_dims {{.*}} -> !tile.block<1x64xi32, #[[KEPT]]>
+// CHECK: tile.broadcast {{.*}} : !tile.block<1x64xi32, #[[KEPT]]> -> !tile.block<2x64xi32, #[[PAIRS]]>
+// CHECK-NOT: tile.convert_layout
+// CHECK: return
+func.func @kept_dimension(%x: !tile.ptr<i32> {tile.divisibility = 16 : i32}) {
+  %r = tile.arange 0, 128 : !tile.block<128xi32>
+  %p0 = tile.splat %x : !tile.ptr<i32> -> !tile.block<128x!tile.ptr<i32>>
+  %p = tile.addptr %p0, %r : !tile.block<128x!tile.ptr<i32>>, !tile.block<128xi32>
+  %v = tile.load %p : !tile.block<128x!tile.ptr<i32>>
+  %y = tile.reshape %v : !tile.block<128xi32> -> !tile.block<2x64xi32>
+  %s = tile.reduce sum %y {axis = 0 : i32} : !tile.block<2x64xi32> -> !tile.block<64xi32>
+  %k = tile.expand_dims %s {axis = 0 : i32} : !tile.block<64xi32> -> !tile.block<1x64xi32>
+  %b = tile.broadcast %k : !tile.block<1x64xi32> -> !tile.block<2x64xi32>
+  %z = tile.xori %y, %b : !tile.block<2x64xi32>
+  %w = tile.reshape %z : !tile.block<2x64xi32> -> !tile.block<128xi32>
+  tile.store %p, %w : !tile.block<128x!tile.ptr<i32>>
+  return
+}
+
+// -----
+
+// Attention's inner loop on wgmma: q, loaded before the loop, is converted
+// once to the accumulator layout of the dot's warps (wgmma then reads it
+// from registers every iteration); the row maximum broadcast back over the
+// scores keeps the scores' #mma layout; the causal mask, from row indices
+// and carried column indices, is recomputed in #mma (only the 64 column
+// indices move); no block of the loop converts (p feeds the second dot
+// from registers too).
+// WGMMA-LABEL: func.func @loop_invariant_a
+// WGMMA: %[[Q:.*]] = tile.convert_layout %{{.*}} -> !tile.block<128x64xf16, #[[MMA:mma[0-9]*]]>
+// WGMMA: scf.for
+// WGMMA-NOT: tile.convert_layout {{.*}}128x64
+// WGMMA: tile.dot %[[Q]], {{.*}} : !tile.block<128x64xf16, #[[MMA]]>, {{.*}} -> !tile.block<128x64xf32, #[[MMA]]>
+// WGMMA-NOT: tile.convert_layout {{.*}}128x64
+// WGMMA: tile.cmpi sge, {{.*}} : !tile.block<128x64xi32, #[[MMA]]>
+// WGMMA-NEXT: tile.select {{.*}} : !tile.block<128x64xf32, #[[MMA]]>
+// WGMMA-NOT: tile.convert_layout {{.*}}128x64
+// WGMMA: tile.broadcast {{.*}} : !tile.block<128x1xf32, #[[MMA]]> -> !tile.block<128x64xf32, #[[MMA]]>
+// WGMMA-NOT: tile.convert_layout {{.*}}128x64
+// WGMMA: scf.yield
+func.func @loop_invariant_a(%q: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %k: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %o: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %n: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %r = tile.arange 0, 8192 : !tile.block<8192xi32>
+  %iq = tile.reshape %r : !tile.block<8192xi32> -> !tile.block<128x64xi32>
+  %qb = tile.splat %q : !tile.ptr<f16> -> !tile.block<128x64x!tile.ptr<f16>>
+  %qp = tile.addptr %qb, %iq : !tile.block<128x64x!tile.ptr<f16>>, !tile.block<128x64xi32>
+  %qv = tile.load %qp : !tile.block<128x64x!tile.ptr<f16>>
+  %kb = tile.splat %k : !tile.ptr<f16> -> !tile.block<64x64x!tile.ptr<f16>>
+  %zero = tile.constant dense<0.0> : !tile.block<128x64xf32>
+  %ri = tile.arange 0, 4096 : !tile.block<4096xi32>
+  %ikk = tile.reshape %ri : !tile.block<4096xi32> -> !tile.block<64x64xi32>
+  %kp = tile.addptr %kb, %ikk : !tile.block<64x64x!tile.ptr<f16>>, !tile.block<64x64xi32>
+  %rows = tile.arange 0, 128 : !tile.block<128xi32>
+  %rows2 = tile.expand_dims %rows {axis = 1 : i32} : !tile.block<128xi32> -> !tile.block<128x1xi32>
+  %rows3 = tile.broadcast %rows2 : !tile.block<128x1xi32> -> !tile.block<128x64xi32>
+  %cols0 = tile.arange 0, 64 : !tile.block<64xi32>
+  %c64 = arith.constant 64 : i32
+  %step = tile.splat %c64 : i32 -> !tile.block<64xi32>
+  %ninf = tile.constant dense<0xFF800000> : !tile.block<128x64xf32>
+  %acc:2 = scf.for %i = %c0 to %n step %c1 iter_args(%sum = %zero, %cols = %cols0) -> (!tile.block<128x64xf32>, !tile.block<64xi32>) : i32 {
+    %kv = tile.load %kp : !tile.block<64x64x!tile.ptr<f16>>
+    %s0 = tile.dot %qv, %kv, %zero : !tile.block<128x64xf16>, !tile.block<64x64xf16> -> !tile.block<128x64xf32>
+    %cols2 = tile.expand_dims %cols {axis = 0 : i32} : !tile.block<64xi32> -> !tile.block<1x64xi32>
+    %cols3 = tile.broadcast %cols2 : !tile.block<1x64xi32> -> !tile.block<128x64xi32>
+    %causal = tile.cmpi sge, %rows3, %cols3 : !tile.block<128x64xi32>
+    %s = tile.select %causal, %s0, %ninf : !tile.block<128x64xf32>
+    %m = tile.reduce max %s {axis = 1 : i32} : !tile.block<128x64xf32> -> !tile.block<128xf32>
+    %m2 = tile.expand_dims %m {axis = 1 : i32} : !tile.block<128xf32> -> !tile.block<128x1xf32>
+    %m3 = tile.broadcast %m2 : !tile.block<128x1xf32> -> !tile.block<128x64xf32>
+    %d = tile.subf %s, %m3 : !tile.block<128x64xf32>
+    %e = tile.exp2 %d : !tile.block<128x64xf32>
+    %p = tile.cast %e : !tile.block<128x64xf32> to !tile.block<128x64xf16>
+    %next = tile.dot %p, %kv, %sum : !tile.block<128x64xf16>, !tile.block<64x64xf16> -> !tile.block<128x64xf32>
+    %cols4 = tile.addi %cols, %step : !tile.block<64xi32>
+    scf.yield %next, %cols4 : !tile.block<128x64xf32>, !tile.block<64xi32>
+  }
+  %ob = tile.splat %o : !tile.ptr<f32> -> !tile.block<128x64x!tile.ptr<f32>>
+  %op = tile.addptr %ob, %iq : !tile.block<128x64x!tile.ptr<f32>>, !tile.block<128x64xi32>
+  tile.store %op, %acc#0 : !tile.block<128x64x!tile.ptr<f32>>
   return
 }

@@ -26,7 +26,11 @@
 //    right after the operand's definition (so a conversion of a value
 //    defined outside a loop happens once, outside it). Index functions
 //    (aranges, splats, constants and arithmetic on them) take any layout for
-//    free: they are cloned into each layout their uses need.
+//    free: they are cloned into each layout their uses need. So are
+//    elementwise ops over broadcasts of much smaller blocks (a mask built
+//    from carried row and column indices): recomputed in the layout wanted,
+//    with only the small blocks converted. They follow the other operands
+//    of the ops that use them in step 3.
 //
 //===----------------------------------------------------------------------===//
 
@@ -36,6 +40,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/Support/MathExtras.h"
 
 namespace mlir::tile {
@@ -49,6 +54,13 @@ using namespace mlir::tile;
 namespace {
 
 bool isBlock(Value value) { return value && isa<BlockType>(value.getType()); }
+
+/// `type` in `layout`. The pass reasons about a #tile.linear layout as the
+/// distribution of the largest block it reaches (an expand_dims result takes
+/// its broadcast's); each type gets it fitted to its own shape.
+BlockType withLayout(BlockType type, Attribute layout) {
+  return type.withEncoding(fitLayoutToShape(layout, type.getShape()));
+}
 
 /// Shape ops: their result's elements are their operand's, rearranged.
 bool isShapeOp(Operation *op) {
@@ -82,6 +94,11 @@ public:
 private:
   // Which values take any layout for free.
   bool isFree(Value value);
+  // Which values are cheaper to compute again in another layout than to
+  // convert: free ones, and elementwise ops over broadcasts of much smaller
+  // blocks (a causal mask `rows[:, None] >= cols[None, :]` of carried
+  // indices), whose small operands are what moves.
+  bool isRecomputable(Value value);
 
   // Step 2.
   void setDemand(Value value, Attribute layout);
@@ -106,7 +123,10 @@ private:
 
   // Step 4.
   void materialize();
-  Value materializeFree(Value value, Attribute layout);
+  /// `value` (recomputable) computed again in `layout`: free values from
+  /// scratch, others from their operands (the small operand of a broadcast
+  /// converted).
+  Value recompute(Value value, Attribute layout);
   Value convertTo(Value value, Attribute layout);
 
   func::FuncOp func;
@@ -115,6 +135,7 @@ private:
   MLIRContext *context;
   std::optional<AxisInfoAnalysis> axisInfo;
   llvm::DenseMap<Value, bool> freeCache;
+  llvm::DenseMap<Value, bool> recomputableCache;
   llvm::DenseMap<Value, Attribute> demands;
   llvm::DenseMap<Value, Attribute> layouts;
   llvm::DenseMap<Value, int> priorities;
@@ -138,6 +159,33 @@ bool LayoutAssigner::isFree(Value value) {
       return !isBlock(operand) || isFree(operand);
     });
   return freeCache[value] = result;
+}
+
+/// A broadcast to at least this many times its operand's elements moves its
+/// operand rather than itself.
+constexpr int64_t kBroadcastGrowth = 4;
+
+bool LayoutAssigner::isRecomputable(Value value) {
+  if (isFree(value))
+    return true;
+  if (!isBlock(value))
+    return false;
+  auto it = recomputableCache.find(value);
+  if (it != recomputableCache.end())
+    return it->second;
+  Operation *op = value.getDefiningOp();
+  bool result = false;
+  if (op && isa<BroadcastOp>(op)) {
+    auto src = cast<BlockType>(op->getOperand(0).getType());
+    auto dst = cast<BlockType>(value.getType());
+    result = src.getNumElements() * kBroadcastGrowth <= dst.getNumElements() ||
+             isRecomputable(op->getOperand(0));
+  } else if (op && (isElementwiseLike(op) || isShapeOp(op))) {
+    result = llvm::all_of(op->getOperands(), [&](Value operand) {
+      return !isBlock(operand) || isRecomputable(operand);
+    });
+  }
+  return recomputableCache[value] = result;
 }
 
 //===----------------------------------------------------------------------===//
@@ -297,6 +345,36 @@ void LayoutAssigner::assignBlock(Block &block) {
     assignOp(&op);
 }
 
+/// Whether `layout`, fitted to `shape`, places every element of a block of
+/// `shape` (a #tile.linear layout built for an extent-1 dimension does not
+/// reach the rest of a broadcast result).
+static bool reachesEveryElement(Attribute layout, ArrayRef<int64_t> shape) {
+  return cast<DistributedLayoutAttrInterface>(fitLayoutToShape(layout, shape))
+      .toLinearLayout(shape)
+      .isSurjective();
+}
+
+/// The register-fragment layout for the A operand of `dot` (with wgmma
+/// accumulator layout `layout`) when A is 16-bit and defined outside the
+/// loop around the dot (attention's q): converted to it once, before the
+/// loop, A is read from registers by every iteration's wgmma instead of
+/// being staged through shared memory each time. Null otherwise.
+static Attribute getLoopInvariantFragmentLayout(DotOp dot, Attribute layout) {
+  auto mma = dyn_cast_or_null<MmaLayoutAttr>(layout);
+  auto loop = dot->getParentOfType<scf::ForOp>();
+  auto aType = cast<BlockType>(dot.getA().getType());
+  if (!mma || mma.getVersion() != 3 || mma.getWarpsPerCTA()[1] != 1 || !loop ||
+      !loop.isDefinedOutsideOfLoop(dot.getA()) ||
+      aType.getElementType().getIntOrFloatBitWidth() != 16)
+    return {};
+  int64_t k = aType.getShape()[1];
+  if (k % 16 != 0 || !llvm::isPowerOf2_64(k))
+    return {};
+  unsigned instrN = std::min<int64_t>(mma.getInstrN(), k);
+  return MmaLayoutAttr::get(dot.getContext(), 3, mma.getWarpsPerCTA(),
+                            {mma.getInstrM(), instrN, mma.getInstrK()});
+}
+
 /// Whether every basis of `layout` on `shape` lies along one dimension, as
 /// reductions and scans need.
 static bool separatesDimensions(Attribute layout, ArrayRef<int64_t> shape) {
@@ -378,7 +456,8 @@ void LayoutAssigner::assignOp(Operation *op) {
       Attribute layout = layoutOf(operand);
       if (!layout)
         continue;
-      int priority = priorities.lookup(operand);
+      // A recomputable operand follows the others at no cost.
+      int priority = isRecomputable(operand) ? 0 : priorities.lookup(operand);
       if (layout == demand)
         priority += 2 * kCarriedPriority;
       if (priority > best) {
@@ -407,7 +486,9 @@ void LayoutAssigner::assignOp(Operation *op) {
         natural =
             getExpandedLayout(srcLayout, srcType.getShape(), expand.getAxis());
       else if (isa<BroadcastOp>(op))
-        natural = getOperandLayoutFor(op, srcLayout) ? srcLayout : Attribute();
+        natural = reachesEveryElement(srcLayout, dstType.getShape())
+                      ? srcLayout
+                      : Attribute();
       else if (auto trans = dyn_cast<TransOp>(op))
         natural = getPermutedLayout(srcLayout, srcType.getShape(),
                                     trans.getPermutation());
@@ -471,6 +552,8 @@ void LayoutAssigner::assignOp(Operation *op) {
     want(dot.getAccMutable(), layout);
     for (OpOperand *operand : {&dot.getAMutable(), &dot.getBMutable()})
       want(*operand, orDefault(layoutOf(operand->get()), operand->get()));
+    if (Attribute fragment = getLoopInvariantFragmentLayout(dot, layout))
+      want(dot.getAMutable(), fragment);
     assign(result, layout, kCarriedPriority);
     return;
   }
@@ -596,7 +679,7 @@ void LayoutAssigner::assignWhile(scf::WhileOp op) {
 // Materialization
 //===----------------------------------------------------------------------===//
 
-Value LayoutAssigner::materializeFree(Value value, Attribute layout) {
+Value LayoutAssigner::recompute(Value value, Attribute layout) {
   auto key =
       std::make_pair(value.getAsOpaquePointer(), layout.getAsOpaquePointer());
   if (Value done = freeClones[key])
@@ -617,13 +700,20 @@ Value LayoutAssigner::materializeFree(Value value, Attribute layout) {
         operandLayout = getDefaultLayout(
             context, cast<BlockType>(operand.getType()).getShape(), numWarps);
     }
-    operands.push_back(materializeFree(operand, operandLayout));
+    auto operandType = cast<BlockType>(operand.getType());
+    if (isRecomputable(operand))
+      operands.push_back(recompute(operand, operandLayout));
+    else if (operandType.getEncoding() ==
+             withLayout(operandType, operandLayout).getEncoding())
+      operands.push_back(operand);
+    else
+      operands.push_back(convertTo(operand, operandLayout));
   }
   OpBuilder builder(op->getContext());
   builder.setInsertionPointAfter(op);
   Operation *clone = builder.clone(*op);
   clone->setOperands(operands);
-  clone->getResult(0).setType(type.withEncoding(layout));
+  clone->getResult(0).setType(withLayout(type, layout));
   return freeClones[key] = clone->getResult(0);
 }
 
@@ -639,23 +729,26 @@ Value LayoutAssigner::convertTo(Value value, Attribute layout) {
     builder.setInsertionPointAfter(value.getDefiningOp());
   auto type = cast<BlockType>(value.getType());
   return conversions[key] = ConvertLayoutOp::create(
-             builder, value.getLoc(), type.withEncoding(layout), value);
+             builder, value.getLoc(), withLayout(type, layout), value);
 }
 
 void LayoutAssigner::materialize() {
   // Types of data values first, so that conversions see their layouts.
   for (auto [value, layout] : layouts)
-    value.setType(cast<BlockType>(value.getType()).withEncoding(layout));
+    value.setType(withLayout(cast<BlockType>(value.getType()), layout));
   SmallVector<std::pair<OpOperand *, Attribute>> uses(wanted.begin(),
                                                       wanted.end());
   for (auto [operand, layout] : uses) {
     Value value = operand->get();
     if (isFree(value)) {
-      operand->set(materializeFree(value, layout));
+      operand->set(recompute(value, layout));
       continue;
     }
-    if (cast<BlockType>(value.getType()).getEncoding() != layout)
-      operand->set(convertTo(value, layout));
+    auto type = cast<BlockType>(value.getType());
+    if (type.getEncoding() == withLayout(type, layout).getEncoding())
+      continue;
+    operand->set(isRecomputable(value) ? recompute(value, layout)
+                                       : convertTo(value, layout));
   }
   // Anything still without a layout (an index function feeding an op the
   // pass does not know): the default one. Index functions themselves are
@@ -666,17 +759,18 @@ void LayoutAssigner::materialize() {
     for (OpOperand &operand : op->getOpOperands()) {
       Value value = operand.get();
       if (isFree(value) && !cast<BlockType>(value.getType()).getEncoding())
-        operand.set(materializeFree(
+        operand.set(recompute(
             value, getDefaultLayout(context,
                                     cast<BlockType>(value.getType()).getShape(),
                                     numWarps)));
     }
   });
-  // The originals of the cloned index functions are dead now.
+  // The originals of the cloned index functions are dead now, as are those
+  // of recomputed values (and clones) that no use kept.
   SmallVector<Operation *> dead;
   func.walk([&](Operation *op) {
-    if (op->getNumResults() == 1 && isFree(op->getResult(0)) &&
-        !cast<BlockType>(op->getResult(0).getType()).getEncoding())
+    if (op->getNumResults() == 1 && isMemoryEffectFree(op) &&
+        isRecomputable(op->getResult(0)))
       dead.push_back(op);
   });
   for (Operation *op : llvm::reverse(dead))

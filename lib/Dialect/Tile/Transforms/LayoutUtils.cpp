@@ -114,6 +114,36 @@ static LinearLayout linearOf(Attribute layout, ArrayRef<int64_t> shape) {
   return cast<DistributedLayoutAttrInterface>(layout).toLinearLayout(shape);
 }
 
+Attribute mlir::tile::fitLayoutToShape(Attribute layout,
+                                       ArrayRef<int64_t> shape) {
+  if (auto slice = dyn_cast<SliceLayoutAttr>(layout)) {
+    SmallVector<int64_t> parentShape(shape);
+    parentShape.insert(parentShape.begin() + slice.getDim(), 1);
+    Attribute parent = fitLayoutToShape(slice.getParent(), parentShape);
+    if (parent == slice.getParent())
+      return layout;
+    return SliceLayoutAttr::get(layout.getContext(), slice.getDim(),
+                                cast<DistributedLayoutAttrInterface>(parent));
+  }
+  auto linear = dyn_cast<LinearLayoutAttr>(layout);
+  if (!linear)
+    return layout;
+  LinearLayout given = linear.toLinearLayout(shape);
+  LinearLayout fitted(given.getShape());
+  bool changed = false;
+  for (HWDim dim : {HWDim::Register, HWDim::Lane, HWDim::Warp}) {
+    for (LinearLayout::Coord basis : given.getBases(dim)) {
+      // Padded extents are powers of two: wrapping keeps the low bits.
+      for (auto [coord, extent] : llvm::zip(basis, given.getShape())) {
+        changed |= coord >= extent;
+        coord &= extent - 1;
+      }
+      fitted.addBasis(dim, basis);
+    }
+  }
+  return changed ? LinearLayoutAttr::get(layout.getContext(), fitted) : layout;
+}
+
 Attribute mlir::tile::getExpandedLayout(Attribute layout,
                                         ArrayRef<int64_t> srcShape,
                                         unsigned axis) {
@@ -188,9 +218,11 @@ Attribute mlir::tile::getOperandLayoutFor(Operation *shapeOp,
     return SliceLayoutAttr::get(
         shapeOp->getContext(), expand.getAxis(),
         cast<DistributedLayoutAttrInterface>(resultLayout));
+  // Every layout replicates along a dimension of extent 1 (a #tile.linear
+  // one once fitted to the operand's shape), so the operand's threads hold
+  // what the result's need.
   if (isa<BroadcastOp>(shapeOp))
-    return isa<BlockedLayoutAttr, SliceLayoutAttr>(resultLayout) ? resultLayout
-                                                                 : Attribute();
+    return resultLayout;
   if (auto trans = dyn_cast<TransOp>(shapeOp)) {
     SmallVector<int32_t> order = trans.getPermutation();
     SmallVector<int32_t> inverse(order.size());

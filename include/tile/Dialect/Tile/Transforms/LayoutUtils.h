@@ -43,6 +43,14 @@ BlockedLayoutAttr getCoalescedLayout(AxisInfoAnalysis &axisInfo, Value ptr,
 /// two up to 256 that divides the warps' share of the columns.
 MmaLayoutAttr getMmaLayout(DotOp dot, unsigned numWarps, StringRef chip);
 
+/// `layout` as a layout of blocks of `shape`. A #tile.linear layout names
+/// coordinates of one shape; on a block with a smaller (padded) extent, as
+/// the extent-1 dimension of an expand_dims or of a broadcast operand, its
+/// coordinates along that dimension wrap (the threads and registers there
+/// replicate), as a blocked layout's do. A slice of one fits its parent.
+/// Other layouts are shape-independent and returned unchanged.
+Attribute fitLayoutToShape(Attribute layout, ArrayRef<int64_t> shape);
+
 /// The layout of `expand_dims(x, axis)` with `x` in `layout` that moves no
 /// element (the parent of a slice along `axis`; otherwise the same
 /// distribution with a dimension of extent 1 inserted).
