@@ -197,15 +197,6 @@ static bool runsAlongRows(const BlockLayout &layout) {
 /// column (each warpgroup holds whole rows), instruction tiles of whole
 /// 16-column steps that the block's columns fill. An earlier dot's result
 /// converted to f16 (attention's probabilities) is.
-static bool isRegisterFragment(BlockType a, MmaLayoutAttr mma) {
-  auto layout = dyn_cast_or_null<MmaLayoutAttr>(a.getEncoding());
-  return layout && layout.getVersion() == 3 &&
-         layout.getWarpsPerCTA() == mma.getWarpsPerCTA() &&
-         mma.getWarpsPerCTA()[1] == 1 && layout.getInstrN() % 16 == 0 &&
-         layout.getInstrN() <= a.getShape()[1] &&
-         elementBytes(a.getElementType()) == 2;
-}
-
 SmallVector<SmallVector<Value, 4>>
 KernelEmitter::registerFragments(Value operand, int64_t m, int64_t k) {
   // The accumulator layout's registers of one instruction tile: bit 0 the
@@ -253,7 +244,7 @@ LogicalResult KernelEmitter::emitWarpGroupDot(DotOp op, MmaLayoutAttr mma) {
   auto [a, b] = *staged;
   // An A already in wgmma's register form is read from the registers.
   SmallVector<SmallVector<Value, 4>> aFragments;
-  if (isRegisterFragment(aType, mma))
+  if (isWarpGroupRegisterOperand(aType, mma))
     aFragments = registerFragments(op.getA(), a.rows, a.cols);
   int64_t bOffset = aFragments.empty() ? a.alignedBytes() : 0;
   reserveShared(bOffset + b.bytes());
@@ -303,13 +294,20 @@ LogicalResult KernelEmitter::emitWarpGroupDot(DotOp op, MmaLayoutAttr mma) {
 LogicalResult KernelEmitter::emitWarpGroupDot(WarpGroupDotOp op) {
   Location loc = op.getLoc();
   auto mma = cast<MmaLayoutAttr>(cast<BlockType>(op.getType()).getEncoding());
-  BlockType aType = op.getA().getType().getBlock();
-  auto staged = stageForTensorCores(op, aType, op.getB().getType().getBlock(),
-                                    ringTransposed.lookup(op.getA()),
-                                    ringTransposed.lookup(op.getB()));
+  BlockType aType = op.getABlock();
+  auto aRing = dyn_cast<TypedValue<RingType>>(op.getA());
+  auto staged =
+      stageForTensorCores(op, aType, op.getB().getType().getBlock(),
+                          aRing ? ringTransposed.lookup(aRing)
+                                : runsAlongRows(getBlockLayout(aType)),
+                          ringTransposed.lookup(op.getB()));
   if (failed(staged))
     return failure();
   auto [a, b] = *staged;
+  // An A in registers (the verifier checked its layout) is read from them.
+  SmallVector<SmallVector<Value, 4>> aFragments;
+  if (!aRing)
+    aFragments = registerFragments(op.getA(), a.rows, a.cols);
   // Every thread's copies into the slots are complete (tile.async_wait);
   // the fence hands them to the async proxy the tensor cores read through,
   // and the barrier makes all threads' copies visible.
@@ -337,10 +335,10 @@ LogicalResult KernelEmitter::emitWarpGroupDot(WarpGroupDotOp op) {
                                                           ringBase(loc)),
                                  offset);
   };
-  if (failed(issueWarpGroupMma(
-          op, mma, a, slotStart(op.getA(), op.getASlot(), a),
-          /*aFragments=*/{}, b, slotStart(op.getB(), op.getBSlot(), b),
-          aType.getElementType(), op.getAcc())))
+  Value aStart = aRing ? slotStart(aRing, op.getASlot(), a) : Value();
+  if (failed(issueWarpGroupMma(op, mma, a, aStart, aFragments, b,
+                               slotStart(op.getB(), op.getBSlot(), b),
+                               aType.getElementType(), op.getAcc())))
     return failure();
   if (overlap) {
     // The previous group is complete in this warp after wait_group 1, and in

@@ -138,6 +138,48 @@ func.func @ring_loop_loaded_acc(%a: !tile.ptr<f16> {tile.divisibility = 16 : i32
   return
 }
 
+// A loaded before the loop (attention's q): converted once to the
+// accumulator layout of the dot's warps, wgmma reads it from registers every
+// iteration; only B streams through a ring, by cp.async.
+// RING-LABEL: func.func @ring_b_register_a
+// RING: %[[RB:.*]] = tile.ring_alloc : !tile.ring<3, !tile.block<64x128xf16>>
+// RING-NOT: tile.ring_alloc
+// RING: %[[QA:.*]] = tile.convert_layout {{.*}} -> !tile.block<128x64xf16, #[[QMMA:mma[0-9]*]]>
+// RING: scf.for
+// RING: tile.async_wait {pending = 1 : i32}
+// RING-NEXT: tile.warp_group_dot %[[QA]], %[[RB]][%{{.*}}], %{{.*}} : !tile.block<128x64xf16, #[[QMMA]]>, !tile.ring<3, !tile.block<64x128xf16>> -> !tile.block<128x128xf32, #{{.*}}>
+// PTX-LABEL: .entry ring_b_register_a
+// PTX: cp.async.cg.shared.global
+// PTX: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {{.*}}, {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}, %rd{{[0-9]+}},
+// PTX: wgmma.wait_group.sync.aligned 0;
+func.func @ring_b_register_a(%a: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %b: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %c: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %n: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %ra = tile.arange 0, 8192 : !tile.block<8192xi32>
+  %ia = tile.reshape %ra : !tile.block<8192xi32> -> !tile.block<128x64xi32>
+  %ib = tile.reshape %ra : !tile.block<8192xi32> -> !tile.block<64x128xi32>
+  %abase = tile.splat %a : !tile.ptr<f16> -> !tile.block<128x64x!tile.ptr<f16>>
+  %ap = tile.addptr %abase, %ia : !tile.block<128x64x!tile.ptr<f16>>, !tile.block<128x64xi32>
+  %q = tile.load %ap : !tile.block<128x64x!tile.ptr<f16>>
+  %bbase = tile.splat %b : !tile.ptr<f16> -> !tile.block<64x128x!tile.ptr<f16>>
+  %bp = tile.addptr %bbase, %ib : !tile.block<64x128x!tile.ptr<f16>>, !tile.block<64x128xi32>
+  %zero = tile.constant dense<0.0> : !tile.block<128x128xf32>
+  %step = arith.constant 8192 : i32
+  %stepB = tile.splat %step : i32 -> !tile.block<64x128xi32>
+  %acc:2 = scf.for %k = %c0 to %n step %c1 iter_args(%sum = %zero, %pb = %bp) -> (!tile.block<128x128xf32>, !tile.block<64x128x!tile.ptr<f16>>) : i32 {
+    %vb = tile.load %pb : !tile.block<64x128x!tile.ptr<f16>>
+    %d = tile.dot %q, %vb, %sum : !tile.block<128x64xf16>, !tile.block<64x128xf16> -> !tile.block<128x128xf32>
+    %pb2 = tile.addptr %pb, %stepB : !tile.block<64x128x!tile.ptr<f16>>, !tile.block<64x128xi32>
+    scf.yield %d, %pb2 : !tile.block<128x128xf32>, !tile.block<64x128x!tile.ptr<f16>>
+  }
+  %rc = tile.arange 0, 16384 : !tile.block<16384xi32>
+  %ic = tile.reshape %rc : !tile.block<16384xi32> -> !tile.block<128x128xi32>
+  %cb = tile.splat %c : !tile.ptr<f32> -> !tile.block<128x128x!tile.ptr<f32>>
+  %cp = tile.addptr %cb, %ic : !tile.block<128x128x!tile.ptr<f32>>, !tile.block<128x128xi32>
+  tile.store %cp, %acc#0 : !tile.block<128x128x!tile.ptr<f32>>
+  return
+}
+
 // B read K-major (`x @ w.T`): its ring's slots are stored transposed, so the
 // copies stay 16-byte cp.async (not 2-byte synchronous loads and stores),
 // and wgmma reads B without its transpose flag.

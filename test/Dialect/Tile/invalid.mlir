@@ -1326,3 +1326,34 @@ func.func @warp_group_dot_shapes(%acc: !tile.block<64x64xf32, #mma>, %slot: i32)
   %d = tile.warp_group_dot %r[%slot], %r[%slot], %acc : !tile.ring<3, !tile.block<64x32xf16>>, !tile.ring<3, !tile.block<64x32xf16>> -> !tile.block<64x64xf32, #mma>
   return
 }
+
+// -----
+
+#mma = #tile.mma<version = 3, warps = [4, 1], instr = [16, 64, 16]>
+#blocked = #tile.blocked<size_per_thread = [1, 8], threads_per_warp = [4, 8], warps = [4, 1], order = [1, 0]>
+func.func @warp_group_dot_register_a_layout(%a: !tile.block<64x64xf16, #blocked>, %acc: !tile.block<64x64xf32, #mma>, %slot: i32) {
+  %r = tile.ring_alloc : !tile.ring<3, !tile.block<64x64xf16>>
+  // expected-error @+1 {{'tile.warp_group_dot' op A in registers must be a 16-bit block in the accumulator layout of the dot's warps}}
+  %d = tile.warp_group_dot %a, %r[%slot], %acc : !tile.block<64x64xf16, #blocked>, !tile.ring<3, !tile.block<64x64xf16>> -> !tile.block<64x64xf32, #mma>
+  return
+}
+
+// -----
+
+#mma = #tile.mma<version = 3, warps = [4, 1], instr = [16, 64, 16]>
+func.func @warp_group_dot_register_a_slot(%a: !tile.block<64x64xf16, #mma>, %acc: !tile.block<64x64xf32, #mma>, %slot: i32) {
+  %r = tile.ring_alloc : !tile.ring<3, !tile.block<64x64xf16>>
+  // expected-error @+1 {{'tile.warp_group_dot' op A in registers takes no slot index}}
+  %d = tile.warp_group_dot %a[%slot], %r[%slot], %acc : !tile.block<64x64xf16, #mma>, !tile.ring<3, !tile.block<64x64xf16>> -> !tile.block<64x64xf32, #mma>
+  return
+}
+
+// -----
+
+#mma = #tile.mma<version = 3, warps = [4, 1], instr = [16, 64, 16]>
+func.func @warp_group_dot_ring_a_no_slot(%acc: !tile.block<64x64xf32, #mma>, %slot: i32) {
+  %r = tile.ring_alloc : !tile.ring<3, !tile.block<64x64xf16>>
+  // expected-error @+1 {{'tile.warp_group_dot' op A from a ring needs a slot index}}
+  %d = tile.warp_group_dot %r, %r[%slot], %acc : !tile.ring<3, !tile.block<64x64xf16>>, !tile.ring<3, !tile.block<64x64xf16>> -> !tile.block<64x64xf32, #mma>
+  return
+}

@@ -696,3 +696,17 @@ func.func @rings(%pa: !tile.block<128x64x!tile.ptr<f16>>, %m: !tile.block<128x64
         -> !tile.block<128x128xf32, #mma>
   return
 }
+
+// A in registers (attention's p): no slot, the block in the accumulator
+// layout of the dot's warps.
+// CHECK-LABEL: func.func @register_a
+// CHECK: tile.warp_group_dot %{{.*}}, %{{.*}}[%{{.*}}], %{{.*}} : !tile.block<128x64xf16, #[[MMA64:.*]]>, !tile.ring<3, !tile.block<64x64xf16>> -> !tile.block<128x64xf32, #[[MMA64]]>
+#mma64 = #tile.mma<version = 3, warps = [8, 1], instr = [16, 64, 16]>
+func.func @register_a(%p: !tile.block<128x64xf16, #mma64>, %slot: i32,
+                      %acc: !tile.block<128x64xf32, #mma64>) {
+  %rv = tile.ring_alloc : !tile.ring<3, !tile.block<64x64xf16>>
+  %o = tile.warp_group_dot %p, %rv[%slot], %acc
+      : !tile.block<128x64xf16, #mma64>, !tile.ring<3, !tile.block<64x64xf16>>
+        -> !tile.block<128x64xf32, #mma64>
+  return
+}

@@ -815,15 +815,42 @@ LogicalResult AsyncCopyOp::verify() {
   return success();
 }
 
+bool mlir::tile::isWarpGroupRegisterOperand(BlockType a, MmaLayoutAttr acc) {
+  auto layout = dyn_cast_or_null<MmaLayoutAttr>(a.getEncoding());
+  int64_t k = a.getShape()[1];
+  return layout && acc && layout.getVersion() == 3 &&
+         layout.getWarpsPerCTA() == acc.getWarpsPerCTA() &&
+         acc.getWarpsPerCTA()[1] == 1 && layout.getInstrN() % 16 == 0 &&
+         k % layout.getInstrN() == 0 &&
+         a.getElementType().getIntOrFloatBitWidth() == 16;
+}
+
+BlockType WarpGroupDotOp::getABlock() {
+  if (auto ring = dyn_cast<RingType>(getA().getType()))
+    return ring.getBlock();
+  return cast<BlockType>(getA().getType());
+}
+
 LogicalResult WarpGroupDotOp::verify() {
   auto acc = cast<BlockType>(getAcc().getType());
-  if (failed(verifyDotShapes(*this, getA().getType().getBlock(),
-                             getB().getType().getBlock(), acc)))
+  if (failed(verifyDotShapes(*this, getABlock(), getB().getType().getBlock(),
+                             acc)))
     return failure();
   auto mma = dyn_cast_or_null<MmaLayoutAttr>(acc.getEncoding());
   if (!mma || mma.getVersion() != 3)
     return emitOpError() << "accumulator needs a #tile.mma layout of "
                             "version 3 (wgmma)";
+  bool fromRing = isa<RingType>(getA().getType());
+  if (fromRing != bool(getASlot()))
+    return emitOpError() << (fromRing ? "A from a ring needs a slot index"
+                                      : "A in registers takes no slot index");
+  if (!fromRing && !isWarpGroupRegisterOperand(getABlock(), mma))
+    return emitOpError()
+           << "A in registers must be a 16-bit block in the accumulator "
+              "layout of the dot's warps (#tile.mma version 3, the same warps, "
+              "one warp column, instruction columns a multiple of 16 dividing "
+              "K), not "
+           << getA().getType();
   return success();
 }
 

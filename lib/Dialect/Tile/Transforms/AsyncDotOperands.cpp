@@ -5,7 +5,9 @@
 // the dot then stores to shared memory for the tensor cores. Here they go
 // to shared memory directly: each load becomes a `tile.async_copy` into a
 // slot of a ring, the carried blocks become carried slot indices, and the
-// dot a `tile.warp_group_dot` of two slots (see the pass description).
+// dot a `tile.warp_group_dot` of two slots (see the pass description), or
+// of A in registers and a slot of B where A is already in wgmma's register
+// form (attention's q and p).
 //
 //===----------------------------------------------------------------------===//
 
@@ -94,7 +96,9 @@ FailureOr<OperandChain> traceOperand(scf::ForOp loop, Value operand) {
 
 struct PipelinedDot {
   DotOp dot;
-  OperandChain a, b;
+  /// Absent where wgmma reads A from registers.
+  std::optional<OperandChain> a;
+  OperandChain b;
 };
 
 Value constI32(OpBuilder &builder, Location loc, int64_t value) {
@@ -109,7 +113,7 @@ void copyInto(OpBuilder &builder, LoadOp load, Value ring, Value slot) {
 }
 
 void rewrite(scf::ForOp loop, ArrayRef<PipelinedDot> dots) {
-  unsigned stages = dots.front().a.args.size() + 1;
+  unsigned stages = dots.front().b.args.size() + 1;
   auto func = loop->getParentOfType<func::FuncOp>();
   Location loc = loop.getLoc();
   OpBuilder builder(loop);
@@ -163,24 +167,32 @@ void rewrite(scf::ForOp loop, ArrayRef<PipelinedDot> dots) {
     return ring;
   };
 
-  unsigned copiesPerIteration = 2 * dots.size();
+  unsigned copiesPerIteration = 0;
+  for (const PipelinedDot &entry : dots)
+    copiesPerIteration += entry.a ? 2 : 1;
   for (const PipelinedDot &entry : dots) {
     PipelinedDot pipelined = entry;
-    Value ringA = moveToRing(pipelined.a);
-    Value ringB = moveToRing(pipelined.b);
     DotOp dot = pipelined.dot;
+    Value a = dot.getA(), aSlot;
+    if (pipelined.a) {
+      a = moveToRing(*pipelined.a);
+      aSlot = grown.getRegionIterArgs()[pipelined.a->args.front()];
+    }
+    Value ringB = moveToRing(pipelined.b);
     builder.setInsertionPoint(dot);
     AsyncWaitOp::create(builder, dot.getLoc(),
                         copiesPerIteration * (stages - 2));
     Value product = WarpGroupDotOp::create(
-        builder, dot.getLoc(), dot.getType(), ringA,
-        grown.getRegionIterArgs()[pipelined.a.args.front()], ringB,
-        grown.getRegionIterArgs()[pipelined.b.args.front()], dot.getAcc());
+        builder, dot.getLoc(), dot.getType(), a, ringB,
+        grown.getRegionIterArgs()[pipelined.b.args.front()], dot.getAcc(),
+        aSlot);
     dot.replaceAllUsesWith(product);
     dot.erase();
-    for (auto *chain : {&pipelined.a, &pipelined.b})
-      for (ConvertLayoutOp conversion : chain->conversions)
-        conversion.erase();
+    for (OperandChain *chain :
+         {pipelined.a ? &*pipelined.a : nullptr, &pipelined.b})
+      if (chain)
+        for (ConvertLayoutOp conversion : chain->conversions)
+          conversion.erase();
   }
   // The copies of iterations past the end (masked off, writing zeros) are
   // still in flight when the loop ends.
@@ -199,15 +211,22 @@ struct TileAsyncDotOperandsPass
             cast<BlockType>(dot.getType()).getEncoding());
         if (!mma || mma.getVersion() != 3)
           continue;
-        FailureOr<OperandChain> a = traceOperand(loop, dot.getA());
         FailureOr<OperandChain> b = traceOperand(loop, dot.getB());
-        if (failed(a) || failed(b) || a->args.size() != b->args.size())
+        if (failed(b))
+          continue;
+        if (isWarpGroupRegisterOperand(cast<BlockType>(dot.getA().getType()),
+                                       mma)) {
+          dots.push_back({dot, std::nullopt, *b});
+          continue;
+        }
+        FailureOr<OperandChain> a = traceOperand(loop, dot.getA());
+        if (failed(a) || a->args.size() != b->args.size())
           continue;
         dots.push_back({dot, *a, *b});
       }
       // One ring counter per loop: every dot's operands have one depth.
       if (!dots.empty() && llvm::all_of(dots, [&](const PipelinedDot &d) {
-            return d.a.args.size() == dots.front().a.args.size();
+            return d.b.args.size() == dots.front().b.args.size();
           }))
         loops.emplace_back(loop, std::move(dots));
     });

@@ -10,9 +10,9 @@
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "tile/Dialect/Tile/IR/LinearLayout.h"
 
+#include "tile/Dialect/Tile/IR/TileAttrInterfaces.h.inc"
 #include "tile/Dialect/Tile/IR/TileDialect.h.inc"
 #include "tile/Dialect/Tile/IR/TileEnums.h.inc"
-#include "tile/Dialect/Tile/IR/TileAttrInterfaces.h.inc"
 #include "tile/Dialect/Tile/IR/TileLimits.h"
 
 #define GET_ATTRDEF_CLASSES
@@ -47,6 +47,12 @@ LogicalResult verifyKernelInterface(FunctionOpInterface kernel);
 
 /// The linear layout of a block whose encoding is a distributed layout.
 LinearLayout getLinearLayout(BlockType type);
+
+/// Whether wgmma can read the A operand `a` of a dot with accumulator
+/// layout `acc` from registers: a 16-bit block in the accumulator layout of
+/// the same warps (one warp column; instruction columns a multiple of 16
+/// dividing K), whose registers are then A's fragments.
+bool isWarpGroupRegisterOperand(BlockType a, MmaLayoutAttr acc);
 
 /// Checks that `encoding` is a distributed layout for blocks of `shape`.
 LogicalResult verifyLayoutForShape(function_ref<InFlightDiagnostic()> emitError,

@@ -584,26 +584,41 @@ def Tile_AsyncWaitOp : Tile_Op<"async_wait"> {
 def Tile_WarpGroupDotOp : Tile_Op<"warp_group_dot", [
     MemoryEffects<[MemRead<DefaultResource>]>,
     TypesMatchWith<"result type is the accumulator type", "acc", "result", "$_self">]> {
-  let summary = "Matrix product of two ring slots on Hopper's tensor cores";
+  let summary = "Matrix product of ring slots on Hopper's tensor cores";
   let description = [{
-    `tile.dot` of slot `a_slot` of `a` ([M x K]) and slot `b_slot` of `b`
-    ([K x N]) with the accumulator `acc`, whose layout is a `#tile.mma`
-    version 3 layout: each warpgroup's `wgmma.mma_async` reads both operands
-    from shared memory. The copies into both slots must have been waited
-    for; the op's barrier makes every thread's copies visible.
+    `tile.dot` of `a` ([M x K]) and slot `b_slot` of `b` ([K x N]) with the
+    accumulator `acc`, whose layout is a `#tile.mma` version 3 layout: each
+    warpgroup issues `wgmma.mma_async`, reading `b` from shared memory. `a`
+    is either slot `a_slot` of a ring, read from shared memory too, or a
+    16-bit block already in the registers wgmma reads A from: the
+    accumulator layout of the dot's warps (`#tile.mma` version 3, the same
+    warps, one warp column, instruction columns a multiple of 16 that
+    divides K). The copies into the slots must have been waited for; the
+    op's barrier makes every thread's copies visible.
 
     ```mlir
     %d = tile.warp_group_dot %a[%i], %b[%i], %c
         : !tile.ring<3, !tile.block<128x64xf16>>, !tile.ring<3, !tile.block<64x128xf16>>
           -> !tile.block<128x128xf32, #mma>
+    // attention's p @ v: p in registers, v from its ring
+    %o = tile.warp_group_dot %p, %v[%j], %acc
+        : !tile.block<128x64xf16, #mma64>, !tile.ring<3, !tile.block<64x64xf16>>
+          -> !tile.block<128x64xf32, #mma64>
     ```
   }];
-  let arguments = (ins Tile_Ring:$a, I32:$a_slot, Tile_Ring:$b, I32:$b_slot,
-                       Tile_FloatBlock:$acc);
+  // The optional slot last: the result type is inferred from a fixed
+  // operand position.
+  let arguments = (ins AnyTypeOf<[Tile_Ring, Tile_FloatBlock]>:$a,
+                       Tile_Ring:$b, I32:$b_slot, Tile_FloatBlock:$acc,
+                       Optional<I32>:$a_slot);
   let results = (outs Tile_FloatBlock:$result);
   let assemblyFormat = [{
-    $a `[` $a_slot `]` `,` $b `[` $b_slot `]` `,` $acc attr-dict `:`
+    $a (`[` $a_slot^ `]`)? `,` $b `[` $b_slot `]` `,` $acc attr-dict `:`
     qualified(type($a)) `,` qualified(type($b)) `->` type($acc)
+  }];
+  let extraClassDeclaration = [{
+    /// The block of A: a slot of its ring, or A itself in registers.
+    BlockType getABlock();
   }];
   let hasVerifier = 1;
 }
