@@ -967,6 +967,14 @@ for dt, m, n in (("float32", 8, 128), ("float16", 16, 64), ("int32", 4, 256)):
          {"M": m, "N": n}, tol=None)
 
 
+for dt, m, n, k in (("float32", 8, 128, 16), ("float16", 16, 64, 1), ("int32", 4, 256, 256)):
+    case(f"topk-{dt}-{m}x{n}-k{k}", K.topk_rows, (1,),
+         [("x", inp((m, n), dt, randint(-1000, 1000) if dt == "int32" else None)),
+          ("top", out((m, k), dt))],
+         lambda A, torch, k=k: {"top": torch.topk(A["x"], k, -1).values},
+         {"M": m, "N": n, "K": k}, tol=None)
+
+
 def _prod_and_xor_ref(A: Mapping[str, Any], torch: Any) -> dict[str, Any]:
     x = _cpu(A["x"])
     prod = torch.cumprod(x, 1)  # int32: torch's CPU products wrap as the kernel's

@@ -610,6 +610,13 @@ def sort_rows(x_ptr, up_ptr, down_ptr, M: tl.constexpr, N: tl.constexpr):
 
 
 @triton.jit
+def topk_rows(x_ptr, top_ptr, M: tl.constexpr, N: tl.constexpr, K: tl.constexpr):
+    """The K largest of each row of one M x N tile, largest first (tl.topk)."""
+    x = tl.load(x_ptr + tl.arange(0, M)[:, None] * N + tl.arange(0, N)[None, :])
+    tl.store(top_ptr + tl.arange(0, M)[:, None] * K + tl.arange(0, K)[None, :], tl.topk(x, K))
+
+
+@triton.jit
 def prod_and_xor(x_ptr, prod_ptr, rprod_ptr, xor_ptr, M: tl.constexpr, N: tl.constexpr):
     """Row-wise cumprod (forward, and column-wise reverse) and row xor_sum of
     one M x N tile."""

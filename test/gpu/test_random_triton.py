@@ -3,6 +3,7 @@ Triton program (triton_random_kernels.py) compiled by Triton and by tile.
 Skipped, saying so, where Triton is not installed in the test's Python."""
 from __future__ import annotations
 
+import importlib.metadata
 import importlib.util
 import sys
 from pathlib import Path
@@ -91,5 +92,28 @@ def test_tile_sorts_as_triton_does(dtype: str) -> None:
         module.sort_rows[(1,)](x, up, down, M=16, N=128)
         torch.cuda.synchronize()
         results.append(torch.cat([up, down]).cpu())
+    bits = {2: torch.int16, 4: torch.int32}[x.element_size()]
+    assert torch.equal(results[0].view(bits), results[1].view(bits))
+
+
+@pytest.mark.parametrize("dtype, k", [("float32", 8), ("float16", 1), ("int32", 128)])
+def test_tile_topk_as_triton_does(dtype: str, k: int) -> None:
+    """tl.topk compiled by both, on the GPU, bit for bit (inputs without NaNs:
+    the rounds' max reductions treat them differently)."""
+    by_triton, by_tile = _both("tl.topk", "test_conformance's topk cases check tile against "
+                                          "torch.topk")
+    import triton.language
+    if not hasattr(triton.language, "topk"):
+        pytest.skip(f"this Triton ({importlib.metadata.version('triton')}) has no tl.topk to "
+                    f"compare with (test_conformance's topk cases check tile against torch.topk)")
+    import torch
+    g = torch.Generator(device="cuda").manual_seed(5)
+    x = (torch.randn(16, 128, generator=g, device="cuda") * 100).to(getattr(torch, dtype))
+    results = []
+    for module in (by_triton, by_tile):
+        top = torch.empty(16, k, dtype=x.dtype, device="cuda")
+        module.topk_rows[(1,)](x, top, M=16, N=128, K=k)
+        torch.cuda.synchronize()
+        results.append(top.cpu())
     bits = {2: torch.int16, 4: torch.int32}[x.element_size()]
     assert torch.equal(results[0].view(bits), results[1].view(bits))

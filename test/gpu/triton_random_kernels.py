@@ -26,3 +26,9 @@ def sort_rows(x_ptr, up_ptr, down_ptr, M: tl.constexpr, N: tl.constexpr):
     x = tl.load(x_ptr + offs)
     tl.store(up_ptr + offs, tl.sort(x))
     tl.store(down_ptr + offs, tl.sort(x, descending=True))
+
+
+@triton.jit
+def topk_rows(x_ptr, top_ptr, M: tl.constexpr, N: tl.constexpr, K: tl.constexpr):
+    x = tl.load(x_ptr + tl.arange(0, M)[:, None] * N + tl.arange(0, N)[None, :])
+    tl.store(top_ptr + tl.arange(0, M)[:, None] * K + tl.arange(0, K)[None, :], tl.topk(x, K))

@@ -432,6 +432,39 @@ def test_sort_compiles_to_a_bitonic_network() -> None:
     assert ".entry sorts" in ptx
 
 
+@tile.jit
+def topks(x_ptr, top_ptr, M: tl.constexpr, N: tl.constexpr, K: tl.constexpr):
+    x = tl.load(x_ptr + tl.arange(0, M)[:, None] * N + tl.arange(0, N)[None, :])
+    top = tl.topk(x, K) if K > 1 else x.topk(K, dim=1)
+    tl.store(top_ptr + tl.arange(0, M)[:, None] * K + tl.arange(0, K)[None, :], top)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float16", "int32", "uint8"])
+@pytest.mark.parametrize("shape, k", [((4, 16), 4), ((3, 64), 1), ((2, 8), 8), ((1, 32), 2)])
+def test_topk_interpreted(dtype: str, shape: tuple, k: int,
+                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """The k largest of each row, largest first (ties included)."""
+    np = _numpy()
+    monkeypatch.setenv("TILE_INTERPRET", "1")
+    rng = np.random.default_rng(17)
+    x = (rng.normal(0, 100, shape) if dtype.startswith("float")
+         else rng.integers(0, 200, shape)).astype(dtype)
+    x[..., 1] = x[..., -2]
+    top = np.zeros((shape[0], k), dtype)
+    topks[(1,)](x, top, M=shape[0], N=shape[1], K=k)
+    assert top.tolist() == np.flip(np.sort(x, -1), -1)[:, :k].tolist()
+
+
+def test_topk_compiles_to_a_partial_network() -> None:
+    """Top 4 of 16: two sort stages (1 + 2 xor reductions), then two rounds
+    of a max over an axis of two and a 2-round merge; PTX for sm_90a."""
+    ir = tile.generate_ir(topks, "*fp32,*fp32", {"M": 4, "N": 16, "K": 4})
+    assert ir.count("tile.reduce custom") == (1 + 2) + 2 * 2, ir
+    assert ir.count("tile.reduce max") == 2, ir
+    ptx = tile.compile(topks, "*i32,*i32", {"M": 4, "N": 16, "K": 4}, target="sm_90a").asm["ptx"]
+    assert ".entry topks" in ptx
+
+
 @pytest.mark.parametrize("dtype", ["fp16", "i8", "fp64"])
 def test_join_split_interleave_cat_compile(dtype: str) -> None:
     """Selections, an xor reduction per half for split, a permute and
@@ -535,6 +568,14 @@ def misuse(p, n, WHAT: tl.constexpr):
         tl.sort(tl.zeros([4, 4], tl.float32), 0)
     if WHAT == "sort_of_six":
         tl.sort(tl.zeros([6], tl.float32))
+    if WHAT == "topk_of_three":
+        tl.topk(tl.zeros([8], tl.float32), 3)
+    if WHAT == "topk_too_many":
+        tl.topk(tl.zeros([8], tl.float32), 16)
+    if WHAT == "topk_runtime_k":
+        tl.topk(x, n)
+    if WHAT == "topk_dim":
+        tl.topk(tl.zeros([4, 4], tl.float32), 2, dim=0)
 
 
 MISUSES = [
@@ -568,6 +609,12 @@ MISUSES = [
     ("interleave_types", "tl.interleave needs two values of one type, got int32 and fp32"),
     ("sort_dim", "tl.sort sorts along the last dimension (1) only, not 0"),
     ("sort_of_six", "tl.sort needs a power-of-two extent along dim 0, got 6"),
+    ("topk_of_three", "tl.topk's k must be a power of two from 1 to 8 (the extent of dim 0), "
+                      "got 3"),
+    ("topk_too_many", "tl.topk's k must be a power of two from 1 to 8 (the extent of dim 0), "
+                      "got 16"),
+    ("topk_runtime_k", "tl.topk's k must be a compile-time integer"),
+    ("topk_dim", "tl.topk selects along the last dimension (1) only, not 0"),
 ]
 
 

@@ -27,8 +27,6 @@ def uses(p, WHAT: tl.constexpr):
         tl.atomic_load(p)
     if WHAT == "gather":
         tl.gather(x, tl.arange(0, 4), 0)
-    if WHAT == "topk":
-        tl.topk(x, 2)
     if WHAT == "reduce":
         tl.reduce((x, x), 0, add_pairs)
     if WHAT == "scan":
@@ -61,7 +59,6 @@ NO_ATTRIBUTE = "AttributeError: module 'tile.language' has no attribute"
 CASES = [
     ("atomic_load", f"{NO_ATTRIBUTE} 'atomic_load'"),
     ("gather", f"{NO_ATTRIBUTE} 'gather'"),
-    ("topk", f"{NO_ATTRIBUTE} 'topk'"),
     ("reduce", "tl.reduce over several blocks at once is not supported yet"),
     ("scan", "tl.associative_scan over several blocks at once is not supported yet"),
     ("fp8", f"{NO_ATTRIBUTE} 'float8e4nv'"),

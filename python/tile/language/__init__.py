@@ -27,7 +27,7 @@ from .random import (  # noqa: E402,F401
     pair_uniform_to_normal, philox, philox_impl, rand, rand4x, randint, randint4x, randn,
     randn4x, uint_to_uniform_float)
 from .standard import (cat, cumprod, flip, interleave, join, sort,  # noqa: E402,F401
-                       split, swizzle2d, xor_sum)
+                       split, swizzle2d, topk, xor_sum)
 
 # Tuples are Python tuples in a kernel (`tl.tuple([a, b])`, tuple arguments
 # and returns, `t[i] = v`).

@@ -1,7 +1,8 @@
 """Triton's standard-library builtins written with the others: `tl.cumprod`,
 `tl.xor_sum`, `tl.swizzle2d`, `tl.flip`, `tl.join`, `tl.split`,
-`tl.interleave`, `tl.cat`, `tl.sort` (and the tensor methods `x.cumprod()`,
-`x.xor_sum()`, `x.flip()`, `x.split()`, `x.sort()`). As in `random.py`, each checks its arguments at the call and
+`tl.interleave`, `tl.cat`, `tl.sort`, `tl.topk` (and the tensor methods
+`x.cumprod()`, `x.xor_sum()`, `x.flip()`, `x.split()`, `x.sort()`,
+`x.topk()`). As in `random.py`, each checks its arguments at the call and
 inlines the @jit function of the same name, which compiled and interpreted
 kernels share."""
 from __future__ import annotations
@@ -92,6 +93,47 @@ def _sort(x, halves: tl.constexpr, twos: tl.constexpr, n: tl.constexpr,
             right = ((index >> bit) & 1) != 0
             y = tl.where((y > partner) != (downward ^ right), partner, y)
     return tl.reshape(y, x.shape)
+
+
+@jit
+def _topk(x, halves: tl.constexpr, twos: tl.constexpr, n: tl.constexpr,
+          last: tl.constexpr, steps: tl.constexpr, log_k: tl.constexpr,
+          bits: tl.constexpr, shape: tl.constexpr):
+    # Bitonic top-k (Triton's; https://www.doc.ic.ac.uk/~hlgr/pdfs/MassivelyParallelTopK.pdf):
+    # the first log_k stages of _sort's network leave runs of k sorted in
+    # alternating directions; then each round keeps the larger of the pairs
+    # one run apart along the lowest bit above the runs (a max over its axis
+    # of two, kept as an axis of one, and the index with it) and merges the
+    # runs again, descending in the last round.
+    y = tl.reshape(x, halves)
+    index = tl.reshape(tl.arange(0, n), twos)
+    for stage in tl.static_range(1, log_k + 1):
+        if stage < steps:
+            downward = ((index >> stage) & 1) != 0
+        else:
+            downward = True
+        for round in tl.static_range(stage):
+            bit: tl.constexpr = stage - 1 - round
+            y_bits = y.to(bits, bitcast=True)
+            partner = (y_bits ^ tl.xor_sum(y_bits, last + steps - 1 - bit, True)).to(
+                y.dtype, bitcast=True)
+            right = ((index >> bit) & 1) != 0
+            y = tl.where((y > partner) != (downward ^ right), partner, y)
+    for reduced in tl.static_range(log_k, steps):
+        y = tl.max(y, last + steps - 1 - reduced, keep_dims=True)
+        index = tl.min(index, steps - 1 - reduced, keep_dims=True)
+        if reduced + 1 < steps:
+            downward = ((index >> (reduced + 1)) & 1) != 0
+        else:
+            downward = True
+        for round in tl.static_range(log_k):
+            bit: tl.constexpr = log_k - 1 - round
+            y_bits = y.to(bits, bitcast=True)
+            partner = (y_bits ^ tl.xor_sum(y_bits, last + steps - 1 - bit, True)).to(
+                y.dtype, bitcast=True)
+            right = ((index >> bit) & 1) != 0
+            y = tl.where((y > partner) != (downward ^ right), partner, y)
+    return tl.reshape(y, shape)
 
 
 @jit
@@ -256,6 +298,32 @@ def sort(to_value: ToValue, x: Any, dim: Any = None, descending: Any = False) ->
             _flag(descending, "tl.sort's descending"), _BITS[block.dtype.primitive_bitwidth]]
 
 
+@library_builtin(_topk)
+def topk(to_value: ToValue, x: Any, k: Any, dim: Any = None) -> list[Any]:
+    """The `k` largest elements of `x` along its last dimension, largest
+    first: (..., n) -> (..., k); `n` and `k` powers of two, k <= n."""
+    block = _block(to_value, x, "tl.topk")
+    rank = len(block.shape)
+    last = rank - 1
+    if T.unwrap(dim) is not None and _axis(dim, rank) != last:
+        raise TileError(f"tl.topk selects along the last dimension ({last}) only, "
+                        f"not {T.unwrap(dim)}")
+    n = block.shape[last]
+    if n & (n - 1):
+        raise TileError(f"tl.topk needs a power-of-two extent along dim {last}, got {n}")
+    count = T.unwrap(k)
+    if isinstance(count, tensor) or not isinstance(count, int) or isinstance(count, bool):
+        raise ConstantRequired(f"tl.topk's k must be a compile-time integer, not {count!r}")
+    if count <= 0 or count & (count - 1) or count > n:
+        raise TileError(f"tl.topk's k must be a power of two from 1 to {n} (the extent of "
+                        f"dim {last}), got {count}")
+    steps = n.bit_length() - 1
+    twos = [2] * steps
+    return [block, list(block.shape[:last]) + twos, twos or [1], n, last, steps,
+            count.bit_length() - 1, _BITS[block.dtype.primitive_bitwidth],
+            list(block.shape[:last]) + [count]]
+
+
 @library_builtin(_flip)
 def flip(to_value: ToValue, x: Any, dim: Any = None) -> list[Any]:
     """`x` reversed along `dim` (the last dimension when None), whose extent
@@ -272,8 +340,8 @@ def flip(to_value: ToValue, x: Any, dim: Any = None) -> list[Any]:
 
 
 for _name, _method in (("cumprod", cumprod), ("xor_sum", xor_sum), ("flip", flip),
-                      ("split", split), ("sort", sort)):
+                      ("split", split), ("sort", sort), ("topk", topk)):
     setattr(tensor, _name, _method)
 
 __all__ = ["cumprod", "xor_sum", "swizzle2d", "flip", "join", "split", "interleave", "cat",
-           "sort"]
+           "sort", "topk"]
