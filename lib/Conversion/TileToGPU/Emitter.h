@@ -427,8 +427,9 @@ bool defersWarpGroupWait(Operation *op);
 LogicalResult checkAtomics(func::FuncOp kernel, StringRef chip);
 
 /// Diagnoses a kernel that cannot run: a bad warp count, a block value
-/// without a distributed layout of the kernel's warps, or one needing more
-/// registers per thread than a thread has.
+/// without a distributed layout of the kernel's warps, one whose layout does
+/// not fit its shape (an internal error of a layout pass), or one needing
+/// more registers per thread than a thread has.
 LogicalResult checkResourceLimits(func::FuncOp kernel, int64_t numWarps);
 
 } // namespace mlir::tile::lowering

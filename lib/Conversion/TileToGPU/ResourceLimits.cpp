@@ -62,6 +62,15 @@ LogicalResult mlir::tile::lowering::checkResourceLimits(func::FuncOp kernel,
       return at->emitError() << "block " << block << " is laid out over "
                              << layout.getNumWarps() << " warps, but kernel '"
                              << kernel.getName() << "' has " << numWarps;
+    // Types built inside passes are not verified as parsed ones are; a
+    // layout that does not fit its block would lower to wrong indices.
+    if (failed(verifyLayoutForShape(
+            [&] {
+              return at->emitOpError()
+                     << "internal error: a layout pass gave " << block << ": ";
+            },
+            layout, block.getShape())))
+      return failure();
     int64_t perThread = getLinearLayout(block).getNumRegisters();
     if (perThread <= kMaxRegisters)
       return success();

@@ -19,35 +19,6 @@ using namespace mlir::tile::lowering;
 
 namespace {
 
-/// Types built inside passes are not verified as parsed ones are; a layout
-/// that does not fit its block would lower to wrong indices, so it is an
-/// error here.
-LogicalResult verifyLayouts(func::FuncOp kernel) {
-  auto check = [](Value value, Operation *at) -> LogicalResult {
-    auto type = dyn_cast<BlockType>(value.getType());
-    if (!type || !type.getEncoding())
-      return success();
-    return verifyLayoutForShape(
-        [&] {
-          return at->emitOpError()
-                 << "internal error: a layout pass gave " << type << ": ";
-        },
-        type.getEncoding(), type.getShape());
-  };
-  WalkResult result = kernel.walk([&](Operation *op) {
-    for (Value value : op->getResults())
-      if (failed(check(value, op)))
-        return WalkResult::interrupt();
-    for (Region &region : op->getRegions())
-      for (Block &block : region)
-        for (Value arg : block.getArguments())
-          if (failed(check(arg, op)))
-            return WalkResult::interrupt();
-    return WalkResult::advance();
-  });
-  return failure(result.wasInterrupted());
-}
-
 //===----------------------------------------------------------------------===//
 // The pass
 //===----------------------------------------------------------------------===//
@@ -94,8 +65,7 @@ struct ConvertTileToGPUPass
         return signalPassFailure();
       }
       int64_t numWarps = numWarpsAttr.getInt();
-      if (failed(verifyLayouts(kernel)) ||
-          failed(checkResourceLimits(kernel, numWarps)) ||
+      if (failed(checkResourceLimits(kernel, numWarps)) ||
           failed(checkAtomics(kernel, chip)))
         return signalPassFailure();
       SmallVector<Type> argTypes;

@@ -69,15 +69,31 @@ _BITS = {1: tl.int1, 8: tl.int8, 16: tl.int16, 32: tl.int32, 64: tl.int64}
 
 
 @jit
+def _bitonic_merge(y, index, downward, rounds: tl.constexpr, last: tl.constexpr,
+                   steps: tl.constexpr, bits: tl.constexpr):
+    # Merges runs of 2^rounds along the axes of two that follow `last`
+    # (`steps` of them, the first the index's top bit), descending where
+    # `downward`: each round pairs every element with the one whose index
+    # differs in one bit (y ^ xor over that axis of two) and keeps the
+    # smaller on the left of an ascending run.
+    for round in tl.static_range(rounds):
+        bit: tl.constexpr = rounds - 1 - round
+        y_bits = y.to(bits, bitcast=True)
+        partner = (y_bits ^ tl.xor_sum(y_bits, last + steps - 1 - bit, True)).to(
+            y.dtype, bitcast=True)
+        right = ((index >> bit) & 1) != 0
+        y = tl.where((y > partner) != (downward ^ right), partner, y)
+    return y
+
+
+@jit
 def _sort(x, halves: tl.constexpr, twos: tl.constexpr, n: tl.constexpr,
           last: tl.constexpr, steps: tl.constexpr, descending: tl.constexpr,
           bits: tl.constexpr):
     # Bitonic sort of the last dimension, split into `steps` axes of two
     # (the first the index's top bit). Stage s merges runs of 2^s, ascending
     # where bit s of the index is 0 and descending where it is 1, the last
-    # stage in the order asked; each of its rounds pairs every element with
-    # the one whose index differs in one bit (y ^ xor over that axis of two)
-    # and keeps the smaller on the left of an ascending run.
+    # stage in the order asked (_bitonic_merge).
     y = tl.reshape(x, halves)
     index = tl.reshape(tl.arange(0, n), twos)
     for stage in tl.static_range(1, steps + 1):
@@ -85,13 +101,7 @@ def _sort(x, halves: tl.constexpr, twos: tl.constexpr, n: tl.constexpr,
             downward = ((index >> stage) & 1) != 0
         else:
             downward = descending
-        for round in tl.static_range(stage):
-            bit: tl.constexpr = stage - 1 - round
-            y_bits = y.to(bits, bitcast=True)
-            partner = (y_bits ^ tl.xor_sum(y_bits, last + steps - 1 - bit, True)).to(
-                y.dtype, bitcast=True)
-            right = ((index >> bit) & 1) != 0
-            y = tl.where((y > partner) != (downward ^ right), partner, y)
+        y = _bitonic_merge(y, index, downward, stage, last, steps, bits)
     return tl.reshape(y, x.shape)
 
 
@@ -112,13 +122,7 @@ def _topk(x, halves: tl.constexpr, twos: tl.constexpr, n: tl.constexpr,
             downward = ((index >> stage) & 1) != 0
         else:
             downward = True
-        for round in tl.static_range(stage):
-            bit: tl.constexpr = stage - 1 - round
-            y_bits = y.to(bits, bitcast=True)
-            partner = (y_bits ^ tl.xor_sum(y_bits, last + steps - 1 - bit, True)).to(
-                y.dtype, bitcast=True)
-            right = ((index >> bit) & 1) != 0
-            y = tl.where((y > partner) != (downward ^ right), partner, y)
+        y = _bitonic_merge(y, index, downward, stage, last, steps, bits)
     for reduced in tl.static_range(log_k, steps):
         y = tl.max(y, last + steps - 1 - reduced, keep_dims=True)
         index = tl.min(index, steps - 1 - reduced, keep_dims=True)
@@ -126,13 +130,7 @@ def _topk(x, halves: tl.constexpr, twos: tl.constexpr, n: tl.constexpr,
             downward = ((index >> (reduced + 1)) & 1) != 0
         else:
             downward = True
-        for round in tl.static_range(log_k):
-            bit: tl.constexpr = log_k - 1 - round
-            y_bits = y.to(bits, bitcast=True)
-            partner = (y_bits ^ tl.xor_sum(y_bits, last + steps - 1 - bit, True)).to(
-                y.dtype, bitcast=True)
-            right = ((index >> bit) & 1) != 0
-            y = tl.where((y > partner) != (downward ^ right), partner, y)
+        y = _bitonic_merge(y, index, downward, log_k, last, steps, bits)
     return tl.reshape(y, shape)
 
 
