@@ -786,8 +786,12 @@ static Combine combineOf(CombineKind kind) {
   case CombineKind::sum:
     return Combine::Sum;
   case CombineKind::max:
+  case CombineKind::maxnum:
+  case CombineKind::umax:
     return Combine::Max;
   case CombineKind::min:
+  case CombineKind::minnum:
+  case CombineKind::umin:
     return Combine::Min;
   case CombineKind::custom:
     return Combine::Other;

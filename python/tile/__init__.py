@@ -13,6 +13,17 @@ from .runtime.jit import JITFunction, jit  # noqa: F401
 __version__ = "0.1.0"
 
 
+_allocator = None
+
+
+def set_allocator(allocator) -> None:  # type: ignore[no-untyped-def]
+    """Triton's `triton.set_allocator(fn)`, which gives in-kernel tensor
+    descriptors their global scratch memory. tile's descriptors are masked
+    loads and stores that need none, so the allocator is kept and not called."""
+    global _allocator
+    _allocator = allocator
+
+
 def cdiv(x: int, y: int) -> int:
     """Ceiling division of two Python ints (for grids)."""
     return (x + y - 1) // y

@@ -60,6 +60,42 @@ func.func @running_max(%x: !tile.ptr<f32>, %out: !tile.ptr<f32>, %n: i32, %init:
 
 // -----
 
+// The NaN-ignoring max (tl.max of a float) hoists alike, from NaN; an
+// unsigned min from all ones.
+// CHECK-LABEL: func.func @running_maxnum_and_umin
+// CHECK-DAG: tile.constant dense<0x7FC00000> : !tile.block<256xf32>
+// CHECK-DAG: tile.constant dense<-1> : !tile.block<256xi32>
+// CHECK: scf.for {{.*}} -> (!tile.block<256xf32>, !tile.block<256xi32>)
+// CHECK-DAG: tile.maxnumf
+// CHECK-DAG: tile.minui
+// CHECK: tile.reduce umin {{.*}} -> i32
+// CHECK: arith.minui
+// CHECK: tile.reduce maxnum {{.*}} -> f32
+// CHECK: arith.maxnumf
+func.func @running_maxnum_and_umin(%x: !tile.ptr<f32>, %y: !tile.ptr<i32>, %out: !tile.ptr<f32>, %iout: !tile.ptr<i32>, %n: i32, %init: f32, %iinit: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %r = tile.arange 0, 256 : !tile.block<256xi32>
+  %xb = tile.splat %x : !tile.ptr<f32> -> !tile.block<256x!tile.ptr<f32>>
+  %p = tile.addptr %xb, %r : !tile.block<256x!tile.ptr<f32>>, !tile.block<256xi32>
+  %yb = tile.splat %y : !tile.ptr<i32> -> !tile.block<256x!tile.ptr<i32>>
+  %q = tile.addptr %yb, %r : !tile.block<256x!tile.ptr<i32>>, !tile.block<256xi32>
+  %m:2 = scf.for %k = %c0 to %n step %c1 iter_args(%a = %init, %ia = %iinit) -> (f32, i32) : i32 {
+    %v = tile.load %p : !tile.block<256x!tile.ptr<f32>>
+    %s = tile.reduce maxnum %v {axis = 0 : i32} : !tile.block<256xf32> -> f32
+    %b = arith.maxnumf %a, %s : f32
+    %iv = tile.load %q : !tile.block<256x!tile.ptr<i32>>
+    %is = tile.reduce umin %iv {axis = 0 : i32} : !tile.block<256xi32> -> i32
+    %ib = arith.minui %ia, %is : i32
+    scf.yield %b, %ib : f32, i32
+  }
+  tile.store %out, %m#0 : !tile.ptr<f32>
+  tile.store %iout, %m#1 : !tile.ptr<i32>
+  return
+}
+
+// -----
+
 // Not rewritten: the reduction's result has another use in the loop, and a
 // custom combine.
 // CHECK-LABEL: func.func @kept

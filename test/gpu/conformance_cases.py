@@ -333,9 +333,10 @@ _RELU_SPECIALS = [float("nan"), 0.0, -0.0, float("inf"), -float("inf"), 1e-30, -
 
 
 def _relu(x: Any, torch: Any) -> Any:
-    """torch.relu as CUDA computes it: +0.0 for -0.0 (torch's CPU relu keeps -0.0),
-    NaN for NaN."""
-    return torch.where(torch.isnan(x) | (x > 0), x, torch.zeros_like(x))
+    """The kernel's tl.maximum(x, 0.0) as Triton computes it (PTX max.f32):
+    +0.0 for -0.0, and 0.0 for NaN (the default PropagateNan.NONE returns the
+    number; torch.relu would keep the NaN)."""
+    return torch.where(x > 0, x, torch.zeros_like(x))
 
 
 
@@ -392,6 +393,55 @@ for dt in ("int32", "int64"):
          + [(o, out(n, dt)) for o in ("div", "mod", "and_", "or_", "xor", "shl", "shr",
                                       "min", "max")] + [("n", n)],
          _int_ref, {"BLOCK": 1024}, tol=None)
+
+
+def _nan_rows(torch: Any, g: Any, shape: tuple) -> Any:
+    """Normal values with NaNs: row 0 all NaN, row 1 one NaN, row 2 all but
+    one, the rest about one in eight; infinities and signed zeros too."""
+    x = with_specials(randn(), [float("inf"), -float("inf"), 0.0, -0.0])(torch, g, shape)
+    x[torch.rand(shape, generator=g, device=g.device) < 0.125] = float("nan")
+    x[0] = float("nan")
+    x[1] = torch.randn(shape[1], generator=g, device=g.device, dtype=x.dtype)
+    x[1, 3] = float("nan")
+    x[2] = float("nan")
+    x[2, 5] = 1.5
+    return x
+
+
+def _nan_ignoring_extreme(x: Any, torch: Any, which: str) -> tuple[Any, Any]:
+    """Row max (min) ignoring NaN (NaN where the whole row is) and the first
+    index reaching it (0 for a row of NaNs)."""
+    nan = torch.isnan(x)
+    fill = -float("inf") if which == "max" else float("inf")
+    v = torch.where(nan, torch.full_like(x, fill), x)
+    ext = v.amax(1) if which == "max" else v.amin(1)
+    all_nan = nan.all(1)
+    hit = ((v == ext[:, None]) & ~nan) | all_nan[:, None]
+    first = hit.int().argmax(1)  # the first 1 in each row
+    return torch.where(all_nan, torch.full_like(ext, float("nan")), ext), first.to(torch.int32)
+
+
+def _nan_min_max_ref(A: Mapping[str, Any], torch: Any) -> dict[str, Any]:
+    x, y = A["x"], A["y"]
+    rmax, amax = _nan_ignoring_extreme(x, torch, "max")
+    rmin, amin = _nan_ignoring_extreme(x, torch, "min")
+    lo, hi = torch.full_like(x, -0.5), torch.full_like(x, 0.5)
+    return {"mx": torch.fmax(x, y), "mn": torch.fmin(x, y),
+            "mxa": torch.maximum(x, y), "mna": torch.minimum(x, y),
+            "cl": torch.fmin(torch.fmax(x, lo), hi),
+            "cla": torch.minimum(torch.maximum(x, lo), hi),
+            "rmax": rmax, "rmin": rmin, "amax": amax, "amin": amin,
+            "best": rmax[~torch.isnan(rmax)].max().reshape(1)}
+
+
+for dt in ("float32", "float16"):
+    m, n = 16, 64
+    case(f"nan_min_max-{dt}-{m}x{n}", K.nan_min_max, (1,),
+         [("x", inp((m, n), dt, _nan_rows)), ("y", inp((m, n), dt, _nan_rows))]
+         + [(o, out((m, n), dt)) for o in ("mx", "mn", "mxa", "mna", "cl", "cla")]
+         + [("rmax", out(m, dt)), ("rmin", out(m, dt)), ("amax", out(m, "int32")),
+            ("amin", out(m, "int32")), ("best", out(1, dt))],
+         _nan_min_max_ref, {"M": m, "N": n}, tol=None)
 
 # -- 2-D tiles -----------------------------------------------------------------
 

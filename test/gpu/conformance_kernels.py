@@ -83,6 +83,32 @@ def int_ops(a_ptr, b_ptr, s_ptr, div_ptr, mod_ptr, and_ptr, or_ptr, xor_ptr, shl
     tl.store(max_ptr + offs, tl.maximum(a, b), mask=mask)
 
 
+@triton.jit
+def nan_min_max(x_ptr, y_ptr, mx_ptr, mn_ptr, mxa_ptr, mna_ptr, cl_ptr, cla_ptr, rmax_ptr,
+                rmin_ptr, amax_ptr, amin_ptr, best_ptr, M: tl.constexpr, N: tl.constexpr):
+    """Float min/max where operands are NaN: elementwise with Triton's default
+    (the other operand) and with PropagateNan.ALL, clamp both ways, row
+    reductions, argmax/argmin, and a running max carried through a loop."""
+    offs = tl.arange(0, M)[:, None] * N + tl.arange(0, N)[None, :]
+    x = tl.load(x_ptr + offs)
+    y = tl.load(y_ptr + offs)
+    tl.store(mx_ptr + offs, tl.maximum(x, y))
+    tl.store(mn_ptr + offs, tl.minimum(x, y))
+    tl.store(mxa_ptr + offs, tl.maximum(x, y, propagate_nan=tl.PropagateNan.ALL))
+    tl.store(mna_ptr + offs, tl.minimum(x, y, propagate_nan=tl.PropagateNan.ALL))
+    tl.store(cl_ptr + offs, tl.clamp(x, -0.5, 0.5))
+    tl.store(cla_ptr + offs, tl.clamp(x, -0.5, 0.5, propagate_nan=tl.PropagateNan.ALL))
+    rows = tl.arange(0, M)
+    tl.store(rmax_ptr + rows, tl.max(x, 1))
+    tl.store(rmin_ptr + rows, tl.min(x, 1))
+    tl.store(amax_ptr + rows, tl.argmax(x, 1))
+    tl.store(amin_ptr + rows, tl.argmin(x, 1))
+    best = -float("inf")
+    for r in range(M):
+        best = tl.maximum(best, tl.max(tl.load(x_ptr + r * N + tl.arange(0, N))))
+    tl.store(best_ptr, best)
+
+
 # -- 2-D tiles -----------------------------------------------------------------
 
 @triton.jit

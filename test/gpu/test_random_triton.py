@@ -117,3 +117,28 @@ def test_tile_topk_as_triton_does(dtype: str, k: int) -> None:
         results.append(top.cpu())
     bits = {2: torch.int16, 4: torch.int32}[x.element_size()]
     assert torch.equal(results[0].view(bits), results[1].view(bits))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float16"])
+def test_tile_min_max_treat_nan_as_triton_does(dtype: str) -> None:
+    """tl.maximum/minimum (default and PropagateNan.ALL), tl.clamp and the
+    tl.max/tl.min row reductions compiled by both, on rows with NaNs (one row
+    all NaN): the same values, NaN at the same places."""
+    by_triton, by_tile = _both("tl.maximum", "test_conformance's nan_min_max cases check tile "
+                                             "against torch.fmax and torch.maximum")
+    import torch
+    g = torch.Generator(device="cuda").manual_seed(11)
+    m, n = 16, 64
+    x, y = (torch.randn(m, n, generator=g, device="cuda").to(getattr(torch, dtype))
+            for _ in range(2))
+    for t in (x, y):
+        t[torch.rand(m, n, generator=g, device="cuda") < 0.1] = float("nan")
+    x[0] = float("nan")
+    results = []
+    for module in (by_triton, by_tile):
+        out = torch.empty(5 * m * n + 2 * m, dtype=x.dtype, device="cuda")
+        module.min_max_nan[(1,)](x, y, out, M=m, N=n)
+        torch.cuda.synchronize()
+        results.append(out.cpu())
+    assert int(torch.isnan(results[0][5 * m * n:]).sum()) == 2  # only the row of NaNs
+    torch.testing.assert_close(results[1], results[0], rtol=0, atol=0, equal_nan=True)

@@ -1,4 +1,5 @@
-"""A Triton program using Triton's random numbers and its sort, unchanged:
+"""A Triton program using Triton's random numbers, its sort and its NaN
+handling in min/max, unchanged:
 test_random_triton.py loads it once with Triton (where installed) and once with
 `triton` meaning tile, and compares what the two compiled kernels produce;
 test/python/test_random.py does the same through both interpreters."""
@@ -32,3 +33,18 @@ def sort_rows(x_ptr, up_ptr, down_ptr, M: tl.constexpr, N: tl.constexpr):
 def topk_rows(x_ptr, top_ptr, M: tl.constexpr, N: tl.constexpr, K: tl.constexpr):
     x = tl.load(x_ptr + tl.arange(0, M)[:, None] * N + tl.arange(0, N)[None, :])
     tl.store(top_ptr + tl.arange(0, M)[:, None] * K + tl.arange(0, K)[None, :], tl.topk(x, K))
+
+
+@triton.jit
+def min_max_nan(x_ptr, y_ptr, out_ptr, M: tl.constexpr, N: tl.constexpr):
+    offs = tl.arange(0, M)[:, None] * N + tl.arange(0, N)[None, :]
+    x = tl.load(x_ptr + offs)
+    y = tl.load(y_ptr + offs)
+    tl.store(out_ptr + offs, tl.maximum(x, y))
+    tl.store(out_ptr + M * N + offs, tl.minimum(x, y))
+    tl.store(out_ptr + 2 * M * N + offs, tl.maximum(x, y, propagate_nan=tl.PropagateNan.ALL))
+    tl.store(out_ptr + 3 * M * N + offs, tl.minimum(x, y, propagate_nan=tl.PropagateNan.ALL))
+    tl.store(out_ptr + 4 * M * N + offs, tl.clamp(x, -0.5, 0.5))
+    rows = tl.arange(0, M)
+    tl.store(out_ptr + 5 * M * N + rows, tl.max(x, 1))
+    tl.store(out_ptr + 5 * M * N + M + rows, tl.min(x, 1))

@@ -111,6 +111,15 @@ def test_pruning():
                                                       if c.kwargs["BLOCK"] != 128]})
     early[(1,)](Buffer(0.0), 10)
     assert early.timed == [64, 256] and kernel.launches[-1]["BLOCK"] == 256
+    # As Triton's (tutorial 06 reads kwargs["N_CTX"]): the call's keyword
+    # arguments come as keywords too.
+    seen: list[Any] = []
+    kernel = Kernel({64: 3.0, 128: 1.0, 256: 2.0})
+    keyed = tuned(kernel, prune_configs_by={
+        "early_config_prune": lambda configs, named, **kwargs: seen.append(
+            (named["n"], kwargs)) or [c for c in configs if c.kwargs["BLOCK"] <= kwargs["n"]]})
+    keyed[(1,)](Buffer(0.0), n=128)
+    assert seen == [(128, {"n": 128})] and keyed.timed == [64, 128]
     kernel = Kernel({64: 3.0, 128: 1.0, 256: 2.0})
     model = tuned(kernel, prune_configs_by={
         "perf_model": lambda BLOCK, **_: -BLOCK, "top_k": 2})

@@ -162,22 +162,57 @@ def test_integer_division_truncates_toward_zero(dtype) -> None:
 
 
 @tile.jit
-def extremes(x_ptr, y_ptr, lo_ptr, hi_ptr, BLOCK: tl.constexpr):
+def extremes(x_ptr, y_ptr, lo_ptr, hi_ptr, lo_all_ptr, hi_all_ptr, BLOCK: tl.constexpr):
     offs = tl.arange(0, BLOCK)
     x = tl.load(x_ptr + offs)
     y = tl.load(y_ptr + offs)
     tl.store(lo_ptr + offs, tl.minimum(x, y))
     tl.store(hi_ptr + offs, max(x, y))  # Python's max on blocks is tl.maximum
+    tl.store(lo_all_ptr + offs, tl.minimum(x, y, propagate_nan=tl.PropagateNan.ALL))
+    tl.store(hi_all_ptr + offs, tl.maximum(x, y, tl.PropagateNan.ALL))
 
 
-def test_min_max_propagate_nan_and_order_signed_zeros() -> None:
+def test_min_max_ignore_nan_unless_asked_and_order_signed_zeros() -> None:
+    # As compiled Triton (PTX min.f32/max.f32): a NaN operand gives the other
+    # one by default, NaN with PropagateNan.ALL; -0 < +0 both ways.
     x = np.array([np.nan, 1.0, 0.0, -0.0, 2.0, -np.inf, 3.0, np.nan], dtype=np.float32)
     y = np.array([1.0, np.nan, -0.0, 0.0, 1.0, 5.0, 3.0, np.nan], dtype=np.float32)
-    lo, hi = np.zeros(8, np.float32), np.zeros(8, np.float32)
-    extremes[(1,)](x, y, lo, hi, BLOCK=8)
-    np.testing.assert_array_equal(lo, [np.nan, np.nan, -0.0, -0.0, 1.0, -np.inf, 3.0, np.nan])
-    np.testing.assert_array_equal(hi, [np.nan, np.nan, 0.0, 0.0, 2.0, 5.0, 3.0, np.nan])
+    lo, hi, lo_all, hi_all = (np.zeros(8, np.float32) for _ in range(4))
+    extremes[(1,)](x, y, lo, hi, lo_all, hi_all, BLOCK=8)
+    np.testing.assert_array_equal(lo, [1.0, 1.0, -0.0, -0.0, 1.0, -np.inf, 3.0, np.nan])
+    np.testing.assert_array_equal(hi, [1.0, 1.0, 0.0, 0.0, 2.0, 5.0, 3.0, np.nan])
+    np.testing.assert_array_equal(lo_all, [np.nan, np.nan, -0.0, -0.0, 1.0, -np.inf, 3.0, np.nan])
+    np.testing.assert_array_equal(hi_all, [np.nan, np.nan, 0.0, 0.0, 2.0, 5.0, 3.0, np.nan])
     assert np.signbit(lo[2:4]).all() and not np.signbit(hi[2:4]).any()
+    assert np.signbit(lo_all[2:4]).all() and not np.signbit(hi_all[2:4]).any()
+
+
+@tile.jit
+def row_extremes(x_ptr, u_ptr, out_ptr, index_ptr, uout_ptr, N: tl.constexpr):
+    rows = tl.arange(0, 4)
+    x = tl.load(x_ptr + rows[:, None] * N + tl.arange(0, N)[None, :])
+    tl.store(out_ptr + rows, tl.max(x, 1))
+    tl.store(out_ptr + 4 + rows, tl.min(x, 1))
+    tl.store(index_ptr + rows, tl.argmax(x, 1))
+    tl.store(index_ptr + 4 + rows, tl.argmin(x, 1, tie_break_left=False))
+    u = tl.load(u_ptr + tl.arange(0, N))
+    tl.store(uout_ptr, tl.max(u))
+    tl.store(uout_ptr + 1, tl.min(u))
+
+
+def test_reductions_skip_nan_and_compare_unsigned_as_unsigned() -> None:
+    nan = np.nan
+    x = np.array([[nan, nan, nan, nan],      # all NaN: NaN, index 0 (or the last)
+                  [1.0, nan, 3.0, -2.0],
+                  [nan, 2.0, 2.0, nan],
+                  [-0.0, 0.0, 5.0, -5.0]], dtype=np.float32)
+    u = np.array([1, 0x80000000, 0xFFFFFFFF, 7], dtype=np.uint32)
+    out, index = np.zeros(8, np.float32), np.zeros(8, np.int32)
+    uout = np.zeros(2, np.uint32)
+    row_extremes[(1,)](x, u, out, index, uout, N=4)
+    np.testing.assert_array_equal(out, [nan, 3.0, 2.0, 5.0, nan, -2.0, 2.0, -5.0])
+    np.testing.assert_array_equal(index, [0, 2, 1, 2, 3, 3, 2, 3])
+    assert uout.tolist() == [0xFFFFFFFF, 1]
 
 
 @tile.jit

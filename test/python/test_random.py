@@ -394,10 +394,8 @@ def test_join_split_interleave_cat_interpreted(dtype: str,
     for name, want in (("j", joined), ("s0", x), ("s1", np.broadcast_to(y, (M, N))),
                        ("i", joined.reshape(M, 2 * N)), ("c", np.concatenate([x, x + 1], 0))):
         assert outs[name].tobytes() == np.ascontiguousarray(want).tobytes(), name
-    if dtype.startswith("float"):  # x holds a NaN, which min and max propagate
-        assert np.isnan(outs["pair"]).all(), outs["pair"]
-    else:
-        assert outs["pair"].tolist() == [x.max(), x.min()]
+    # x may hold a NaN, which tl.max and tl.min skip (as compiled Triton)
+    assert outs["pair"].tolist() == [np.nanmax(x), np.nanmin(x)]
 
 
 @tile.jit

@@ -417,6 +417,51 @@ def test_arg_reductions_break_ties_as_asked():
     assert right.count("tile.reduce max") == 3 and "arith.constant -1 : i32" in right
 
 
+@tile.jit
+def nan_modes(x_ptr, u_ptr, out_ptr, uout_ptr, MODE: tl.constexpr):
+    offs = tl.arange(0, 32)
+    x = tl.load(x_ptr + offs)
+    y = tl.maximum(x, 1.0, propagate_nan=MODE) + tl.minimum(x, 2.0, MODE)
+    y += tl.clamp(x, 0.0, 1.0, propagate_nan=MODE) + tl.max(x, 0) + tl.min(x, 0)
+    tl.store(out_ptr + offs, y + tl.cummax(x, 0))
+    u = tl.load(u_ptr + offs)
+    tl.store(uout_ptr + offs, tl.cummax(u, 0) + tl.max(u, 0) + tl.min(u, 0))
+
+
+@tile.jit
+def bad_nan_mode(x_ptr):
+    x = tl.load(x_ptr)
+    tl.store(x_ptr, tl.maximum(x, 1.0, propagate_nan=True))  # ERR-nan-mode
+
+
+def test_nan_modes_and_unsigned_extremes():
+    # Triton's default (NONE) ignores NaN: maxnumf, as Triton's maxnumf, and
+    # reductions/scans of floats maxnum/minnum; ALL is maximumf/minimumf.
+    none = ir_of(nan_modes, "*fp32,*u32,*fp32,*u32", {"MODE": tl.PropagateNan.NONE})
+    assert none.count("tile.maxnumf") == 2 and none.count("tile.minnumf") == 2, none
+    assert "maximumf" not in none and "minimumf" not in none
+    for op in ("reduce maxnum", "reduce minnum", "scan maxnum", "reduce umax", "reduce umin",
+               "scan umax"):
+        assert f"tile.{op} %" in none, op
+    assert "tile.maxsi" not in none and "reduce max %" not in none
+    every = ir_of(nan_modes, "*fp32,*u32,*fp32,*u32", {"MODE": tl.PropagateNan.ALL})
+    assert every.count("tile.maximumf") == 2 and every.count("tile.minimumf") == 2, every
+    assert "tile.reduce maxnum" in every  # tl.max has no propagate_nan, as Triton's
+    error = error_of(bad_nan_mode, "*fp32")
+    assert_error_at(error, THIS_FILE, "ERR-nan-mode")
+    assert "propagate_nan must be tl.PropagateNan.NONE or tl.PropagateNan.ALL, got True" \
+        in error.message
+
+
+@requires_library
+def test_nan_ignoring_extremes_in_ptx():
+    ptx = ptx_of(nan_modes, "*fp32,*u32,*fp32,*u32", {"MODE": tl.PropagateNan.NONE})
+    assert "max.f32" in ptx and "min.f32" in ptx and "max.NaN" not in ptx
+    assert "max.u32" in ptx and "min.u32" in ptx
+    ptx = ptx_of(nan_modes, "*fp32,*u32,*fp32,*u32", {"MODE": tl.PropagateNan.ALL})
+    assert "max.NaN.f32" in ptx and "min.NaN.f32" in ptx
+
+
 @tile.jit(interpret=True)
 def interpreted_libdevice(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
     offs = tl.arange(0, BLOCK)

@@ -10,7 +10,6 @@ from conftest import assert_error_at_case
 
 import tile
 import tile.language as tl
-from tile.runtime.launch import argument_type
 
 THIS_FILE = Path(__file__).resolve()
 
@@ -40,16 +39,12 @@ def uses(p, WHAT: tl.constexpr):
         tl.device_print("x", x)
     if WHAT == "print":
         print("x", x)
-    if WHAT == "block_ptr":
-        tl.make_block_ptr(p, (4,), (1,), (0,), (4,), (0,))
     if WHAT == "boundary_check":
         tl.load(p + tl.arange(0, 4), boundary_check=(0,))
     if WHAT == "element":
         tl.store(p, x[0])
     if WHAT == "element_store":
         x[0] = 1.0
-    if WHAT == "propagate_nan":
-        tl.maximum(x, x, propagate_nan=tl.PropagateNan.ALL)
     if WHAT == "step":
         for i in range(0, 4, 0):
             tl.store(p + i, 1.0)
@@ -65,11 +60,10 @@ CASES = [
     ("inline_asm", f"{NO_ATTRIBUTE} 'inline_asm_elementwise'"),
     ("device_print", f"{NO_ATTRIBUTE} 'device_print'"),
     ("print", "cannot call the Python function print on runtime values"),
-    ("block_ptr", f"{NO_ATTRIBUTE} 'make_block_ptr'"),
-    ("boundary_check", "tl.load: boundary_check and padding_option are for block pointers"),
+    ("boundary_check", "tl.load: boundary_check and padding_option are for block pointers "
+                       "(tl.make_block_ptr), not for pointers"),
     ("element", "blocks can only be indexed with `:` and `None`"),
     ("element_store", "only names, tuples of names and tuple elements can be assigned"),
-    ("propagate_nan", f"{NO_ATTRIBUTE} 'PropagateNan'"),
     ("step", "a range step must not be zero"),
 ]
 
@@ -122,6 +116,3 @@ def test_noinline_is_inlined_and_runtime_asserts_are_not_emitted() -> None:
     assert "assert" not in ir.replace("llvm.intr.assume", "")
 
 
-def test_launching_with_a_tuple_is_a_type_error() -> None:
-    with pytest.raises(TypeError, match="cannot pass tuple to a kernel"):
-        argument_type((1, 2))

@@ -124,6 +124,8 @@ Value KernelEmitter::emitScalarOp(Operation *op, ValueRange operands,
       .Case<MaxUIOp>([&](auto) { return binary(arith::MaxUIOp()); })
       .Case<MinimumFOp>([&](auto) { return binary(arith::MinimumFOp()); })
       .Case<MaximumFOp>([&](auto) { return binary(arith::MaximumFOp()); })
+      .Case<MinNumFOp>([&](auto) { return binary(arith::MinNumFOp()); })
+      .Case<MaxNumFOp>([&](auto) { return binary(arith::MaxNumFOp()); })
       .Case<AndIOp>([&](auto) { return binary(arith::AndIOp()); })
       .Case<OrIOp>([&](auto) { return binary(arith::OrIOp()); })
       .Case<XOrIOp>([&](auto) { return binary(arith::XOrIOp()); })

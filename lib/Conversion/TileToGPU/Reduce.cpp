@@ -31,24 +31,7 @@ Accumulator KernelEmitter::identityAccumulator(Location loc, CombineKind kind,
     Value zero = LLVM::ZeroOp::create(builder, loc, type);
     return {zero, constBool(loc, false)};
   }
-  TypedAttr identity;
-  if (auto floatType = dyn_cast<FloatType>(type)) {
-    const llvm::fltSemantics &semantics = floatType.getFloatSemantics();
-    if (kind == CombineKind::sum)
-      identity = builder.getFloatAttr(type, APFloat::getZero(semantics, true));
-    else
-      identity = builder.getFloatAttr(
-          type, APFloat::getInf(semantics, kind == CombineKind::max));
-  } else {
-    unsigned width = type.getIntOrFloatBitWidth();
-    APInt value = kind == CombineKind::sum   ? APInt::getZero(width)
-                  : kind == CombineKind::max ? APInt::getSignedMinValue(width)
-                                             : APInt::getSignedMaxValue(width);
-    if (width == 1) // i1 max is "or", min is "and"
-      value =
-          kind == CombineKind::min ? APInt::getAllOnes(1) : APInt::getZero(1);
-    identity = builder.getIntegerAttr(type, value);
-  }
+  TypedAttr identity = getCombineIdentity(kind, type);
   return {arith::ConstantOp::create(builder, loc, identity), Value()};
 }
 
@@ -72,6 +55,18 @@ Value KernelEmitter::combineValues(Location loc, CombineKind kind,
       return arith::AndIOp::create(builder, loc, a, b);
     return isFloat ? Value(arith::MinimumFOp::create(builder, loc, a, b))
                    : Value(arith::MinSIOp::create(builder, loc, a, b));
+  case CombineKind::umax:
+    if (type.isInteger(1))
+      return arith::OrIOp::create(builder, loc, a, b);
+    return arith::MaxUIOp::create(builder, loc, a, b);
+  case CombineKind::umin:
+    if (type.isInteger(1))
+      return arith::AndIOp::create(builder, loc, a, b);
+    return arith::MinUIOp::create(builder, loc, a, b);
+  case CombineKind::maxnum:
+    return arith::MaxNumFOp::create(builder, loc, a, b);
+  case CombineKind::minnum:
+    return arith::MinNumFOp::create(builder, loc, a, b);
   case CombineKind::custom: {
     IRMapping mapping;
     Block &body = region.front();

@@ -1108,6 +1108,8 @@ class CodeGenerator(ast.NodeVisitor):
             return result
         if isinstance(fn, type) and issubclass(fn, tuple):
             return fn(*args, **kwargs)  # a NamedTuple holds values of any kind
+        if fn is builtins.isinstance:  # of frontend values: tl.tensor, tl.tensor_descriptor
+            return isinstance(*args)
         if any(is_runtime(a) for a in list(args) + list(kwargs.values())):
             name = getattr(fn, "__qualname__", repr(fn))
             raise TileError(f"cannot call the Python function {name} on runtime values; "

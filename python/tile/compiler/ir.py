@@ -195,7 +195,8 @@ BINARY_OPS: dict[str, tuple[str, str | None]] = {
         "addi", "subi", "muli", "divsi", "divui", "remsi", "remui", "minsi", "maxsi",
         "minui", "maxui", "andi", "ori", "xori", "shli", "shrsi", "shrui")},
     **{op: (_FLOAT, "arith") for op in (
-        "addf", "subf", "mulf", "divf", "remf", "minimumf", "maximumf")},
+        "addf", "subf", "mulf", "divf", "remf", "minimumf", "maximumf", "minnumf",
+        "maxnumf")},
     "powf": (_FLOAT, "math"),
 }
 UNARY_OPS: dict[str, tuple[str, str | None]] = {
@@ -208,7 +209,11 @@ UNARY_OPS: dict[str, tuple[str, str | None]] = {
 INT_PREDICATES = ("eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge")
 FLOAT_PREDICATES = ("oeq", "one", "olt", "ole", "ogt", "oge", "ord",
                     "ueq", "une", "ult", "ule", "ugt", "uge", "uno")
-COMBINE_KINDS = ("sum", "max", "min", "custom")
+# maxnum/minnum: float max/min ignoring NaN (tile.maxnumf), as Triton's tl.max/tl.min;
+# umax/umin: unsigned integer max/min.
+COMBINE_KINDS = ("sum", "max", "min", "custom", "maxnum", "minnum", "umax", "umin")
+FLOAT_COMBINE_KINDS = ("maxnum", "minnum")
+INTEGER_COMBINE_KINDS = ("umax", "umin")
 # PTX cache operators of tile.load and tile.store.
 LOAD_CACHE_OPERATORS = ("ca", "cg", "cv")
 STORE_CACHE_OPERATORS = ("wb", "cg", "cs", "wt")
@@ -228,6 +233,13 @@ def _kind_ok(ty: dtype, kind: str) -> bool:
 
 def _element(ty: IRType) -> dtype:
     return ty.element_ty if isinstance(ty, block_type) else ty
+
+
+def _combines(kind: str, element: dtype) -> bool:
+    """Whether reductions and scans of `kind` take elements of `element`."""
+    if kind in FLOAT_COMBINE_KINDS:
+        return element.is_floating()
+    return kind in COMBINE_KINDS and (kind not in INTEGER_COMBINE_KINDS or element.is_int())
 
 
 def _shape(ty: IRType) -> tuple[int, ...]:
@@ -625,7 +637,7 @@ class Builder:
 
     def reduce(self, kind: str, x: Value, axis: int, combine: Block | None = None) -> Value:
         shape = list(_shape(x.type))
-        _require(kind in COMBINE_KINDS and 0 <= axis < len(shape)
+        _require(_combines(kind, _element(x.type)) and 0 <= axis < len(shape)
                  and (combine is not None) == (kind == "custom"),
                  f"malformed reduce {kind} over axis {axis} of {x.type}")
         rest = shape[:axis] + shape[axis + 1:]
@@ -638,7 +650,7 @@ class Builder:
 
     def scan(self, kind: str, x: Value, axis: int, reverse: bool,
              combine: Block | None = None) -> Value:
-        _require(kind in COMBINE_KINDS and 0 <= axis < len(_shape(x.type))
+        _require(_combines(kind, _element(x.type)) and 0 <= axis < len(_shape(x.type))
                  and (combine is not None) == (kind == "custom"),
                  f"malformed scan {kind} over axis {axis} of {x.type}")
         attrs = f"axis = {axis} : i32" + (", reverse" if reverse else "")
@@ -716,15 +728,16 @@ class Builder:
     def parameter(self, index: int, ty: dtype) -> Value:
         return Value(f"%arg{index}", ty)
 
-    def kernel_module(self, name: str, params: Sequence[tuple[Value, str, str, bool]],
+    def kernel_module(self, name: str, params: Sequence[tuple[Value, str, str, int]],
                       loc: str) -> str:
         """The module holding the kernel `name` whose body is this builder's
-        top block. `params`: (value, parameter name, location, divisible by 16)."""
+        top block. `params`: (value, parameter name, location, a power of two
+        that divides it: bytes of a pointer's address, or an integer)."""
         _require(is_symbol_name(name), f"kernel name {name!r} is not a valid symbol")
         texts = []
-        for value, param_name, param_loc, divisible in params:
+        for value, param_name, param_loc, divisor in params:
             ty = value.type
-            attrs = " {tile.divisibility = 16 : i32}" if divisible and (
+            attrs = f" {{tile.divisibility = {divisor} : i32}}" if divisor > 1 and (
                 isinstance(ty, pointer_type) or ty.is_int()) else ""
             # A NameLoc names the parameter for the metadata and for diagnostics.
             texts.append(f"{value}: {ty.to_ir()}{attrs} {name_loc(param_name, param_loc)}")

@@ -7,7 +7,10 @@ from typing import TYPE_CHECKING, Any, Mapping, Sequence, Union
 
 from ..errors import CompilationError
 from ..language.semantic import tensor
-from ..language.types import parameter_type, pointer_type, split_signature
+from ..language import types as T
+from ..language.descriptors import tensor_descriptor
+from ..language.types import (parameter_type, pointer_type, split_signature,
+                              tensor_descriptor_type)
 from .codegen import CodeGenerator
 from .options import check_num_warps
 from .ir import Builder, Value, is_symbol_name
@@ -101,15 +104,26 @@ def generate_ir(fn: Any, signature: SignatureLike,
     defaults = jit.defaults()
     builder = Builder()
     scope: dict[str, Any] = {}
-    params: list[tuple[Value, str, str, bool]] = []
+    params: list[tuple[Value, str, str, int]] = []
     arg_nodes = {a.arg: a for a in source.tree.args.args}
-    def parameter(name: str, ty: Any, node: ast.arg) -> Any:
+    def parameter(name: str, ty: Any, node: ast.arg, known_divisor: int = 1) -> Any:
         """The value of a parameter (a tuple parameter: one kernel parameter
-        per element, named `t[0]`, `t[1]`, ...)."""
+        per element, named `t[0]`, `t[1]`, ...; a tensor descriptor: its
+        base, shape and strides but the last, which is 1)."""
         if isinstance(ty, tuple):
             return tuple(parameter(f"{name}[{i}]", item, node) for i, item in enumerate(ty))
+        if isinstance(ty, tensor_descriptor_type):
+            names = ty.parameter_names(name)
+            rank = len(ty.block_shape)
+            # A TensorDescriptor's base and rows are 16-byte aligned (it checks).
+            base = parameter(names[0], pointer_type(ty.element_ty), node, 16)
+            shape = tuple(parameter(n, T.int32, node) for n in names[1:1 + rank])
+            row = max(1, 16 // (ty.element_ty.primitive_bitwidth // 8))
+            strides = tuple(parameter(n, T.int64, node, row) for n in names[1 + rank:]) + (1,)
+            return tensor_descriptor(base, shape, strides, ty.block_shape, ty.padding)
         value = builder.parameter(len(params), ty)
-        params.append((value, name, source.loc(node), name in specialization.divisible_by_16))
+        divisor = max(known_divisor, 16 if name in specialization.divisible_by_16 else 1)
+        params.append((value, name, source.loc(node), divisor))
         is_int = not isinstance(ty, pointer_type) and ty.is_int()
         return 1 if is_int and name in specialization.equal_to_1 else tensor(value)
 

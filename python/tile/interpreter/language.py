@@ -20,6 +20,7 @@ import numpy as np
 from .. import language as _tl
 from ..errors import TileError
 from ..language import core as C
+from ..language import descriptors as D
 from ..language import semantic as S
 from ..language import math as M
 from ..language import types as T
@@ -116,6 +117,10 @@ def _mask(ptr: Tensor, mask: Any) -> tuple[Tensor, Tensor | None]:
 def load(pointer: Any, mask: Any = None, other: Any = None, boundary_check: Any = (),
          padding_option: Any = "", cache_modifier: Any = "", eviction_policy: Any = "",
          volatile: Any = False) -> Tensor:
+    if isinstance(pointer, D.block_pointer):  # as compiled: the same @jit load
+        C._no_mask_for_block_pointer(mask, other, "tl.load")
+        _cache_hints(cache_modifier, eviction_policy, volatile, "tl.load", LOAD_CACHE_OPERATORS)
+        return D.load_block_pointer(O.to_value, None, pointer, boundary_check, padding_option)
     ptr = _pointer(pointer, "load")
     # Checked as compiled; the CPU has no caches to steer.
     _no_block_pointer(boundary_check, padding_option, "tl.load")
@@ -131,6 +136,11 @@ def load(pointer: Any, mask: Any = None, other: Any = None, boundary_check: Any 
 @_implements
 def store(pointer: Any, value: Any, mask: Any = None, boundary_check: Any = (),
           cache_modifier: Any = "", eviction_policy: Any = "", volatile: Any = False) -> None:
+    if isinstance(pointer, D.block_pointer):
+        C._no_mask_for_block_pointer(mask, None, "tl.store")
+        _cache_hints(cache_modifier, eviction_policy, volatile, "tl.store", STORE_CACHE_OPERATORS)
+        D.store_block_pointer(O.to_value, None, pointer, value, boundary_check)
+        return
     ptr = _pointer(pointer, "store")
     _no_block_pointer(boundary_check, "", "tl.store")
     _cache_hints(cache_modifier, eviction_policy, volatile, "tl.store", STORE_CACHE_OPERATORS)
@@ -210,18 +220,19 @@ def where(condition: Any, x: Any, y: Any) -> Tensor:
 
 
 @_implements
-def maximum(x: Any, y: Any, propagate_nan: Any = None) -> Tensor:
-    return O.minmax("max", x, y)
+def maximum(x: Any, y: Any, propagate_nan: Any = C.PropagateNan.NONE) -> Tensor:
+    return O.minmax("max", x, y, C.propagates_nan(propagate_nan))
 
 
 @_implements
-def minimum(x: Any, y: Any, propagate_nan: Any = None) -> Tensor:
-    return O.minmax("min", x, y)
+def minimum(x: Any, y: Any, propagate_nan: Any = C.PropagateNan.NONE) -> Tensor:
+    return O.minmax("min", x, y, C.propagates_nan(propagate_nan))
 
 
 @_implements
-def clamp(x: Any, min: Any, max: Any, propagate_nan: Any = None) -> Tensor:
-    return O.minmax("min", O.minmax("max", x, min), max)
+def clamp(x: Any, min: Any, max: Any, propagate_nan: Any = C.PropagateNan.NONE) -> Tensor:
+    propagate = C.propagates_nan(propagate_nan)
+    return O.minmax("min", O.minmax("max", x, min, propagate), max, propagate)
 
 
 def _float_math(op: str) -> Callable[..., Tensor]:
@@ -455,10 +466,12 @@ Combine = Callable[[Tensor, Tensor], Tensor]
 
 def _builtin_combine(kind: str) -> Combine:
     """The combine of a built-in reduction, as the compiled kernel (i1: xor,
-    or, and; floats: NaN-propagating max/min)."""
+    or, and; floats: max/min propagate NaN, maxnum/minnum ignore it; umax/umin
+    for unsigned integers)."""
     if kind == "sum":
         return O.add
-    return lambda a, b: O.minmax(kind, a, b)
+    which = kind.removeprefix("u").removesuffix("num")  # minmax orders unsigned as unsigned
+    return lambda a, b: O.minmax(which, a, b, propagate_nan=not kind.endswith("num"))
 
 
 def _custom_combine(combine_fn: Any, element: T.dtype) -> Combine:
@@ -521,6 +534,8 @@ def _reduce(kind: str, input: Any, axis: Any, keep_dims: Any,
     axis = _axis(axis, len(x.shape))
     if kind == "sum" and x.dtype.is_int() and x.dtype.primitive_bitwidth < 32:
         x = O.cast(x, T.int32)  # Triton sums narrow integers in int32
+    if kind in ("max", "min"):
+        kind = S.extreme_kind(kind, x.dtype)
     combine = _custom_combine(combine_fn, x.dtype) if kind == "custom" \
         else _builtin_combine(kind)
     result = _reduce_axis(x, axis, combine)
@@ -561,9 +576,11 @@ def _arg_reduce(kind: str, input: Any, axis: Any, keep_dims: Any,
     if unwrap(axis) is None:
         x, axis = O.reshape(x, [x.numel]), 0
     axis = _axis(axis, len(x.shape))
-    extreme = O.broadcast_to(O.expand_dims(_reduce_axis(x, axis, _builtin_combine(kind)), axis),
-                             x.shape)
-    hit = O.compare("eq", x, extreme)
+    extreme = _reduce_axis(x, axis, _builtin_combine(S.extreme_kind(kind, x.dtype)))
+    hit = O.compare("eq", x, O.broadcast_to(O.expand_dims(extreme, axis), x.shape))
+    if x.dtype.is_floating():  # a line of NaNs: every element is the extreme
+        all_nan = O.compare("ne", extreme, extreme)
+        hit = O.bitwise("ori", hit, O.broadcast_to(O.expand_dims(all_nan, axis), x.shape))
     shape = [1] * len(x.shape)
     shape[axis] = x.shape[axis]
     index = O.broadcast_to(O.reshape(arange(0, x.shape[axis]), shape), x.shape)
@@ -612,6 +629,8 @@ def _scan(kind: str, input: Any, axis: Any, reverse: Any, combine_fn: Any = None
     axis = _axis(axis, len(x.shape))
     if kind == "sum" and x.dtype.is_int() and x.dtype.primitive_bitwidth < 32:
         x = O.cast(x, T.int32)
+    if kind in ("max", "min"):
+        kind = S.extreme_kind(kind, x.dtype)
     combine = _custom_combine(combine_fn, x.dtype) if kind == "custom" \
         else _builtin_combine(kind)
     return _scan_axis(x, axis, combine, bool(unwrap(reverse)))
@@ -750,6 +769,9 @@ def _library(name: str, impl: Any, prepare: Callable[..., list[Any]]) -> None:
 for _name, (_impl, _prepare) in C.LIBRARY.items():
     _library(_name, _impl, _prepare)
 
+# Tensor descriptors and block pointers: their builtins serve both (no builder: here).
+_IMPLEMENTED.update(D.BUILTINS)
+
 
 # ----------------------------------------------------------------------------
 # Loops
@@ -785,8 +807,8 @@ class range(C.range):  # noqa: A001 - Triton's name
 
 
 def _python_extreme(which: str) -> Callable[..., Any]:
-    """Python's min/max in a kernel: on runtime values, tl.minimum/maximum (NaN
-    propagating), as the compiler treats them."""
+    """Python's min/max in a kernel: on runtime values, tl.minimum/maximum
+    (ignoring NaN), as the compiler treats them."""
     python = getattr(builtins, which)
 
     def extreme(*args: Any, **kwargs: Any) -> Any:

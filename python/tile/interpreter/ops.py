@@ -372,9 +372,11 @@ def where(cond: Any, x: Any, y: Any) -> Tensor:
     return Tensor(np.where(cond.data, x.data, y.data), ty, region)
 
 
-def _float_extreme(which: str) -> Callable[[np.ndarray, np.ndarray], np.ndarray]:
-    """IEEE 754-2019 maximum/minimum (LLVM's maximumf): NaN if either is NaN,
-    and -0 < +0."""
+def _float_extreme(which: str, propagate_nan: bool
+                   ) -> Callable[[np.ndarray, np.ndarray], np.ndarray]:
+    """IEEE 754-2019 maximum/minimum with -0 < +0: with `propagate_nan`
+    LLVM's maximumf (NaN if either is NaN), without it maxnumf (the other
+    operand when one is NaN, as PTX's max.f32)."""
     def fn(a: np.ndarray, b: np.ndarray) -> np.ndarray:
         pick_a = (a > b) if which == "max" else (a < b)
         equal = a == b
@@ -382,18 +384,21 @@ def _float_extreme(which: str) -> Callable[[np.ndarray, np.ndarray], np.ndarray]
         sign_a = np.signbit(a)
         tie_a = ~sign_a if which == "max" else sign_a
         result = np.where(pick_a | (equal & tie_a), a, b)
+        if not propagate_nan:
+            return np.where(np.isnan(a), b, np.where(np.isnan(b), a, result))
         return np.where(np.isnan(a) | np.isnan(b), np.asarray(np.nan, dtype=result.dtype),
                         result)
     return fn
 
 
-def minmax(which: str, x: Any, y: Any) -> Tensor:
-    """which: "min" or "max"; floats propagate NaN."""
+def minmax(which: str, x: Any, y: Any, propagate_nan: bool = False) -> Tensor:
+    """which: "min" or "max"; floats ignore a NaN operand unless
+    `propagate_nan`, as the frontend's minmax."""
     x, y = operands(x, y)
     ty = S.computation_type(x.dtype, y.dtype, False)
     x, y = promote(x, y, ty)
     if ty.is_floating():
-        return _compute(ty, _float_extreme(which), x, y)
+        return _compute(ty, _float_extreme(which, propagate_nan), x, y)
     return _compute(ty, np.maximum if which == "max" else np.minimum, x, y)
 
 

@@ -14,7 +14,11 @@ from ..errors import TileError
 from ..language import core as C
 from ..language.types import dtype_from_signature, unwrap
 from ..runtime.jit import JITFunction
-from ..runtime.launch import argument_type, bind_arguments, normalize_grid
+from ..language import types as T
+from ..language.descriptors import tensor_descriptor
+from ..runtime.launch import (argument_type, bind_arguments, descriptor_type, kernel_arguments,
+                              normalize_grid)
+from ..tools.tensor_descriptor import TensorDescriptor
 from . import language as L
 from .errors import InterpreterError
 from .memory import HostArrays, is_torch_tensor
@@ -192,6 +196,19 @@ class _NumpyProbe:
 
 
 def _runtime_argument(host: HostArrays, name: str, value: Any) -> Any:
+    """A runtime argument as the compiled kernel receives it: tuples element by
+    element, a TensorDescriptor as a tl.tensor_descriptor of its parts."""
+    if isinstance(value, tuple):
+        return tuple(_runtime_argument(host, f"{name}[{i}]", item) for i, item in enumerate(value))
+    if isinstance(value, TensorDescriptor):
+        parts = dict(kernel_arguments(name, value))
+        ty = descriptor_type(value)
+        names = ty.parameter_names(name)
+        rank = len(ty.block_shape)
+        base = _runtime_argument(host, names[0], parts[names[0]])
+        shape = tuple(constant(parts[n], T.int32) for n in names[1:1 + rank])
+        strides = tuple(constant(parts[n], T.int64) for n in names[1 + rank:]) + (1,)
+        return tensor_descriptor(base, shape, strides, ty.block_shape, ty.padding)
     if isinstance(value, np.ndarray):
         ty = dtype_from_signature(argument_type(_NumpyProbe(value)))
     elif hasattr(value, "__cuda_array_interface__") and not is_torch_tensor(value):

@@ -28,6 +28,10 @@ from .random import (  # noqa: E402,F401
     randn4x, uint_to_uniform_float)
 from .standard import (cat, cumprod, flip, interleave, join, sort,  # noqa: E402,F401
                        split, swizzle2d, topk, xor_sum)
+# Tensor descriptors and block pointers (loads and stores of them are @jit
+# functions too).
+from .descriptors import (advance, make_block_ptr, make_tensor_descriptor,  # noqa: E402,F401
+                          tensor_descriptor)
 
 # Tuples are Python tuples in a kernel (`tl.tuple([a, b])`, tuple arguments
 # and returns, `t[i] = v`).

@@ -8,6 +8,7 @@ from __future__ import annotations
 import builtins
 import functools
 import inspect
+from enum import Enum as _Enum
 from typing import Any, Callable, TypeVar
 
 from ..compiler.ir import LOAD_CACHE_OPERATORS, STORE_CACHE_OPERATORS, Block, Builder
@@ -187,6 +188,12 @@ def load(pointer: Any, mask: Any = None, other: Any = None, boundary_check: Any 
          padding_option: Any = "", cache_modifier: Any = "", eviction_policy: Any = "",
          volatile: Any = False, _builder: Builder | None = None) -> tensor:
     b = _builder
+    D = _descriptors()
+    if isinstance(pointer, D.block_pointer):
+        _no_mask_for_block_pointer(mask, other, "tl.load")
+        _cache_hints(cache_modifier, eviction_policy, volatile, "tl.load", LOAD_CACHE_OPERATORS)
+        return D.load_block_pointer(lambda v: S.to_tensor(b, v), b, pointer, boundary_check,
+                                    padding_option)
     ptr = S.to_tensor(b, pointer)
     if not ptr.dtype.is_ptr():
         raise TileError(f"tl.load needs a pointer or a block of pointers, got {ptr.dtype}")
@@ -209,6 +216,12 @@ def store(pointer: Any, value: Any, mask: Any = None, boundary_check: Any = (),
           cache_modifier: Any = "", eviction_policy: Any = "", volatile: Any = False,
           _builder: Builder | None = None) -> None:
     b = _builder
+    D = _descriptors()
+    if isinstance(pointer, D.block_pointer):
+        _no_mask_for_block_pointer(mask, None, "tl.store")
+        _cache_hints(cache_modifier, eviction_policy, volatile, "tl.store", STORE_CACHE_OPERATORS)
+        return D.store_block_pointer(lambda v: S.to_tensor(b, v), b, pointer, value,
+                                     boundary_check)
     ptr = S.to_tensor(b, pointer)
     if not ptr.dtype.is_ptr():
         raise TileError(f"tl.store needs a pointer or a block of pointers, got {ptr.dtype}")
@@ -249,7 +262,19 @@ def _cache_hints(cache_modifier: Any, eviction_policy: Any, volatile: Any, what:
 def _no_block_pointer(boundary_check: Any, padding_option: Any, what: str) -> None:
     if unwrap(boundary_check) not in ((), [], None) or unwrap(padding_option) not in ("", None):
         raise TileError(f"{what}: boundary_check and padding_option are for block pointers "
-                        "(tl.make_block_ptr), which tile does not support yet")
+                        "(tl.make_block_ptr), not for pointers")
+
+
+def _descriptors() -> Any:
+    """tile.language.descriptors (which needs this module first)."""
+    from . import descriptors
+    return descriptors
+
+
+def _no_mask_for_block_pointer(mask: Any, other: Any, what: str) -> None:
+    if unwrap(mask) is not None or unwrap(other) is not None:
+        raise TileError(f"{what}: a block pointer takes boundary_check and padding_option, "
+                        "not mask and other")
 
 
 # ----------------------------------------------------------------------------
@@ -382,20 +407,42 @@ def where(condition: Any, x: Any, y: Any, _builder: Builder | None = None) -> te
     return S.where(_builder, condition, x, y)
 
 
-@builtin
-def maximum(x: Any, y: Any, propagate_nan: Any = None, _builder: Builder | None = None) -> tensor:
-    return S.minmax(_builder, "max", x, y)
+class PropagateNan(_Enum):
+    """What float `maximum`/`minimum`/`clamp` give when an operand is NaN:
+    the other operand (NONE, the default, as Triton's: PTX `max.f32`), or NaN
+    (ALL)."""
+    NONE = 0x0000
+    ALL = 0xFFFF
+
+
+def propagates_nan(propagate_nan: Any) -> bool:
+    """Whether a `propagate_nan=` argument asks for NaN-propagating min/max."""
+    value = unwrap(propagate_nan)
+    if value is PropagateNan.ALL or value is PropagateNan.NONE:
+        return value is PropagateNan.ALL
+    raise TileError(f"propagate_nan must be tl.PropagateNan.NONE or tl.PropagateNan.ALL, "
+                    f"got {value!r}")
 
 
 @builtin
-def minimum(x: Any, y: Any, propagate_nan: Any = None, _builder: Builder | None = None) -> tensor:
-    return S.minmax(_builder, "min", x, y)
+def maximum(x: Any, y: Any, propagate_nan: Any = PropagateNan.NONE,
+            _builder: Builder | None = None) -> tensor:
+    return S.minmax(_builder, "max", x, y, propagates_nan(propagate_nan))
 
 
 @builtin
-def clamp(x: Any, min: Any, max: Any, propagate_nan: Any = None,
+def minimum(x: Any, y: Any, propagate_nan: Any = PropagateNan.NONE,
+            _builder: Builder | None = None) -> tensor:
+    return S.minmax(_builder, "min", x, y, propagates_nan(propagate_nan))
+
+
+@builtin
+def clamp(x: Any, min: Any, max: Any, propagate_nan: Any = PropagateNan.NONE,
           _builder: Builder | None = None) -> tensor:
-    return S.minmax(_builder, "min", S.minmax(_builder, "max", x, min), max)
+    """min(max(x, min), max): with the default NONE a NaN `x` gives `min`."""
+    propagate = propagates_nan(propagate_nan)
+    return S.minmax(_builder, "min", S.minmax(_builder, "max", x, min, propagate), max,
+                    propagate)
 
 
 def _float_math(op: str, doc: str) -> Callable[..., tensor]:
@@ -546,6 +593,8 @@ def _reduce(b: Builder, kind: str, input: Any, axis: Any, keep_dims: Any,
     axis = _axis(axis, len(x.shape))
     if kind == "sum" and x.dtype.is_int() and x.dtype.primitive_bitwidth < 32:
         x = S.cast(b, x, T.int32)  # Triton sums narrow integers in int32
+    if kind in ("max", "min"):
+        kind = S.extreme_kind(kind, x.dtype)
     combine = _combine_region(b, combine_fn, x.dtype) if kind == "custom" else None
     result = _reduce_kind(b, kind, x, axis, combine)
     if unwrap(keep_dims):
@@ -616,8 +665,11 @@ def _arg_reduce(b: Builder, kind: str, input: Any, axis: Any, keep_dims: Any,
     if unwrap(axis) is None:
         x, axis = S.reshape(b, x, [x.numel]), 0
     axis = _axis(axis, len(x.shape))
-    extreme = S.broadcast_to(b, S.expand_dims(b, _reduce_kind(b, kind, x, axis), axis), x.shape)
-    hit = S.compare(b, "eq", x, extreme)
+    extreme = _reduce_kind(b, S.extreme_kind(kind, x.dtype), x, axis)
+    hit = S.compare(b, "eq", x, S.broadcast_to(b, S.expand_dims(b, extreme, axis), x.shape))
+    if x.dtype.is_floating():  # a line of NaNs: every element is the extreme
+        all_nan = S.compare(b, "ne", extreme, extreme)
+        hit = S.bitwise(b, "ori", hit, S.broadcast_to(b, S.expand_dims(b, all_nan, axis), x.shape))
     index = arange(0, x.shape[axis], _builder=b)
     for _ in builtins.range(axis):
         index = S.expand_dims(b, index, 0)
@@ -665,6 +717,8 @@ def _scan(b: Builder, kind: str, input: Any, axis: Any, reverse: Any,
     axis = _axis(axis, len(x.shape))
     if kind == "sum" and x.dtype.is_int() and x.dtype.primitive_bitwidth < 32:
         x = S.cast(b, x, T.int32)
+    if kind in ("max", "min"):
+        kind = S.extreme_kind(kind, x.dtype)
     region = _combine_region(b, combine_fn, x.dtype) if kind == "custom" else None
     return tensor(b.scan(kind, x.handle, axis, bool(unwrap(reverse)), region))
 
@@ -911,4 +965,4 @@ __all__ = [name for name in dir() if not name.startswith("_")
                             "ATOMIC_SEMANTICS", "ATOMIC_SCOPES", "atomic_order", "inspect",
                             "LIBRARY", "library_arguments", "library_builtin",
                             "atomic_pointee", "atomic_shapes", "atomic_kind",
-                            "TileError", "S", "T")]
+                            "TileError", "S", "T", "propagates_nan")]

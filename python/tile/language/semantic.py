@@ -548,16 +548,26 @@ def where(b: Builder, cond: Any, x: Any, y: Any) -> tensor:
     return tensor(b.select(cond.handle, x.handle, y.handle))
 
 
-def minmax(b: Builder, which: str, x: Any, y: Any) -> tensor:
-    """which: "min" or "max"; floats propagate NaN."""
+def minmax(b: Builder, which: str, x: Any, y: Any, propagate_nan: bool = False) -> tensor:
+    """which: "min" or "max". Floats ignore a NaN operand (the other one is the
+    result: maxnumf, Triton's default) unless `propagate_nan` (maximumf)."""
     x, y = operands(b, x, y)
     ty = computation_type(x.dtype, y.dtype, False)
     x, y = promote_and_broadcast(b, x, y, ty)
     if ty.is_floating():
-        op = f"{which}imumf"
+        op = f"{which}imumf" if propagate_nan else f"{which}numf"
     else:
         op = f"{which}{'ui' if ty.is_int_unsigned() else 'si'}"
     return binary(b, op, x, y)
+
+
+def extreme_kind(which: str, element: dtype) -> str:
+    """The combine kind of tl.max/tl.min/cummax ("max"/"min") over `element`:
+    for floats the NaN-ignoring maxnum/minnum, as Triton's reductions (a NaN
+    only where the whole line is NaN); umax/umin for unsigned integers."""
+    if element.is_floating():
+        return f"{which}num"
+    return f"u{which}" if element.is_int_unsigned() else which
 
 
 def float_unary(b: Builder, op: str, x: Any) -> tensor:

@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import operator
+import re
+from dataclasses import dataclass
 from typing import Any, Sequence
 
 from ..errors import TileError
@@ -198,21 +200,58 @@ def dtype_from_signature(text: str) -> dtype:
 
 def split_signature(text: str) -> list[str]:
     """"*fp32,(i32,*fp16),i32" -> ["*fp32", "(i32,*fp16)", "i32"]: commas
-    inside parentheses (tuple parameters) do not split."""
+    inside parentheses (tuple parameters), <> and [] (tensor descriptors)
+    do not split."""
     parts, depth, current = [], 0, []
     for char in text:
         if char == "," and depth == 0:
             parts.append("".join(current).strip())
             current = []
             continue
-        depth += {"(": 1, ")": -1}.get(char, 0)
+        depth += {"(": 1, ")": -1, "<": 1, ">": -1, "[": 1, "]": -1}.get(char, 0)
         if depth < 0:
-            raise ValueError(f"unbalanced ')' in signature {text!r}")
+            raise ValueError(f"unbalanced {char!r} in signature {text!r}")
         current.append(char)
     if depth:
-        raise ValueError(f"unbalanced '(' in signature {text!r}")
+        raise ValueError(f"unbalanced brackets in signature {text!r}")
     parts.append("".join(current).strip())
     return parts
+
+
+@dataclass(frozen=True)
+class tensor_descriptor_type:
+    """A tensor descriptor parameter, `"tensordesc<fp16[64,64]>"` (with
+    `,nan` for NaN padding): the kernel receives its base pointer, its shape
+    as i32 values and its strides but the last (which is 1) as i64 values."""
+    element_ty: dtype
+    block_shape: tuple[int, ...]
+    padding: str = "zero"
+
+    def signature(self) -> str:
+        padding = ",nan" if self.padding == "nan" else ""
+        shape = ",".join(str(n) for n in self.block_shape)
+        return f"tensordesc<{signature_name(self.element_ty)}[{shape}]{padding}>"
+
+    def parameter_names(self, name: str) -> list[str]:
+        """The kernel parameters of descriptor parameter `name`, in order."""
+        rank = len(self.block_shape)
+        return ([f"{name}.base"] + [f"{name}.shape[{i}]" for i in range(rank)]
+                + [f"{name}.strides[{i}]" for i in range(rank - 1)])
+
+
+def _tensor_descriptor_type(text: str) -> tensor_descriptor_type:
+    match = re.fullmatch(r"tensordesc<\s*([\w*]+)\s*\[([\d,\s]+)\]\s*(?:,\s*(\w+)\s*)?>", text)
+    if match is None:
+        raise ValueError(f"malformed tensor descriptor type {text!r}; expected e.g. "
+                         "'tensordesc<fp16[64,64]>'")
+    element = dtype_from_signature(match.group(1))
+    if isinstance(element, pointer_type):
+        raise ValueError(f"a tensor descriptor holds numbers, not pointers: {text!r}")
+    shape = tuple(int(n) for n in match.group(2).split(",") if n.strip())
+    padding = match.group(3) or "zero"
+    if padding not in ("zero", "nan"):
+        raise ValueError(f"tensor descriptor padding must be 'zero' or 'nan', in {text!r}")
+    return tensor_descriptor_type(element, shape, padding)
 
 
 def parameter_type(spec: Any) -> Any:
@@ -226,6 +265,8 @@ def parameter_type(spec: Any) -> Any:
     if text.startswith("(") and text.endswith(")"):
         inner = text[1:-1].strip()
         return tuple(parameter_type(part) for part in split_signature(inner)) if inner else ()
+    if text.startswith("tensordesc"):
+        return _tensor_descriptor_type(text)
     return dtype_from_signature(text)
 
 

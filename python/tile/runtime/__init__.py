@@ -1,1 +1,2 @@
-"""JIT functions, launching, autotuning."""
+"""JIT functions, launching, autotuning; `driver` as Triton's `triton.runtime.driver`."""
+from .driver import driver  # noqa: F401

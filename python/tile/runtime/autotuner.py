@@ -83,11 +83,14 @@ class Autotuner:
         key += [str(v.dtype) for v in named.values() if hasattr(v, "dtype")]
         return tuple(key)
 
-    def prune_configs(self, named: Mapping[str, Any]) -> list[Config]:
+    def prune_configs(self, named: Mapping[str, Any],
+                      call_kwargs: Mapping[str, Any] | None = None) -> list[Config]:
+        """As Triton's: `early_config_prune(configs, named_args, **kwargs)` gets
+        the arguments by name and the call's keyword arguments."""
         configs = self.configs
         early = self.prune_configs_by.get("early_config_prune")
         if early is not None:
-            configs = list(early(configs, dict(named)))
+            configs = list(early(configs, dict(named), **dict(call_kwargs or {})))
             if not configs:
                 raise ValueError(f"{self.__name__}: early_config_prune left no config")
         model = self.prune_configs_by.get("perf_model")
@@ -143,7 +146,7 @@ class Autotuner:
         config = self.cache.get(key)
         if config is not None:
             return config
-        configs = self.prune_configs(named)
+        configs = self.prune_configs(named, kwargs)
         if len(configs) == 1 or interpreter.enabled(_underlying_jit(self.fn)):
             config = configs[0]  # nothing to choose, or interpreted: nothing to time
         else:
@@ -188,7 +191,7 @@ class Autotuner:
         the artifacts. No GPU needed when a `target=` is given."""
         named = bind_arguments_partial(_underlying_jit(self.fn), args, kwargs)
         return [self.fn.warmup(*args, **kwargs, **config.all_kwargs())
-                for config in self.prune_configs(named)]
+                for config in self.prune_configs(named, kwargs)]
 
 
 def bind_arguments_partial(jit: Any, args: Sequence[Any], kwargs: Mapping[str, Any]

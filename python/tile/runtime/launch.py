@@ -20,6 +20,8 @@ from .. import interpreter
 from ..compiler.pipeline import CompiledKernel, compile
 from ..compiler.kernel import Specialization
 from ..errors import CompilationError
+from ..language.types import dtype_from_signature, tensor_descriptor_type
+from ..tools.tensor_descriptor import TensorDescriptor
 
 # Element types of array arguments, by the dtype's string (torch, NumPy/CuPy).
 _ARRAY_DTYPES = {
@@ -42,7 +44,12 @@ def data_pointer(value: Any) -> int | None:
 
 
 def argument_type(value: Any) -> str:
-    """The Triton type string of a runtime argument."""
+    """The Triton type string of a runtime argument ("(..)" for a tuple,
+    "tensordesc<..>" for a TensorDescriptor)."""
+    if isinstance(value, tuple):
+        return "(" + ",".join(argument_type(item) for item in value) + ")"
+    if isinstance(value, TensorDescriptor):
+        return descriptor_type(value).signature()
     if isinstance(value, bool):
         return "i1"
     if isinstance(value, int):
@@ -59,11 +66,37 @@ def argument_type(value: Any) -> str:
     raise TypeError(f"cannot pass {type(value).__name__} to a kernel")
 
 
+def descriptor_type(descriptor: TensorDescriptor) -> tensor_descriptor_type:
+    element = dtype_from_signature(argument_type(descriptor.base)[1:])
+    return tensor_descriptor_type(element, tuple(int(n) for n in descriptor.block_shape),
+                                  descriptor.padding)
+
+
+def kernel_arguments(name: str, value: Any) -> list[tuple[str, Any]]:
+    """A runtime argument as the kernel parameters that receive it (named as
+    compiler/kernel.py names them): itself; a tuple's elements; a tensor
+    descriptor's base, shape (i32) and strides but the last."""
+    if isinstance(value, tuple):
+        return [leaf for i, item in enumerate(value)
+                for leaf in kernel_arguments(f"{name}[{i}]", item)]
+    if isinstance(value, TensorDescriptor):
+        for n in value.shape:
+            if not 0 <= int(n) < 2**31:
+                raise TypeError(f"tensor descriptor '{name}': shape {list(value.shape)} does "
+                                "not fit in i32")
+        parts = [value.base] + [int(n) for n in value.shape] + \
+            [int(s) for s in value.strides[:-1]]
+        return list(zip(descriptor_type(value).parameter_names(name), parts))
+    return [(name, value)]
+
+
 def specialize(names: Sequence[str], values: Sequence[Any],
                do_not_specialize: frozenset[str] = frozenset()) -> Specialization:
+    """`names`/`values` are kernel parameters (tuple and descriptor parts are
+    named `t[0]`, `d.shape[1]`, ...; `do_not_specialize` names arguments)."""
     divisible, ones = set(), set()
     for name, value in zip(names, values):
-        if name in do_not_specialize:
+        if name.split(".")[0].split("[")[0] in do_not_specialize:
             continue
         if isinstance(value, int) and not isinstance(value, bool):
             if value == 1:
@@ -91,7 +124,8 @@ def compile_for_args(jit: Any, args: Sequence[Any], kwargs: Mapping[str, Any],
                      options: Mapping[str, Any] | None = None
                      ) -> tuple[CompiledKernel, list[Any], dict[str, Any]]:
     """Compiles (memoized per specialization) and returns the artifact, the
-    runtime arguments in order, and all arguments by name (for grid lambdas)."""
+    values of its kernel parameters in order (tuples and tensor descriptors
+    flattened), and all arguments by name (for grid lambdas)."""
     options = dict(options or {})
     num_warps = options.pop("num_warps", 4)
     num_stages = options.pop("num_stages", None)
@@ -102,10 +136,12 @@ def compile_for_args(jit: Any, args: Sequence[Any], kwargs: Mapping[str, Any],
     values = [bound[n] for n in runtime]
     try:
         signature = {n: argument_type(v) for n, v in zip(runtime, values)}
+        parameters = [leaf for n, v in zip(runtime, values) for leaf in kernel_arguments(n, v)]
     except TypeError as exc:
         source = jit.source()
         raise source.error(source.tree, str(exc)) from None
-    specialization = specialize(runtime, values, jit.do_not_specialize)
+    values = [value for _, value in parameters]
+    specialization = specialize([name for name, _ in parameters], values, jit.do_not_specialize)
     key = (tuple(signature.items()), specialization,
            tuple((k, repr(v)) for k, v in constexprs.items()), target, num_warps,
            num_stages)
@@ -171,7 +207,8 @@ def slow_launch(jit: Any, grid: Any, args: tuple[Any, ...], kwargs: Mapping[str,
     runtime = [n for n in jit.arg_names if n not in jit.constexpr_names]
     if key is None:
         given = list(args) + [kwargs[n] for n in jit.arg_names[len(args):] if n in kwargs]
-        device = driver.device_of(given)
+        device = driver.device_of([leaf for value in given
+                                   for _, leaf in kernel_arguments("", value)])
     options.setdefault("target", driver.target(device))
     compiled, values, named = compile_for_args(jit, args, kwargs, options)
     kernel = driver.kernel_for(compiled, device)

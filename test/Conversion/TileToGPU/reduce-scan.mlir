@@ -29,6 +29,34 @@ func.func @block_sum(%x: !tile.ptr<f32>, %out: !tile.ptr<f32>) attributes {tile.
 
 // -----
 
+#v = #tile.blocked<size_per_thread = [1], threads_per_warp = [32], warps = [4], order = [0]>
+
+// The NaN-ignoring max starts from NaN, so padding never wins and a block of
+// NaNs still gives NaN; unsigned kinds combine with maxui/minui from 0 and
+// all ones.
+// CHECK-LABEL: gpu.func @nan_ignoring_and_unsigned
+// CHECK: arith.maxnumf
+// CHECK: arith.constant 0x7FC00000 : f32
+// CHECK-NOT: arith.maximumf
+// CHECK: arith.maxui
+// CHECK: arith.constant -1 : i32
+// CHECK: arith.minui
+func.func @nan_ignoring_and_unsigned(%x: !tile.ptr<f32>, %out: !tile.ptr<f32>, %iout: !tile.ptr<i32>) attributes {tile.num_warps = 4 : i32} {
+  %r = tile.arange 0, 1000 : !tile.block<1000xi32, #v>
+  %xb = tile.splat %x : !tile.ptr<f32> -> !tile.block<1000x!tile.ptr<f32>, #v>
+  %p = tile.addptr %xb, %r : !tile.block<1000x!tile.ptr<f32>, #v>, !tile.block<1000xi32, #v>
+  %v = tile.load %p : !tile.block<1000x!tile.ptr<f32>, #v>
+  %m = tile.reduce maxnum %v {axis = 0 : i32} : !tile.block<1000xf32, #v> -> f32
+  tile.store %out, %m : !tile.ptr<f32>
+  %u = tile.reduce umax %r {axis = 0 : i32} : !tile.block<1000xi32, #v> -> i32
+  %n = tile.reduce umin %r {axis = 0 : i32} : !tile.block<1000xi32, #v> -> i32
+  %s = arith.addi %u, %n : i32
+  tile.store %iout, %s : !tile.ptr<i32>
+  return
+}
+
+// -----
+
 #rows = #tile.blocked<size_per_thread = [1, 4], threads_per_warp = [1, 32], warps = [4, 1], order = [1, 0]>
 
 // Along the rows, with lanes along the rows and warps across them: each

@@ -592,6 +592,30 @@ func.func @reduce_axis(%x: !tile.block<16x32xf32>) {
 
 // -----
 
+func.func @reduce_maxnum_of_integers(%x: !tile.block<16xi32>) {
+  // expected-error @+1 {{'tile.reduce' op kind 'maxnum' ignores NaN and takes float elements, not 'i32'}}
+  %0 = tile.reduce maxnum %x {axis = 0 : i32} : !tile.block<16xi32> -> i32
+  return
+}
+
+// -----
+
+func.func @scan_umin_of_floats(%x: !tile.block<16xf32>) {
+  // expected-error @+1 {{'tile.scan' op kind 'umin' compares unsigned integers and takes integer elements, not 'f32'}}
+  %0 = tile.scan umin %x {axis = 0 : i32} : !tile.block<16xf32>
+  return
+}
+
+// -----
+
+func.func @maxnumf_of_integers(%x: !tile.block<16xi32>) {
+  // expected-error @+1 {{'tile.maxnumf' op operand #0 must be}}
+  %0 = tile.maxnumf %x, %x : !tile.block<16xi32>
+  return
+}
+
+// -----
+
 func.func @reduce_result_shape(%x: !tile.block<16x32xf32>) {
   // expected-error @+1 {{'tile.reduce' op reducing 16x32 along axis 1 gives a 16 block of 'f32', not '!tile.block<32xf32>'}}
   %0 = tile.reduce max %x {axis = 1 : i32} : !tile.block<16x32xf32> -> !tile.block<32xf32>

@@ -222,6 +222,14 @@ func.func @reduce(%x: !tile.block<16x32xf32>, %v: !tile.block<8xf32>,
   %1 = tile.reduce max %x {axis = 1 : i32} : !tile.block<16x32xf32> -> !tile.block<16xf32>
   // CHECK: tile.reduce min %{{.*}} {axis = 0 : i32} : !tile.block<1000xi32> -> i32
   %2 = tile.reduce min %i {axis = 0 : i32} : !tile.block<1000xi32> -> i32
+  // CHECK: tile.reduce maxnum %{{.*}} {axis = 1 : i32} : !tile.block<16x32xf32> -> !tile.block<16xf32>
+  %mn = tile.reduce maxnum %x {axis = 1 : i32} : !tile.block<16x32xf32> -> !tile.block<16xf32>
+  // CHECK: tile.reduce minnum %{{.*}} {axis = 0 : i32} : !tile.block<8xf32> -> f32
+  %nn = tile.reduce minnum %v {axis = 0 : i32} : !tile.block<8xf32> -> f32
+  // CHECK: tile.reduce umax %{{.*}} {axis = 0 : i32} : !tile.block<1000xi32> -> i32
+  %um = tile.reduce umax %i {axis = 0 : i32} : !tile.block<1000xi32> -> i32
+  // CHECK: tile.scan umin %{{.*}} {axis = 0 : i32} : !tile.block<1000xi32>
+  %us = tile.scan umin %i {axis = 0 : i32} : !tile.block<1000xi32>
   // CHECK: tile.reduce sum %{{.*}} {axis = 2 : i32} : !tile.block<2x3x4xi64> -> !tile.block<2x3xi64>
   %3 = tile.reduce sum %t {axis = 2 : i32} : !tile.block<2x3x4xi64> -> !tile.block<2x3xi64>
   // CHECK: tile.reduce custom %{{.*}} {axis = 0 : i32} : !tile.block<8xf32> -> f32 {
@@ -355,6 +363,10 @@ func.func @float_elementwise(%a: !tile.block<24x40xf32>, %b: !tile.block<24x40xf
   %5 = tile.minimumf %a, %b : !tile.block<24x40xf32>
   // CHECK: tile.maximumf %{{.*}}, %{{.*}} : !tile.block<24x40xf32>
   %6 = tile.maximumf %a, %b : !tile.block<24x40xf32>
+  // CHECK: tile.minnumf %{{.*}}, %{{.*}} : !tile.block<24x40xf32>
+  %mn = tile.minnumf %a, %b : !tile.block<24x40xf32>
+  // CHECK: tile.maxnumf %{{.*}}, %{{.*}} : !tile.block<24x40xf32>
+  %mx = tile.maxnumf %a, %b : !tile.block<24x40xf32>
   // CHECK: tile.powf %{{.*}}, %{{.*}} : !tile.block<24x40xf32>
   %7 = tile.powf %a, %b : !tile.block<24x40xf32>
   // CHECK: tile.negf %{{.*}} : !tile.block<24x40xf32>

@@ -668,6 +668,43 @@ void StoreOp::getCanonicalizationPatterns(RewritePatternSet &results,
 // Reductions and scans
 //===----------------------------------------------------------------------===//
 
+TypedAttr mlir::tile::getCombineIdentity(CombineKind kind, Type element) {
+  if (kind == CombineKind::custom)
+    return {};
+  Builder builder(element.getContext());
+  if (auto floatType = dyn_cast<FloatType>(element)) {
+    const llvm::fltSemantics &semantics = floatType.getFloatSemantics();
+    switch (kind) {
+    case CombineKind::sum:
+      return builder.getFloatAttr(
+          element, APFloat::getZero(semantics, /*Negative=*/true));
+    case CombineKind::max:
+    case CombineKind::min:
+      return builder.getFloatAttr(
+          element,
+          APFloat::getInf(semantics, /*Negative=*/kind == CombineKind::max));
+    case CombineKind::maxnum:
+    case CombineKind::minnum:
+      return builder.getFloatAttr(element, APFloat::getQNaN(semantics));
+    case CombineKind::umax:
+    case CombineKind::umin:
+    case CombineKind::custom:
+      break;
+    }
+    return {};
+  }
+  unsigned width = element.getIntOrFloatBitWidth();
+  APInt value = kind == CombineKind::max    ? APInt::getSignedMinValue(width)
+                : kind == CombineKind::min  ? APInt::getSignedMaxValue(width)
+                : kind == CombineKind::umin ? APInt::getMaxValue(width)
+                                            : APInt::getZero(width);
+  if (width == 1) // i1 max is "or", min is "and"
+    value = kind == CombineKind::min || kind == CombineKind::umin
+                ? APInt::getAllOnes(1)
+                : APInt::getZero(1);
+  return builder.getIntegerAttr(element, value);
+}
+
 /// Checks the axis, and that a `custom` kind comes with a combine region
 /// taking two scalars of the element type and yielding one, and that the
 /// other kinds come without one.
@@ -679,6 +716,17 @@ static LogicalResult verifyCombine(Operation *op, CombineKind kind,
            << "axis " << axis << " is out of range for a rank-" << src.getRank()
            << " block " << formatShape(src.getShape());
   Type element = src.getElementType();
+  if ((kind == CombineKind::maxnum || kind == CombineKind::minnum) &&
+      !isa<FloatType>(element))
+    return op->emitOpError()
+           << "kind '" << stringifyCombineKind(kind)
+           << "' ignores NaN and takes float elements, not " << element;
+  if ((kind == CombineKind::umax || kind == CombineKind::umin) &&
+      !isa<IntegerType>(element))
+    return op->emitOpError()
+           << "kind '" << stringifyCombineKind(kind)
+           << "' compares unsigned integers and takes integer elements, not "
+           << element;
   if (kind != CombineKind::custom) {
     if (!combine.empty())
       return op->emitOpError() << "takes a combine region only with kind "

@@ -23,8 +23,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tile/Dialect/Tile/Transforms/Passes.h"
 #include "tile/Dialect/Tile/IR/TileOps.h"
+#include "tile/Dialect/Tile/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -42,8 +42,11 @@ using namespace mlir::tile;
 namespace {
 
 /// Whether `op` combines two values the way `kind` does, for element type
-/// `element`.
+/// `element`. Never for i1, where `tile.reduce max` is "or" but `maxsi` of
+/// i1 is "and" (true is -1).
 bool combinesAs(Operation *op, CombineKind kind, Type element) {
+  if (element.isInteger(1))
+    return false;
   bool isFloat = isa<FloatType>(element);
   switch (kind) {
   case CombineKind::sum:
@@ -55,27 +58,18 @@ bool combinesAs(Operation *op, CombineKind kind, Type element) {
   case CombineKind::min:
     return isFloat ? isa<MinimumFOp, arith::MinimumFOp>(op)
                    : isa<MinSIOp, arith::MinSIOp>(op);
+  case CombineKind::umax:
+    return isa<MaxUIOp, arith::MaxUIOp>(op);
+  case CombineKind::umin:
+    return isa<MinUIOp, arith::MinUIOp>(op);
+  case CombineKind::maxnum:
+    return isa<MaxNumFOp, arith::MaxNumFOp>(op);
+  case CombineKind::minnum:
+    return isa<MinNumFOp, arith::MinNumFOp>(op);
   case CombineKind::custom:
     return false;
   }
   return false;
-}
-
-/// The identity of `kind` for `element`, as a splat attribute of `type`.
-Attribute identityOf(CombineKind kind, Type element, ShapedType type) {
-  if (auto floatType = dyn_cast<FloatType>(element)) {
-    const llvm::fltSemantics &semantics = floatType.getFloatSemantics();
-    APFloat value = kind == CombineKind::sum
-                        ? APFloat::getZero(semantics, /*Negative=*/true)
-                        : APFloat::getInf(semantics,
-                                          /*Negative=*/kind == CombineKind::max);
-    return DenseElementsAttr::get(type, value);
-  }
-  unsigned width = element.getIntOrFloatBitWidth();
-  APInt value = kind == CombineKind::sum   ? APInt::getZero(width)
-                : kind == CombineKind::max ? APInt::getSignedMinValue(width)
-                                           : APInt::getSignedMaxValue(width);
-  return DenseElementsAttr::get(type, value);
 }
 
 /// The elementwise tile op combining two blocks as `kind` does.
@@ -90,11 +84,20 @@ Value createBlockCombine(OpBuilder &builder, Location loc, CombineKind kind,
     return isFloat ? Value(MaximumFOp::create(builder, loc, a, b))
                    : Value(MaxSIOp::create(builder, loc, a, b));
   case CombineKind::min:
-  case CombineKind::custom:
     return isFloat ? Value(MinimumFOp::create(builder, loc, a, b))
                    : Value(MinSIOp::create(builder, loc, a, b));
+  case CombineKind::umax:
+    return MaxUIOp::create(builder, loc, a, b);
+  case CombineKind::umin:
+    return MinUIOp::create(builder, loc, a, b);
+  case CombineKind::maxnum:
+    return MaxNumFOp::create(builder, loc, a, b);
+  case CombineKind::minnum:
+    return MinNumFOp::create(builder, loc, a, b);
+  case CombineKind::custom:
+    break;
   }
-  return {};
+  llvm_unreachable("a custom reduction is never hoisted");
 }
 
 struct HoistReductionFromLoop : public OpRewritePattern<scf::ForOp> {
@@ -115,13 +118,11 @@ struct HoistReductionFromLoop : public OpRewritePattern<scf::ForOp> {
       if (other == arg || !llvm::is_contained(combine->getOperands(), arg))
         continue;
       auto reduce = other.getDefiningOp<ReduceOp>();
-      if (!reduce || !other.hasOneUse() ||
-          reduce->getBlock() != loop.getBody())
+      if (!reduce || !other.hasOneUse() || reduce->getBlock() != loop.getBody())
         continue;
       auto srcType = cast<BlockType>(reduce.getSrc().getType());
       Type element = srcType.getElementType();
-      if (!combinesAs(combine, reduce.getKind(), element) ||
-          element.isInteger(1))
+      if (!combinesAs(combine, reduce.getKind(), element))
         continue;
       return hoist(loop, index, combine, reduce, rewriter);
     }
@@ -137,8 +138,9 @@ struct HoistReductionFromLoop : public OpRewritePattern<scf::ForOp> {
     rewriter.setInsertionPoint(loop);
     Value identity = ConstantOp::create(
         rewriter, loc, srcType,
-        cast<ElementsAttr>(identityOf(kind, srcType.getElementType(),
-                                      srcType.withEncoding({}))));
+        DenseElementsAttr::get(srcType.withEncoding({}),
+                               ArrayRef<Attribute>(getCombineIdentity(
+                                   kind, srcType.getElementType()))));
     Value source = reduce.getSrc();
     auto newLoop = cast<scf::ForOp>(*loop.replaceWithAdditionalYields(
         rewriter, ValueRange{identity}, /*replaceInitOperandUsesInLoop=*/false,

@@ -175,7 +175,11 @@ def Tile_CombineKind : I32EnumAttr<"CombineKind",
       I32EnumAttrCase<"sum", 0>,
       I32EnumAttrCase<"max", 1>,
       I32EnumAttrCase<"min", 2>,
-      I32EnumAttrCase<"custom", 3>
+      I32EnumAttrCase<"custom", 3>,
+      I32EnumAttrCase<"maxnum", 4>,
+      I32EnumAttrCase<"minnum", 5>,
+      I32EnumAttrCase<"umax", 6>,
+      I32EnumAttrCase<"umin", 7>
     ]> {
   let cppNamespace = "::mlir::tile";
   let genSpecializedAttr = 0;

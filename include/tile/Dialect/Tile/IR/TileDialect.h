@@ -54,6 +54,13 @@ LinearLayout getLinearLayout(BlockType type);
 /// dividing K), whose registers are then A's fragments.
 bool isWarpGroupRegisterOperand(BlockType a, MmaLayoutAttr acc);
 
+/// The identity of a reduction or scan of kind `kind` over scalars of type
+/// `element`: 0 for sum (-0.0 for floats), the lowest (highest) value for
+/// max (min) and umax (umin), NaN for maxnum/minnum (so a line of NaNs still
+/// gives NaN); i1 max and umax are "or", min and umin "and". Null for
+/// `custom`.
+TypedAttr getCombineIdentity(CombineKind kind, Type element);
+
 /// Checks that `encoding` is a distributed layout for blocks of `shape`.
 LogicalResult verifyLayoutForShape(function_ref<InFlightDiagnostic()> emitError,
                                    Attribute encoding, ArrayRef<int64_t> shape);

@@ -22,7 +22,8 @@ def Tile_Dialect : Dialect {
 
     Integer division and remainder truncate toward zero (as in C and Triton);
     floating-point `minimumf`/`maximumf` propagate NaN (as in NumPy and
-    PyTorch).
+    PyTorch) and `minnumf`/`maxnumf` ignore it (as C's `fmin`/`fmax` and
+    Triton's default `tl.minimum`/`tl.maximum`).
   }];
   let useDefaultTypePrinterParser = 1;
   let useDefaultAttributePrinterParser = 1;

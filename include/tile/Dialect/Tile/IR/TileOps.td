@@ -414,10 +414,14 @@ def Tile_ReduceOp : Tile_Op<"reduce", [
   let summary = "Reduce a block along one axis";
   let description = [{
     Combines the elements along dimension `axis` with `kind`: `sum`, `max`,
-    `min`, or `custom`, in which case the region combines two scalars and
-    yields one (it must be associative and commutative). The result drops
-    `axis`; reducing a rank-1 block gives a scalar. Float `max`/`min`
-    propagate NaN.
+    `min`, `maxnum`, `minnum`, `umax`, `umin`, or `custom`, in which case
+    the region combines two scalars and yields one (it must be associative
+    and commutative). The result drops `axis`; reducing a rank-1 block gives
+    a scalar. `max`/`min` compare integers as signed and let floats
+    propagate NaN (`tile.maximumf`); `umax`/`umin`, for integers only,
+    compare them as unsigned; `maxnum`/`minnum`, for floats only, ignore NaN
+    (`tile.maxnumf`: NaN only where every element is NaN), as Triton's
+    `tl.max`/`tl.min` do.
 
     ```mlir
     %rowmax = tile.reduce max %x {axis = 1 : i32}
@@ -689,6 +693,12 @@ def Tile_MinimumFOp : Tile_BinaryOp<"minimumf", Tile_FloatBlock,
   "Float minimum, NaN if either is NaN,", [Commutative]>;
 def Tile_MaximumFOp : Tile_BinaryOp<"maximumf", Tile_FloatBlock,
   "Float maximum, NaN if either is NaN,", [Commutative]>;
+def Tile_MinNumFOp : Tile_BinaryOp<"minnumf", Tile_FloatBlock,
+  "Float minimum ignoring NaN (the other operand when one is NaN, as C's fmin),",
+  [Commutative]>;
+def Tile_MaxNumFOp : Tile_BinaryOp<"maxnumf", Tile_FloatBlock,
+  "Float maximum ignoring NaN (the other operand when one is NaN, as C's fmax),",
+  [Commutative]>;
 def Tile_AndIOp : Tile_BinaryOp<"andi", Tile_IntBlock, "Bitwise and", [Commutative]>;
 def Tile_OrIOp : Tile_BinaryOp<"ori", Tile_IntBlock, "Bitwise or", [Commutative]>;
 def Tile_XOrIOp : Tile_BinaryOp<"xori", Tile_IntBlock, "Bitwise exclusive or", [Commutative]>;

@@ -1,0 +1,334 @@
+"""Tensor descriptors and block pointers: a base pointer with a shape, strides
+and a block shape, as Triton spells them.
+
+- `tl.make_tensor_descriptor(base, shape, strides, block_shape,
+  padding_option="zero")`, or a `tile.tools.tensor_descriptor.TensorDescriptor`
+  passed from the host (the launcher passes its base, shape and strides as
+  kernel parameters), then `desc.load(offsets)` / `desc.store(offsets, value)`.
+  Every dimension is bounds-checked, as TMA does: elements outside the shape
+  read as 0 (NaN with padding "nan") and are not written.
+- `tl.make_block_ptr(base, shape, strides, offsets, block_shape, order)`,
+  `tl.advance(ptr, offsets)` and `tl.load`/`tl.store` of one, with
+  `boundary_check=` (the dimensions to check) and `padding_option=`.
+
+Both are frontend values (NamedTuples, so they pass through calls, loops and
+branches as their parts); a load or store is a masked load or store of the
+block's pointers, computed by @jit functions that compiled and interpreted
+kernels share. TMA copies for them are issue 13's next step.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable, NamedTuple
+
+from ..errors import ConstantRequired, TileError
+from ..runtime.jit import jit
+from .. import language as tl
+from .semantic import tensor
+from .types import block_type, dtype, unwrap
+
+ToValue = Callable[[Any], tensor]
+PADDINGS = ("zero", "nan")
+MAX_RANK = 5  # as Triton's (and TMA's)
+
+
+# ----------------------------------------------------------------------------
+# The shared @jit functions
+# ----------------------------------------------------------------------------
+
+def _unit_shape(block_shape: Any, dim: Any) -> list[int]:
+    """[1, .., block_shape[dim], .., 1]: one dimension's indices, placed."""
+    return [n if d == dim else 1 for d, n in enumerate(block_shape)]
+
+
+@jit
+def _block_addresses(base, shape, strides, offsets, BLOCK_SHAPE: tl.constexpr,
+                     UNIT: tl.constexpr, CHECK: tl.constexpr):
+    """The pointers of the block at `offsets`, and where they lie inside
+    `shape` along the CHECK dimensions (None when none is checked). Indices
+    times a stride are i64 (Triton's strides are); a stride that is the
+    number 1 (UNIT) adds the index itself."""
+    ptrs = base
+    mask = None
+    for d in tl.static_range(len(BLOCK_SHAPE)):
+        index = tl.reshape(offsets[d] + tl.arange(0, BLOCK_SHAPE[d]), _unit_shape(BLOCK_SHAPE, d))
+        if UNIT[d]:
+            ptrs = ptrs + index
+        else:
+            ptrs = ptrs + index.to(tl.int64) * strides[d]
+        if CHECK[d]:
+            inside = (index >= 0) & (index < shape[d])
+            if mask is None:
+                mask = inside
+            else:
+                mask = mask & inside
+    return ptrs, mask
+
+
+@jit
+def _load_block(base, shape, strides, offsets, BLOCK_SHAPE: tl.constexpr, UNIT: tl.constexpr,
+                CHECK: tl.constexpr, NAN: tl.constexpr):
+    ptrs, mask = _block_addresses(base, shape, strides, offsets, BLOCK_SHAPE, UNIT, CHECK)
+    return tl.load(ptrs, mask=mask, other=float("nan") if NAN else 0)
+
+
+@jit
+def _store_block(base, shape, strides, offsets, value, BLOCK_SHAPE: tl.constexpr,
+                 UNIT: tl.constexpr, CHECK: tl.constexpr):
+    ptrs, mask = _block_addresses(base, shape, strides, offsets, BLOCK_SHAPE, UNIT, CHECK)
+    tl.store(ptrs, value, mask=mask)
+
+
+@jit
+def _sum_of(a, b):
+    return a + b
+
+
+# ----------------------------------------------------------------------------
+# Builtins that work compiled and interpreted
+# ----------------------------------------------------------------------------
+
+def _to_value_for(builder: Any) -> ToValue:
+    """Runtime values of Python numbers: typed constants of the compiled
+    kernel's builder, or of the interpreter (no builder)."""
+    if builder is not None:
+        from . import semantic as S
+        return lambda v: S.to_tensor(builder, v)
+    from ..interpreter import ops as O  # interpreted: values are NumPy's
+    return O.to_value
+
+
+def _inline(impl: Any, values: list[Any], builder: Any) -> Any:
+    """`impl` on `values`: inlined into the compiled kernel, or run by the interpreter."""
+    if builder is not None:
+        return builder.call_jit(impl, values)
+    from ..interpreter.runner import callable_jit
+    return callable_jit(impl)(*values)
+
+
+def dual_builtin(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """A builtin that takes `(to_value, builder, ...)` and serves compiled
+    kernels (called with `_builder`) and the interpreter (without) alike."""
+    def wrapper(*args: Any, _builder: Any = None, **kwargs: Any) -> Any:
+        return fn(_to_value_for(_builder), _builder, *args, **kwargs)
+    wrapper.__name__ = wrapper.__qualname__ = fn.__name__
+    wrapper.__doc__ = fn.__doc__
+    wrapper.__tile_builtin__ = True  # type: ignore[attr-defined]
+    wrapper.__tile_dual__ = True  # type: ignore[attr-defined]
+    return wrapper
+
+
+def _constant_ints(values: Any, what: str) -> tuple[int, ...]:
+    values = unwrap(values)
+    if not isinstance(values, (list, tuple)):
+        raise TileError(f"{what} must be a list or tuple of integers, got {values!r}")
+    result = []
+    for value in values:
+        value = unwrap(value)
+        if isinstance(value, tensor) or hasattr(value, "data"):
+            raise ConstantRequired(f"{what} must be compile-time integers, not runtime values")
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise TileError(f"{what} must be integers, got {value!r}")
+        result.append(value)
+    return tuple(result)
+
+
+def _integers(to_value: ToValue, values: Any, rank: int, what: str) -> tuple[Any, ...]:
+    """`rank` integer scalars (Python ints stay numbers; runtime ones are checked)."""
+    values = unwrap(values)
+    if not isinstance(values, (list, tuple)) or len(values) != rank:
+        raise TileError(f"{what} must be a list or tuple of {rank} integers (one per "
+                        f"dimension), got {values!r}")
+    result = []
+    for value in values:
+        value = unwrap(value)
+        if isinstance(value, bool) or not isinstance(value, int):
+            v = to_value(value)
+            if v.is_block() or not v.dtype.is_int() or v.dtype.is_bool():
+                raise TileError(f"{what} must be integer scalars, got "
+                                f"{'a block of ' if v.is_block() else ''}{v.dtype}")
+        result.append(value)
+    return tuple(result)
+
+
+def _base_pointer(to_value: ToValue, base: Any, what: str) -> Any:
+    ptr = to_value(unwrap(base))
+    if ptr.is_block() or not ptr.dtype.is_ptr():
+        raise TileError(f"{what}: base must be a pointer (a scalar), got "
+                        f"{'a block of ' if ptr.is_block() else ''}{ptr.dtype}")
+    return ptr
+
+
+def _block_shape(values: Any, what: str) -> tuple[int, ...]:
+    shape = _constant_ints(values, f"{what}'s block_shape")
+    if not 1 <= len(shape) <= MAX_RANK:
+        raise TileError(f"{what}: a block has 1 to {MAX_RANK} dimensions, got {list(shape)}")
+    for n in shape:
+        if n <= 0 or n & (n - 1):
+            raise TileError(f"{what}: block_shape extents must be powers of two, got "
+                            f"{list(shape)}")
+    return shape
+
+
+def _unit_strides(strides: tuple[Any, ...]) -> tuple[bool, ...]:
+    return tuple(type(s) is int and s == 1 for s in strides)
+
+
+class tensor_descriptor(NamedTuple):
+    """Triton's `tl.tensor_descriptor`: `load`/`store` a block of
+    `block_shape` at given offsets of a `shape` tensor at `base`."""
+    base: Any
+    shape: tuple
+    strides: tuple
+    block_shape: tuple
+    padding: str
+
+    @property
+    def dtype(self) -> dtype:
+        return self.base.dtype.element_ty
+
+    @property
+    def block_type(self) -> block_type:
+        return block_type(self.dtype, list(self.block_shape))
+
+    @dual_builtin
+    def load(to_value: ToValue, builder: Any, self: "tensor_descriptor",  # type: ignore[misc]
+             offsets: Any) -> Any:
+        """The block at `offsets` (zero, or NaN, outside the shape)."""
+        offsets = _integers(to_value, offsets, len(self.block_shape), "desc.load's offsets")
+        return _inline(_load_block, [self.base, self.shape, self.strides, offsets,
+                                     self.block_shape, _unit_strides(self.strides),
+                                     (True,) * len(self.block_shape),
+                                     self.padding == "nan"], builder)
+
+    @dual_builtin
+    def store(to_value: ToValue, builder: Any, self: "tensor_descriptor",  # type: ignore[misc]
+              offsets: Any, value: Any) -> None:
+        """Writes `value` (of the block's shape) at `offsets`, inside the shape only."""
+        offsets = _integers(to_value, offsets, len(self.block_shape), "desc.store's offsets")
+        value = to_value(unwrap(value))
+        if list(value.shape) != list(self.block_shape):
+            raise TileError(f"desc.store: the value's shape {list(value.shape)} is not the "
+                            f"descriptor's block shape {list(self.block_shape)}")
+        _inline(_store_block, [self.base, self.shape, self.strides, offsets, value,
+                               self.block_shape, _unit_strides(self.strides),
+                               (True,) * len(self.block_shape)], builder)
+
+
+class block_pointer(NamedTuple):
+    """A block pointer of `tl.make_block_ptr`: `tl.load`/`tl.store` the block
+    at `offsets`; `tl.advance` moves it."""
+    base: Any
+    shape: tuple
+    strides: tuple
+    offsets: tuple
+    block_shape: tuple
+    order: tuple
+
+    @property
+    def dtype(self) -> dtype:
+        return self.base.dtype.element_ty
+
+
+def _check_dimensions(boundary_check: Any, rank: int, what: str) -> tuple[bool, ...]:
+    dims = unwrap(boundary_check)
+    dims = () if dims is None else dims
+    dims = _constant_ints(dims if isinstance(dims, (list, tuple)) else [dims],
+                          f"{what}'s boundary_check")
+    for d in dims:
+        if not 0 <= d < rank:
+            raise TileError(f"{what}: boundary_check dimension {d} is out of range for a "
+                            f"rank-{rank} block pointer")
+    return tuple(d in dims for d in range(rank))
+
+
+def _padding(option: Any, element: dtype, what: str, allow_empty: bool) -> str:
+    option = unwrap(option)
+    if option in ("", None) and allow_empty:
+        return "zero"
+    if option not in PADDINGS:
+        raise TileError(f"{what}: padding_option must be 'zero' or 'nan', got {option!r}")
+    if option == "nan" and not element.is_floating():
+        raise TileError(f"{what}: padding 'nan' needs a floating-point tensor, not {element}")
+    return option
+
+
+def load_block_pointer(to_value: ToValue, builder: Any, pointer: block_pointer,
+                       boundary_check: Any, padding_option: Any) -> Any:
+    """tl.load of a block pointer."""
+    rank = len(pointer.block_shape)
+    check = _check_dimensions(boundary_check, rank, "tl.load")
+    padding = _padding(padding_option, pointer.dtype, "tl.load", allow_empty=True)
+    return _inline(_load_block, [pointer.base, pointer.shape, pointer.strides, pointer.offsets,
+                                 pointer.block_shape, _unit_strides(pointer.strides), check,
+                                 padding == "nan"], builder)
+
+
+def store_block_pointer(to_value: ToValue, builder: Any, pointer: block_pointer, value: Any,
+                        boundary_check: Any) -> None:
+    """tl.store to a block pointer."""
+    rank = len(pointer.block_shape)
+    check = _check_dimensions(boundary_check, rank, "tl.store")
+    value = to_value(unwrap(value))
+    if value.is_block() and list(value.shape) != list(pointer.block_shape):
+        raise TileError(f"tl.store: the value's shape {list(value.shape)} is not the block "
+                        f"pointer's block shape {list(pointer.block_shape)}")
+    _inline(_store_block, [pointer.base, pointer.shape, pointer.strides, pointer.offsets, value,
+                           pointer.block_shape, _unit_strides(pointer.strides), check], builder)
+
+
+@dual_builtin
+def make_tensor_descriptor(to_value: ToValue, builder: Any, base: Any, shape: Any, strides: Any,
+                           block_shape: Any, padding_option: Any = "zero") -> tensor_descriptor:
+    """A tensor descriptor of the `shape` tensor at `base` with `strides`
+    (the last one 1), for blocks of `block_shape` (powers of two)."""
+    what = "tl.make_tensor_descriptor"
+    ptr = _base_pointer(to_value, base, what)
+    blocks = _block_shape(block_shape, what)
+    rank = len(blocks)
+    shape = _integers(to_value, shape, rank, f"{what}'s shape")
+    strides = _integers(to_value, strides, rank, f"{what}'s strides")
+    if not _unit_strides(strides)[-1]:
+        raise TileError(f"{what}: the last stride must be the constant 1 (the last dimension "
+                        f"is contiguous), got {unwrap(strides[-1])!r}")
+    padding = _padding(padding_option, ptr.dtype.element_ty, what, allow_empty=False)
+    return tensor_descriptor(ptr, shape, strides, blocks, padding)
+
+
+@dual_builtin
+def make_block_ptr(to_value: ToValue, builder: Any, base: Any, shape: Any, strides: Any,
+                   offsets: Any, block_shape: Any, order: Any) -> block_pointer:
+    """A pointer to the `block_shape` block at `offsets` of the `shape` tensor
+    at `base` with `strides`; `order` (a permutation of the dimensions, most
+    contiguous first) is checked and, as a layout hint, not needed."""
+    what = "tl.make_block_ptr"
+    ptr = _base_pointer(to_value, base, what)
+    blocks = _block_shape(block_shape, what)
+    rank = len(blocks)
+    order = _constant_ints(order, f"{what}'s order")
+    if sorted(order) != list(range(rank)):
+        raise TileError(f"{what}: order must be a permutation of 0..{rank - 1}, got {list(order)}")
+    # The offsets are runtime values from the start (tl.advance changes them,
+    # often in a loop); shape and strides keep their numbers.
+    offsets = tuple(to_value(o) for o in _integers(to_value, offsets, rank, f"{what}'s offsets"))
+    return block_pointer(ptr, _integers(to_value, shape, rank, f"{what}'s shape"),
+                         _integers(to_value, strides, rank, f"{what}'s strides"), offsets,
+                         blocks, order)
+
+
+@dual_builtin
+def advance(to_value: ToValue, builder: Any, base: Any, offsets: Any) -> block_pointer:
+    """The block pointer `base` moved by `offsets` (one per dimension)."""
+    if not isinstance(base, block_pointer):
+        raise TileError(f"tl.advance needs a block pointer (tl.make_block_ptr), got "
+                        f"{type(base).__name__}")
+    deltas = _integers(to_value, offsets, len(base.block_shape), "tl.advance's offsets")
+    moved = tuple(_inline(_sum_of, [o, d], builder) for o, d in zip(base.offsets, deltas))
+    return base._replace(offsets=moved)
+
+
+# The builtins `tile.language` exports (the interpreter uses them as they are).
+BUILTINS = {"make_tensor_descriptor": make_tensor_descriptor,
+            "make_block_ptr": make_block_ptr, "advance": advance}
+
+__all__ = ["tensor_descriptor", "block_pointer", "make_tensor_descriptor", "make_block_ptr",
+           "advance", "load_block_pointer", "store_block_pointer", "dual_builtin"]

@@ -1,0 +1,1 @@
+"""Host-side tools, as Triton's `triton.tools` (`tensor_descriptor`)."""

@@ -1,0 +1,196 @@
+"""Tensor descriptors (in-kernel and from the host), block pointers and tuple
+arguments: what they compile to, what they compute (interpreted, against
+NumPy), and their located errors."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from conftest import assert_error_at, requires_library
+
+import tile
+import tile.language as tl
+from tile.runtime.launch import argument_type, compile_for_args, kernel_arguments
+from tile.tools.tensor_descriptor import TensorDescriptor
+
+THIS_FILE = Path(__file__)
+torch = pytest.importorskip("torch")
+
+
+@tile.jit
+def _maybe_make_tensor_desc(desc_or_ptr, shape, strides, block_shape):
+    # As Triton's tutorial 06: a descriptor from the host, or one made here.
+    if isinstance(desc_or_ptr, tl.tensor_descriptor):
+        return desc_or_ptr
+    else:
+        return tl.make_tensor_descriptor(desc_or_ptr, shape, strides, block_shape)
+
+
+@tile.jit
+def double_tiles(x, y, M, N, BM: tl.constexpr, BN: tl.constexpr):
+    src = _maybe_make_tensor_desc(x, [M, N], [N, 1], [BM, BN])
+    dst = _maybe_make_tensor_desc(y, [M, N], [N, 1], [BM, BN])
+    row = tl.program_id(0) * BM
+    for col in range(0, N, BN):
+        dst.store([row, col], src.load([row, col]) * 2)
+
+
+@tile.jit
+def transpose_plus_one(x, y, M, N, BM: tl.constexpr, BN: tl.constexpr, PADDING: tl.constexpr):
+    row = tl.program_id(0) * BM
+    src = tl.make_block_ptr(x, (M, N), (N, 1), (row, 0), (BM, BN), (1, 0))
+    dst = tl.make_block_ptr(y, (N, M), (1, N), (0, row), (BN, BM), (0, 1))
+    for _ in range(0, tl.cdiv(N, BN)):
+        block = tl.load(src, boundary_check=(0, 1), padding_option=PADDING)
+        tl.store(dst, block.T + 1, boundary_check=(0, 1))
+        src = tl.advance(src, (0, BN))
+        dst = tl.advance(dst, [BN, 0])
+
+
+@tile.jit
+def padded_sums(x, out, M, N, BM: tl.constexpr, BN: tl.constexpr, PADDING: tl.constexpr):
+    # The block at (-2, N - 4) reaches outside on both sides: padded.
+    desc = tl.make_tensor_descriptor(x, [M, N], [N, 1], [BM, BN], padding_option=PADDING)
+    block = desc.load([-2, N - 4])
+    tl.store(out + tl.arange(0, BM), tl.sum(block, 1))
+
+
+def test_tuples_and_descriptors_are_launch_arguments() -> None:
+    x = torch.zeros(8, 16, dtype=torch.float16)
+    desc = TensorDescriptor.from_tensor(x, [4, 8])
+    assert argument_type((1, x)) == "(i32,*fp16)"
+    assert argument_type(desc) == "tensordesc<fp16[4,8]>"
+    assert argument_type(TensorDescriptor(x.float(), [8, 16], [16, 1], [4, 8], "nan")) == \
+        "tensordesc<fp32[4,8],nan>"
+    # A descriptor reaches the kernel as its base, shape and strides but the last.
+    assert [(n, v if isinstance(v, int) else "base") for n, v in kernel_arguments("d", desc)] \
+        == [("d.base", "base"), ("d.shape[0]", 8), ("d.shape[1]", 16), ("d.strides[0]", 16)]
+    assert [n for n, _ in kernel_arguments("t", (1, (2, 3)))] == ["t[0]", "t[1][0]", "t[1][1]"]
+
+
+def test_host_descriptors_check_what_triton_checks() -> None:
+    x = torch.zeros(8, 12, dtype=torch.float16)
+    with pytest.raises(ValueError, match="strides must be 16-byte aligned"):
+        TensorDescriptor.from_tensor(x, [4, 4])  # rows of 24 bytes
+    with pytest.raises(ValueError, match="last dimension must be contiguous"):
+        TensorDescriptor(torch.zeros(8, 16, dtype=torch.float16), [16, 8], [8, 2], [4, 4])
+    with pytest.raises(ValueError, match="rank mismatch"):
+        TensorDescriptor(x, [8, 12], [12, 1], [4])
+    with pytest.raises(ValueError, match="padding must be 'zero' or 'nan'"):
+        TensorDescriptor(torch.zeros(8, 16), [8, 16], [16, 1], [4, 4], "one")
+
+
+@pytest.mark.parametrize("from_host", [False, True])
+def test_descriptor_loads_and_stores_interpreted(from_host: bool,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TILE_INTERPRET", "1")
+    M, N = 37, 72  # neither a multiple of the block
+    x = torch.randn(M, N)
+    y = torch.full((M, N), float("nan"))
+    if from_host:
+        args = (TensorDescriptor.from_tensor(x, [16, 32]),
+                TensorDescriptor.from_tensor(y, [16, 32]))
+    else:
+        args = (x, y)
+    double_tiles[(tile.cdiv(M, 16),)](*args, M, N, BM=16, BN=32)
+    assert torch.equal(y, 2 * x)  # every element written once, none outside
+
+
+@pytest.mark.parametrize("padding", ["zero", "nan"])
+def test_descriptor_padding_interpreted(padding: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TILE_INTERPRET", "1")
+    M, N = 6, 16
+    x = torch.arange(M * N, dtype=torch.float32).reshape(M, N)
+    out = torch.zeros(8)
+    padded_sums[(1,)](x, out, M, N, BM=8, BN=8, PADDING=padding)
+    inside = x[:, N - 4:].sum(1)  # rows 0..5 at block rows 2..7, columns N-4..N-1
+    if padding == "nan":
+        assert torch.isnan(out).all()  # every row reaches outside
+    else:
+        assert torch.equal(out, torch.cat([torch.zeros(2), inside]))
+
+
+@pytest.mark.parametrize("padding", ["", "zero", "nan"])
+def test_block_pointers_interpreted(padding: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TILE_INTERPRET", "1")
+    M, N = 37, 70
+    x = torch.randn(M, N)
+    y = torch.zeros(M, N)
+    transpose_plus_one[(tile.cdiv(M, 16),)](x, y, M, N, BM=16, BN=32, PADDING=padding)
+    assert torch.equal(y, x + 1)
+
+
+@requires_library
+def test_descriptor_blocks_are_masked_vector_accesses() -> None:
+    # Rows of a 16-byte-aligned descriptor and a last dimension of known
+    # divisibility: 16-byte (8 x fp16) accesses, each predicated.
+    x = torch.zeros(64, 128, dtype=torch.float16)
+    desc = TensorDescriptor.from_tensor(x, [64, 64])
+    compiled, values, _ = compile_for_args(double_tiles, (desc, desc, 64, 128),
+                                           {"BM": 64, "BN": 64}, {"target": "sm_90"})
+    assert [p["name"] for p in compiled.metadata["params"]][:4] == \
+        ["x.base", "x.shape[0]", "x.shape[1]", "x.strides[0]"]
+    assert len(values) == len(compiled.metadata["params"])
+    accesses = [line.split()[1] for line in compiled.asm["ptx"].splitlines()
+                if "ld.global" in line or "st.global" in line]
+    assert accesses and all(a in ("ld.global.v4.b32", "st.global.v4.b32") for a in accesses), \
+        accesses
+    assert all(line.lstrip().startswith("@%p") for line in compiled.asm["ptx"].splitlines()
+               if "ld.global" in line or "st.global" in line)
+    # Without specialization: what a TensorDescriptor guarantees (16-byte
+    # aligned base and rows: 8 fp16 elements).
+    ir = tile.generate_ir(double_tiles, "tensordesc<fp16[64,64]>,tensordesc<fp16[64,64]>,i32,i32",
+                          {"BM": 64, "BN": 64})
+    assert '!tile.ptr<f16> {tile.divisibility = 16 : i32} loc("x.base"' in ir
+    assert 'i64 {tile.divisibility = 8 : i32} loc("x.strides[0]"' in ir
+
+
+@tile.jit
+def bad_uses(x, WHAT: tl.constexpr):
+    if WHAT == "block_shape":
+        tl.make_tensor_descriptor(x, [8, 8], [8, 1], [8, 6])  # ERR-block_shape
+    if WHAT == "last_stride":
+        tl.make_tensor_descriptor(x, [8, 8], [1, 8], [8, 8])  # ERR-last_stride
+    if WHAT == "rank":
+        tl.make_tensor_descriptor(x, [8], [8, 1], [8, 8])  # ERR-rank
+    if WHAT == "padding":
+        tl.make_tensor_descriptor(x, [8, 8], [8, 1], [8, 8], padding_option="one")  # ERR-padding
+    if WHAT == "store_shape":
+        d = tl.make_tensor_descriptor(x, [8, 8], [8, 1], [8, 8])
+        d.store([0, 0], tl.zeros([4, 8], tl.float32))  # ERR-store_shape
+    if WHAT == "offsets":
+        d = tl.make_tensor_descriptor(x, [8, 8], [8, 1], [8, 8])
+        d.load([0])  # ERR-offsets
+    if WHAT == "mask":
+        p = tl.make_block_ptr(x, (8,), (1,), (0,), (8,), (0,))
+        tl.load(p, mask=tl.arange(0, 8) < 4)  # ERR-mask
+    if WHAT == "check":
+        p = tl.make_block_ptr(x, (8,), (1,), (0,), (8,), (0,))
+        tl.load(p, boundary_check=(1,))  # ERR-check
+    if WHAT == "advance":
+        tl.advance(x, (1,))  # ERR-advance
+    if WHAT == "order":
+        tl.make_block_ptr(x, (8,), (1,), (0,), (8,), (1,))  # ERR-order
+
+
+BAD = [
+    ("block_shape", "block_shape extents must be powers of two, got [8, 6]"),
+    ("last_stride", "the last stride must be the constant 1"),
+    ("rank", "shape must be a list or tuple of 2 integers"),
+    ("padding", "padding_option must be 'zero' or 'nan', got 'one'"),
+    ("store_shape", "the value's shape [4, 8] is not the descriptor's block shape [8, 8]"),
+    ("offsets", "desc.load's offsets must be a list or tuple of 2 integers"),
+    ("mask", "a block pointer takes boundary_check and padding_option, not mask and other"),
+    ("check", "boundary_check dimension 1 is out of range for a rank-1 block pointer"),
+    ("advance", "tl.advance needs a block pointer"),
+    ("order", "order must be a permutation of 0..0, got [1]"),
+]
+
+
+@pytest.mark.parametrize("what, message", BAD, ids=[b[0] for b in BAD])
+def test_errors_are_located(what: str, message: str) -> None:
+    with pytest.raises(tile.CompilationError) as info:
+        tile.generate_ir(bad_uses, "*fp32", {"WHAT": what})
+    assert message in str(info.value), str(info.value)
+    assert_error_at(info.value, THIS_FILE, f"ERR-{what}")
