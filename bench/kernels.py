@@ -14,9 +14,11 @@ BACKEND = globals().get("BACKEND", "tile")
 if BACKEND == "triton":
     import triton
     import triton.language as tl
+    from triton.tools.tensor_descriptor import TensorDescriptor
 elif BACKEND == "tile":
     import tile as triton
     import tile.language as tl
+    from tile.tools.tensor_descriptor import TensorDescriptor
 else:
     raise ImportError(f"bench/kernels.py: unknown BACKEND {BACKEND!r}")
 
@@ -253,6 +255,158 @@ def attention_fwd(Q, K, V, Out, sm_scale, N_CTX, HEAD_DIM: tl.constexpr,
     acc = acc / l_i[:, None]
     tl.store(Out + head + offs_m[:, None] * HEAD_DIM + offs_d[None, :],
              acc.to(Out.dtype.element_ty))
+
+
+# -- Attention as Triton's tutorial 06 (3.6) writes its forward pass ---------
+# Tensor descriptors (from the host where the chip has TMA, else made in the
+# kernel), the causal loop split into an off-band stage without masks and an
+# on-band stage with them, an autotuner whose pre_hook sets the descriptors'
+# block shapes. Triton lowers the descriptors to TMA; tile to masked loads.
+
+def _tutorial06_pre_hook(nargs):
+    BLOCK_M, BLOCK_N, HEAD_DIM = nargs["BLOCK_M"], nargs["BLOCK_N"], nargs["HEAD_DIM"]
+    if not isinstance(nargs["desc_q"], TensorDescriptor):
+        return
+    nargs["desc_q"].block_shape = [BLOCK_M, HEAD_DIM]
+    nargs["desc_k"].block_shape = [BLOCK_N, HEAD_DIM]
+    nargs["desc_v"].block_shape = [BLOCK_N, HEAD_DIM]
+    nargs["desc_o"].block_shape = [BLOCK_M, HEAD_DIM]
+
+
+def _tutorial06_prune(configs, named_args, **kwargs):
+    n_ctx, stage = kwargs["N_CTX"], kwargs["STAGE"]
+    return [c for c in configs if c.kwargs["BLOCK_M"] <= n_ctx
+            and (c.kwargs["BLOCK_M"] >= c.kwargs["BLOCK_N"] or stage == 1)]
+
+
+# A few of the tutorial's configs (it tunes over 36): each backend picks its best.
+TUTORIAL06_CONFIGS = [
+    triton.Config({"BLOCK_M": bm, "BLOCK_N": bn}, num_stages=s, num_warps=w,
+                  pre_hook=_tutorial06_pre_hook)
+    for bm, bn, s, w in [(128, 64, 3, 4), (128, 64, 3, 8), (128, 128, 3, 8)]
+]
+
+
+@triton.jit
+def _maybe_make_tensor_desc(desc_or_ptr, shape, strides, block_shape):
+    if isinstance(desc_or_ptr, tl.tensor_descriptor):
+        return desc_or_ptr
+    else:
+        return tl.make_tensor_descriptor(desc_or_ptr, shape, strides, block_shape)
+
+
+@triton.jit
+def _attention06_inner(acc, l_i, m_i, q, desc_k, desc_v, offset_y, dtype: tl.constexpr,
+                       start_m, qk_scale, BLOCK_M: tl.constexpr, HEAD_DIM: tl.constexpr,
+                       BLOCK_N: tl.constexpr, STAGE: tl.constexpr, offs_m: tl.constexpr,
+                       offs_n: tl.constexpr, N_CTX: tl.constexpr,
+                       warp_specialize: tl.constexpr):
+    # STAGE 1: the blocks left of the diagonal; 2: the diagonal block; 3: all.
+    if STAGE == 1:
+        lo, hi = 0, start_m * BLOCK_M
+    elif STAGE == 2:
+        lo, hi = start_m * BLOCK_M, (start_m + 1) * BLOCK_M
+        lo = tl.multiple_of(lo, BLOCK_M)
+    else:
+        lo, hi = 0, N_CTX
+    offset_kv = offset_y + lo
+    for start_n in tl.range(lo, hi, BLOCK_N, warp_specialize=warp_specialize):
+        start_n = tl.multiple_of(start_n, BLOCK_N)
+        k = desc_k.load([offset_kv, 0]).T
+        qk = tl.dot(q, k)
+        if STAGE == 2:
+            mask = offs_m[:, None] >= (start_n + offs_n[None, :])
+            qk = qk * qk_scale + tl.where(mask, 0, -1.0e6)
+            m_ij = tl.maximum(m_i, tl.max(qk, 1))
+            qk -= m_ij[:, None]
+        else:
+            m_ij = tl.maximum(m_i, tl.max(qk, 1) * qk_scale)
+            qk = qk * qk_scale - m_ij[:, None]
+        p = tl.math.exp2(qk)
+        alpha = tl.math.exp2(m_i - m_ij)
+        l_ij = tl.sum(p, 1)
+        acc = acc * alpha[:, None]
+        v = desc_v.load([offset_kv, 0])
+        acc = tl.dot(p.to(dtype), v, acc)
+        l_i = l_i * alpha + l_ij
+        m_i = m_ij
+        offset_kv += BLOCK_N
+    return acc, l_i, m_i
+
+
+@triton.autotune(configs=TUTORIAL06_CONFIGS, key=["N_CTX", "HEAD_DIM", "FP8_OUTPUT",
+                                                   "warp_specialize"],
+                 prune_configs_by={"early_config_prune": _tutorial06_prune})
+@triton.jit
+def attention06_fwd(sm_scale, M, Z, H, desc_q, desc_k, desc_v, desc_o, N_CTX,
+                    HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
+                    FP8_OUTPUT: tl.constexpr, STAGE: tl.constexpr,
+                    warp_specialize: tl.constexpr, IS_HOPPER: tl.constexpr):
+    dtype = tl.float8e5 if FP8_OUTPUT else tl.float16
+    tl.static_assert(BLOCK_N <= HEAD_DIM)
+    start_m = tl.program_id(0)
+    off_hz = tl.program_id(1)
+    off_z = off_hz // H
+    off_h = off_hz % H
+    y_dim = Z * H * N_CTX
+    desc_q = _maybe_make_tensor_desc(desc_q, shape=[y_dim, HEAD_DIM], strides=[HEAD_DIM, 1],
+                                     block_shape=[BLOCK_M, HEAD_DIM])
+    desc_k = _maybe_make_tensor_desc(desc_k, shape=[y_dim, HEAD_DIM], strides=[HEAD_DIM, 1],
+                                     block_shape=[BLOCK_N, HEAD_DIM])
+    desc_v = _maybe_make_tensor_desc(desc_v, shape=[y_dim, HEAD_DIM], strides=[HEAD_DIM, 1],
+                                     block_shape=[BLOCK_N, HEAD_DIM])
+    desc_o = _maybe_make_tensor_desc(desc_o, shape=[y_dim, HEAD_DIM], strides=[HEAD_DIM, 1],
+                                     block_shape=[BLOCK_M, HEAD_DIM])
+    offset_y = off_z * (N_CTX * H) + off_h * N_CTX
+    qo_offset_y = offset_y + start_m * BLOCK_M
+    offs_m = start_m * BLOCK_M + tl.arange(0, BLOCK_M)
+    offs_n = tl.arange(0, BLOCK_N)
+    m_i = tl.zeros([BLOCK_M], dtype=tl.float32) - float("inf")
+    l_i = tl.zeros([BLOCK_M], dtype=tl.float32) + 1.0
+    acc = tl.zeros([BLOCK_M, HEAD_DIM], dtype=tl.float32)
+    qk_scale = sm_scale
+    qk_scale *= 1.44269504  # 1/log(2)
+    q = desc_q.load([qo_offset_y, 0])
+    # Causal (STAGE 3): the off-band blocks, then the diagonal one; else all.
+    if STAGE & 1:
+        acc, l_i, m_i = _attention06_inner(acc, l_i, m_i, q, desc_k, desc_v, offset_y, dtype,
+                                           start_m, qk_scale, BLOCK_M, HEAD_DIM, BLOCK_N,
+                                           4 - STAGE, offs_m, offs_n, N_CTX, warp_specialize)
+    if STAGE & 2:
+        acc, l_i, m_i = _attention06_inner(acc, l_i, m_i, q, desc_k, desc_v, offset_y, dtype,
+                                           start_m, qk_scale, BLOCK_M, HEAD_DIM, BLOCK_N,
+                                           2, offs_m, offs_n, N_CTX, warp_specialize)
+    m_i += tl.math.log2(l_i)
+    acc = acc / l_i[:, None]
+    tl.store(M + off_hz * N_CTX + offs_m, m_i)
+    desc_o.store([qo_offset_y, 0], acc.to(dtype))
+
+
+def attention06(q, k, v, causal, sm_scale, host_descriptors=True):
+    """The tutorial's `_attention.forward`: q, k, v (Z, H, N_CTX, HEAD_DIM) f16
+    contiguous -> (o, M), M the rows' log2-sum-exp2 that backward reads."""
+    import torch
+    Z, H, N_CTX, HEAD_DIM = q.shape
+    o = torch.empty_like(q)
+    M = torch.empty((Z, H, N_CTX), device=q.device, dtype=torch.float32)
+    if host_descriptors:
+        y_dim = Z * H * N_CTX
+        dummy_block = [1, 1]
+        desc_q, desc_k, desc_v, desc_o = (
+            TensorDescriptor(t, shape=[y_dim, HEAD_DIM], strides=[HEAD_DIM, 1],
+                             block_shape=dummy_block) for t in (q, k, v, o))
+    else:
+        desc_q, desc_k, desc_v, desc_o = q, k, v, o
+    triton.set_allocator(lambda size, align, _: torch.empty(size, dtype=torch.int8,
+                                                            device=q.device))
+
+    def grid(META):
+        return (triton.cdiv(N_CTX, META["BLOCK_M"]), Z * H, 1)
+
+    attention06_fwd[grid](sm_scale, M, Z, H, desc_q, desc_k, desc_v, desc_o, N_CTX=N_CTX,
+                          HEAD_DIM=HEAD_DIM, FP8_OUTPUT=False, STAGE=3 if causal else 1,
+                          warp_specialize=False, IS_HOPPER=True)
+    return o, M
 
 
 def tutorial03_configs():

@@ -380,6 +380,37 @@ def case_attention(batch: int, heads: int, n_ctx: int, head_dim: int, causal: bo
                 config={"shape": list(shape), "causal": causal, **cfg})
 
 
+def case_attention06(batch: int, heads: int, n_ctx: int, head_dim: int, causal: bool) -> Case:
+    shape = (batch, heads, n_ctx, head_dim)
+
+    def make(alloc: Any) -> dict:
+        return {"q": alloc.randn(shape, "float16"), "k": alloc.randn(shape, "float16"),
+                "v": alloc.randn(shape, "float16")}
+
+    def launch(k: Any, b: dict, backend: str) -> None:
+        b["out"], _ = k.attention06(b["q"], b["k"], b["v"], causal, head_dim ** -0.5)
+
+    def check(t: Any, b: dict) -> tuple:
+        expected = t.nn.functional.scaled_dot_product_attention(
+            b["q"].float(), b["k"].float(), b["v"].float(), is_causal=causal)
+        return b["out"].float(), expected, 2e-2, 1e-2
+
+    kind = "causal" if causal else "non-causal"
+    flops = 4 * batch * heads * n_ctx * n_ctx * head_dim * (0.5 if causal else 1.0)
+    return Case(f"attention06_fwd_d{head_dim}_{'causal' if causal else 'full'}_n{n_ctx}",
+                "attention forward (tutorial 06: host tensor descriptors, autotuned)",
+                f"B{batch} H{heads} N{n_ctx} D{head_dim} f16 {kind}; autotuned",
+                make, launch, metric="TFLOP/s",
+                work=flops, check=check, output=None,
+                torch_fn=lambda t, b: (lambda: t.nn.functional.scaled_dot_product_attention(
+                    b["q"], b["k"], b["v"], is_causal=causal)),
+                note="bench/kernels.py attention06 (tutorial 06's forward and host code) for "
+                     "both backends: Triton's descriptors are TMA, tile's masked loads; each "
+                     "autotunes over the same configs",
+                config={"shape": list(shape), "causal": causal,
+                        "configs": "bench/kernels.py TUTORIAL06_CONFIGS"})
+
+
 def all_cases() -> list[Case]:
     return [
         case_vector_add(),
@@ -408,6 +439,11 @@ def all_cases() -> list[Case]:
         case_attention(4, 32, 4096, 64, False),
         case_attention(4, 32, 4096, 64, True),
         case_attention(4, 32, 4096, 128, False),
+        case_attention06(4, 32, 4096, 64, False),
+        case_attention06(4, 32, 4096, 64, True),
+        case_attention06(4, 32, 4096, 128, False),
+        case_attention06(4, 32, 4096, 128, True),
+        case_attention06(4, 32, 16384, 128, True),
         case_launch_overhead(),
     ]
 

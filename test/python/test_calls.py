@@ -246,3 +246,20 @@ def test_noinline_is_accepted_and_the_call_inlined():
     assert not_inlined.noinline
     ir = ir_of(calls_noinline, "*fp32")
     assert "func.call" not in ir and "arith.addf" in ir
+
+
+@tile.jit
+def _scaled_rows(x, offs: tl.constexpr, SCALE: tl.constexpr):
+    return x * SCALE + offs  # offs is a block: the annotation does not make it a constant
+
+
+@tile.jit
+def constexpr_annotated_callee(x_ptr, out_ptr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    tl.store(out_ptr + offs, _scaled_rows(tl.load(x_ptr + offs), offs, 2.0))
+
+
+def test_callee_constexpr_annotations_take_runtime_values():
+    # As Triton's (tutorial 06's _attn_fwd_inner takes `offs_m: tl.constexpr`).
+    ir = ir_of(constexpr_annotated_callee, "*fp32,*fp32", {"BLOCK": 16})
+    check_order(ir, "tile.arange", "tile.load", "tile.mulf", "tile.cast", "tile.addf")

@@ -1126,11 +1126,9 @@ class CodeGenerator(ast.NodeVisitor):
         except TypeError as exc:
             raise TileError(f"{fn.__name__}(): {exc}") from None
         bound.apply_defaults()
+        # As Triton, what is passed decides, not a callee's tl.constexpr
+        # annotations: tutorial 06 passes offs_m, a block, to `offs_m: tl.constexpr`.
         scope = {name: unwrap(value) for name, value in bound.arguments.items()}
-        for name in fn.constexpr_names:
-            if is_runtime(scope.get(name)):
-                raise TileError(f"argument '{name}' of {fn.__name__} is a tl.constexpr, but a "
-                                "runtime value was passed")
         callee = CodeGenerator(self.builder, fn.source(), scope, call_site=self.loc(node),
                                depth=self.depth + 1, speculative=self.speculative)
         saved_hook = getattr(self.builder, "call_jit", None)

@@ -51,15 +51,8 @@ class InterpretedJIT:
         self.__name__ = jit.__name__
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        if self.jit.constexpr_names:
-            try:
-                bound = self.jit.signature.bind(*args, **kwargs)
-            except TypeError as exc:
-                raise TileError(f"{self.jit.__name__}(): {exc}") from None
-            for name in self.jit.constexpr_names:
-                if isinstance(unwrap(bound.arguments.get(name)), L.Tensor):
-                    raise TileError(f"argument '{name}' of {self.jit.__name__} is a "
-                                    "tl.constexpr, but a runtime value was passed")
+        # As compiled (and Triton): a callee's tl.constexpr annotations take
+        # runtime values too.
         return self.session.function(self.jit)(*args, **kwargs)
 
     def __repr__(self) -> str:
