@@ -44,7 +44,9 @@ def min_max_nan(x_ptr, y_ptr, out_ptr, M: tl.constexpr, N: tl.constexpr):
     tl.store(out_ptr + M * N + offs, tl.minimum(x, y))
     tl.store(out_ptr + 2 * M * N + offs, tl.maximum(x, y, propagate_nan=tl.PropagateNan.ALL))
     tl.store(out_ptr + 3 * M * N + offs, tl.minimum(x, y, propagate_nan=tl.PropagateNan.ALL))
-    tl.store(out_ptr + 4 * M * N + offs, tl.clamp(x, -0.5, 0.5))
+    # Not symmetric: Triton's sm_90 clip pattern (min.xorsign.abs for
+    # clamp(x, -c, c)) gives +-c for a NaN x, its generic path -0.5 as tile.
+    tl.store(out_ptr + 4 * M * N + offs, tl.clamp(x, -0.5, 0.75))
     rows = tl.arange(0, M)
     tl.store(out_ptr + 5 * M * N + rows, tl.max(x, 1))
     tl.store(out_ptr + 5 * M * N + M + rows, tl.min(x, 1))

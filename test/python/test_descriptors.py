@@ -194,3 +194,44 @@ def test_errors_are_located(what: str, message: str) -> None:
         tile.generate_ir(bad_uses, "*fp32", {"WHAT": what})
     assert message in str(info.value), str(info.value)
     assert_error_at(info.value, THIS_FILE, f"ERR-{what}")
+
+
+def _bench_kernels():  # type: ignore[no-untyped-def]
+    """bench/kernels.py with tile as its `triton` (as bench/run.py loads it)."""
+    import importlib.util
+    import sys
+    name = "bench_kernels_tile_for_test_descriptors"
+    if name not in sys.modules:
+        spec = importlib.util.spec_from_file_location(
+            name, THIS_FILE.parents[2] / "bench" / "kernels.py")
+        module = importlib.util.module_from_spec(spec)
+        module.BACKEND = "tile"
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+    return sys.modules[name]
+
+
+@requires_library
+def test_tutorial06_streams_k_and_v_as_the_pointer_kernel_does() -> None:
+    # desc_k.load(...).T is a load of transposed pointers (the tile.trans
+    # canonicalization), so K, like V, reaches wgmma through cp.async rings:
+    # as many async copies as the pointer-based kernel, no synchronous load
+    # but q's.
+    k = _bench_kernels()
+    q = torch.empty(4, 32, 1024, 64, dtype=torch.float16)
+    m = torch.empty(4, 32, 1024)
+    descs = [TensorDescriptor(q, [4 * 32 * 1024, 64], [64, 1], [b, 64])
+             for b in (128, 64, 64, 128)]
+    options = {"target": "sm_90a", "num_warps": 8, "num_stages": 3}
+    tutorial, _, _ = compile_for_args(
+        k.attention06_fwd.fn, (0.125, m, 4, 32, *descs),
+        dict(N_CTX=1024, HEAD_DIM=64, BLOCK_M=128, BLOCK_N=64, FP8_OUTPUT=False, STAGE=1,
+             warp_specialize=False, IS_HOPPER=True), options)
+    pointers, _, _ = compile_for_args(k.attention_fwd, (q, q, q, q, 0.125, 1024),
+                                      dict(HEAD_DIM=64, BLOCK_M=128, BLOCK_N=64, CAUSAL=False),
+                                      options)
+    copies = [c.asm["ptx"].count("cp.async.cg.shared.global") for c in (tutorial, pointers)]
+    assert copies[0] == copies[1] > 0, copies
+    loads = tutorial.asm["ptx"].count("ld.global")
+    assert loads == 128 * 64 // (8 * 32 * 8), loads  # q: 128x64 f16 in 16-byte loads
+    assert "wgmma.mma_async" in tutorial.asm["ptx"]

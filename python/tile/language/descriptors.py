@@ -173,6 +173,14 @@ def _unit_strides(strides: tuple[Any, ...]) -> tuple[bool, ...]:
     return tuple(type(s) is int and s == 1 for s in strides)
 
 
+def _needs_check(check: tuple[bool, ...], shape: tuple[Any, ...], offsets: tuple[Any, ...],
+                 block_shape: tuple[int, ...]) -> tuple[bool, ...]:
+    """`check`, less the dimensions whose block lies inside the shape by
+    their numbers (offset 0 into a dimension of the block's extent, say)."""
+    return tuple(c and not (type(o) is int and type(n) is int and 0 <= o and o + b <= n)
+                 for c, n, o, b in zip(check, shape, offsets, block_shape))
+
+
 class tensor_descriptor(NamedTuple):
     """Triton's `tl.tensor_descriptor`: `load`/`store` a block of
     `block_shape` at given offsets of a `shape` tensor at `base`."""
@@ -195,9 +203,10 @@ class tensor_descriptor(NamedTuple):
              offsets: Any) -> Any:
         """The block at `offsets` (zero, or NaN, outside the shape)."""
         offsets = _integers(to_value, offsets, len(self.block_shape), "desc.load's offsets")
+        check = _needs_check((True,) * len(self.block_shape), self.shape, offsets,
+                             self.block_shape)
         return _inline(_load_block, [self.base, self.shape, self.strides, offsets,
-                                     self.block_shape, _unit_strides(self.strides),
-                                     (True,) * len(self.block_shape),
+                                     self.block_shape, _unit_strides(self.strides), check,
                                      self.padding == "nan"], builder)
 
     @dual_builtin
@@ -209,9 +218,10 @@ class tensor_descriptor(NamedTuple):
         if list(value.shape) != list(self.block_shape):
             raise TileError(f"desc.store: the value's shape {list(value.shape)} is not the "
                             f"descriptor's block shape {list(self.block_shape)}")
+        check = _needs_check((True,) * len(self.block_shape), self.shape, offsets,
+                             self.block_shape)
         _inline(_store_block, [self.base, self.shape, self.strides, offsets, value,
-                               self.block_shape, _unit_strides(self.strides),
-                               (True,) * len(self.block_shape)], builder)
+                               self.block_shape, _unit_strides(self.strides), check], builder)
 
 
 class block_pointer(NamedTuple):

@@ -703,3 +703,29 @@ func.func @true_mask_keeps_hints(%p: !tile.block<8x!tile.ptr<f32>>) -> !tile.blo
   %0 = tile.load %p mask %t {cache = "cg"} : !tile.block<8x!tile.ptr<f32>>
   return %0 : !tile.block<8xf32>
 }
+
+// -----
+
+// The transpose of a load used once becomes a load of the transposed
+// pointers, mask and other (tutorial 06's `desc.load(...).T`); a load used
+// twice stays.
+// CHECK-LABEL: func.func @transposed_load
+// CHECK: %[[P:.*]] = tile.trans %{{.*}} : !tile.block<16x32x!tile.ptr<f16>> -> !tile.block<32x16x!tile.ptr<f16>>
+// CHECK: %[[M:.*]] = tile.trans %{{.*}} : !tile.block<16x32xi1> -> !tile.block<32x16xi1>
+// CHECK: %[[O:.*]] = tile.trans %{{.*}} : !tile.block<16x32xf16> -> !tile.block<32x16xf16>
+// CHECK: %[[T:.*]] = tile.load %[[P]] mask %[[M]] other %[[O]] {cache = "cg"} : !tile.block<32x16x!tile.ptr<f16>>
+// CHECK-NOT: tile.trans
+// CHECK: tile.store %{{.*}}, %[[T]]
+// CHECK: %[[U:.*]] = tile.load
+// CHECK: tile.trans %[[U]]
+func.func @transposed_load(%p: !tile.block<16x32x!tile.ptr<f16>>, %m: !tile.block<16x32xi1>,
+                           %o: !tile.block<16x32xf16>, %q: !tile.block<32x16x!tile.ptr<f16>>) {
+  %v = tile.load %p mask %m other %o {cache = "cg"} : !tile.block<16x32x!tile.ptr<f16>>
+  %t = tile.trans %v : !tile.block<16x32xf16> -> !tile.block<32x16xf16>
+  tile.store %q, %t : !tile.block<32x16x!tile.ptr<f16>>
+  %w = tile.load %p : !tile.block<16x32x!tile.ptr<f16>>
+  %u = tile.trans %w : !tile.block<16x32xf16> -> !tile.block<32x16xf16>
+  tile.store %q, %u : !tile.block<32x16x!tile.ptr<f16>>
+  tile.store %p, %w : !tile.block<16x32x!tile.ptr<f16>>
+  return
+}

@@ -345,6 +345,60 @@ SmallVector<int32_t> TransOp::getPermutation() {
   return permutation;
 }
 
+namespace {
+/// trans(load(p, mask, other)) -> load(trans(p), trans(mask), trans(other))
+/// where the load has no other use, before layouts are assigned (see the
+/// op's description).
+struct TransposeTheLoad : OpRewritePattern<TransOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(TransOp trans,
+                                PatternRewriter &rewriter) const override {
+    auto load = trans.getSrc().getDefiningOp<LoadOp>();
+    auto resultType = cast<BlockType>(trans.getType());
+    if (!load || !load->hasOneUse() || resultType.getEncoding() ||
+        cast<BlockType>(load.getType()).getEncoding())
+      return failure();
+    SmallVector<int32_t> permutation = trans.getPermutation();
+    auto transposed = [&](Value value) -> Value {
+      if (!value)
+        return value;
+      auto type = cast<BlockType>(value.getType());
+      SmallVector<int64_t> shape;
+      for (int32_t dim : permutation)
+        shape.push_back(type.getShape()[dim]);
+      auto newType = BlockType::get(shape, type.getElementType());
+      // A splat stays one (a load's zero `other` must stay recognizable).
+      if (auto splat = value.getDefiningOp<SplatOp>())
+        return SplatOp::create(rewriter, trans.getLoc(), newType,
+                               splat.getSrc());
+      SplatElementsAttr constant;
+      if (matchPattern(value, m_Constant(&constant)))
+        return ConstantOp::create(
+            rewriter, trans.getLoc(), newType,
+            cast<ElementsAttr>(
+                makeSplat(newType, constant.getSplatValue<Attribute>())));
+      return TransOp::create(rewriter, trans.getLoc(), newType, value,
+                             trans.getOrderAttr());
+    };
+    rewriter.setInsertionPoint(load);
+    SmallVector<Value> operands =
+        llvm::map_to_vector(load->getOperands(), transposed);
+    Operation *moved = rewriter.clone(*load);
+    moved->setOperands(operands);
+    moved->getResult(0).setType(resultType);
+    rewriter.replaceOp(trans, moved->getResults());
+    rewriter.eraseOp(load);
+    return success();
+  }
+};
+} // namespace
+
+void TransOp::getCanonicalizationPatterns(RewritePatternSet &results,
+                                          MLIRContext *context) {
+  results.add<TransposeTheLoad>(context);
+}
+
 LogicalResult TransOp::verify() {
   auto src = cast<BlockType>(getSrc().getType());
   auto result = cast<BlockType>(getType());

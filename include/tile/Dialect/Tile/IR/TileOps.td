@@ -196,7 +196,12 @@ def Tile_TransOp : Tile_Op<"trans", [Pure]> {
   let summary = "Permute the dimensions of a block";
   let description = [{
     Result dimension `i` is operand dimension `order[i]`. Without `order`
-    the dimensions are reversed (a matrix transpose for rank 2).
+    the dimensions are reversed (a matrix transpose for rank 2). The
+    transpose of a load used nowhere else canonicalizes to a load of the
+    transposed pointers (and mask and `other`), which yields the transposed
+    block itself: `desc.load(...).T` feeding a dot is then a load the
+    pipeliner turns into async copies, with its layout chosen by the
+    addresses' contiguous dimension.
 
     ```mlir
     %t = tile.trans %x : !tile.block<16x32xf32> -> !tile.block<32x16xf32>
@@ -208,6 +213,7 @@ def Tile_TransOp : Tile_Op<"trans", [Pure]> {
   let results = (outs Tile_Block:$result);
   let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
   let hasVerifier = 1;
+  let hasCanonicalizer = 1;
   let extraClassDeclaration = [{
     /// The permutation, with the default (reversal) filled in.
     SmallVector<int32_t> getPermutation();
