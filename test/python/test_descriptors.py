@@ -235,3 +235,23 @@ def test_tutorial06_streams_k_and_v_as_the_pointer_kernel_does() -> None:
     loads = tutorial.asm["ptx"].count("ld.global")
     assert loads == 128 * 64 // (8 * 32 * 8), loads  # q: 128x64 f16 in 16-byte loads
     assert "wgmma.mma_async" in tutorial.asm["ptx"]
+
+
+@requires_library
+def test_causal_stages_share_their_rings() -> None:
+    # Tutorial 06's causal forward runs two K loops one after the other: their
+    # rings take the same shared memory (with a barrier between), so a config
+    # that fits once fits causal too (it took twice, 384 KiB, before).
+    k = _bench_kernels()
+    q = torch.empty(4, 32, 1024, 128, dtype=torch.float16)
+    m = torch.empty(4, 32, 1024)
+    descs = [TensorDescriptor(q, [4 * 32 * 1024, 128], [128, 1], [128, 128]) for _ in range(4)]
+    options = {"target": "sm_90a", "num_warps": 8, "num_stages": 3}
+    shared = []
+    for stage in (1, 3):
+        compiled, _, _ = compile_for_args(
+            k.attention06_fwd.fn, (0.125, m, 4, 32, *descs),
+            dict(N_CTX=1024, HEAD_DIM=128, BLOCK_M=128, BLOCK_N=128, FP8_OUTPUT=False,
+                 STAGE=stage, warp_specialize=False, IS_HOPPER=True), options)
+        shared.append(compiled.metadata["shared_bytes"])
+    assert shared[0] == shared[1] <= 232448, shared

@@ -31,8 +31,15 @@ void KernelEmitter::placeRings() {
   ringOffsets.clear();
   ringTransposed.clear();
   ringLiveOps.clear();
+  ringReuseStarts.clear();
   ringBytes = 0;
   Block &body = kernel.getBody().front();
+  // A placed ring: its bytes and its live range (top-level ops of the body).
+  struct Placed {
+    int64_t begin, end;
+    Operation *first, *last;
+  };
+  SmallVector<Placed> placed;
   kernel.walk([&](RingAllocOp alloc) {
     // Every copy into a ring reads the same pattern of addresses (the
     // prologue's and the loop's loads of one operand): the first says
@@ -46,8 +53,7 @@ void KernelEmitter::placeRings() {
         break;
       }
     StagedMatrix slot = ringSlot(alloc.getRing());
-    ringOffsets[alloc.getRing()] = ringBytes;
-    ringBytes += alloc.getType().getSlots() * slot.alignedBytes();
+    int64_t size = alloc.getType().getSlots() * slot.alignedBytes();
     // The ring's live range: the body's ops from the first to the last that
     // holds a use (copies, dots; the loop around them).
     Operation *first = nullptr, *last = nullptr;
@@ -58,8 +64,35 @@ void KernelEmitter::placeRings() {
       if (!last || last->isBeforeInBlock(top))
         last = top;
     }
-    if (!first)
+    if (!first) {
+      ringOffsets[alloc.getRing()] = 0;
       return;
+    }
+    // The lowest offset clear of every ring live at the same time; rings of
+    // loops one after another (causal attention's two stages) share bytes.
+    auto liveTogether = [&](const Placed &other) {
+      return !other.last->isBeforeInBlock(first) &&
+             !last->isBeforeInBlock(other.first);
+    };
+    int64_t offset = 0;
+    for (bool moved = true; moved;) {
+      moved = false;
+      for (const Placed &other : placed)
+        if (liveTogether(other) && offset < other.end &&
+            other.begin < offset + size) {
+          offset = other.end;
+          moved = true;
+        }
+    }
+    // Bytes an earlier ring used: its dots and copies must be done, in every
+    // thread, before this ring's first copy lands there.
+    for (const Placed &other : placed)
+      if (!liveTogether(other) && offset < other.end &&
+          other.begin < offset + size)
+        ringReuseStarts.insert(first);
+    placed.push_back({offset, offset + size, first, last});
+    ringOffsets[alloc.getRing()] = offset;
+    ringBytes = std::max(ringBytes, offset + size);
     for (Operation *op = first; op != last->getNextNode();
          op = op->getNextNode())
       ringLiveOps.insert(op);

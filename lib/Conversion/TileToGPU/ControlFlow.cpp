@@ -39,8 +39,14 @@ LogicalResult KernelEmitter::emitBlock(Block &block) {
       // until every thread has read it before the first copy lands there.
       bool entersRings =
           ringLiveOps.contains(&op) && !ringLiveOps.contains(currentTopLevelOp);
-      if (entersRings && sharedBytes > 0)
+      if (ringReuseStarts.contains(&op)) {
+        // Or an earlier ring's bytes: its dots (asynchronous wgmma) must be
+        // done reading them too.
+        waitForAsyncMma(op.getLoc());
         barrier(op.getLoc());
+      } else if (entersRings && sharedBytes > 0) {
+        barrier(op.getLoc());
+      }
       currentTopLevelOp = &op;
     }
     if (failed(emitOp(&op)))

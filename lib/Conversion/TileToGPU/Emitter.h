@@ -352,7 +352,8 @@ private:
 
   // Asynchronous copies into shared-memory rings (AsyncCopy.cpp).
   /// Places every `tile.ring_alloc` of the kernel in shared memory, before
-  /// the scratch space the other ops share.
+  /// the scratch space the other ops share; rings whose live ranges do not
+  /// overlap share bytes.
   void placeRings();
   LogicalResult emitAsyncCopy(AsyncCopyOp op);
   /// Shared-memory byte offsets of the rings, from ringBase().
@@ -366,6 +367,9 @@ private:
   /// The ops of the kernel's body from the first to the last use of a ring
   /// (its live range), and the one being emitted.
   llvm::DenseSet<Operation *> ringLiveOps;
+  /// The first ops of live ranges of rings placed over bytes an earlier
+  /// ring used.
+  llvm::DenseSet<Operation *> ringReuseStarts;
   Operation *currentTopLevelOp = nullptr;
   /// Waits for every committed wgmma group, passing the registers of
   /// `asyncMmaResults` through the wait; nothing when none may be pending.
