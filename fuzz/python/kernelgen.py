@@ -673,7 +673,9 @@ def insert_mistake(w: Writer, case: Case) -> None:
          "for q in range(0, n):\n    acc = acc.to(tl.float16)"),
         ("constant too large", "bad = x + tl.full((M,), 2**40, tl.int32)[:, None]"),
         ("in on a block", "bad = 1 in x"),
-        ("runtime constexpr", "bad = axpy(x, x, n)"),
+        # A runtime value where a constant is needed (a callee's tl.constexpr
+        # annotation alone takes one, as in Triton).
+        ("runtime constexpr", "bad = tl.zeros((n,), tl.float32)"),
     ]
     if float_block is not None:
         mistakes.append(("shift of a float", f"bad = {float_block.name} << 1"))
