@@ -87,6 +87,7 @@ static void buildTileToGPUPipeline(OpPassManager &pm,
   pm.addPass(createInlinerPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+  pm.addPass(createTileUnrollLoops());
   pm.addPass(createTileHoistLoopReductions());
   pm.addPass(createTileOffsetLoopPointers());
   TilePipelineLoopsOptions pipelineOptions;

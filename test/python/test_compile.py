@@ -136,6 +136,78 @@ def test_num_stages_pipelines_the_k_loop():
     assert loads(3) == 3 * loads(1)
 
 
+@tile.jit
+def hinted_k_loop(a_ptr, b_ptr, c_ptr, K, BLOCK: tl.constexpr, STAGES: tl.constexpr,
+                  UNROLL: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    acc = tl.zeros((BLOCK, BLOCK), dtype=tl.float32)
+    a_ptrs = a_ptr + offs[:, None] * K + offs[None, :]
+    b_ptrs = b_ptr + offs[:, None] * BLOCK + offs[None, :]
+    for k in tl.range(0, K, BLOCK, num_stages=STAGES, loop_unroll_factor=UNROLL):
+        acc = tl.dot(tl.load(a_ptrs), tl.load(b_ptrs), acc)
+        a_ptrs += BLOCK
+        b_ptrs += BLOCK * BLOCK
+    tl.store(c_ptr + offs[:, None] * BLOCK + offs[None, :], acc)
+
+
+def hinted_loads(kernel_stages: int, loop_stages: int | None, unroll: int | None) -> int:
+    compiled = tile.compile(hinted_k_loop, "*fp16,*fp16,*fp32,i32",
+                            {"BLOCK": 16, "STAGES": loop_stages, "UNROLL": unroll},
+                            num_warps=1, num_stages=kernel_stages, emit_cubin=False)
+    return compiled.asm["ptx"].count("ld.global")
+
+
+def test_tl_range_num_stages_overrides_the_kernels():
+    plain = hinted_loads(1, None, None)
+    assert hinted_loads(3, None, None) == 3 * plain
+    # The loop's num_stages wins over the kernel's, both ways.
+    assert hinted_loads(3, 1, None) == plain
+    assert hinted_loads(1, 3, None) == 3 * plain
+    assert hinted_loads(1, 2, None) == 2 * plain
+
+
+def test_tl_range_loop_unroll_factor_copies_the_body():
+    plain = hinted_loads(1, None, None)
+    # Two copies in the main loop, one in the remainder loop.
+    assert hinted_loads(1, None, 2) == 3 * plain
+    assert hinted_loads(1, None, 4) == 5 * plain
+    assert hinted_loads(1, None, 1) == plain
+    # The remainder loop is not pipelined; the main loop is, with its
+    # prologue loading the two copies' operands of two iterations.
+    assert hinted_loads(3, None, 2) == (2 * 2 + 2 + 1) * plain
+
+
+def test_tl_range_hints_are_checked():
+    def message(constexprs: dict) -> str:
+        with pytest.raises(tile.CompilationError) as info:
+            tile.compile(hinted_k_loop, "*fp16,*fp16,*fp32,i32",
+                         {"BLOCK": 16, "STAGES": None, "UNROLL": None, **constexprs},
+                         num_warps=1, emit_cubin=False)
+        assert info.value.line is not None  # located in this file
+        return info.value.message
+    assert "tl.range num_stages must be at least 1, got 0" in message({"STAGES": 0})
+    assert "loop_unroll_factor must be a compile-time integer" in message({"UNROLL": 1.5})
+    assert "'tile.num_stages' must be an i32 from 1 to 16, not 17" in message({"STAGES": 17})
+
+
+@tile.jit
+def picked_pointers(x_ptr, y_ptr, n):
+    offs = tl.arange(0, 128)
+    if n > 64:
+        p = x_ptr + offs * 2
+    else:
+        p = x_ptr + offs
+    tl.store(y_ptr + offs, tl.load(p, mask=offs < n))
+
+
+def test_pointers_picked_by_a_condition_compile():
+    # The if becomes arith.select of two blocks of pointers, which crashed
+    # the lowering (taken for an index function).
+    compiled = tile.compile(picked_pointers, "*fp32,*fp32,i32", {}, num_warps=1,
+                            emit_cubin=False)
+    assert "ld.global" in compiled.asm["ptx"]
+
+
 def test_real_compile_produces_ptx_and_metadata():
     compiled = tile.compile(saxpy, "*fp32,*fp32,i32,fp32,i32", {"BLOCK": 256}, num_warps=2)
     assert ".entry saxpy" in compiled.asm["ptx"]

@@ -255,9 +255,12 @@ bool KernelEmitter::isIndexFunction(Value value) {
       result = true;
     } else if (auto constant = dyn_cast<ConstantOp>(op)) {
       result = isa<SplatElementsAttr>(constant.getValue());
-    } else if (op->hasTrait<OpTrait::Elementwise>() ||
+    } else if ((isa<TileDialect>(op->getDialect()) &&
+                op->hasTrait<OpTrait::Elementwise>()) ||
                isa<AddPtrOp, ExpandDimsOp, BroadcastOp, ReshapeOp, TransOp,
                    ConvertLayoutOp>(op)) {
+      // (Not arith.select of blocks on a scalar condition, which is
+      // Elementwise too but has no per-element form: it picks registers.)
       result = llvm::all_of(op->getOperands(), [&](Value operand) {
         return !isa<BlockType>(operand.getType()) || isIndexFunction(operand);
       });

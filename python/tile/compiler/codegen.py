@@ -603,7 +603,9 @@ class CodeGenerator(ast.NodeVisitor):
                     self.visit_body(node.body)
                     yielded = loop_plan.yields(body.args[1:])
                 return b.scf_for(lower.handle, upper.handle, step.handle, body,
-                                 [v.handle for v in loop_plan.inits], yielded)
+                                 [v.handle for v in loop_plan.inits], yielded,
+                                 num_stages=loop.num_stages,
+                                 loop_unroll_factor=loop.loop_unroll_factor)
 
             self.carried_loop(node.body, emit, exclude=target)
 

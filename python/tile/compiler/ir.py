@@ -684,8 +684,12 @@ class Builder:
             [f"scf.if {condition} {type_list}", then_block, " else ", else_block], types)
 
     def scf_for(self, lower: Value, upper: Value, step: Value, body: Block,
-                inits: Sequence[Value], yielded: Sequence[Value]) -> list[Value]:
-        """`body` was made by `new_block([iv type] + carried types)`."""
+                inits: Sequence[Value], yielded: Sequence[Value],
+                num_stages: int | None = None,
+                loop_unroll_factor: int | None = None) -> list[Value]:
+        """`body` was made by `new_block([iv type] + carried types)`;
+        `num_stages` and `loop_unroll_factor` are tl.range's hints, attributes
+        the loop passes read."""
         iv = body.args[0]
         types = [v.type for v in inits]
         _require(lower.type == upper.type == step.type == iv.type
@@ -697,7 +701,11 @@ class Builder:
         if inits:
             pairs = ", ".join(f"{a} = {v}" for a, v in zip(body.args[1:], inits))
             header += f"iter_args({pairs}) -> ({', '.join(t.to_ir() for t in types)}) "
-        return self._region_op([header + f": {iv.type.to_ir()} ", body], types)
+        hints = [f"{name} = {value} : i32" for name, value in
+                 (("tile.num_stages", num_stages), ("tile.loop_unroll_factor", loop_unroll_factor))
+                 if value is not None]
+        attributes = f" {{{', '.join(hints)}}}" if hints else ""
+        return self._region_op([header + f": {iv.type.to_ir()} ", body, attributes], types)
 
     def scf_while(self, inits: Sequence[Value], before: Block, condition: Value,
                   forwarded: Sequence[Value], after: Block,

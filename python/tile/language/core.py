@@ -906,10 +906,28 @@ class static_range:
         self.step = 1 if step is None else _check_step(unwrap(step))
 
 
+def _loop_hint(value: Any, name: str) -> int | None:
+    """A `tl.range` schedule hint: None, or a compile-time int >= 1."""
+    value = unwrap(value)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ConstantRequired(f"tl.range {name} must be a compile-time integer, got {value!r}")
+    if value < 1:
+        raise TileError(f"tl.range {name} must be at least 1, got {value}")
+    return value
+
+
 class range:  # noqa: A001 - Triton's name
     """`for i in tl.range(...)`: an `scf.for` loop, as Python's `range` in a kernel.
-    Triton's pipelining hints (num_stages, loop_unroll_factor, ...) are accepted
-    and have no effect yet; other keywords are an error."""
+    `num_stages` sets this loop's software-pipelining depth (the kernel's
+    num_stages otherwise; 1: not pipelined) and `loop_unroll_factor` runs that
+    many copies of the body per iteration, as in Triton. `warp_specialize`,
+    `flatten`, `disallow_acc_multi_buffer` and `disable_licm` are accepted and
+    ignored (tile does not specialize warps, flatten loop nests or multi-buffer
+    accumulators); other keywords are an error. A loop that can exit early
+    (break, return) becomes an scf.while, which is neither pipelined nor
+    unrolled."""
 
     def __init__(self, arg1: Any, arg2: Any = None, step: Any = None, num_stages: Any = None,
                  loop_unroll_factor: Any = None, disallow_acc_multi_buffer: Any = False,
@@ -919,6 +937,8 @@ class range:  # noqa: A001 - Triton's name
             arg1, arg2 = 0, arg1
         self.start, self.end = unwrap(arg1), unwrap(arg2)
         self.step = 1 if step is None else _check_step(unwrap(step))
+        self.num_stages = _loop_hint(num_stages, "num_stages")
+        self.loop_unroll_factor = _loop_hint(loop_unroll_factor, "loop_unroll_factor")
 
 
 # ----------------------------------------------------------------------------

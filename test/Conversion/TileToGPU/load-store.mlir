@@ -46,3 +46,28 @@ func.func @unmasked(%x: !tile.ptr<f32> {tile.divisibility = 16 : i32}) {
   tile.store %p, %v : !tile.block<512x!tile.ptr<f32>>
   return
 }
+
+// -----
+
+// A block of pointers picked by a scalar condition (canonicalization's form
+// of `p = p2 if n > 0 else p1`; the loop pipeliner's prologue makes the
+// same) is one select per register; it used to be taken for an index
+// function, which has no per-element select, and crashed the lowering.
+// CHECK-LABEL: gpu.func @select_pointers
+// CHECK: %[[P:.*]] = arith.select %{{.*}}, %{{.*}}, %{{.*}} : !llvm.ptr<1>
+// CHECK: llvm.inline_asm {{.*}} ld.global{{.*}} %[[P]]
+func.func @select_pointers(%a: !tile.ptr<f16>, %o: !tile.ptr<f16>, %n: i32) {
+  %c0 = arith.constant 0 : i32
+  %r = tile.arange 0, 256 : !tile.block<256xi32>
+  %ab = tile.splat %a : !tile.ptr<f16> -> !tile.block<256x!tile.ptr<f16>>
+  %p1 = tile.addptr %ab, %r : !tile.block<256x!tile.ptr<f16>>, !tile.block<256xi32>
+  %p2 = tile.addptr %p1, %r : !tile.block<256x!tile.ptr<f16>>, !tile.block<256xi32>
+  %c = arith.cmpi sgt, %n, %c0 : i32
+  %s = arith.select %c, %p2, %p1 : !tile.block<256x!tile.ptr<f16>>
+  %m = tile.splat %c : i1 -> !tile.block<256xi1>
+  %v = tile.load %s mask %m : !tile.block<256x!tile.ptr<f16>>
+  %ob = tile.splat %o : !tile.ptr<f16> -> !tile.block<256x!tile.ptr<f16>>
+  %op = tile.addptr %ob, %r : !tile.block<256x!tile.ptr<f16>>, !tile.block<256xi32>
+  tile.store %op, %v : !tile.block<256x!tile.ptr<f16>>
+  return
+}

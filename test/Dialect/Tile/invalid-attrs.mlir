@@ -59,7 +59,7 @@ func.func @string_warps(%x: !tile.ptr<f32>) attributes {tile.num_warps = "4"} { 
 
 // -----
 
-// expected-error @+1 {{unknown attribute 'tile.num_warp' of the tile dialect; the tile attributes on operations are tile.num_warps, tile.threads, tile.shared_bytes}}
+// expected-error @+1 {{unknown attribute 'tile.num_warp' of the tile dialect; the tile attributes on operations are tile.num_warps, tile.threads, tile.shared_bytes, tile.num_stages, tile.loop_unroll_factor}}
 func.func @misspelled_warps(%x: !tile.ptr<f32>) attributes {tile.num_warp = 4 : i32} { return }
 
 // -----
@@ -69,5 +69,37 @@ func.func @valid(%x: !tile.ptr<f32> {tile.divisibility = 16 : i32},
                  %n: i32 {tile.divisibility = 1073741824 : i32},
                  %m: i32 {tile.divisibility = 1 : i32})
     attributes {tile.num_warps = 32 : i32} {
+  return
+}
+
+// -----
+
+// Loop schedule hints (tl.range's num_stages, loop_unroll_factor) belong on
+// scf.for loops, within their ranges.
+func.func @stages_off_loop(%x: !tile.ptr<f32>) {
+  // expected-error @+1 {{'tile.num_stages' belongs on an scf.for, not on 'arith.constant'}}
+  %c = arith.constant {tile.num_stages = 2 : i32} 0 : i32
+  return
+}
+
+// -----
+
+func.func @zero_unroll(%n: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  // expected-error @+1 {{'tile.loop_unroll_factor' must be an i32 from 1 to 64, not 0}}
+  scf.for %i = %c0 to %n step %c1 : i32 {
+  } {tile.loop_unroll_factor = 0 : i32}
+  return
+}
+
+// -----
+
+func.func @deep_stages(%n: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  // expected-error @+1 {{'tile.num_stages' must be an i32 from 1 to 16, not 17}}
+  scf.for %i = %c0 to %n step %c1 : i32 {
+  } {tile.num_stages = 17 : i32}
   return
 }

@@ -4,6 +4,7 @@
 #include "tile/Dialect/Tile/IR/TileOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "mlir/Transforms/InliningUtils.h"
@@ -167,16 +168,19 @@ static std::string formatValue(Attribute value) {
 namespace {
 /// The `tile.*` attributes on operations: on kernels, the warps a kernel
 /// runs with (set by tile-assign-layouts, or by hand); on the gpu.func the
-/// lowering makes, its launch facts.
+/// lowering makes, its launch facts; on loops, their schedule hints.
 struct OperationAttribute {
   StringRef name;
   int64_t min, max;
   bool powerOfTwo;
+  bool onForLoop = false;
 };
 constexpr OperationAttribute kOperationAttributes[] = {
     {"tile.num_warps", 1, 32, true},
     {"tile.threads", 32, 1024, true},
     {"tile.shared_bytes", 0, int64_t(1) << 31, false},
+    {kNumStagesAttrName, 1, 16, false, /*onForLoop=*/true},
+    {kLoopUnrollFactorAttrName, 1, 64, false, /*onForLoop=*/true},
 };
 } // namespace
 
@@ -204,6 +208,9 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
                            << (known->powerOfTwo ? "power of two " : "")
                            << "from " << known->min << " to " << known->max
                            << ", not " << formatValue(attribute.getValue());
+  if (known->onForLoop && !isa<scf::ForOp>(op))
+    return op->emitError() << "'" << name << "' belongs on an scf.for, not on '"
+                           << op->getName() << "'";
   return success();
 }
 

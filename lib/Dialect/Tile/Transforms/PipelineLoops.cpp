@@ -163,8 +163,6 @@ struct TilePipelineLoopsPass
   using TilePipelineLoopsBase::TilePipelineLoopsBase;
 
   void runOnOperation() override {
-    if (numStages < 2)
-      return;
     // Innermost loops first; a loop that does not fit the scheme is left
     // as it is.
     SmallVector<scf::ForOp> loops;
@@ -174,8 +172,15 @@ struct TilePipelineLoopsPass
                .wasInterrupted())
         loops.push_back(loop);
     });
-    for (scf::ForOp loop : loops)
-      (void)pipeline(loop, numStages);
+    for (scf::ForOp loop : loops) {
+      // The loop's own depth (tl.range(..., num_stages=)) before the
+      // kernel's.
+      unsigned stages = numStages;
+      if (auto own = loop->getAttrOfType<IntegerAttr>(kNumStagesAttrName))
+        stages = own.getInt();
+      if (stages >= 2)
+        (void)pipeline(loop, stages);
+    }
   }
 };
 

@@ -23,6 +23,14 @@
 
 namespace mlir::tile {
 
+/// Per-loop schedule hints on an `scf.for` (Triton's
+/// `tl.range(num_stages=, loop_unroll_factor=)`): the loop's pipelining depth,
+/// overriding the kernel's num_stages, and how many copies of its body one
+/// iteration runs.
+inline constexpr llvm::StringLiteral kNumStagesAttrName = "tile.num_stages";
+inline constexpr llvm::StringLiteral kLoopUnrollFactorAttrName =
+    "tile.loop_unroll_factor";
+
 /// Whether `type` may be an element of a block or a pointee: one of the
 /// scalar types i1, i8, i16, i32, i64, f16, bf16, f32, f64.
 bool isTileScalarType(Type type);

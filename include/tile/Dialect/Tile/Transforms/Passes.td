@@ -94,6 +94,27 @@ def TileOffsetLoopPointers : Pass<"tile-offset-loop-pointers", "ModuleOp"> {
   let dependentDialects = ["::mlir::scf::SCFDialect", "::mlir::arith::ArithDialect"];
 }
 
+def TileUnrollLoops : Pass<"tile-unroll-loops", "ModuleOp"> {
+  let summary = "Unroll the loops that ask for it by their factor";
+  let description = [{
+    Triton's `tl.range(..., loop_unroll_factor=n)`: an `scf.for` with a
+    `tile.loop_unroll_factor = n` attribute runs `n` copies of its body per
+    iteration (the induction variable advancing one step per copy), and a
+    remainder loop runs the trips left over when `n` does not divide the
+    trip count. The remainder loop is not software-pipelined (it gets
+    `tile.num_stages = 1`, as in Triton), and neither loop keeps the factor.
+
+    ```mlir
+    scf.for %i = %lb to %ub step %c1 iter_args(%s = %zero) -> (f32) : i32 {
+      ...
+    } {tile.loop_unroll_factor = 2 : i32}
+    // becomes a loop of step 2 whose body holds two copies, and a remainder
+    // loop from the main loop's end to %ub {tile.num_stages = 1 : i32}
+    ```
+  }];
+  let dependentDialects = ["::mlir::scf::SCFDialect", "::mlir::arith::ArithDialect"];
+}
+
 def TilePipelineLoops : Pass<"tile-pipeline-loops", "ModuleOp"> {
   let summary = "Issue the loads of later iterations while a loop computes";
   let description = [{
@@ -105,7 +126,9 @@ def TilePipelineLoops : Pass<"tile-pipeline-loops", "ModuleOp"> {
     arithmetic, the offsets carried through the loop), form the first stage;
     the rest of the body the last. Iterations past the end are predicated:
     their loads are masked off. A loop whose loads depend on its results (an
-    accumulator read by address arithmetic) is left as it is.
+    accumulator read by address arithmetic) is left as it is. A loop's own
+    `tile.num_stages` attribute (Triton's `tl.range(..., num_stages=)`)
+    overrides the option for that loop; 1 leaves it as it is.
 
     ```mlir
     scf.for %k = %c0 to %n step %c1 iter_args(%acc = %init, %off = %c0_i64) {
