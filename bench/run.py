@@ -40,8 +40,11 @@ TRITON_K512_ANCHOR = "377 s (ANCHORS.md)"
 
 def load_kernels(backend: str) -> Any:
     """bench/kernels.py executed with `BACKEND` set, from its real path (so both
-    @jit decorators can read the functions' source)."""
+    @jit decorators can read the functions' source); once per backend (the tests
+    load it here too)."""
     name = f"bench_kernels_{backend}"
+    if name in sys.modules:
+        return sys.modules[name]
     spec = importlib.util.spec_from_file_location(name, KERNELS)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
@@ -347,6 +350,26 @@ def case_launch_overhead() -> Case:
 ATTENTION_CONFIG = {"BLOCK_M": 128, "BLOCK_N": 64, "num_warps": 8, "num_stages": 3}
 
 
+def attention_flops(batch: int, heads: int, n_ctx: int, head_dim: int, causal: bool) -> float:
+    """Two matmuls of n_ctx x n_ctx x head_dim per head; causal does half."""
+    return 4 * batch * heads * n_ctx * n_ctx * head_dim * (0.5 if causal else 1.0)
+
+
+def sdpa_check(causal: bool) -> Callable[[Any, dict], tuple]:
+    """An attention case's check: `out` against torch's SDPA in f32."""
+    def check(t: Any, b: dict) -> tuple:
+        expected = t.nn.functional.scaled_dot_product_attention(
+            b["q"].float(), b["k"].float(), b["v"].float(), is_causal=causal)
+        return b["out"].float(), expected, 2e-2, 1e-2
+    return check
+
+
+def sdpa_torch_fn(causal: bool) -> Callable[[Any, dict], Callable[[], Any]]:
+    """torch's scaled_dot_product_attention on an attention case's buffers."""
+    return lambda t, b: (lambda: t.nn.functional.scaled_dot_product_attention(
+        b["q"], b["k"], b["v"], is_causal=causal))
+
+
 def case_attention(batch: int, heads: int, n_ctx: int, head_dim: int, causal: bool) -> Case:
     shape = (batch, heads, n_ctx, head_dim)
 
@@ -359,22 +382,15 @@ def case_attention(batch: int, heads: int, n_ctx: int, head_dim: int, causal: bo
         k.attention_fwd[grid](b["q"], b["k"], b["v"], b["out"], head_dim ** -0.5, n_ctx,
                               HEAD_DIM=head_dim, CAUSAL=causal, **ATTENTION_CONFIG)
 
-    def check(t: Any, b: dict) -> tuple:
-        expected = t.nn.functional.scaled_dot_product_attention(
-            b["q"].float(), b["k"].float(), b["v"].float(), is_causal=causal)
-        return b["out"].float(), expected, 2e-2, 1e-2
-
     kind = "causal" if causal else "non-causal"
-    # Two matmuls of n_ctx x n_ctx x head_dim per head; causal does half.
-    flops = 4 * batch * heads * n_ctx * n_ctx * head_dim * (0.5 if causal else 1.0)
+    flops = attention_flops(batch, heads, n_ctx, head_dim, causal)
     cfg = ATTENTION_CONFIG
     return Case(f"attention_fwd_d{head_dim}_{'causal' if causal else 'full'}",
                 "attention forward (FA2, pointers)",
                 f"B{batch} H{heads} N{n_ctx} D{head_dim} f16 {kind}; "
                 f"{cfg['BLOCK_M']}x{cfg['BLOCK_N']} w{cfg['num_warps']} s{cfg['num_stages']}",
-                make, launch, metric="TFLOP/s", work=flops, check=check,
-                torch_fn=lambda t, b: (lambda: t.nn.functional.scaled_dot_product_attention(
-                    b["q"], b["k"], b["v"], is_causal=causal)),
+                make, launch, metric="TFLOP/s", work=flops, check=sdpa_check(causal),
+                torch_fn=sdpa_torch_fn(causal),
                 note="bench/kernels.py attention_fwd for both backends (tutorial 06 needs "
                      "tensor descriptors); torch is scaled_dot_product_attention",
                 config={"shape": list(shape), "causal": causal, **cfg})
@@ -390,20 +406,14 @@ def case_attention06(batch: int, heads: int, n_ctx: int, head_dim: int, causal: 
     def launch(k: Any, b: dict, backend: str) -> None:
         b["out"], _ = k.attention06(b["q"], b["k"], b["v"], causal, head_dim ** -0.5)
 
-    def check(t: Any, b: dict) -> tuple:
-        expected = t.nn.functional.scaled_dot_product_attention(
-            b["q"].float(), b["k"].float(), b["v"].float(), is_causal=causal)
-        return b["out"].float(), expected, 2e-2, 1e-2
-
     kind = "causal" if causal else "non-causal"
-    flops = 4 * batch * heads * n_ctx * n_ctx * head_dim * (0.5 if causal else 1.0)
+    flops = attention_flops(batch, heads, n_ctx, head_dim, causal)
     return Case(f"attention06_fwd_d{head_dim}_{'causal' if causal else 'full'}_n{n_ctx}",
                 "attention forward (tutorial 06: host tensor descriptors, autotuned)",
                 f"B{batch} H{heads} N{n_ctx} D{head_dim} f16 {kind}; autotuned",
                 make, launch, metric="TFLOP/s",
-                work=flops, check=check, output=None,
-                torch_fn=lambda t, b: (lambda: t.nn.functional.scaled_dot_product_attention(
-                    b["q"], b["k"], b["v"], is_causal=causal)),
+                work=flops, check=sdpa_check(causal), output=None,
+                torch_fn=sdpa_torch_fn(causal),
                 note="bench/kernels.py attention06 (tutorial 06's forward and host code) for "
                      "both backends: Triton's descriptors are TMA, tile's masked loads; each "
                      "autotunes over the same configs",

@@ -5,7 +5,6 @@ torch's scaled_dot_product_attention. On the GPU compiled; with
 TILE_INTERPRET=1 interpreted on smaller shapes."""
 from __future__ import annotations
 
-import importlib.util
 import sys
 from types import ModuleType
 
@@ -19,16 +18,10 @@ pytestmark = [pytest.mark.gpu, pytest.mark.interpretable]
 
 
 def _kernels() -> ModuleType:
-    """bench/kernels.py with tile as its `triton` (as bench/run.py loads it)."""
-    name = "bench_kernels_tile_for_tests"
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, REPO / "bench" / "kernels.py")
-    module = importlib.util.module_from_spec(spec)
-    module.BACKEND = "tile"
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
+    """bench/kernels.py with tile as its `triton`, loaded as bench/run.py loads it."""
+    sys.path.insert(0, str(REPO / "bench"))
+    from run import load_kernels
+    return load_kernels("tile")
 
 
 @pytest.mark.parametrize("host_descriptors", [True, False], ids=["host_desc", "kernel_desc"])

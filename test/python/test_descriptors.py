@@ -197,18 +197,11 @@ def test_errors_are_located(what: str, message: str) -> None:
 
 
 def _bench_kernels():  # type: ignore[no-untyped-def]
-    """bench/kernels.py with tile as its `triton` (as bench/run.py loads it)."""
-    import importlib.util
+    """bench/kernels.py with tile as its `triton`, loaded as bench/run.py loads it."""
     import sys
-    name = "bench_kernels_tile_for_test_descriptors"
-    if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(
-            name, THIS_FILE.parents[2] / "bench" / "kernels.py")
-        module = importlib.util.module_from_spec(spec)
-        module.BACKEND = "tile"
-        sys.modules[name] = module
-        spec.loader.exec_module(module)
-    return sys.modules[name]
+    sys.path.insert(0, str(THIS_FILE.parents[2] / "bench"))
+    from run import load_kernels
+    return load_kernels("tile")
 
 
 @requires_library
