@@ -24,6 +24,48 @@ def _round_half_away(x: np.ndarray) -> np.ndarray:
     return np.where(np.abs(x - whole) >= 0.5, whole + np.sign(x), whole)
 
 
+def _unsigned(x: np.ndarray) -> tuple[np.ndarray, int]:
+    """x's bits as unsigned integers of its width (int32 -> uint32), and the width."""
+    return x.astype(np.dtype(f"u{x.dtype.itemsize}")), 8 * x.dtype.itemsize
+
+
+def _popc(x: np.ndarray) -> np.ndarray:
+    """__nv_popc(ll): the set bits."""
+    return np.bitwise_count(_unsigned(x)[0])
+
+
+def _clz(x: np.ndarray) -> np.ndarray:
+    """__nv_clz(ll): the zero bits above the highest set one (the width for 0),
+    by halving the span that holds the highest bit."""
+    u, width = _unsigned(x)
+    count = np.full(u.shape, width, dtype=np.int64)
+    shift = width // 2
+    while shift:
+        high = u >> u.dtype.type(shift)
+        above = high != 0
+        count = np.where(above, count - shift, count)
+        u = np.where(above, high, u)
+        shift //= 2
+    return count - (u != 0)
+
+
+def _brev(x: np.ndarray) -> np.ndarray:
+    """__nv_brev(ll): the bits in reverse order, back in x's type."""
+    u, width = _unsigned(x)
+    one = u.dtype.type(1)
+    reversed_ = np.zeros_like(u)
+    for bit in range(width):
+        reversed_ |= ((u >> u.dtype.type(bit)) & one) << u.dtype.type(width - 1 - bit)
+    return reversed_.astype(x.dtype)
+
+
+def _ffs(x: np.ndarray) -> np.ndarray:
+    """__nv_ffs(ll): the 1-based position of the lowest set bit; 0 for 0."""
+    u, _ = _unsigned(x)
+    lowest = u & (~u + u.dtype.type(1))  # two's complement: u & -u
+    return np.where(u == 0, 0, np.bitwise_count(lowest - (lowest != 0)) + 1)
+
+
 # libdevice name -> the NumPy function of the same meaning (the `fast_`
 # approximations too: more precise here than on the GPU; README's table).
 _NUMPY: dict[str, Callable[..., Any]] = {
@@ -47,7 +89,8 @@ _NUMPY.update(acos=np.arccos, asin=np.arcsin, atan=np.arctan, atan2=np.arctan2,
               fast_dividef=np.true_divide,
               erfc=np.vectorize(math.erfc, otypes=[np.float64]),
               lgamma=np.vectorize(math.lgamma, otypes=[np.float64]),
-              tgamma=np.vectorize(math.gamma, otypes=[np.float64]))
+              tgamma=np.vectorize(math.gamma, otypes=[np.float64]),
+              popc=_popc, clz=_clz, brev=_brev, ffs=_ffs)
 
 
 def _function(name: str) -> Callable[..., Tensor]:
