@@ -8,7 +8,8 @@ cd "$(dirname "$0")/.."
 
 packages=(llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools clang-22
           libclang-rt-22-dev lld-22 ninja-build cmake libzstd-dev zlib1g-dev
-          libxml2-dev libedit-dev libffi-dev libz3-dev python3-venv)
+          libxml2-dev libedit-dev libffi-dev libz3-dev python3-venv
+          clang-format-22)
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
