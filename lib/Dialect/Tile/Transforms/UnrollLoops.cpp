@@ -38,7 +38,9 @@ struct TileUnrollLoopsPass
     for (scf::ForOp loop : loops) {
       auto factor = loop->getAttrOfType<IntegerAttr>(kLoopUnrollFactorAttrName);
       loop->removeAttr(kLoopUnrollFactorAttrName);
-      if (factor.getInt() <= 1)
+      // (Not an integer only where the IR skipped the verifier, which
+      // rejects it.)
+      if (!factor || factor.getInt() <= 1)
         continue;
       // The unroller computes the trip count as an unsigned division of
       // upper - lower, which an empty loop with upper < lower turns into a
