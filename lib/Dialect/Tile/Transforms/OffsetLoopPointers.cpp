@@ -4,8 +4,9 @@
 // stride_ak`: carried through the loop, a 128x64 block of pointers is 64
 // registers per thread. When a carried block starts as an index function
 // (computed from aranges and scalars) and only ever moves by the same scalar
-// for every element, it is that index function plus one scalar offset: the
-// loop carries the offset, and the pointers are recomputed where they are
+// for every element (a runtime one, a constant, or several steps in a row as
+// an unrolled loop makes), it is that index function plus one scalar offset:
+// the loop carries the offset, and the pointers are recomputed where they are
 // used, for free (the lowering evaluates index functions in registers it
 // needs anyway).
 //
@@ -64,6 +65,30 @@ bool isIndexFunctionOutside(Value value, scf::ForOp loop) {
   });
 }
 
+/// One step of a carried block: the same integer for every element, a
+/// scalar defined outside the loop or a splat constant.
+struct UniformStep {
+  Value scalar;
+  IntegerAttr constant;
+};
+
+std::optional<UniformStep> getUniformStep(AddPtrOp step, scf::ForOp loop) {
+  Value offset = step.getOffset();
+  if (auto splat = offset.getDefiningOp<SplatOp>()) {
+    if (loop.isDefinedOutsideOfLoop(splat.getSrc()) &&
+        isa<IntegerType>(splat.getSrc().getType()))
+      return UniformStep{splat.getSrc(), {}};
+    return std::nullopt;
+  }
+  // A compile-time step (`a_ptrs += BLOCK`): canonicalization folded its
+  // splat into a dense constant.
+  if (auto constant = offset.getDefiningOp<ConstantOp>())
+    if (auto dense = dyn_cast<SplatElementsAttr>(constant.getValue()))
+      if (isa<IntegerType>(dense.getElementType()))
+        return UniformStep{{}, dense.getSplatValue<IntegerAttr>()};
+  return std::nullopt;
+}
+
 struct OffsetCarriedPointers : public OpRewritePattern<scf::ForOp> {
   using OpRewritePattern::OpRewritePattern;
 
@@ -77,32 +102,50 @@ struct OffsetCarriedPointers : public OpRewritePattern<scf::ForOp> {
       Value init = loop.getInitArgs()[index];
       if (!isIndexFunctionOutside(init, loop))
         continue;
-      // The yielded value: the argument moved by a splat of a scalar that is
-      // defined outside the loop.
-      auto step = yield.getOperand(index).getDefiningOp<AddPtrOp>();
-      if (!step || step.getPtr() != arg)
+      // The yielded value: the argument moved by uniform steps, one or
+      // several in a row (loop_unroll_factor's copies each move it).
+      SmallVector<UniformStep> steps;
+      Value moved = yield.getOperand(index);
+      while (moved != arg) {
+        auto step = moved.getDefiningOp<AddPtrOp>();
+        if (!step || step->getBlock() != loop.getBody())
+          break;
+        std::optional<UniformStep> uniform = getUniformStep(step, loop);
+        if (!uniform)
+          break;
+        steps.push_back(*uniform);
+        moved = step.getPtr();
+      }
+      if (moved != arg || steps.empty())
         continue;
-      auto splat = step.getOffset().getDefiningOp<SplatOp>();
-      if (!splat || !loop.isDefinedOutsideOfLoop(splat.getSrc()))
-        continue;
-      Value delta = splat.getSrc();
-      if (!isa<IntegerType>(delta.getType()))
-        continue;
-      return rewrite(loop, index, init, step, delta, rewriter);
+      return rewrite(loop, index, init, steps, rewriter);
     }
     return failure();
   }
 
   LogicalResult rewrite(scf::ForOp loop, unsigned index, Value init,
-                        AddPtrOp step, Value delta,
+                        ArrayRef<UniformStep> steps,
                         PatternRewriter &rewriter) const {
-    Location loc = step.getLoc();
+    auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+    Location loc = yield.getOperand(index).getLoc();
     // The sum of the steps, in 64 bits: the pointers it replaces did not
     // overflow either.
     Type offsetType = rewriter.getI64Type();
     rewriter.setInsertionPoint(loop);
-    if (delta.getType() != offsetType)
-      delta = arith::ExtSIOp::create(rewriter, loc, offsetType, delta);
+    Value delta;
+    for (const UniformStep &step : steps) {
+      Value term =
+          step.scalar
+              ? step.scalar
+              : Value(arith::ConstantOp::create(
+                    rewriter, loc,
+                    rewriter.getIntegerAttr(
+                        offsetType, step.constant.getValue().getSExtValue())));
+      if (term.getType() != offsetType)
+        term = arith::ExtSIOp::create(rewriter, loc, offsetType, term);
+      delta = delta ? Value(arith::AddIOp::create(rewriter, loc, delta, term))
+                    : term;
+    }
     auto ptrType = cast<BlockType>(init.getType());
     auto offsetBlock = ptrType.withElementType(offsetType);
     Value zero = arith::ConstantOp::create(
@@ -120,22 +163,30 @@ struct OffsetCarriedPointers : public OpRewritePattern<scf::ForOp> {
     BlockArgument oldArg = newLoop.getRegionIterArgs()[index];
     BlockArgument offset = newLoop.getRegionIterArgs().back();
     rewriter.setInsertionPointToStart(body);
-    auto moved = [&](Value by) -> Value {
+    auto movedBy = [&](Value by) -> Value {
       Value splat = SplatOp::create(rewriter, loc, offsetBlock, by);
       return AddPtrOp::create(rewriter, loc, ptrType, init, splat);
     };
-    rewriter.replaceAllUsesWith(oldArg, moved(offset));
+    rewriter.replaceAllUsesWith(oldArg, movedBy(offset));
     // The old carried block passes through unchanged (canonicalization drops
     // it); after the loop, it is the initial one moved by the final offset.
-    auto yield = cast<scf::YieldOp>(body->getTerminator());
-    Operation *oldStep = yield.getOperand(index).getDefiningOp();
-    rewriter.modifyOpInPlace(yield, [&] { yield.setOperand(index, oldArg); });
-    if (oldStep->use_empty())
-      rewriter.eraseOp(oldStep);
+    // The steps stay where the body uses them (a copy's pointers).
+    auto newYield = cast<scf::YieldOp>(body->getTerminator());
+    Operation *lastStep = newYield.getOperand(index).getDefiningOp();
+    rewriter.modifyOpInPlace(newYield,
+                             [&] { newYield.setOperand(index, oldArg); });
+    while (lastStep && lastStep->use_empty()) {
+      Operation *previous = cast<AddPtrOp>(lastStep).getPtr().getDefiningOp();
+      rewriter.eraseOp(lastStep);
+      lastStep =
+          previous && isa<AddPtrOp>(previous) && previous->getBlock() == body
+              ? previous
+              : nullptr;
+    }
     rewriter.setInsertionPointAfter(newLoop);
     Value result = newLoop.getResult(index);
     if (!result.use_empty())
-      rewriter.replaceAllUsesWith(result, moved(newLoop.getResults().back()));
+      rewriter.replaceAllUsesWith(result, movedBy(newLoop.getResults().back()));
     return success();
   }
 };

@@ -84,7 +84,9 @@ def TileOffsetLoopPointers : Pass<"tile-offset-loop-pointers", "ModuleOp"> {
     A block of pointers carried through an `scf.for` that starts as an index
     function (computed from aranges, splats and constants defined before the
     loop) and moves by the same scalar at every element each iteration, as
-    Triton tutorial 03's `a_ptrs += BLOCK_SIZE_K * stride_ak`, becomes one
+    Triton tutorial 03's `a_ptrs += BLOCK_SIZE_K * stride_ak` (a runtime
+    scalar or a compile-time constant; several steps in a row, as an
+    unrolled loop's copies make, move it by their sum), becomes one
     64-bit scalar offset carried through the loop; the pointers are the
     initial block moved by the offset, recomputed where they are used. A
     carried 128x64 block of pointers costs 64 registers per thread; the
