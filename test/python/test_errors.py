@@ -305,3 +305,38 @@ def test_combine_function_must_be_jit():
     error = compile_error(plain_combine, "*fp32")
     assert_located(error, "ERR-combine", "tl.reduce(x, 0, max)")
     assert "@tile.jit" in error.message
+
+
+@tile.jit
+def add_pair(a, b, c, d):
+    return a + c
+
+
+@tile.jit
+def pair_sum(a, b, c, d):
+    return a + c, b + d
+
+
+@tile.jit
+def tuple_combine_misuse(x_ptr, WHAT: tl.constexpr):
+    x = tl.load(x_ptr + tl.arange(0, 8))
+    y = tl.load(x_ptr + tl.arange(0, 16))
+    if WHAT == "count":
+        tl.store(x_ptr, tl.reduce((x, x), 0, add_pair)[0])  # ERR-count
+    if WHAT == "shapes":
+        tl.associative_scan((x, y), 0, pair_sum)  # ERR-shapes
+    if WHAT == "empty":
+        tl.reduce((), 0, pair_sum)  # ERR-empty
+
+
+@pytest.mark.parametrize("what, snippet, message", [
+    ("count", "tl.reduce((x, x), 0, add_pair)",
+     "the combine function add_pair returns 1 value; combining 2 blocks it must return 2"),
+    ("shapes", "tl.associative_scan((x, y), 0, pair_sum)",
+     "tl.associative_scan: the blocks must have one shape, got [8], [16]"),
+    ("empty", "tl.reduce((), 0, pair_sum)", "tl.reduce needs at least one block"),
+])
+def test_tuple_reduction_misuse_is_located(what: str, snippet: str, message: str) -> None:
+    error = compile_error(tuple_combine_misuse, "*fp32", {"WHAT": what})
+    assert_located(error, f"ERR-{what}", snippet)
+    assert message in error.message

@@ -15,21 +15,12 @@ THIS_FILE = Path(__file__).resolve()
 
 
 @tile.jit
-def add_pairs(a, b, c, d):
-    return a + c, b + d
-
-
-@tile.jit
 def uses(p, WHAT: tl.constexpr):
     x = tl.load(p + tl.arange(0, 4))
     if WHAT == "atomic_load":
         tl.atomic_load(p)
     if WHAT == "gather":
         tl.gather(x, tl.arange(0, 4), 0)
-    if WHAT == "reduce":
-        tl.reduce((x, x), 0, add_pairs)
-    if WHAT == "scan":
-        tl.associative_scan((x, x), 0, add_pairs)
     if WHAT == "fp8":
         x.to(tl.float8e4nv)
     if WHAT == "inline_asm":
@@ -54,8 +45,6 @@ NO_ATTRIBUTE = "AttributeError: module 'tile.language' has no attribute"
 CASES = [
     ("atomic_load", f"{NO_ATTRIBUTE} 'atomic_load'"),
     ("gather", f"{NO_ATTRIBUTE} 'gather'"),
-    ("reduce", "tl.reduce over several blocks at once is not supported yet"),
-    ("scan", "tl.associative_scan over several blocks at once is not supported yet"),
     ("fp8", f"{NO_ATTRIBUTE} 'float8e4nv'"),
     ("inline_asm", f"{NO_ATTRIBUTE} 'inline_asm_elementwise'"),
     ("device_print", f"{NO_ATTRIBUTE} 'device_print'"),

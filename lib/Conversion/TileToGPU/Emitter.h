@@ -73,9 +73,21 @@ struct BlockLayout {
 
 BlockLayout getBlockLayout(BlockType type);
 
+/// Bytes of one element in memory; a struct (the elements of a reduction
+/// or scan of several blocks) is laid out as LLVM lays it out, each field at
+/// its natural alignment.
 inline int64_t elementBytes(Type type) {
   if (isa<PtrType, LLVM::LLVMPointerType>(type))
     return 8;
+  if (auto tuple = dyn_cast<LLVM::LLVMStructType>(type)) {
+    int64_t bytes = 0, alignment = 1;
+    for (Type field : tuple.getBody()) {
+      int64_t size = elementBytes(field);
+      bytes = llvm::alignTo(bytes, size) + size;
+      alignment = std::max(alignment, size);
+    }
+    return llvm::alignTo(bytes, alignment);
+  }
   return std::max<int64_t>(1, type.getIntOrFloatBitWidth() / 8);
 }
 
@@ -318,6 +330,14 @@ private:
   // Reductions and scans (Reduce.cpp, Scan.cpp).
   LogicalResult emitReduce(ReduceOp op);
   LogicalResult emitScan(ScanOp op);
+  /// The element type the combining code sees for `srcs`: the element type
+  /// of one block, or an LLVM struct of those of several.
+  Type combinedElementType(ValueRange srcs);
+  /// The registers of `srcs` (one layout), each register's values packed into
+  /// one struct when there are several blocks.
+  SmallVector<Value> combinedRegisters(Location loc, ValueRange srcs);
+  /// The values packed in `value` (itself when `count` is 1).
+  SmallVector<Value> splitCombined(Location loc, Value value, unsigned count);
   Accumulator identityAccumulator(Location loc, CombineKind kind, Type type);
   Accumulator combine(Location loc, CombineKind kind, Region &region,
                       Accumulator a, Accumulator b);

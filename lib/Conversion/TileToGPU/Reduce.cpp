@@ -68,13 +68,24 @@ Value KernelEmitter::combineValues(Location loc, CombineKind kind,
   case CombineKind::minnum:
     return arith::MinNumFOp::create(builder, loc, a, b);
   case CombineKind::custom: {
+    // The region takes the earlier elements of every block, then the later
+    // ones; several blocks travel packed in one struct.
     IRMapping mapping;
     Block &body = region.front();
-    mapping.map(body.getArgument(0), a);
-    mapping.map(body.getArgument(1), b);
+    unsigned count = body.getNumArguments() / 2;
+    SmallVector<Value> args = splitCombined(loc, a, count);
+    llvm::append_range(args, splitCombined(loc, b, count));
+    mapping.map(body.getArguments(), args);
     for (Operation &inner : body.without_terminator())
       builder.clone(inner, mapping);
-    return mapping.lookup(body.getTerminator()->getOperand(0));
+    Operation *yield = body.getTerminator();
+    if (count == 1)
+      return mapping.lookup(yield->getOperand(0));
+    Value packed = LLVM::UndefOp::create(builder, loc, type);
+    for (auto [i, yielded] : llvm::enumerate(yield->getOperands()))
+      packed = LLVM::InsertValueOp::create(builder, loc, packed,
+                                           mapping.lookup(yielded), i);
+    return packed;
   }
   }
   llvm_unreachable("unknown combine kind");
@@ -108,6 +119,41 @@ Accumulator KernelEmitter::selectAccumulator(Location loc, Value condition,
           arith::SelectOp::create(builder, loc, condition, aValid, bValid)};
 }
 
+Type KernelEmitter::combinedElementType(ValueRange srcs) {
+  if (srcs.size() == 1)
+    return cast<BlockType>(srcs.front().getType()).getElementType();
+  SmallVector<Type> fields;
+  for (Value src : srcs)
+    fields.push_back(cast<BlockType>(src.getType()).getElementType());
+  return LLVM::LLVMStructType::getLiteral(builder.getContext(), fields);
+}
+
+SmallVector<Value> KernelEmitter::combinedRegisters(Location loc,
+                                                    ValueRange srcs) {
+  if (srcs.size() == 1)
+    return getRegisters(srcs.front());
+  Type type = combinedElementType(srcs);
+  SmallVector<Value> packed;
+  for (auto [i, src] : llvm::enumerate(srcs))
+    for (auto [reg, value] : llvm::enumerate(getRegisters(src))) {
+      if (i == 0)
+        packed.push_back(LLVM::UndefOp::create(builder, loc, type));
+      packed[reg] =
+          LLVM::InsertValueOp::create(builder, loc, packed[reg], value, i);
+    }
+  return packed;
+}
+
+SmallVector<Value> KernelEmitter::splitCombined(Location loc, Value value,
+                                                unsigned count) {
+  if (count == 1)
+    return {value};
+  SmallVector<Value> fields;
+  for (unsigned i = 0; i < count; ++i)
+    fields.push_back(LLVM::ExtractValueOp::create(builder, loc, value, i));
+  return fields;
+}
+
 //===----------------------------------------------------------------------===//
 // Shuffles
 //===----------------------------------------------------------------------===//
@@ -115,6 +161,15 @@ Accumulator KernelEmitter::selectAccumulator(Location loc, Value condition,
 Value KernelEmitter::shuffle(Location loc, Value value, Value laneOrOffset,
                              gpu::ShuffleMode mode) {
   Type type = value.getType();
+  if (auto tuple = dyn_cast<LLVM::LLVMStructType>(type)) {
+    Value result = LLVM::UndefOp::create(builder, loc, type);
+    for (unsigned i = 0; i < tuple.getBody().size(); ++i) {
+      Value field = LLVM::ExtractValueOp::create(builder, loc, value, i);
+      result = LLVM::InsertValueOp::create(
+          builder, loc, result, shuffle(loc, field, laneOrOffset, mode), i);
+    }
+    return result;
+  }
   Value width = constI32(loc, kWarpSize);
   auto shuffle32 = [&](Value word) -> Value {
     return gpu::ShuffleOp::create(builder, loc, word, laneOrOffset, width, mode)
@@ -189,7 +244,7 @@ static bool separatesAxis(const LinearLayout &layout, unsigned axis) {
 LogicalResult KernelEmitter::emitReduce(ReduceOp op) {
   Location loc = op.getLoc();
   auto srcType = cast<BlockType>(op.getSrc().getType());
-  Type element = srcType.getElementType();
+  Type element = combinedElementType(op.getSrcs());
   CombineKind kind = op.getKind();
   Region &region = op.getCombine();
   unsigned axis = op.getAxis();
@@ -198,7 +253,10 @@ LogicalResult KernelEmitter::emitReduce(ReduceOp op) {
   if (!separatesAxis(linear, axis))
     return op.emitOpError() << "operand layout mixes the reduced dimension "
                             << axis << " with others; convert it first";
-  SmallVector<Value> values = getRegisters(op.getSrc());
+  for (Value src : op.getSrcs())
+    if (cast<BlockType>(src.getType()).getEncoding() != srcType.getEncoding())
+      return op.emitOpError() << "operands must have one layout";
+  SmallVector<Value> values = combinedRegisters(loc, op.getSrcs());
 
   // 1. Within the thread: registers whose coordinates differ only along the
   //    axis go to one accumulator (a repeated element counts once).
@@ -302,17 +360,21 @@ LogicalResult KernelEmitter::emitReduce(ReduceOp op) {
 
   // 4. The result: a scalar (every thread holds the total), or the lines in
   //    the slice layout, converted to the result's layout if it differs.
-  if (!isa<BlockType>(op.getType())) {
-    scalars.map(op.getResult(), groups.front().acc.value);
+  unsigned count = op.getSrcs().size();
+  if (!isa<BlockType>(op.getResult().getType())) {
+    for (auto [result, value] :
+         llvm::zip(op.getResults(),
+                   splitCombined(loc, groups.front().acc.value, count)))
+      scalars.map(result, value);
     return success();
   }
-  auto resultType = cast<BlockType>(op.getType());
+  SmallVector<int64_t> resultShape(srcType.getShape());
+  resultShape.erase(resultShape.begin() + axis);
   auto slice = SliceLayoutAttr::get(
       op.getContext(), axis,
       cast<DistributedLayoutAttrInterface>(srcType.getEncoding()));
-  BlockLayout sliced{SmallVector<int64_t>(resultType.getShape()),
-                     slice.toLinearLayout(resultType.getShape())};
-  SmallVector<Value> result;
+  BlockLayout sliced{resultShape, slice.toLinearLayout(resultShape)};
+  SmallVector<SmallVector<Value>> fields(count);
   for (int64_t reg = 0; reg < sliced.numRegisters(); ++reg) {
     LinearLayout::Coord coord = sliced.linear.apply(HWDim::Register, reg);
     coord.insert(coord.begin() + axis, 0);
@@ -320,10 +382,15 @@ LogicalResult KernelEmitter::emitReduce(ReduceOp op) {
     if (it == groupOf.end())
       return op.emitOpError() << "internal error: no line for a result "
                                  "register of the slice layout";
-    result.push_back(groups[it->second].acc.value);
+    for (auto [i, value] : llvm::enumerate(
+             splitCombined(loc, groups[it->second].acc.value, count)))
+      fields[i].push_back(value);
   }
-  registers[op.getResult()] =
-      changeLayout(loc, element, result, sliced, getBlockLayout(resultType),
-                   /*op=*/nullptr);
+  for (auto [result, values] : llvm::zip(op.getResults(), fields)) {
+    auto resultType = cast<BlockType>(result.getType());
+    registers[result] =
+        changeLayout(loc, resultType.getElementType(), values, sliced,
+                     getBlockLayout(resultType), /*op=*/nullptr);
+  }
   return success();
 }

@@ -39,7 +39,10 @@ struct AxisBit {
 LogicalResult KernelEmitter::emitScan(ScanOp op) {
   Location loc = op.getLoc();
   auto type = cast<BlockType>(op.getSrc().getType());
-  Type element = type.getElementType();
+  Type element = combinedElementType(op.getSrcs());
+  for (Value src : op.getSrcs())
+    if (cast<BlockType>(src.getType()).getEncoding() != type.getEncoding())
+      return op.emitOpError() << "operands must have one layout";
   CombineKind kind = op.getKind();
   Region &region = op.getCombine();
   unsigned axis = op.getAxis();
@@ -72,7 +75,7 @@ LogicalResult KernelEmitter::emitScan(ScanOp op) {
 
   // Elements of this thread: the scan of their block so far and the block's
   // total. Registers that share a block share the total's SSA value.
-  SmallVector<Value> values = getRegisters(op.getSrc());
+  SmallVector<Value> values = combinedRegisters(loc, op.getSrcs());
   SmallVector<Accumulator> prefix, total;
   for (int64_t reg = 0; reg < layout.numRegisters(); ++reg) {
     Accumulator start{values[reg], Value()};
@@ -282,9 +285,13 @@ LogicalResult KernelEmitter::emitScan(ScanOp op) {
     first = last;
   }
 
-  SmallVector<Value> result;
+  unsigned count = op.getSrcs().size();
+  SmallVector<SmallVector<Value>> fields(count);
   for (const Accumulator &acc : prefix)
-    result.push_back(acc.value);
-  registers[op.getResult()] = std::move(result);
+    for (auto [i, value] :
+         llvm::enumerate(splitCombined(loc, acc.value, count)))
+      fields[i].push_back(value);
+  for (auto [result, values] : llvm::zip(op.getResults(), fields))
+    registers[result] = std::move(values);
   return success();
 }

@@ -38,7 +38,52 @@ Value KernelEmitter::sharedBase(Location loc) {
 Type KernelEmitter::sharedStorageType(Type elementType) {
   if (elementType.isInteger(1))
     return builder.getI8Type();
+  if (auto tuple = dyn_cast<LLVM::LLVMStructType>(elementType)) {
+    SmallVector<Type> fields;
+    for (Type field : tuple.getBody())
+      fields.push_back(sharedStorageType(field));
+    return LLVM::LLVMStructType::getLiteral(builder.getContext(), fields);
+  }
   return convertElementType(elementType);
+}
+
+/// `value` as shared memory stores it (i1 as i8, also inside a struct), and
+/// back.
+static Value toSharedStorage(OpBuilder &builder, Location loc, Value value,
+                             Type storage) {
+  if (value.getType() == storage)
+    return value;
+  if (auto tuple = dyn_cast<LLVM::LLVMStructType>(storage)) {
+    Value result = LLVM::UndefOp::create(builder, loc, storage);
+    for (auto [i, fieldType] : llvm::enumerate(tuple.getBody())) {
+      Value field = LLVM::ExtractValueOp::create(builder, loc, value, i);
+      result = LLVM::InsertValueOp::create(
+          builder, loc, result, toSharedStorage(builder, loc, field, fieldType),
+          i);
+    }
+    return result;
+  }
+  return arith::ExtUIOp::create(builder, loc, storage, value); // i1 -> i8
+}
+
+static Value fromSharedStorage(OpBuilder &builder, Location loc, Value value,
+                               Type type) {
+  if (value.getType() == type)
+    return value;
+  if (auto tuple = dyn_cast<LLVM::LLVMStructType>(type)) {
+    Value result = LLVM::UndefOp::create(builder, loc, type);
+    for (auto [i, fieldType] : llvm::enumerate(tuple.getBody())) {
+      Value field = LLVM::ExtractValueOp::create(builder, loc, value, i);
+      result = LLVM::InsertValueOp::create(
+          builder, loc, result,
+          fromSharedStorage(builder, loc, field, fieldType), i);
+    }
+    return result;
+  }
+  Value zero = arith::ConstantOp::create(
+      builder, loc, builder.getIntegerAttr(value.getType(), 0));
+  return arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ne, value,
+                               zero); // i8 -> i1
 }
 
 /// The address of element `index` of an array of `elementType` that starts
@@ -57,7 +102,9 @@ void KernelEmitter::storeShared(Location loc, Value byteOffset, Value index,
                                 Value value) {
   Type type = value.getType();
   Value address = sharedAddress(loc, type, byteOffset, index);
-  if (type.isInteger(1))
+  if (isa<LLVM::LLVMStructType>(type))
+    value = toSharedStorage(builder, loc, value, sharedStorageType(type));
+  else if (type.isInteger(1))
     value = castScalar(loc, value, builder.getI8Type(), false);
   LLVM::StoreOp::create(builder, loc, value, address);
 }
@@ -67,6 +114,8 @@ Value KernelEmitter::loadShared(Location loc, Value byteOffset, Value index,
   Value address = sharedAddress(loc, elementType, byteOffset, index);
   Type storage = sharedStorageType(elementType);
   Value value = LLVM::LoadOp::create(builder, loc, storage, address);
+  if (isa<LLVM::LLVMStructType>(elementType))
+    return fromSharedStorage(builder, loc, value, elementType);
   if (elementType.isInteger(1))
     value = castScalar(loc, value, elementType, false);
   return value;

@@ -625,39 +625,54 @@ class Builder:
 
     # -- reductions, scans, dot ----------------------------------------------
 
-    def combine_region(self, element: dtype) -> Block:
-        """The region of a custom reduce/scan: `^bb0(%a, %b)`; fill it, then
-        end it with `combine_yield`."""
-        return self.new_block([element, element], labelled=True)
+    def combine_region(self, elements: Sequence[dtype]) -> Block:
+        """The region of a custom reduce/scan over blocks of `elements`:
+        `^bb0(%a..., %b...)` (the earlier element of each block, then the
+        later one); fill it, then end it with `combine_yield`."""
+        return self.new_block([*elements, *elements], labelled=True)
 
-    def combine_yield(self, value: Value) -> None:
-        _require(not isinstance(value.type, block_type),
-                 "a combine function must return a scalar")
-        self._void(_yield_text("tile.yield", [value]))
+    def combine_yield(self, values: Sequence[Value]) -> None:
+        _require(all(not isinstance(v.type, block_type) for v in values),
+                 "a combine function must return scalars")
+        self._void(_yield_text("tile.yield", values))
 
-    def reduce(self, kind: str, x: Value, axis: int, combine: Block | None = None) -> Value:
-        shape = list(_shape(x.type))
-        _require(_combines(kind, _element(x.type)) and 0 <= axis < len(shape)
+    def _combine_operands(self, what: str, kind: str, xs: Sequence[Value], axis: int,
+                          combine: Block | None) -> list[int]:
+        """The common shape of a reduce's or scan's operands, checked."""
+        shape = list(_shape(xs[0].type)) if xs else []
+        _require(bool(xs) and all(_combines(kind, _element(x.type)) for x in xs)
+                 and all(list(_shape(x.type)) == shape for x in xs)
+                 and (len(xs) == 1 or kind == "custom") and 0 <= axis < len(shape)
                  and (combine is not None) == (kind == "custom"),
-                 f"malformed reduce {kind} over axis {axis} of {x.type}")
+                 f"malformed {what} {kind} over axis {axis} of "
+                 f"{', '.join(str(x.type) for x in xs)}")
+        return shape
+
+    def reduce(self, kind: str, xs: Sequence[Value], axis: int,
+               combine: Block | None = None) -> list[Value]:
+        """`tile.reduce` of one block (any kind) or several (`custom`): one
+        result per block."""
+        shape = self._combine_operands("reduce", kind, xs, axis, combine)
         rest = shape[:axis] + shape[axis + 1:]
-        result_type = block_type(_element(x.type), rest) if rest else _element(x.type)
-        header = (f"tile.reduce {kind} {x} {{axis = {axis} : i32}} : "
-                  f"{x.type.to_ir()} -> {result_type.to_ir()}")
+        result_types = [block_type(_element(x.type), rest) if rest else _element(x.type)
+                        for x in xs]
+        header = (f"tile.reduce {kind} {', '.join(str(x) for x in xs)} "
+                  f"{{axis = {axis} : i32}} : {', '.join(x.type.to_ir() for x in xs)} -> "
+                  f"{', '.join(t.to_ir() for t in result_types)}")
         if combine is None:
-            return self._op(header, result_type)
-        return self._region_op([header + " ", combine], [result_type])[0]
+            return [self._op(header, result_types[0])]
+        return self._region_op([header + " ", combine], result_types)
 
-    def scan(self, kind: str, x: Value, axis: int, reverse: bool,
-             combine: Block | None = None) -> Value:
-        _require(_combines(kind, _element(x.type)) and 0 <= axis < len(_shape(x.type))
-                 and (combine is not None) == (kind == "custom"),
-                 f"malformed scan {kind} over axis {axis} of {x.type}")
+    def scan(self, kind: str, xs: Sequence[Value], axis: int, reverse: bool,
+             combine: Block | None = None) -> list[Value]:
+        """`tile.scan` of one block (any kind) or several (`custom`)."""
+        self._combine_operands("scan", kind, xs, axis, combine)
         attrs = f"axis = {axis} : i32" + (", reverse" if reverse else "")
-        header = f"tile.scan {kind} {x} {{{attrs}}} : {x.type.to_ir()}"
+        header = (f"tile.scan {kind} {', '.join(str(x) for x in xs)} {{{attrs}}} : "
+                  f"{', '.join(x.type.to_ir() for x in xs)}")
         if combine is None:
-            return self._op(header, x.type)
-        return self._region_op([header + " ", combine], [x.type])[0]
+            return [self._op(header, xs[0].type)]
+        return self._region_op([header + " ", combine], [x.type for x in xs])
 
     def dot(self, a: Value, b: Value, acc: Value) -> Value:
         sa, sb, sc = _shape(a.type), _shape(b.type), _shape(acc.type)

@@ -461,7 +461,9 @@ def expand_dims(input: Any, axis: Any) -> Tensor:
 # Reductions and scans
 # ----------------------------------------------------------------------------
 
-Combine = Callable[[Tensor, Tensor], Tensor]
+# A combine of groups of blocks (one per reduced or scanned operand): the
+# earlier elements, the later ones, and the combined ones.
+Combine = Callable[[list[Tensor], list[Tensor]], list[Tensor]]
 
 
 def _builtin_combine(kind: str) -> Combine:
@@ -469,12 +471,12 @@ def _builtin_combine(kind: str) -> Combine:
     or, and; floats: max/min propagate NaN, maxnum/minnum ignore it; umax/umin
     for unsigned integers)."""
     if kind == "sum":
-        return O.add
+        return lambda a, b: [O.add(a[0], b[0])]
     which = kind.removeprefix("u").removesuffix("num")  # minmax orders unsigned as unsigned
-    return lambda a, b: O.minmax(which, a, b, propagate_nan=not kind.endswith("num"))
+    return lambda a, b: [O.minmax(which, a[0], b[0], propagate_nan=not kind.endswith("num"))]
 
 
-def _custom_combine(combine_fn: Any, element: T.dtype) -> Combine:
+def _custom_combine(combine_fn: Any, elements: list[T.dtype]) -> Combine:
     """A @jit combine function applied to blocks of operands at once; where it
     branches on its operands (`if a < b:`), one element at a time."""
     from .runner import callable_jit
@@ -482,23 +484,29 @@ def _custom_combine(combine_fn: Any, element: T.dtype) -> Combine:
     if fn is None:
         raise TileError(f"the combine function must be a @tile.jit function, got {combine_fn!r}")
 
-    def scalar_result(result: Any, like: Tensor) -> Tensor:
-        if isinstance(result, (tuple, list)):
-            if len(result) != 1:
-                raise TileError("combine functions with several values are not supported yet")
-            result = result[0]
-        return O.cast(O.to_value(result, like.dtype), element)
+    def scalar_results(result: Any, like: list[Tensor]) -> list[Tensor]:
+        results = list(result) if isinstance(result, (tuple, list)) else [result]
+        if len(results) != len(elements):
+            raise TileError(f"the combine function {combine_fn.__name__} returns "
+                            f"{len(results)} value{'s' if len(results) != 1 else ''}; "
+                            f"combining {len(elements)} block"
+                            f"{'s' if len(elements) != 1 else ''} it must return "
+                            f"{len(elements)}")
+        return [O.cast(O.to_value(r, x.dtype), element)
+                for r, x, element in zip(results, like, elements)]
 
-    def combine(a: Tensor, b: Tensor) -> Tensor:
+    def combine(a: list[Tensor], b: list[Tensor]) -> list[Tensor]:
         try:
-            return O.broadcast_to(scalar_result(fn(a, b), a), a.shape)
+            return [O.broadcast_to(r, a[0].shape) for r in scalar_results(fn(*a, *b), a)]
         except BlockTruthError:
             pass
-        out = np.empty(a.data.shape, dtype=a.data.dtype)
-        for index in np.ndindex(*a.data.shape):
-            pair = (Tensor(a.data[index], a.dtype), Tensor(b.data[index], b.dtype))
-            out[index] = scalar_result(fn(*pair), pair[0]).data
-        return make(out, element)
+        outs = [np.empty(x.data.shape, dtype=x.data.dtype) for x in a]
+        for index in np.ndindex(*a[0].data.shape):
+            earlier = [Tensor(x.data[index], x.dtype) for x in a]
+            later = [Tensor(x.data[index], x.dtype) for x in b]
+            for out, r in zip(outs, scalar_results(fn(*earlier, *later), earlier)):
+                out[index] = r.data
+        return [make(out, element) for out, element in zip(outs, elements)]
     return combine
 
 
@@ -508,42 +516,63 @@ def _take(x: Tensor, axis: int, index: Any) -> Tensor:
     return Tensor(x.data[tuple(selector)], x.dtype)
 
 
-def _reduce_axis(x: Tensor, axis: int, combine: Combine) -> Tensor:
+def _concat(first: list[Tensor], rest: list[Tensor], axis: int) -> list[Tensor]:
+    return [Tensor(np.concatenate([f.data, r.data], axis=axis), r.dtype)
+            for f, r in zip(first, rest)]
+
+
+def _reduce_axis(xs: list[Tensor], axis: int, combine: Combine) -> list[Tensor]:
     """Combines neighbours pairwise, in order, until one element is left along
     `axis` (a tree, as the GPU reduces; associativity is all it needs)."""
-    while x.shape[axis] > 1:
-        n = x.shape[axis]
-        pairs = combine(_take(x, axis, slice(0, n - 1, 2)), _take(x, axis, slice(1, n, 2)))
+    while xs[0].shape[axis] > 1:
+        n = xs[0].shape[axis]
+        pairs = combine([_take(x, axis, slice(0, n - 1, 2)) for x in xs],
+                        [_take(x, axis, slice(1, n, 2)) for x in xs])
         if n % 2:
-            last = _take(x, axis, slice(n - 1, n))
-            pairs = Tensor(np.concatenate([pairs.data, last.data], axis=axis), pairs.dtype)
-        x = pairs
-    return _take(x, axis, 0)
+            pairs = _concat(pairs, [_take(x, axis, slice(n - 1, n)) for x in xs], axis)
+        xs = pairs
+    return [_take(x, axis, 0) for x in xs]
 
 
-def _reduce(kind: str, input: Any, axis: Any, keep_dims: Any,
-            combine_fn: Any = None) -> Tensor:
+def _reduce_blocks(kind: str, xs: list[Tensor], axis: Any, keep_dims: Any,
+                   combine_fn: Any = None) -> list[Tensor]:
+    if unwrap(axis) is None:  # reduce everything: flatten first
+        keep_rank = len(xs[0].shape) if unwrap(keep_dims) else 0
+        xs, axis = [O.reshape(x, [x.numel]) for x in xs], 0
+    else:
+        keep_rank = 0
+    axis = _axis(axis, len(xs[0].shape))
+    combine = _custom_combine(combine_fn, [x.dtype for x in xs]) if kind == "custom" \
+        else _builtin_combine(kind)
+    results = _reduce_axis(xs, axis, combine)
+    if unwrap(keep_dims):
+        if keep_rank:
+            return [O.reshape(r, [1] * keep_rank) for r in results]
+        results = [O.expand_dims(r, axis) for r in results]
+    return results
+
+
+def _reduce(kind: str, input: Any, axis: Any, keep_dims: Any) -> Tensor:
+    """A builtin reduction (`sum`, `max`, ...) of one block."""
     x = O.to_value(input)
     if not x.is_block():
         return x
-    if unwrap(axis) is None:  # reduce everything: flatten first
-        keep_rank = len(x.shape) if unwrap(keep_dims) else 0
-        x, axis = O.reshape(x, [x.numel]), 0
-    else:
-        keep_rank = 0
-    axis = _axis(axis, len(x.shape))
     if kind == "sum" and x.dtype.is_int() and x.dtype.primitive_bitwidth < 32:
         x = O.cast(x, T.int32)  # Triton sums narrow integers in int32
     if kind in ("max", "min"):
         kind = S.extreme_kind(kind, x.dtype)
-    combine = _custom_combine(combine_fn, x.dtype) if kind == "custom" \
-        else _builtin_combine(kind)
-    result = _reduce_axis(x, axis, combine)
-    if unwrap(keep_dims):
-        if keep_rank:
-            return O.reshape(result, [1] * keep_rank)
-        result = O.expand_dims(result, axis)
-    return result
+    return _reduce_blocks(kind, [x], axis, keep_dims)[0]
+
+
+def _custom_blocks(input: Any, what: str) -> tuple[list[Tensor], bool]:
+    inputs, is_tuple = C.combine_operands(input, what)
+    xs = [O.to_value(x) for x in inputs]
+    if not all(x.is_block() for x in xs):
+        raise TileError(f"{what} needs blocks, got a scalar")
+    if any(x.shape != xs[0].shape for x in xs):
+        raise TileError(f"{what}: the blocks must have one shape, got "
+                        f"{', '.join(str(list(x.shape)) for x in xs)}")
+    return xs, is_tuple
 
 
 @_implements
@@ -576,7 +605,7 @@ def _arg_reduce(kind: str, input: Any, axis: Any, keep_dims: Any,
     if unwrap(axis) is None:
         x, axis = O.reshape(x, [x.numel]), 0
     axis = _axis(axis, len(x.shape))
-    extreme = _reduce_axis(x, axis, _builtin_combine(S.extreme_kind(kind, x.dtype)))
+    extreme = _reduce_axis([x], axis, _builtin_combine(S.extreme_kind(kind, x.dtype)))[0]
     hit = O.compare("eq", x, O.broadcast_to(O.expand_dims(extreme, axis), x.shape))
     if x.dtype.is_floating():  # a line of NaNs: every element is the extreme
         all_nan = O.compare("ne", extreme, extreme)
@@ -585,9 +614,10 @@ def _arg_reduce(kind: str, input: Any, axis: Any, keep_dims: Any,
     shape[axis] = x.shape[axis]
     index = O.broadcast_to(O.reshape(arange(0, x.shape[axis]), shape), x.shape)
     if unwrap(tie_break_left):
-        result = _reduce_axis(O.where(hit, index, x.shape[axis]), axis, _builtin_combine("min"))
+        result = _reduce_axis([O.where(hit, index, x.shape[axis])], axis,
+                              _builtin_combine("min"))[0]
     else:
-        result = _reduce_axis(O.where(hit, index, -1), axis, _builtin_combine("max"))
+        result = _reduce_axis([O.where(hit, index, -1)], axis, _builtin_combine("max"))[0]
     return O.expand_dims(result, axis) if unwrap(keep_dims) else result
 
 
@@ -602,27 +632,30 @@ def argmin(input: Any, axis: Any, tie_break_left: Any = True, keep_dims: Any = F
 
 
 @_implements
-def reduce(input: Any, axis: Any, combine_fn: Any, keep_dims: Any = False) -> Tensor:
-    return _reduce("custom", C.single_operand(input, "tl.reduce"), axis, keep_dims, combine_fn)
+def reduce(input: Any, axis: Any, combine_fn: Any, keep_dims: Any = False) -> Any:
+    xs, is_tuple = _custom_blocks(input, "tl.reduce")
+    results = _reduce_blocks("custom", xs, axis, keep_dims, combine_fn)
+    return tuple(results) if is_tuple else results[0]
 
 
-def _scan_axis(x: Tensor, axis: int, combine: Combine, reverse: bool) -> Tensor:
+def _scan_axis(xs: list[Tensor], axis: int, combine: Combine, reverse: bool) -> list[Tensor]:
     """Inclusive scan by doubling strides (Hillis-Steele): log2(n) combines of
     whole blocks, each combining an earlier partial result with a later one."""
     if reverse:
-        flipped = _scan_axis(Tensor(np.flip(x.data, axis), x.dtype), axis,
+        flipped = _scan_axis([Tensor(np.flip(x.data, axis), x.dtype) for x in xs], axis,
                              lambda a, b: combine(b, a), False)
-        return Tensor(np.flip(flipped.data, axis).copy(), flipped.dtype)
-    n, stride = x.shape[axis], 1
+        return [Tensor(np.flip(f.data, axis).copy(), f.dtype) for f in flipped]
+    n, stride = xs[0].shape[axis], 1
     while stride < n:
-        later = combine(_take(x, axis, slice(0, n - stride)), _take(x, axis, slice(stride, n)))
-        x = Tensor(np.concatenate([_take(x, axis, slice(0, stride)).data, later.data],
-                                  axis=axis), later.dtype)
+        later = combine([_take(x, axis, slice(0, n - stride)) for x in xs],
+                        [_take(x, axis, slice(stride, n)) for x in xs])
+        xs = _concat([_take(x, axis, slice(0, stride)) for x in xs], later, axis)
         stride *= 2
-    return x
+    return xs
 
 
-def _scan(kind: str, input: Any, axis: Any, reverse: Any, combine_fn: Any = None) -> Tensor:
+def _scan(kind: str, input: Any, axis: Any, reverse: Any) -> Tensor:
+    """A builtin scan (`cumsum`, ...) of one block."""
     x = O.to_value(input)
     if not x.is_block():
         raise TileError("a scan needs a block")
@@ -631,9 +664,7 @@ def _scan(kind: str, input: Any, axis: Any, reverse: Any, combine_fn: Any = None
         x = O.cast(x, T.int32)
     if kind in ("max", "min"):
         kind = S.extreme_kind(kind, x.dtype)
-    combine = _custom_combine(combine_fn, x.dtype) if kind == "custom" \
-        else _builtin_combine(kind)
-    return _scan_axis(x, axis, combine, bool(unwrap(reverse)))
+    return _scan_axis([x], axis, _builtin_combine(kind), bool(unwrap(reverse)))[0]
 
 
 @_implements
@@ -647,8 +678,12 @@ def cummax(input: Any, axis: Any = 0, reverse: Any = False) -> Tensor:
 
 
 @_implements
-def associative_scan(input: Any, axis: Any, combine_fn: Any, reverse: Any = False) -> Tensor:
-    return _scan("custom", C.single_operand(input, "tl.associative_scan"), axis, reverse, combine_fn)
+def associative_scan(input: Any, axis: Any, combine_fn: Any, reverse: Any = False) -> Any:
+    xs, is_tuple = _custom_blocks(input, "tl.associative_scan")
+    axis = _axis(axis, len(xs[0].shape))
+    results = _scan_axis(xs, axis, _custom_combine(combine_fn, [x.dtype for x in xs]),
+                         bool(unwrap(reverse)))
+    return tuple(results) if is_tuple else results[0]
 
 
 # ----------------------------------------------------------------------------

@@ -570,9 +570,8 @@ def expand_dims(input: Any, axis: Any, _builder: Builder | None = None) -> tenso
 # Reductions, scans, dot
 # ----------------------------------------------------------------------------
 
-def _reduce_kind(b: Builder, kind: str, x: tensor, axis: int,
-                 combine: Block | None = None) -> tensor:
-    return tensor(b.reduce(kind, x.handle, axis, combine))
+def _reduce_kind(b: Builder, kind: str, x: tensor, axis: int) -> tensor:
+    return tensor(b.reduce(kind, [x.handle], axis)[0])
 
 
 def _block_operand(b: Builder, input: Any, what: str) -> tensor:
@@ -582,48 +581,83 @@ def _block_operand(b: Builder, input: Any, what: str) -> tensor:
     return x
 
 
-def _reduce(b: Builder, kind: str, input: Any, axis: Any, keep_dims: Any,
-            combine_fn: Any = None) -> tensor:
-    x = _block_operand(b, input, "tl.reduce" if kind == "custom" else f"tl.{kind}")
-    if unwrap(axis) is None:  # reduce everything: flatten first
-        x, axis = S.reshape(b, x, [x.numel]), 0
-        keep_rank = len(input.shape) if unwrap(keep_dims) else 0
-    else:
-        keep_rank = 0
-    axis = _axis(axis, len(x.shape))
+def _reduce(b: Builder, kind: str, input: Any, axis: Any, keep_dims: Any) -> tensor:
+    """A builtin reduction (`sum`, `max`, ...) of one block."""
+    x = _block_operand(b, input, f"tl.{kind}")
     if kind == "sum" and x.dtype.is_int() and x.dtype.primitive_bitwidth < 32:
         x = S.cast(b, x, T.int32)  # Triton sums narrow integers in int32
     if kind in ("max", "min"):
         kind = S.extreme_kind(kind, x.dtype)
-    combine = _combine_region(b, combine_fn, x.dtype) if kind == "custom" else None
-    result = _reduce_kind(b, kind, x, axis, combine)
+    return _reduce_blocks(b, kind, [x], axis, keep_dims)[0]
+
+
+def _reduce_blocks(b: Builder, kind: str, xs: list[tensor], axis: Any, keep_dims: Any,
+                   combine_fn: Any = None) -> list[tensor]:
+    """`tile.reduce` of blocks of one shape along `axis` (all of them when
+    None), with `keep_dims` as Triton has it."""
+    rank = len(xs[0].shape)
+    if unwrap(axis) is None:  # reduce everything: flatten first
+        xs, axis = [S.reshape(b, x, [x.numel]) for x in xs], 0
+        keep_rank = rank if unwrap(keep_dims) else 0
+    else:
+        keep_rank = 0
+    axis = _axis(axis, len(xs[0].shape))
+    combine = _combine_region(b, combine_fn, [x.dtype for x in xs]) \
+        if kind == "custom" else None
+    results = [tensor(r) for r in b.reduce(kind, [x.handle for x in xs], axis, combine)]
     if unwrap(keep_dims):
         if keep_rank:
-            return S.reshape(b, result, [1] * keep_rank) if result.is_block() \
-                else S.splat(b, result, [1] * keep_rank)
-        result = S.expand_dims(b, result, axis)
-    return result
+            return [S.reshape(b, r, [1] * keep_rank) if r.is_block()
+                    else S.splat(b, r, [1] * keep_rank) for r in results]
+        results = [S.expand_dims(b, r, axis) for r in results]
+    return results
 
 
-def _combine_region(b: Builder, combine_fn: Any, element: dtype) -> Block:
-    """The region of a custom reduce/scan: `^bb0(%a, %b)`, the combine
-    function inlined on the two scalars, `tile.yield`."""
+def _combine_region(b: Builder, combine_fn: Any, elements: list[dtype]) -> Block:
+    """The region of a custom reduce/scan: `^bb0(%a..., %b...)`, the combine
+    function inlined on the two groups of scalars, `tile.yield` of its
+    results (one per block)."""
     from ..runtime.jit import JITFunction
     if not isinstance(combine_fn, JITFunction):
         raise TileError(f"the combine function must be a @tile.jit function, got {combine_fn!r}")
-    block = b.combine_region(element)
+    block = b.combine_region(elements)
     with b.insertion_point(block):
-        lhs, rhs = (tensor(arg) for arg in block.args)
-        result = b.call_jit(combine_fn, [lhs, rhs])
-        if isinstance(result, (tuple, list)):
-            if len(result) != 1:
-                raise TileError("combine functions with several values are not supported yet")
-            result = result[0]
-        result = S.cast(b, S.to_tensor(b, result, like=lhs), element)
-        if result.is_block():
-            raise TileError("a combine function must return a scalar")
-        b.combine_yield(result.handle)
+        args = [tensor(arg) for arg in block.args]
+        result = b.call_jit(combine_fn, args)
+        results = list(result) if isinstance(result, (tuple, list)) else [result]
+        if len(results) != len(elements):
+            raise TileError(f"the combine function {combine_fn.__name__} returns "
+                            f"{len(results)} value{'s' if len(results) != 1 else ''}; "
+                            f"combining {len(elements)} block"
+                            f"{'s' if len(elements) != 1 else ''} it must return "
+                            f"{len(elements)}")
+        values = []
+        for value, arg, element in zip(results, args, elements):
+            value = S.cast(b, S.to_tensor(b, value, like=arg), element)
+            if value.is_block():
+                raise TileError("a combine function must return scalars")
+            values.append(value.handle)
+        b.combine_yield(values)
     return block
+
+
+def combine_operands(input: Any, what: str) -> tuple[list[Any], bool]:
+    """The blocks of a custom reduce or scan, and whether they came as a
+    tuple (then the results are a tuple too, as in Triton)."""
+    if isinstance(input, (tuple, list)):
+        if not input:
+            raise TileError(f"{what} needs at least one block")
+        return list(input), True
+    return [input], False
+
+
+def _custom_blocks(b: Builder, input: Any, what: str) -> tuple[list[tensor], bool]:
+    inputs, is_tuple = combine_operands(input, what)
+    xs = [_block_operand(b, x, what) for x in inputs]
+    if any(x.shape != xs[0].shape for x in xs):
+        raise TileError(f"{what}: the blocks must have one shape, got "
+                        f"{', '.join(str(list(x.shape)) for x in xs)}")
+    return xs, is_tuple
 
 
 @builtin
@@ -697,30 +731,29 @@ def argmin(input: Any, axis: Any, tie_break_left: Any = True, keep_dims: Any = F
 
 @builtin
 def reduce(input: Any, axis: Any, combine_fn: Any, keep_dims: Any = False,
-           _builder: Builder | None = None) -> tensor:
-    return _reduce(_builder, "custom", single_operand(input, "tl.reduce"), axis, keep_dims,
-                   combine_fn)
+           _builder: Builder | None = None) -> Any:
+    xs, is_tuple = _custom_blocks(_builder, input, "tl.reduce")
+    results = _reduce_blocks(_builder, "custom", xs, axis, keep_dims, combine_fn)
+    return tuple(results) if is_tuple else results[0]
 
 
-def single_operand(input: Any, what: str) -> Any:
-    """The block of a one-operand reduce or scan (a block, or a 1-tuple of one)."""
-    if isinstance(input, (tuple, list)):
-        if len(input) != 1:
-            raise TileError(f"{what} over several blocks at once is not supported yet")
-        return input[0]
-    return input
+def _scan_blocks(b: Builder, kind: str, xs: list[tensor], axis: Any, reverse: Any,
+                 combine_fn: Any = None) -> list[tensor]:
+    axis = _axis(axis, len(xs[0].shape))
+    region = _combine_region(b, combine_fn, [x.dtype for x in xs]) \
+        if kind == "custom" else None
+    return [tensor(r) for r in
+            b.scan(kind, [x.handle for x in xs], axis, bool(unwrap(reverse)), region)]
 
 
-def _scan(b: Builder, kind: str, input: Any, axis: Any, reverse: Any,
-          combine_fn: Any = None) -> tensor:
+def _scan(b: Builder, kind: str, input: Any, axis: Any, reverse: Any) -> tensor:
+    """A builtin scan (`cumsum`, ...) of one block."""
     x = _block_operand(b, input, "a scan")
-    axis = _axis(axis, len(x.shape))
     if kind == "sum" and x.dtype.is_int() and x.dtype.primitive_bitwidth < 32:
         x = S.cast(b, x, T.int32)
     if kind in ("max", "min"):
         kind = S.extreme_kind(kind, x.dtype)
-    region = _combine_region(b, combine_fn, x.dtype) if kind == "custom" else None
-    return tensor(b.scan(kind, x.handle, axis, bool(unwrap(reverse)), region))
+    return _scan_blocks(b, kind, [x], axis, reverse)[0]
 
 
 @builtin
@@ -737,9 +770,10 @@ def cummax(input: Any, axis: Any = 0, reverse: Any = False,
 
 @builtin
 def associative_scan(input: Any, axis: Any, combine_fn: Any, reverse: Any = False,
-                     _builder: Builder | None = None) -> tensor:
-    return _scan(_builder, "custom", single_operand(input, "tl.associative_scan"), axis, reverse,
-                 combine_fn)
+                     _builder: Builder | None = None) -> Any:
+    xs, is_tuple = _custom_blocks(_builder, input, "tl.associative_scan")
+    results = _scan_blocks(_builder, "custom", xs, axis, reverse, combine_fn)
+    return tuple(results) if is_tuple else results[0]
 
 
 _DOT_TYPES = (T.float16, T.bfloat16, T.float32)

@@ -162,3 +162,69 @@ func.func @reverse_custom(%x: !tile.ptr<f32>) attributes {tile.num_warps = 1 : i
   tile.store %p, %s : !tile.block<24x!tile.ptr<f32>, #w>
   return
 }
+
+// -----
+
+#v = #tile.blocked<size_per_thread = [1], threads_per_warp = [32], warps = [4], order = [0]>
+
+// Argmax of 1000 elements as a reduction of two blocks: each element pair
+// travels as one struct, shuffled field by field (with the validity flag of
+// the padding) and stored to shared memory as one struct per warp; i1
+// fields are bytes there.
+// CHECK-LABEL: gpu.func @argmax_pairs
+// CHECK: llvm.insertvalue {{.*}} : !llvm.struct<(f32, i32, i1)>
+// CHECK: gpu.shuffle  xor {{.*}} : f32
+// CHECK: gpu.shuffle  xor {{.*}} : i32
+// CHECK: llvm.store {{.*}} : !llvm.struct<(f32, i32, i8)>, !llvm.ptr<3>
+// CHECK: llvm.load {{.*}} : !llvm.ptr<3> -> !llvm.struct<(f32, i32, i8)>
+// CHECK: llvm.extractvalue {{.*}}[1] : !llvm.struct<(f32, i32, i1)>
+func.func @argmax_pairs(%x: !tile.ptr<f32>, %out: !tile.ptr<i32>) attributes {tile.num_warps = 4 : i32} {
+  %r = tile.arange 0, 1000 : !tile.block<1000xi32, #v>
+  %xb = tile.splat %x : !tile.ptr<f32> -> !tile.block<1000x!tile.ptr<f32>, #v>
+  %p = tile.addptr %xb, %r : !tile.block<1000x!tile.ptr<f32>, #v>, !tile.block<1000xi32, #v>
+  %v = tile.load %p : !tile.block<1000x!tile.ptr<f32>, #v>
+  %zero = tile.constant dense<0.0> : !tile.block<1000xf32, #v>
+  %pos = tile.cmpf ogt, %v, %zero : !tile.block<1000xf32, #v>
+  %m, %at, %all = tile.reduce custom %v, %r, %pos {axis = 0 : i32} : !tile.block<1000xf32, #v>, !tile.block<1000xi32, #v>, !tile.block<1000xi1, #v> -> f32, i32, i1 {
+  ^bb0(%va: f32, %ia: i32, %pa: i1, %vb: f32, %ib: i32, %pb: i1):
+    %gt = arith.cmpf ogt, %va, %vb : f32
+    %mv = arith.select %gt, %va, %vb : f32
+    %mi = arith.select %gt, %ia, %ib : i32
+    %both = arith.andi %pa, %pb : i1
+    tile.yield %mv, %mi, %both : f32, i32, i1
+  }
+  %sel = arith.select %all, %at, %at : i32
+  tile.store %out, %sel : !tile.ptr<i32>
+  return
+}
+
+// -----
+
+#w = #tile.blocked<size_per_thread = [2], threads_per_warp = [32], warps = [2], order = [0]>
+
+// A linear recurrence over 128 elements, two blocks: registers, lanes
+// (index shuffles of each field) and warps (the struct through shared
+// memory); each result is one field.
+// CHECK-LABEL: gpu.func @recurrence
+// CHECK: gpu.shuffle  idx {{.*}} : f32
+// CHECK: llvm.store {{.*}} : !llvm.struct<(f32, f32)>, !llvm.ptr<3>
+// CHECK: llvm.load {{.*}} : !llvm.ptr<3> -> !llvm.struct<(f32, f32)>
+// CHECK: llvm.extractvalue {{.*}}[1] : !llvm.struct<(f32, f32)>
+func.func @recurrence(%a: !tile.ptr<f32>, %b: !tile.ptr<f32>) attributes {tile.num_warps = 2 : i32} {
+  %r = tile.arange 0, 128 : !tile.block<128xi32, #w>
+  %ab = tile.splat %a : !tile.ptr<f32> -> !tile.block<128x!tile.ptr<f32>, #w>
+  %ap = tile.addptr %ab, %r : !tile.block<128x!tile.ptr<f32>, #w>, !tile.block<128xi32, #w>
+  %av = tile.load %ap : !tile.block<128x!tile.ptr<f32>, #w>
+  %bb = tile.splat %b : !tile.ptr<f32> -> !tile.block<128x!tile.ptr<f32>, #w>
+  %bp = tile.addptr %bb, %r : !tile.block<128x!tile.ptr<f32>, #w>, !tile.block<128xi32, #w>
+  %bv = tile.load %bp : !tile.block<128x!tile.ptr<f32>, #w>
+  %x, %h = tile.scan custom %av, %bv {axis = 0 : i32} : !tile.block<128xf32, #w>, !tile.block<128xf32, #w> {
+  ^bb0(%a1: f32, %b1: f32, %a2: f32, %b2: f32):
+    %aa = arith.mulf %a1, %a2 : f32
+    %t = arith.mulf %b1, %a2 : f32
+    %bn = arith.addf %t, %b2 : f32
+    tile.yield %aa, %bn : f32, f32
+  }
+  tile.store %bp, %h : !tile.block<128x!tile.ptr<f32>, #w>
+  return
+}

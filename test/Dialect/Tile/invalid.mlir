@@ -657,7 +657,7 @@ func.func @reduce_rank1_block_result(%x: !tile.block<16xi32>) {
 // -----
 
 func.func @reduce_pointers(%x: !tile.block<16x!tile.ptr<f32>>) {
-  // expected-error @+1 {{'tile.reduce' op operand #0 must be block of scalars, but got '!tile.block<16x!tile.ptr<f32>>'}}
+  // expected-error @+1 {{'tile.reduce' op operand #0 must be variadic of block of scalars, but got '!tile.block<16x!tile.ptr<f32>>'}}
   %0 = "tile.reduce"(%x) <{axis = 0 : i32, kind = #tile<combine sum>}> ({}) : (!tile.block<16x!tile.ptr<f32>>) -> !tile.ptr<f32>
   return
 }
@@ -690,6 +690,58 @@ func.func @reduce_region_with_max(%x: !tile.block<16xf32>) {
   ^bb0(%a: f32, %b: f32):
     %m = arith.maximumf %a, %b : f32
     tile.yield %m : f32
+  }
+  return
+}
+
+// -----
+
+func.func @reduce_several_builtin(%x: !tile.block<16xf32>) {
+  // expected-error @+1 {{'tile.reduce' op with kind 'sum' takes one operand, not 2 (only 'custom' combines several)}}
+  %0:2 = tile.reduce sum %x, %x {axis = 0 : i32} : !tile.block<16xf32>, !tile.block<16xf32> -> f32, f32
+  return
+}
+
+// -----
+
+func.func @reduce_several_shapes(%x: !tile.block<16xf32>, %y: !tile.block<8xi32>) {
+  // expected-error @+1 {{'tile.reduce' op operands must have one shape, got 16 and 8}}
+  %0:2 = tile.reduce custom %x, %y {axis = 0 : i32} : !tile.block<16xf32>, !tile.block<8xi32> -> f32, i32 {
+  ^bb0(%a: f32, %i: i32, %b: f32, %j: i32):
+    tile.yield %a, %i : f32, i32
+  }
+  return
+}
+
+// -----
+
+func.func @reduce_several_result_count(%x: !tile.block<16xf32>, %y: !tile.block<16xi32>) {
+  // expected-error @+1 {{'tile.reduce' op has 2 operands but 1 results}}
+  %0 = tile.reduce custom %x, %y {axis = 0 : i32} : !tile.block<16xf32>, !tile.block<16xi32> -> f32 {
+  ^bb0(%a: f32, %i: i32, %b: f32, %j: i32):
+    tile.yield %a, %i : f32, i32
+  }
+  return
+}
+
+// -----
+
+func.func @reduce_several_region_order(%x: !tile.block<16xf32>, %y: !tile.block<16xi32>) {
+  // expected-error @+1 {{'tile.reduce' op combine region must take arguments ('f32', 'i32', 'f32', 'i32')}}
+  %0:2 = tile.reduce custom %x, %y {axis = 0 : i32} : !tile.block<16xf32>, !tile.block<16xi32> -> f32, i32 {
+  ^bb0(%a: f32, %b: f32, %i: i32, %j: i32):
+    tile.yield %a, %i : f32, i32
+  }
+  return
+}
+
+// -----
+
+func.func @scan_several_yield(%x: !tile.block<16xf32>, %y: !tile.block<16xi32>) {
+  // expected-error @+1 {{'tile.scan' op combine region must yield 'f32', 'i32'}}
+  %0:2 = tile.scan custom %x, %y {axis = 0 : i32} : !tile.block<16xf32>, !tile.block<16xi32> {
+  ^bb0(%a: f32, %i: i32, %b: f32, %j: i32):
+    tile.yield %a : f32
   }
   return
 }
@@ -778,7 +830,8 @@ func.func @scan_axis(%x: !tile.block<128xi32>) {
 // -----
 
 func.func @scan_result(%x: !tile.block<128xi32>) {
-  // expected-error @+1 {{'tile.scan' op failed to verify that all of {src, result} have same type}}
+  // expected-error @+2 {{'tile.scan' op inferred type(s) '!tile.block<128xi32>' are incompatible with return type(s) of operation '!tile.block<128xi64>'}}
+  // expected-error @+1 {{'tile.scan' op failed to infer returned types}}
   %0 = "tile.scan"(%x) <{axis = 0 : i32, kind = #tile<combine sum>}> ({}) : (!tile.block<128xi32>) -> !tile.block<128xi64>
   return
 }

@@ -250,6 +250,19 @@ func.func @reduce(%x: !tile.block<16x32xf32>, %v: !tile.block<8xf32>,
     %m = arith.xori %a, %b : i64
     tile.yield %m : i64
   }
+  // Several blocks at once (argmax): the earlier element of each, then the
+  // later one; a result per block.
+  // CHECK: %{{.*}}:2 = tile.reduce custom %{{.*}}, %{{.*}} {axis = 0 : i32} : !tile.block<8xf32>, !tile.block<8xi32> -> f32, i32 {
+  // CHECK-NEXT: ^bb0(%{{.*}}: f32, %{{.*}}: i32, %{{.*}}: f32, %{{.*}}: i32):
+  // CHECK: tile.yield %{{.*}}, %{{.*}} : f32, i32
+  %iota = tile.arange 0, 8 : !tile.block<8xi32>
+  %6:2 = tile.reduce custom %v, %iota {axis = 0 : i32} : !tile.block<8xf32>, !tile.block<8xi32> -> f32, i32 {
+  ^bb0(%va: f32, %ia: i32, %vb: f32, %ib: i32):
+    %gt = arith.cmpf ogt, %va, %vb : f32
+    %m = arith.select %gt, %va, %vb : f32
+    %at = arith.select %gt, %ia, %ib : i32
+    tile.yield %m, %at : f32, i32
+  }
   return
 }
 
@@ -268,6 +281,16 @@ func.func @scan(%x: !tile.block<128xi32>, %y: !tile.block<16x24xf32>) {
   ^bb0(%a: i32, %b: i32):
     %m = arith.muli %a, %b : i32
     tile.yield %m : i32
+  }
+  // A linear recurrence over two blocks; each result has its operand's type.
+  // CHECK: %{{.*}}:2 = tile.scan custom %{{.*}}, %{{.*}} {axis = 1 : i32} : !tile.block<16x24xf32>, !tile.block<16x24xf32> {
+  // CHECK: tile.yield %{{.*}}, %{{.*}} : f32, f32
+  %4:2 = tile.scan custom %y, %y {axis = 1 : i32} : !tile.block<16x24xf32>, !tile.block<16x24xf32> {
+  ^bb0(%a1: f32, %b1: f32, %a2: f32, %b2: f32):
+    %a = arith.mulf %a1, %a2 : f32
+    %t = arith.mulf %b1, %a2 : f32
+    %b = arith.addf %t, %b2 : f32
+    tile.yield %a, %b : f32, f32
   }
   return
 }

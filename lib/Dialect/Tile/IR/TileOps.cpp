@@ -759,12 +759,29 @@ TypedAttr mlir::tile::getCombineIdentity(CombineKind kind, Type element) {
   return builder.getIntegerAttr(element, value);
 }
 
-/// Checks the axis, and that a `custom` kind comes with a combine region
-/// taking two scalars of the element type and yielding one, and that the
-/// other kinds come without one.
+/// Checks the operands (one block, or several of one shape for `custom`),
+/// the axis, and that a `custom` kind comes with a combine region taking the
+/// operands' element types twice (the earlier elements, then the later ones)
+/// and yielding them once, and that the other kinds come without one.
 static LogicalResult verifyCombine(Operation *op, CombineKind kind,
-                                   BlockType src, int64_t axis,
+                                   ValueRange srcs, int64_t axis,
                                    Region &combine) {
+  if (srcs.empty())
+    return op->emitOpError() << "needs at least one operand";
+  auto src = cast<BlockType>(srcs.front().getType());
+  if (kind != CombineKind::custom && srcs.size() != 1)
+    return op->emitOpError() << "with kind '" << stringifyCombineKind(kind)
+                             << "' takes one operand, not " << srcs.size()
+                             << " (only 'custom' combines several)";
+  SmallVector<Type> elements;
+  for (Value value : srcs) {
+    auto block = cast<BlockType>(value.getType());
+    if (block.getShape() != src.getShape())
+      return op->emitOpError() << "operands must have one shape, got "
+                               << formatShape(src.getShape()) << " and "
+                               << formatShape(block.getShape());
+    elements.push_back(block.getElementType());
+  }
   if (axis >= src.getRank())
     return op->emitOpError()
            << "axis " << axis << " is out of range for a rank-" << src.getRank()
@@ -790,15 +807,31 @@ static LogicalResult verifyCombine(Operation *op, CombineKind kind,
   }
   if (combine.empty())
     return op->emitOpError() << "with kind 'custom' needs a combine region";
+  auto describe = [&](InFlightDiagnostic &diag, unsigned times) {
+    for (unsigned i = 0; i < times * elements.size(); ++i)
+      diag << (i ? ", " : "") << elements[i % elements.size()];
+  };
   Block &body = combine.front();
-  if (body.getNumArguments() != 2 || body.getArgument(0).getType() != element ||
-      body.getArgument(1).getType() != element)
-    return op->emitOpError()
-           << "combine region must take two " << element << " arguments";
+  SmallVector<Type> argTypes(body.getArgumentTypes());
+  SmallVector<Type> twice(elements);
+  twice.append(elements);
+  if (argTypes != twice) {
+    if (elements.size() == 1)
+      return op->emitOpError()
+             << "combine region must take two " << element << " arguments";
+    InFlightDiagnostic diag = op->emitOpError()
+                              << "combine region must take arguments (";
+    describe(diag, 2);
+    return diag << ")";
+  }
   auto yield = dyn_cast<YieldOp>(body.getTerminator());
-  if (!yield || yield.getValues().size() != 1 ||
-      yield.getValues()[0].getType() != element)
-    return op->emitOpError() << "combine region must yield one " << element;
+  if (!yield || SmallVector<Type>(yield.getValues().getTypes()) != elements) {
+    InFlightDiagnostic diag = op->emitOpError() << "combine region must yield ";
+    if (elements.size() == 1)
+      diag << "one ";
+    describe(diag, 1);
+    return diag;
+  }
   return success();
 }
 
@@ -819,25 +852,30 @@ void ReduceOp::build(OpBuilder &builder, OperationState &state,
 }
 
 LogicalResult ReduceOp::verify() {
-  auto src = cast<BlockType>(getSrc().getType());
-  if (failed(verifyCombine(*this, getKind(), src, getAxis(), getCombine())))
+  if (failed(
+          verifyCombine(*this, getKind(), getSrcs(), getAxis(), getCombine())))
     return failure();
-  SmallVector<int64_t> shape(src.getShape());
-  shape.erase(shape.begin() + getAxis());
-  Type result = getType();
-  if (shape.empty()) {
-    if (result != src.getElementType())
-      return emitOpError() << "reducing a rank-1 block gives a scalar "
+  if (getResults().size() != getSrcs().size())
+    return emitOpError() << "has " << getSrcs().size() << " operands but "
+                         << getResults().size() << " results";
+  for (auto [value, result] : llvm::zip(getSrcs(), getResultTypes())) {
+    auto src = cast<BlockType>(value.getType());
+    SmallVector<int64_t> shape(src.getShape());
+    shape.erase(shape.begin() + getAxis());
+    if (shape.empty()) {
+      if (result != src.getElementType())
+        return emitOpError() << "reducing a rank-1 block gives a scalar "
+                             << src.getElementType() << ", not " << result;
+      continue;
+    }
+    auto block = dyn_cast<BlockType>(result);
+    if (!block || block.getShape() != ArrayRef<int64_t>(shape) ||
+        block.getElementType() != src.getElementType())
+      return emitOpError() << "reducing " << formatShape(src.getShape())
+                           << " along axis " << getAxis() << " gives a "
+                           << formatShape(shape) << " block of "
                            << src.getElementType() << ", not " << result;
-    return success();
   }
-  auto block = dyn_cast<BlockType>(result);
-  if (!block || block.getShape() != ArrayRef<int64_t>(shape) ||
-      block.getElementType() != src.getElementType())
-    return emitOpError() << "reducing " << formatShape(src.getShape())
-                         << " along axis " << getAxis() << " gives a "
-                         << formatShape(shape) << " block of "
-                         << src.getElementType() << ", not " << result;
   return success();
 }
 
@@ -852,12 +890,17 @@ void ScanOp::build(OpBuilder &builder, OperationState &state, CombineKind kind,
   state.addTypes(src.getType());
 }
 
+LogicalResult ScanOp::inferReturnTypes(MLIRContext *, std::optional<Location>,
+                                       ValueRange operands, DictionaryAttr,
+                                       OpaqueProperties, RegionRange,
+                                       SmallVectorImpl<Type> &inferred) {
+  // Each result has its operand's type (and layout).
+  llvm::append_range(inferred, operands.getTypes());
+  return success();
+}
+
 LogicalResult ScanOp::verify() {
-  auto src = cast<BlockType>(getSrc().getType());
-  if (getType() != src)
-    return emitOpError() << "result type " << getType()
-                         << " must equal the operand type " << src;
-  return verifyCombine(*this, getKind(), src, getAxis(), getCombine());
+  return verifyCombine(*this, getKind(), getSrcs(), getAxis(), getCombine());
 }
 
 //===----------------------------------------------------------------------===//

@@ -443,6 +443,40 @@ void LayoutAssigner::assignOp(Operation *op) {
       want(operand, layout);
     return;
   }
+  // Reductions and scans: every operand in one layout that separates the
+  // dimensions (the first operand's if it does), which the results follow
+  // (sliced along the axis for a reduction).
+  if (auto reduce = dyn_cast<ReduceOp>(op)) {
+    Value src = reduce.getSrc();
+    auto srcShape = cast<BlockType>(src.getType()).getShape();
+    Attribute srcLayout = layoutOf(src);
+    if (!srcLayout || !separatesDimensions(srcLayout, srcShape))
+      srcLayout = getDefaultLayout(context, srcShape, numWarps);
+    for (OpOperand &operand : reduce.getSrcsMutable())
+      want(operand, srcLayout);
+    for (Value result : reduce.getResults())
+      if (isBlock(result))
+        assign(result,
+               SliceLayoutAttr::get(
+                   context, reduce.getAxis(),
+                   cast<DistributedLayoutAttrInterface>(srcLayout)),
+               kCarriedPriority);
+    return;
+  }
+  if (auto scan = dyn_cast<ScanOp>(op)) {
+    Value src = scan.getSrc();
+    auto srcShape = cast<BlockType>(src.getType()).getShape();
+    Attribute srcLayout = layoutOf(src);
+    if (!srcLayout)
+      srcLayout = orDefault(demands.lookup(scan.getResult()), src);
+    if (!separatesDimensions(srcLayout, srcShape))
+      srcLayout = getDefaultLayout(context, srcShape, numWarps);
+    for (OpOperand &operand : scan.getSrcsMutable())
+      want(operand, srcLayout);
+    for (Value result : scan.getResults())
+      assign(result, srcLayout, kCarriedPriority);
+    return;
+  }
   if (op->getNumResults() != 1 || !isBlock(op->getResult(0)) ||
       isFree(op->getResult(0)))
     return;
@@ -514,32 +548,6 @@ void LayoutAssigner::assignOp(Operation *op) {
     assign(result, layout, priorities.lookup(src));
     want(op->getOpOperand(0),
          srcWanted ? srcWanted : orDefault(Attribute(), src));
-    return;
-  }
-  if (auto reduce = dyn_cast<ReduceOp>(op)) {
-    Value src = reduce.getSrc();
-    auto srcShape = cast<BlockType>(src.getType()).getShape();
-    Attribute srcLayout = layoutOf(src);
-    if (!srcLayout || !separatesDimensions(srcLayout, srcShape))
-      srcLayout = getDefaultLayout(context, srcShape, numWarps);
-    want(reduce.getSrcMutable(), srcLayout);
-    assign(
-        result,
-        SliceLayoutAttr::get(context, reduce.getAxis(),
-                             cast<DistributedLayoutAttrInterface>(srcLayout)),
-        kCarriedPriority);
-    return;
-  }
-  if (auto scan = dyn_cast<ScanOp>(op)) {
-    Value src = scan.getSrc();
-    auto srcShape = cast<BlockType>(src.getType()).getShape();
-    Attribute srcLayout = layoutOf(src);
-    if (!srcLayout)
-      srcLayout = orDefault(demands.lookup(result), src);
-    if (!separatesDimensions(srcLayout, srcShape))
-      srcLayout = getDefaultLayout(context, srcShape, numWarps);
-    want(scan.getSrcMutable(), srcLayout);
-    assign(result, srcLayout, kCarriedPriority);
     return;
   }
   if (auto dot = dyn_cast<DotOp>(op)) {

@@ -417,7 +417,7 @@ def Tile_AtomicCASOp : Tile_Op<"atomic_cas", [
 
 def Tile_ReduceOp : Tile_Op<"reduce", [
     SingleBlockImplicitTerminator<"YieldOp">, RecursiveMemoryEffects]> {
-  let summary = "Reduce a block along one axis";
+  let summary = "Reduce blocks along one axis";
   let description = [{
     Combines the elements along dimension `axis` with `kind`: `sum`, `max`,
     `min`, `maxnum`, `minnum`, `umax`, `umin`, or `custom`, in which case
@@ -429,6 +429,11 @@ def Tile_ReduceOp : Tile_Op<"reduce", [
     (`tile.maxnumf`: NaN only where every element is NaN), as Triton's
     `tl.max`/`tl.min` do.
 
+    A `custom` reduction may take several blocks of one shape at once (a
+    tuple, as Triton's `tl.reduce((values, indices), ...)`): the region
+    takes the first element of each, then the second of each, and yields
+    one value per block; there is one result per block.
+
     ```mlir
     %rowmax = tile.reduce max %x {axis = 1 : i32}
         : !tile.block<16x32xf32> -> !tile.block<16xf32>
@@ -437,47 +442,79 @@ def Tile_ReduceOp : Tile_Op<"reduce", [
       %m = arith.mulf %a, %b : f32
       tile.yield %m : f32
     }
+    %max, %at = tile.reduce custom %v, %i {axis = 0 : i32}
+        : !tile.block<8xf32>, !tile.block<8xi32> -> f32, i32 {
+    ^bb0(%va: f32, %ia: i32, %vb: f32, %ib: i32):
+      %gt = arith.cmpf ogt, %va, %vb : f32
+      %v = arith.select %gt, %va, %vb : f32
+      %i = arith.select %gt, %ia, %ib : i32
+      tile.yield %v, %i : f32, i32
+    }
     ```
   }];
-  let arguments = (ins Tile_CombineKindAttr:$kind, Tile_ScalarBlock:$src,
-                       Tile_AxisAttr:$axis);
-  let results = (outs Tile_ScalarLike:$result);
+  let arguments = (ins Tile_CombineKindAttr:$kind,
+                       Variadic<Tile_ScalarBlock>:$srcs, Tile_AxisAttr:$axis);
+  let results = (outs Variadic<Tile_ScalarLike>:$results);
   let regions = (region AnyRegion:$combine);
   let assemblyFormat = [{
-    $kind $src attr-dict `:` type($src) `->` type($result) ($combine^)?
+    $kind $srcs attr-dict `:` type($srcs) `->` type($results) ($combine^)?
   }];
   let hasVerifier = 1;
   let skipDefaultBuilders = 1;
   let builders = [
     OpBuilder<(ins "CombineKind":$kind, "Value":$src, "int32_t":$axis)>
   ];
+  let extraClassDeclaration = [{
+    /// The operand of a reduction of one block (every kind but `custom`).
+    Value getSrc() { return getSrcs().front(); }
+    ::mlir::OpOperand &getSrcMutable() { return getSrcsMutable()[0]; }
+    /// Its result.
+    Value getResult() { return getResults().front(); }
+  }];
 }
 
 def Tile_ScanOp : Tile_Op<"scan", [
     SingleBlockImplicitTerminator<"YieldOp">, RecursiveMemoryEffects,
-    AllTypesMatch<["src", "result"]>]> {
-  let summary = "Inclusive scan of a block along one axis";
+    DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+  let summary = "Inclusive scan of blocks along one axis";
   let description = [{
     The inclusive prefix combination along dimension `axis` (from the end if
-    `reverse` is set), with `kind` as in `tile.reduce`. The result has the
-    operand's type. `tile.scan sum` is a cumulative sum.
+    `reverse` is set), with `kind` as in `tile.reduce`. Each result has its
+    operand's type. `tile.scan sum` is a cumulative sum. A `custom` scan may
+    take several blocks of one shape, as `tile.reduce` does.
 
     ```mlir
     %c = tile.scan sum %x {axis = 0 : i32} : !tile.block<128xi32>
+    %a, %b = tile.scan custom %x, %y {axis = 0 : i32}
+        : !tile.block<64xf32>, !tile.block<64xf32> {
+    ^bb0(%xa: f32, %ya: f32, %xb: f32, %yb: f32):
+      %x = arith.mulf %xa, %xb : f32
+      %t = arith.mulf %ya, %xb : f32
+      %y = arith.addf %t, %yb : f32
+      tile.yield %x, %y : f32, f32
+    }
     ```
   }];
-  let arguments = (ins Tile_CombineKindAttr:$kind, Tile_ScalarBlock:$src,
-                       Tile_AxisAttr:$axis, UnitAttr:$reverse);
-  let results = (outs Tile_ScalarBlock:$result);
+  let arguments = (ins Tile_CombineKindAttr:$kind,
+                       Variadic<Tile_ScalarBlock>:$srcs, Tile_AxisAttr:$axis,
+                       UnitAttr:$reverse);
+  let results = (outs Variadic<Tile_ScalarBlock>:$results);
   let regions = (region AnyRegion:$combine);
   let assemblyFormat = [{
-    $kind $src attr-dict `:` type($src) ($combine^)?
+    $kind $srcs attr-dict `:` type($srcs) ($combine^)?
   }];
   let hasVerifier = 1;
   let skipDefaultBuilders = 1;
   let builders = [
     OpBuilder<(ins "CombineKind":$kind, "Value":$src, "int32_t":$axis)>
   ];
+  let extraClassDeclaration = [{
+    /// The operand of a scan of one block (every kind but `custom`).
+    Value getSrc() { return getSrcs().front(); }
+    ::mlir::OpOperand &getSrcMutable() { return getSrcsMutable()[0]; }
+    /// Its result.
+    Value getResult() { return getResults().front(); }
+  }];
 }
 
 def Tile_YieldOp : Tile_Op<"yield", [Pure, Terminator,
