@@ -220,7 +220,7 @@ def test_do_not_specialize_takes_names_and_positions():
         tile.jit(do_not_specialize=[3])(kernel)
 
 
-@pytest.mark.parametrize("option", [{"do_not_specialize_on_alignment": ["n"]}, {"debug": True},
+@pytest.mark.parametrize("option", [{"do_not_specialize_on_alignment": ["n"]},
                                     {"repr": lambda *_: "k"}])
 def test_unsupported_jit_options_are_refused(option):
     def kernel(x_ptr, n):

@@ -26,10 +26,6 @@ def uses(p, WHAT: tl.constexpr):
     if WHAT == "inline_asm":
         tl.inline_asm_elementwise("mov.b32 $0, $1;", "=r,r", [x], dtype=tl.int32, is_pure=True,
                                   pack=1)
-    if WHAT == "device_print":
-        tl.device_print("x", x)
-    if WHAT == "print":
-        print("x", x)
     if WHAT == "boundary_check":
         tl.load(p + tl.arange(0, 4), boundary_check=(0,))
     if WHAT == "element":
@@ -47,8 +43,6 @@ CASES = [
     ("gather", f"{NO_ATTRIBUTE} 'gather'"),
     ("fp8", f"{NO_ATTRIBUTE} 'float8e4nv'"),
     ("inline_asm", f"{NO_ATTRIBUTE} 'inline_asm_elementwise'"),
-    ("device_print", f"{NO_ATTRIBUTE} 'device_print'"),
-    ("print", "cannot call the Python function print on runtime values"),
     ("boundary_check", "tl.load: boundary_check and padding_option are for block pointers "
                        "(tl.make_block_ptr), not for pointers"),
     ("element", "blocks can only be indexed with `:` and `None`"),
@@ -64,8 +58,8 @@ def test_compiled_error_is_located_at_the_use(what: str, message: str) -> None:
     assert_error_at_case(info.value, THIS_FILE, what, message)
 
 
-# print runs as Python's in the interpreter; the step-0 loop is Python's range there.
-INTERPRETED = [c for c in CASES if c[0] not in ("print", "step")]
+# The step-0 loop is Python's range in the interpreter.
+INTERPRETED = [c for c in CASES if c[0] not in ("step",)]
 
 
 @pytest.mark.parametrize("what, message", INTERPRETED, ids=[c[0] for c in INTERPRETED])
@@ -79,7 +73,7 @@ def test_interpreted_error_is_located_at_the_use(what: str, message: str,
     assert_error_at_case(info.value, THIS_FILE, what, message)
 
 
-@pytest.mark.parametrize("option", [{"debug": True}, {"do_not_specialize_on_alignment": ["p"]},
+@pytest.mark.parametrize("option", [{"do_not_specialize_on_alignment": ["p"]},
                                     {"repr": str}, {"launch_metadata": lambda *a: None}])
 def test_unsupported_jit_options_fail_at_the_decorator(option: dict) -> None:
     def kernel(p):

@@ -52,6 +52,14 @@ LogicalResult KernelEmitter::emitOp(Operation *op) {
     return emitReduce(reduce);
   if (auto scan = dyn_cast<ScanOp>(op))
     return emitScan(scan);
+  if (auto print = dyn_cast<PrintOp>(op))
+    return emitPrint(print);
+  if (auto assertOp = dyn_cast<AssertOp>(op))
+    return emitAssert(assertOp);
+  if (isa<BarrierOp>(op)) {
+    barrier(loc);
+    return success();
+  }
   if (auto dot = dyn_cast<DotOp>(op))
     return emitDot(dot);
   if (auto dot = dyn_cast<WarpGroupDotOp>(op))

@@ -352,6 +352,10 @@ private:
   Accumulator shuffleAccumulator(Location loc, Accumulator acc, Value lane,
                                  gpu::ShuffleMode mode);
 
+  // Debugging (Debug.cpp).
+  LogicalResult emitPrint(PrintOp op);
+  LogicalResult emitAssert(AssertOp op);
+
   // Matrix products (Dot.cpp).
   LogicalResult emitDot(DotOp op);
   LogicalResult emitWarpGroupDot(DotOp op, MmaLayoutAttr mma);

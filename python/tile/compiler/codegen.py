@@ -323,10 +323,13 @@ class CodeGenerator(ast.NodeVisitor):
 
     def visit_Assert(self, node: ast.Assert) -> None:
         condition = self.visit(node.test)
-        if not is_runtime(condition) and not condition:
-            message = self.visit(node.msg) if node.msg is not None else ""
-            raise TileError(f"assertion failed{': ' + str(message) if message else ''}")
-        # Runtime assertions (device_assert) are not emitted, as in Triton without debug.
+        message = unwrap(self.visit(node.msg)) if node.msg is not None else ""
+        if not is_runtime(condition):
+            if not condition:
+                raise TileError(f"assertion failed{': ' + str(message) if message else ''}")
+            return
+        # A runtime condition is tl.device_assert: checked only with debugging on.
+        tl.device_assert(condition, str(message), _builder=self.builder)
 
     # -- if -------------------------------------------------------------------
 
@@ -1097,6 +1100,8 @@ class CodeGenerator(ast.NodeVisitor):
             return self.call_jit(fn, args, kwargs, node)
         if fn is builtins.range:  # a runtime loop in a kernel, as Triton
             fn = tl.range
+        if fn is builtins.print:  # printf from the device, as Triton
+            fn = tl.device_print
         if fn in (tl.range, tl.static_range):
             return fn(*args, **kwargs)
         if tl.is_builtin(fn):

@@ -261,10 +261,12 @@ def _yield_text(op: str, values: Sequence[Value]) -> str:
 class Builder:
     """Appends operations at an insertion point; every op gets `self.loc`."""
 
-    def __init__(self) -> None:
+    def __init__(self, debug: bool = False) -> None:
         self._counter = 0
         self.block = Block()
         self.loc = "loc(unknown)"
+        # Device assertions are emitted only with debugging on (Triton's rule).
+        self.debug = debug
         # Set by the code generator: inlines a @tile.jit function on values
         # (used by builtins that take combine functions, e.g. tl.reduce).
         self.call_jit: Callable[[Any, list[Any]], Any] | None = None
@@ -622,6 +624,31 @@ class Builder:
         """`llvm.intr.assume`: LLVM (and the axis analysis) may take `condition` as true."""
         _require(condition.type == T.int1, f"an assumption is an i1, not {condition.type}")
         self._void(f"llvm.intr.assume {condition} : i1")
+
+    # -- debugging ------------------------------------------------------------
+
+    def print_values(self, prefix: str, values: Sequence[Value], is_signed: Sequence[bool],
+                     hex: bool) -> None:
+        """`tile.print`: printf from the device."""
+        _require(len(is_signed) == len(values), "one signedness flag per printed value")
+        flags = ", ".join("true" if s else "false" for s in is_signed)
+        text = f"tile.print {quote(prefix)}" + (" hex" if hex else "")
+        if values:
+            text += " " + ", ".join(str(v) for v in values)
+        text += f" {{is_signed = array<i1{': ' + flags if flags else ''}>}}"
+        if values:
+            text += " : " + ", ".join(v.type.to_ir() for v in values)
+        self._void(text)
+
+    def assert_(self, condition: Value, message: str) -> None:
+        """`tile.assert`: the kernel stops where `condition` is false."""
+        _require(_element(condition.type) == T.int1, f"an assertion is on i1, not {condition.type}")
+        self._void(f"tile.assert {condition}, {quote(message)} : "
+                   f"{condition.type.to_ir()}")
+
+    def barrier(self) -> None:
+        """`tile.barrier`: every thread of the program waits for the others."""
+        self._void("tile.barrier")
 
     # -- reductions, scans, dot ----------------------------------------------
 

@@ -12,7 +12,7 @@ from ..language.descriptors import tensor_descriptor
 from ..language.types import (parameter_type, pointer_type, split_signature,
                               tensor_descriptor_type)
 from .codegen import CodeGenerator
-from .options import check_num_warps
+from .options import check_num_warps, debug_enabled
 from .ir import Builder, Value, is_symbol_name
 
 if TYPE_CHECKING:
@@ -91,8 +91,11 @@ def _signature_error(jit: "JITFunction", message: str) -> CompilationError:
 
 def generate_ir(fn: Any, signature: SignatureLike,
                 constexprs: Mapping[str, Any] | None = None,
-                specialization: Specialization | None = None) -> str:
-    """The tile IR module (text) of a @tile.jit function for `signature`."""
+                specialization: Specialization | None = None,
+                debug: bool | None = None) -> str:
+    """The tile IR module (text) of a @tile.jit function for `signature`;
+    device assertions are in it with `debug` (by default the function's
+    `debug=` or TILE_DEBUG)."""
     jit, constexprs, _ = resolve(fn, constexprs, None)
     specialization = specialization or Specialization()
     source = jit.source()
@@ -102,7 +105,7 @@ def generate_ir(fn: Any, signature: SignatureLike,
                            "starting with a digit)")
     types = normalize_signature(jit, signature, constexprs)
     defaults = jit.defaults()
-    builder = Builder()
+    builder = Builder(debug=debug_enabled(jit.debug) if debug is None else debug)
     scope: dict[str, Any] = {}
     params: list[tuple[Value, str, str, int]] = []
     arg_nodes = {a.arg: a for a in source.tree.args.args}

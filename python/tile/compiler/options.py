@@ -6,6 +6,7 @@ not 4 warps or the default chip.
 """
 from __future__ import annotations
 
+import os
 import re
 from typing import Any
 
@@ -45,3 +46,13 @@ def check_target(value: Any) -> str:
         raise ValueError(f"target must be a chip name such as 'sm_80', 'sm_90' or 'sm_90a', "
                          f"got {value!r}")
     return value
+
+
+def debug_enabled(jit_debug: bool | None) -> bool:
+    """Whether kernels get their device assertions (`tl.device_assert`,
+    `assert`): `@tile.jit(debug=...)` when given, else `TILE_DEBUG` set to
+    anything but "" or "0" (Triton's `TRITON_DEBUG`), read when a kernel is
+    compiled."""
+    if jit_debug is not None:
+        return bool(jit_debug)
+    return os.environ.get("TILE_DEBUG", "0") not in ("", "0")

@@ -10,7 +10,7 @@ from typing import Any, Mapping
 from ..language.types import dtype
 from . import capi
 from .cache import FileCache
-from .options import check_target
+from .options import check_target, debug_enabled
 from .kernel import SignatureLike, Specialization, generate_ir, normalize_signature, resolve
 
 
@@ -53,7 +53,7 @@ def frontend_version() -> str:
 
 def cache_key(jit: Any, signature: Mapping[str, str], specialization: Specialization,
               constexprs: Mapping[str, Any], target: str, num_warps: int,
-              num_stages: int | None = None) -> str:
+              num_stages: int | None = None, debug: bool = False) -> str:
     """The on-disk cache key: the sources, the compile's inputs, the compiler
     build and the frontend."""
     parts = {
@@ -64,6 +64,7 @@ def cache_key(jit: Any, signature: Mapping[str, str], specialization: Specializa
         "target": target,
         "num_warps": num_warps,
         "num_stages": num_stages,
+        "debug": debug,
         "compiler": capi.version(),
         "frontend": frontend_version(),
     }
@@ -86,9 +87,11 @@ def compile(fn: Any, signature: SignatureLike, constexprs: Mapping[str, Any] | N
     target = check_target(target)
     specialization = specialization or Specialization()
     types = normalize_signature(jit, signature, constexprs)
-    ir = generate_ir(jit, types, constexprs, specialization)
+    debug = debug_enabled(jit.debug)
+    ir = generate_ir(jit, types, constexprs, specialization, debug=debug)
     cache = cache if cache is not None else FileCache()
-    key = cache_key(jit, types, specialization, constexprs, target, num_warps, num_stages)
+    key = cache_key(jit, types, specialization, constexprs, target, num_warps, num_stages,
+                    debug)
     entry = cache.get(key)
     if entry is None:
         result = capi.compile_ir(ir, target, num_warps, emit_cubin, num_stages=num_stages)

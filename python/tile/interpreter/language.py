@@ -728,8 +728,73 @@ def dot(input: Any, other: Any, acc: Any = None, input_precision: Any = None,
 # ----------------------------------------------------------------------------
 
 # Builtins that never touch the IR builder: the frontend's own functions.
-for _name in ("static_assert", "debug_barrier"):
+for _name in ("static_assert",):
     _implements(getattr(C, _name).__wrapped__)
+
+
+@_implements
+def debug_barrier() -> None:
+    """Nothing to wait for: a program's elements run together, in order."""
+
+
+def format_element(value: Any, dtype: T.dtype, hex: bool) -> str:
+    """One value as the compiled tile.print prints it (lib/Conversion/TileToGPU/
+    Debug.cpp): integers decimal (i1 as 0/1) or zero-padded hexadecimal of
+    their width, floats %f or the hexadecimal of their bits, pointers %p."""
+    if dtype.is_ptr():
+        return f"0x{int(value):x}"
+    bits = dtype.primitive_bitwidth
+    if hex:
+        if dtype == T.bfloat16:
+            raw = int(bf16_bits(value))
+        elif dtype.is_floating():
+            raw = int(np.asarray(value).view(f"u{bits // 8}"))
+        else:
+            raw = int(value) % (1 << bits)
+        return f"0x{raw:0{max(1, bits // 4)}x}"
+    if dtype.is_floating():
+        return f"{float(value):f}"
+    return str(int(value))
+
+
+@_implements
+def device_print(prefix: Any, *args: Any, hex: Any = False) -> None:
+    """Prints as the compiled kernel does, one line per element (and one per
+    scalar): `pid (x, y, z) idx (i, j) prefix value`."""
+    values = [O.to_value(a) for a in args]
+    prefix = C.print_prefix(prefix, bool(values))
+    pid = "pid ({}, {}, {})".format(*current().program)
+    hex = bool(unwrap(hex))
+    if not values:
+        print(pid + prefix)
+    for index, value in enumerate(values):
+        operand = f"(operand {index}) " if len(values) > 1 else ""
+        if not value.is_block():
+            print(f"{pid}{prefix}{operand}{format_element(value.data, value.dtype, hex)}")
+            continue
+        for at in np.ndindex(*value.shape):
+            where = ", ".join(str(i) for i in at)
+            print(f"{pid} idx ({where}){prefix}{operand}"
+                  f"{format_element(value.data[at], value.dtype, hex)}")
+
+
+@_implements
+def device_assert(cond: Any, msg: Any = "", mask: Any = None) -> None:
+    """With debugging on, a false element (where `mask` holds) is an error at
+    the assertion's line."""
+    message = unwrap(msg)
+    if not isinstance(message, str):
+        raise TileError(f"tl.device_assert: the message must be a string, got {message!r}")
+    if not current().debug:
+        return
+    holds = np.asarray(O.to_value(cond).data).astype(bool)
+    if unwrap(mask) is not None:
+        holds = holds | ~np.asarray(O.to_value(mask).data).astype(bool)
+    if not holds.all():
+        failed = tuple(int(i) for i in np.argwhere(~holds)[0])
+        where = f" at index {failed}" if failed else ""
+        raise TileError(f"device assertion failed{where}: {message}" if message
+                        else f"device assertion failed{where}")
 
 
 def _hinted(input: Any, values: Any, what: str) -> Any:

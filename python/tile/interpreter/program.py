@@ -11,8 +11,9 @@ from ..errors import TileError
 class Launch:
     """One `kernel[grid](...)` in the interpreter."""
 
-    def __init__(self, grid: tuple[int, int, int], session: Any) -> None:
+    def __init__(self, grid: tuple[int, int, int], session: Any, debug: bool = False) -> None:
         self.grid = grid
+        self.debug = debug  # device assertions are checked
         self.program = (0, 0, 0)
         self.session = session  # runner.Session: the launch's interpreted functions
         self._seen: set[Hashable] = set()

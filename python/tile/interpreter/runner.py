@@ -10,6 +10,7 @@ import numpy as np
 import tile as _tile_package
 
 from .. import language as _tl
+from ..compiler.options import debug_enabled
 from ..errors import TileError
 from ..language import core as C
 from ..language.types import dtype_from_signature, unwrap
@@ -237,7 +238,7 @@ def launch(jit: JITFunction, grid: Any, args: Sequence[Any], kwargs: Mapping[str
     named = bind_arguments(jit, args, kwargs)
     grid3 = normalize_grid(grid, named)
     session, host = Session(), HostArrays()
-    state = Launch(grid3, session)
+    state = Launch(grid3, session, debug=debug_enabled(jit.debug))
     # Overflow, NaN and the like are results here, as on the GPU: no warnings.
     with np.errstate(all="ignore"):
         values = _arguments(jit, named, session, host)

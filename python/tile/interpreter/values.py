@@ -7,6 +7,9 @@ element offsets into the `Region` (an argument's array) it came from.
 """
 from __future__ import annotations
 
+import dis
+import sys
+import types
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -90,6 +93,19 @@ class BlockTruthError(TileError):
     """A block used where Python needs one truth value (`if block:`)."""
 
 
+_ASSERTS: dict[tuple[types.CodeType, int], bool] = {}
+
+
+def _asked_by_assert(frame: types.FrameType) -> bool:
+    """Whether `frame` asks for a truth value for an `assert` statement: one of
+    the next instructions loads AssertionError, as only `assert` does."""
+    key = (frame.f_code, frame.f_lasti)
+    if key not in _ASSERTS:
+        following = [i for i in dis.get_instructions(frame.f_code) if i.offset > frame.f_lasti]
+        _ASSERTS[key] = any(i.opname == "LOAD_ASSERTION_ERROR" for i in following[:3])
+    return _ASSERTS[key]
+
+
 class Tensor(S.tensor):
     """A runtime value of an interpreted kernel (the interpreter's `tl.tensor`).
 
@@ -136,6 +152,11 @@ class Tensor(S.tensor):
 
     # Python needs plain values for `if`, `while`, `range`, indexing and formatting.
     def __bool__(self) -> bool:
+        if _asked_by_assert(sys._getframe(1)):
+            # `assert x` is tl.device_assert, as compiled: checked (every element
+            # of a block) only with debugging on.
+            from .program import current
+            return not current().debug or bool(np.all(self.data))
         if self.is_block():
             raise BlockTruthError(
                 f"the truth value of a block of shape {self.shape} is ambiguous; an `if` or "

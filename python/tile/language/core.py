@@ -8,6 +8,7 @@ from __future__ import annotations
 import builtins
 import functools
 import inspect
+import string
 from enum import Enum as _Enum
 from typing import Any, Callable, TypeVar
 
@@ -919,7 +920,58 @@ def assume(cond: Any, _builder: Builder | None = None) -> None:
 
 @builtin
 def debug_barrier(_builder: Builder | None = None) -> None:
-    return None
+    """Every thread of the program waits for the others (`bar.sync`), their
+    earlier global memory writes visible to each other after it."""
+    _builder.barrier()
+
+
+def print_prefix(prefix: Any, has_values: bool) -> str:
+    """Triton's rules for a device_print prefix: an ASCII string, which ends
+    in ": " and starts with a space when values follow."""
+    prefix = unwrap(prefix)
+    if not isinstance(prefix, str):
+        raise TileError(f"tl.device_print (and print in a kernel) takes a string prefix first, "
+                        f"got {prefix!r}")
+    if any(ch not in string.printable for ch in prefix):
+        raise TileError(f"tl.device_print: the prefix {prefix!r} is not an ASCII string")
+    if has_values and not prefix.endswith(" "):
+        prefix += " "
+    if has_values and not prefix.endswith(": "):
+        prefix = prefix[:-1] + ": "
+    if len(prefix) > 2 and not prefix.startswith(" "):
+        prefix = " " + prefix
+    return prefix
+
+
+@builtin
+def device_print(prefix: Any, *args: Any, hex: Any = False,
+                 _builder: Builder | None = None) -> None:
+    """printf from the device: each element of a block once, with its index,
+    and scalars once per program, each line led by the program id."""
+    b = _builder
+    values = [S.to_tensor(b, arg) for arg in args]
+    prefix = print_prefix(prefix, bool(values))
+    b.print_values(prefix, [v.handle for v in values],
+                   [v.dtype.is_int_signed() or not v.dtype.is_int() for v in values],
+                   bool(unwrap(hex)))
+
+
+@builtin
+def device_assert(cond: Any, msg: Any = "", mask: Any = None,
+                  _builder: Builder | None = None) -> None:
+    """Stops the kernel where `cond` is false (and `mask`, if given, true),
+    reporting `msg` with the source line; only with debugging on
+    (`@tile.jit(debug=True)` or `TILE_DEBUG=1`), as Triton's."""
+    b = _builder
+    message = unwrap(msg)
+    if not isinstance(message, str):
+        raise TileError(f"tl.device_assert: the message must be a string, got {message!r}")
+    if not b.debug:
+        return
+    condition = S.to_bool(b, S.to_tensor(b, cond))
+    if unwrap(mask) is not None:
+        condition = S.bitwise(b, "ori", condition, S.logical_not(b, S.to_tensor(b, mask)))
+    b.assert_(condition.handle, message)
 
 
 def _check_step(step: Any) -> Any:

@@ -39,7 +39,6 @@ class JITFunction:
         self.do_not_specialize = frozenset(self._parameter_names(do_not_specialize,
                                                                  "do_not_specialize"))
         unsupported = [("do_not_specialize_on_alignment", bool(do_not_specialize_on_alignment)),
-                       ("debug=True (device assertions)", bool(debug)),
                        ("repr", repr is not None), ("launch_metadata", launch_metadata is not None)]
         for option, given in unsupported:
             if given:
@@ -48,6 +47,8 @@ class JITFunction:
         # Calls are always inlined by the frontend; `noinline` is accepted for
         # Triton's sake and documented as having no effect (README).
         self.noinline = bool(noinline)
+        # Device assertions: True/False, or None for TILE_DEBUG (options.debug_enabled).
+        self.debug = None if debug is None else bool(debug)
         self.version = version
         # Read by tile.interpreter: `interpret=True` runs launches on the CPU.
         self.options = {"interpret": bool(interpret)}

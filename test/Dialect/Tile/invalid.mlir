@@ -1434,3 +1434,19 @@ func.func @warp_group_dot_ring_a_no_slot(%acc: !tile.block<64x64xf32, #mma>, %sl
   %d = tile.warp_group_dot %r, %r[%slot], %acc : !tile.ring<3, !tile.block<64x64xf16>>, !tile.ring<3, !tile.block<64x64xf16>> -> !tile.block<64x64xf32, #mma>
   return
 }
+
+// -----
+
+func.func @print_flags(%x: !tile.block<16xf32>, %n: i32) {
+  // expected-error @+1 {{'tile.print' op needs one is_signed flag per operand: 2 operands, 1 flags}}
+  tile.print " x: " %x, %n {is_signed = array<i1: true>} : !tile.block<16xf32>, i32
+  return
+}
+
+// -----
+
+func.func @assert_on_floats(%x: !tile.block<16xf32>) {
+  // expected-error @+1 {{'tile.assert' op operand #0 must be i1 or block of i1}}
+  tile.assert %x, "no" : !tile.block<16xf32>
+  return
+}

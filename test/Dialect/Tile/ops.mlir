@@ -745,3 +745,18 @@ func.func @register_a(%p: !tile.block<128x64xf16, #mma64>, %slot: i32,
         -> !tile.block<128x64xf32, #mma64>
   return
 }
+
+// CHECK-LABEL: func @debugging
+func.func @debugging(%x: !tile.block<128xf32>, %n: i32, %ok: !tile.block<128xi1>) {
+  // CHECK: tile.print " x: " %{{.*}}, %{{.*}} {is_signed = array<i1: true, false>} : !tile.block<128xf32>, i32
+  tile.print " x: " %x, %n {is_signed = array<i1: true, false>} : !tile.block<128xf32>, i32
+  // CHECK: tile.print " bits: " hex %{{.*}} {is_signed = array<i1: true>} : !tile.block<128xf32>
+  tile.print " bits: " hex %x {is_signed = array<i1: true>} : !tile.block<128xf32>
+  // CHECK: tile.print " here" {is_signed = array<i1>}
+  tile.print " here" {is_signed = array<i1>}
+  // CHECK: tile.assert %{{.*}}, "x out of range" : !tile.block<128xi1>
+  tile.assert %ok, "x out of range" : !tile.block<128xi1>
+  // CHECK: tile.barrier
+  tile.barrier
+  return
+}

@@ -1213,3 +1213,15 @@ OpFoldResult CastOp::fold(FoldAdaptor) {
 
 #define GET_OP_CLASSES
 #include "tile/Dialect/Tile/IR/TileOps.cpp.inc"
+
+//===----------------------------------------------------------------------===//
+// PrintOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult PrintOp::verify() {
+  if (getIsSigned().size() != getArgs().size())
+    return emitOpError() << "needs one is_signed flag per operand: "
+                         << getArgs().size() << " operands, "
+                         << getIsSigned().size() << " flags";
+  return success();
+}

@@ -983,4 +983,66 @@ def Tile_HintOp : Tile_ElementwiseOp<"hint", [SameOperandsAndResultType]> {
   let hasVerifier = 1;
 }
 
+//===----------------------------------------------------------------------===//
+// Debugging
+//===----------------------------------------------------------------------===//
+
+def Tile_PrintOp : Tile_Op<"print", [MemoryEffects<[MemWrite]>]> {
+  let summary = "Print values from the device (printf)";
+  let description = [{
+    Triton's `tl.device_print`: prints `prefix` and the values, one line per
+    element of each block (by the one thread that holds it, with the
+    element's index) and one line per program for scalars, each line led by
+    the program id: `pid (0, 0, 0) idx (3) x: 1.500000`. With several
+    operands each line names its operand (`x: (operand 1) 7`). `is_signed` says,
+    per operand, whether its integers print signed; with `hex` integers and
+    the bits of floats print in hexadecimal, zero-padded to their width.
+
+    ```mlir
+    tile.print " x: " %x, %n {is_signed = array<i1: true, false>}
+        : !tile.block<128xf32>, i32
+    tile.print " bits: " hex %x {is_signed = array<i1: true>} : !tile.block<128xf32>
+    tile.print " here" {is_signed = array<i1>}
+    ```
+  }];
+  let arguments = (ins StrAttr:$prefix, UnitAttr:$hex,
+                       DenseBoolArrayAttr:$is_signed,
+                       Variadic<AnyTypeOf<[Tile_ScalarLike, Tile_PtrLike]>>:$args);
+  let assemblyFormat = [{
+    $prefix (`hex` $hex^)? ($args^)? attr-dict (`:` type($args)^)?
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_AssertOp : Tile_Op<"assert", [MemoryEffects<[MemWrite]>]> {
+  let summary = "Stop the kernel where a condition does not hold";
+  let description = [{
+    Triton's `tl.device_assert`: where an element of `condition` is false,
+    the thread reports `message` with the op's source location (file, line,
+    function) through CUDA's `__assertfail` and the kernel stops; the host
+    then sees a device-side assertion error. Elements in the padding of a
+    block are not checked. The frontend emits it only with debugging on.
+
+    ```mlir
+    tile.assert %in_range, "index out of range" : !tile.block<128xi1>
+    ```
+  }];
+  let arguments = (ins Tile_MaskLike:$condition, StrAttr:$message);
+  let assemblyFormat = "$condition `,` $message attr-dict `:` type($condition)";
+}
+
+def Tile_BarrierOp : Tile_Op<"barrier"> {
+  let summary = "Wait for every thread of the program";
+  let description = [{
+    Triton's `tl.debug_barrier`: a barrier of all threads of the program
+    instance (`bar.sync`), which also makes their earlier global memory
+    writes visible to each other.
+
+    ```mlir
+    tile.barrier
+    ```
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
 #endif // TILE_OPS_TD
