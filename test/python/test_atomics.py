@@ -52,6 +52,32 @@ def test_each_builtin_emits_its_atomic():
     assert "tile.atomic_rmw min acquire sys %" in ir and ": !tile.ptr<i64>" in ir
 
 
+@tile.jit
+def ordered(p, f, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    flag = tl.atomic_load(p)
+    x = tl.atomic_load(f + offs, mask=offs < flag, sem="relaxed", scope="cta")
+    tl.atomic_store(f + offs, x + 1, mask=offs < flag, scope="sys")
+    tl.atomic_store(p, flag + 1, sem="relaxed")
+
+
+def test_atomic_load_and_store_are_ordered_loads_and_stores():
+    ir = verify(tile.generate_ir(ordered, "*i32,*fp32", {"BLOCK": 128}))
+    assert ir.count("{scope = #tile<scope gpu>, sem = #tile<sem acquire>}") == 1
+    assert ir.count("{scope = #tile<scope cta>, sem = #tile<sem relaxed>}") == 1
+    assert ir.count("{scope = #tile<scope sys>, sem = #tile<sem release>}") == 1
+    assert ir.count("{scope = #tile<scope gpu>, sem = #tile<sem relaxed>}") == 1
+
+
+@requires_library
+def test_atomic_load_and_store_reach_the_ptx():
+    ptx = tile.compile(ordered, "*i32,*fp32", {"BLOCK": 128}, emit_cubin=False).asm["ptx"]
+    for text in ["ld.acquire.gpu.global.b32", "ld.relaxed.cta.global.b32",
+                 "st.release.sys.global.b32", "st.relaxed.gpu.global.b32"]:
+        assert text in ptx, text
+    assert "ld.global.v" not in ptx and "st.global.v" not in ptx
+
+
 @requires_library
 def test_atomics_reach_the_ptx():
     ptx = tile.compile(every_kind, "*i32,*i64,*u32,*fp32,*fp16,*i16", {"BLOCK": 128},
@@ -106,6 +132,16 @@ def misuse(p, f, b, g, WHAT: tl.constexpr):
         tl.atomic_add(p + offs[None, :], offs[:, None])
     if WHAT == "mask_type":
         tl.atomic_add(p + offs, 1, mask=offs)
+    if WHAT == "load_sem":
+        tl.atomic_load(p, sem="release")
+    if WHAT == "store_sem":
+        tl.atomic_store(p, 1, sem="acq_rel")
+    if WHAT == "load_scope":
+        tl.atomic_load(p + offs, scope="cluster")
+    if WHAT == "load_pointer":
+        tl.atomic_load(offs)
+    if WHAT == "store_value_shape":
+        tl.atomic_store(p, offs)
 
 
 MISUSES = [
@@ -124,6 +160,12 @@ MISUSES = [
     ("pointer_broadcast", "tl.atomic_add: an operand of shape [4, 1] does not broadcast to the "
                           "pointers' shape [1, 4]"),
     ("mask_type", "tl.atomic_add's mask must be boolean (tl.int1), got int32"),
+    ("load_sem", "tl.atomic_load: sem must be 'acquire' or 'relaxed', got 'release'"),
+    ("store_sem", "tl.atomic_store: sem must be 'release' or 'relaxed', got 'acq_rel'"),
+    ("load_scope", "tl.atomic_load: scope must be one of 'gpu', 'cta', 'sys', got 'cluster'"),
+    ("load_pointer", "tl.atomic_load needs a pointer or a block of pointers, got int32"),
+    ("store_value_shape", "tl.atomic_store: the pointer is a scalar, so its operands must be "
+                          "scalars too, got a block of shape [4]"),
 ]
 
 

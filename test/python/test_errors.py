@@ -340,3 +340,33 @@ def test_tuple_reduction_misuse_is_located(what: str, snippet: str, message: str
     error = compile_error(tuple_combine_misuse, "*fp32", {"WHAT": what})
     assert_located(error, f"ERR-{what}", snippet)
     assert message in error.message
+
+
+@tile.jit
+def gather_histogram_misuse(x_ptr, n, WHAT: tl.constexpr):
+    x = tl.load(x_ptr + tl.arange(0, 8)[:, None] * 8 + tl.arange(0, 8)[None, :])
+    if WHAT == "index_dtype":
+        tl.gather(x, x, 0)  # ERR-index_dtype
+    if WHAT == "index_rank":
+        tl.gather(x, tl.arange(0, 8), 0)  # ERR-index_rank
+    if WHAT == "index_shape":
+        tl.gather(x, tl.zeros((4, 4), tl.int32), 1)  # ERR-index_shape
+    if WHAT == "bins":
+        tl.histogram(tl.arange(0, 8), n)  # ERR-bins
+    if WHAT == "values":
+        tl.histogram(x, 4)  # ERR-values
+
+
+@pytest.mark.parametrize("what, snippet, message", [
+    ("index_dtype", "tl.gather(x, x, 0)", "tl.gather: the index must be integers, got fp32"),
+    ("index_rank", "tl.gather(x, tl.arange(0, 8), 0)",
+     "the index has rank 1 but the source has rank 2"),
+    ("index_shape", "tl.gather(x, tl.zeros((4, 4), tl.int32), 1)",
+     "the index's shape [4, 4] and the source's [8, 8] may differ only along axis 1"),
+    ("bins", "tl.histogram(tl.arange(0, 8), n)", "num_bins must be a positive compile-time int"),
+    ("values", "tl.histogram(x, 4)", "tl.histogram takes a rank-1 block, got shape [8, 8]"),
+])
+def test_gather_and_histogram_misuse_is_located(what: str, snippet: str, message: str) -> None:
+    error = compile_error(gather_histogram_misuse, "*fp32,i32", {"WHAT": what})
+    assert_located(error, f"ERR-{what}", snippet)
+    assert message in error.message

@@ -17,15 +17,8 @@ THIS_FILE = Path(__file__).resolve()
 @tile.jit
 def uses(p, WHAT: tl.constexpr):
     x = tl.load(p + tl.arange(0, 4))
-    if WHAT == "atomic_load":
-        tl.atomic_load(p)
-    if WHAT == "gather":
-        tl.gather(x, tl.arange(0, 4), 0)
     if WHAT == "fp8":
         x.to(tl.float8e4nv)
-    if WHAT == "inline_asm":
-        tl.inline_asm_elementwise("mov.b32 $0, $1;", "=r,r", [x], dtype=tl.int32, is_pure=True,
-                                  pack=1)
     if WHAT == "boundary_check":
         tl.load(p + tl.arange(0, 4), boundary_check=(0,))
     if WHAT == "element":
@@ -39,10 +32,7 @@ def uses(p, WHAT: tl.constexpr):
 
 NO_ATTRIBUTE = "AttributeError: module 'tile.language' has no attribute"
 CASES = [
-    ("atomic_load", f"{NO_ATTRIBUTE} 'atomic_load'"),
-    ("gather", f"{NO_ATTRIBUTE} 'gather'"),
     ("fp8", f"{NO_ATTRIBUTE} 'float8e4nv'"),
-    ("inline_asm", f"{NO_ATTRIBUTE} 'inline_asm_elementwise'"),
     ("boundary_check", "tl.load: boundary_check and padding_option are for block pointers "
                        "(tl.make_block_ptr), not for pointers"),
     ("element", "blocks can only be indexed with `:` and `None`"),

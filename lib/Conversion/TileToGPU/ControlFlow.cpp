@@ -227,3 +227,16 @@ LogicalResult KernelEmitter::emitWhile(scf::WhileOp op) {
   unflatten(op.getResults(), newWhile.getResults());
   return success();
 }
+
+void KernelEmitter::guarded(Location loc, Value condition,
+                            function_ref<void()> body) {
+  if (!condition) {
+    body();
+    return;
+  }
+  auto ifOp = scf::IfOp::create(builder, loc, TypeRange{}, condition,
+                                /*withElseRegion=*/false);
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPointToStart(&ifOp.getThenRegion().front());
+  body();
+}

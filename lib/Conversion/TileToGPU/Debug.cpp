@@ -70,20 +70,6 @@ static PrintedValue formatElement(OpBuilder &builder, Location loc, Value value,
   return {"%" + length + (isSigned ? "d" : "u"), value};
 }
 
-/// Runs `body` only where `condition` holds (always when it is null).
-static void emitGuarded(OpBuilder &builder, Location loc, Value condition,
-                        function_ref<void()> body) {
-  if (!condition) {
-    body();
-    return;
-  }
-  auto ifOp = scf::IfOp::create(builder, loc, TypeRange{}, condition,
-                                /*withElseRegion=*/false);
-  OpBuilder::InsertionGuard guard(builder);
-  builder.setInsertionPointToStart(&ifOp.getThenRegion().front());
-  body();
-}
-
 LogicalResult KernelEmitter::emitPrint(PrintOp op) {
   Location loc = op.getLoc();
   std::string prefix = escapeFormat(op.getPrefix());
@@ -106,19 +92,21 @@ LogicalResult KernelEmitter::emitPrint(PrintOp op) {
   };
 
   if (op.getArgs().empty()) {
-    emitGuarded(builder, loc, firstThread,
-                [&] { printf(pidFormat + prefix, {}); });
+    guarded(loc, firstThread, [&] { printf(pidFormat + prefix, {}); });
     return success();
   }
   bool several = op.getArgs().size() > 1;
-  for (auto [index, arg, isSigned] :
+  for (auto [index, operandValue, signedness] :
        llvm::enumerate(op.getArgs(), op.getIsSigned())) {
+    // (Named, not bound: the lambdas below capture them.)
+    Value arg = operandValue;
+    bool isSigned = signedness;
     std::string operand =
         several ? "(operand " + std::to_string(index) + ") " : "";
     auto block = dyn_cast<BlockType>(arg.getType());
     if (!block) {
       Value value = getScalar(arg);
-      emitGuarded(builder, loc, firstThread, [&] {
+      guarded(loc, firstThread, [&] {
         PrintedValue printed =
             formatElement(builder, loc, value, arg.getType(), isSigned, hex);
         printf(pidFormat + prefix + operand + printed.conversion,
@@ -140,7 +128,7 @@ LogicalResult KernelEmitter::emitPrint(PrintOp op) {
           continue; // a copy in this thread's own registers
       Value print = andPredicates(loc, registerValid(layout, reg), owner);
       SmallVector<Value> coords = registerCoords(layout, reg);
-      emitGuarded(builder, loc, print, [&] {
+      guarded(loc, print, [&] {
         PrintedValue printed = formatElement(
             builder, loc, values[reg], block.getElementType(), isSigned, hex);
         SmallVector<Value> args(coords);

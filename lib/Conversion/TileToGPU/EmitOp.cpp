@@ -52,6 +52,12 @@ LogicalResult KernelEmitter::emitOp(Operation *op) {
     return emitReduce(reduce);
   if (auto scan = dyn_cast<ScanOp>(op))
     return emitScan(scan);
+  if (auto inlineAsm = dyn_cast<InlineAsmOp>(op))
+    return emitInlineAsm(inlineAsm);
+  if (auto gather = dyn_cast<GatherOp>(op))
+    return emitGather(gather);
+  if (auto histogram = dyn_cast<HistogramOp>(op))
+    return emitHistogram(histogram);
   if (auto print = dyn_cast<PrintOp>(op))
     return emitPrint(print);
   if (auto assertOp = dyn_cast<AssertOp>(op))

@@ -169,6 +169,8 @@ private:
   LogicalResult emitFor(scf::ForOp op);
   LogicalResult emitIf(scf::IfOp op);
   LogicalResult emitWhile(scf::WhileOp op);
+  /// Emits `body` where `condition` holds (an scf.if; always when null).
+  void guarded(Location loc, Value condition, function_ref<void()> body);
   SmallVector<Value> flatten(ValueRange values);
   void unflatten(ValueRange oldValues, ValueRange flat);
   SmallVector<Type> flatTypes(TypeRange types);
@@ -225,6 +227,10 @@ private:
   // Global memory (LoadStore.cpp).
   LogicalResult emitLoad(LoadOp op);
   LogicalResult emitStore(StoreOp op);
+  /// Loads and stores with a memory order: one LLVM atomic access per
+  /// element.
+  LogicalResult emitAtomicLoad(LoadOp op);
+  LogicalResult emitAtomicStore(StoreOp op);
   /// The widest access (in elements) to `ptr` under `mask` that the
   /// registers of `layout` allow.
   int64_t accessWidth(Value ptr, Value mask, const BlockLayout &layout);
@@ -351,6 +357,13 @@ private:
   Value shuffleXor(Location loc, Value value, int64_t offset);
   Accumulator shuffleAccumulator(Location loc, Accumulator acc, Value lane,
                                  gpu::ShuffleMode mode);
+
+  // User PTX (InlineAsm.cpp).
+  LogicalResult emitInlineAsm(InlineAsmOp op);
+
+  // Gathers and histograms (Gather.cpp).
+  LogicalResult emitGather(GatherOp op);
+  LogicalResult emitHistogram(HistogramOp op);
 
   // Debugging (Debug.cpp).
   LogicalResult emitPrint(PrintOp op);

@@ -15,6 +15,8 @@
 
 #include "tile/Analysis/AccessWidth.h"
 
+#include <map>
+
 using namespace mlir;
 using namespace mlir::tile;
 using namespace mlir::tile::lowering;
@@ -165,7 +167,155 @@ KernelEmitter::loadRegisters(Location loc, Type pointee,
   return result;
 }
 
+//===----------------------------------------------------------------------===//
+// Atomic loads and stores
+//===----------------------------------------------------------------------===//
+
+/// LLVM's ordering and sync scope for an atomic load's or store's order;
+/// NVPTX makes them ld.acquire.gpu, st.release.cta, ld.relaxed.sys, ...
+static std::pair<LLVM::AtomicOrdering, StringRef> llvmOrder(MemSemantic sem,
+                                                            MemScope scope) {
+  LLVM::AtomicOrdering ordering =
+      sem == MemSemantic::relaxed   ? LLVM::AtomicOrdering::monotonic
+      : sem == MemSemantic::acquire ? LLVM::AtomicOrdering::acquire
+                                    : LLVM::AtomicOrdering::release;
+  StringRef syncScope = scope == MemScope::cta   ? "block"
+                        : scope == MemScope::gpu ? "device"
+                                                 : "";
+  return {ordering, syncScope};
+}
+
+LogicalResult KernelEmitter::emitAtomicLoad(LoadOp op) {
+  Location loc = op.getLoc();
+  // (Named, not bound: lambdas below capture them.)
+  std::pair<LLVM::AtomicOrdering, StringRef> order =
+      llvmOrder(*op.getSem(), *op.getScope());
+  LLVM::AtomicOrdering ordering = order.first;
+  StringRef syncScope = order.second;
+  Type pointee = getElementTypeOrSelf(op.getResult().getType());
+  bool isBool = pointee.isInteger(1);
+  Type memoryType = isBool ? builder.getI8Type() : pointee;
+  unsigned bytes = elementBytes(memoryType);
+  // One element per instruction, where `pred` holds (0 elsewhere).
+  auto loadOne = [&](Value ptr, Value pred) -> Value {
+    auto load = [&]() -> Value {
+      return LLVM::LoadOp::create(builder, loc, memoryType, ptr, bytes,
+                                  /*isVolatile=*/false,
+                                  /*isNonTemporal=*/false,
+                                  /*isInvariant=*/false,
+                                  /*isInvariantGroup=*/false, ordering,
+                                  syncScope);
+    };
+    Value value;
+    if (!pred) {
+      value = load();
+    } else {
+      auto ifOp =
+          scf::IfOp::create(builder, loc, TypeRange{memoryType}, pred, true);
+      OpBuilder::InsertionGuard guard(builder);
+      builder.setInsertionPointToStart(&ifOp.getThenRegion().front());
+      scf::YieldOp::create(builder, loc, load());
+      builder.setInsertionPointToStart(&ifOp.getElseRegion().front());
+      scf::YieldOp::create(
+          builder, loc, Value(LLVM::ZeroOp::create(builder, loc, memoryType)));
+      value = ifOp.getResult(0);
+    }
+    return isBool ? castScalar(loc, value, pointee, false) : value;
+  };
+  if (!isa<BlockType>(op.getResult().getType())) {
+    scalars.map(op.getResult(),
+                loadOne(getScalar(op.getPtr()),
+                        op.getMask() ? getScalar(op.getMask()) : Value()));
+    return success();
+  }
+  BlockLayout layout =
+      getBlockLayout(cast<BlockType>(op.getResult().getType()));
+  std::optional<SmallVector<Value>> ptrs = registersIn(op.getPtr(), layout);
+  std::optional<SmallVector<Value>> masks;
+  if (op.getMask())
+    masks = registersIn(op.getMask(), layout);
+  if (!ptrs || (op.getMask() && !masks))
+    return op.emitOpError()
+           << "has pointers or mask in another layout than its result";
+  // A thread's copies of one element are one load: they must agree.
+  std::map<uint64_t, Value> loaded;
+  SmallVector<Value> result;
+  for (int64_t reg = 0; reg < layout.numRegisters(); ++reg) {
+    uint64_t element =
+        layout.linear.flatten(layout.linear.apply(HWDim::Register, reg));
+    auto [it, inserted] = loaded.try_emplace(element, Value());
+    if (inserted) {
+      Value pred = registerValid(layout, reg);
+      if (masks)
+        pred = andPredicates(loc, pred, (*masks)[reg]);
+      it->second = loadOne((*ptrs)[reg], pred);
+    }
+    result.push_back(it->second);
+  }
+  registers[op.getResult()] = std::move(result);
+  return success();
+}
+
+LogicalResult KernelEmitter::emitAtomicStore(StoreOp op) {
+  Location loc = op.getLoc();
+  // (Named, not bound: lambdas below capture them.)
+  std::pair<LLVM::AtomicOrdering, StringRef> order =
+      llvmOrder(*op.getSem(), *op.getScope());
+  LLVM::AtomicOrdering ordering = order.first;
+  StringRef syncScope = order.second;
+  Type pointee = getElementTypeOrSelf(op.getValue().getType());
+  bool isBool = pointee.isInteger(1);
+  Type memoryType = isBool ? builder.getI8Type() : pointee;
+  unsigned bytes = elementBytes(memoryType);
+  auto storeOne = [&](Value ptr, Value value, Value pred) {
+    if (isBool)
+      value = castScalar(loc, value, memoryType, false);
+    guarded(loc, pred, [&] {
+      LLVM::StoreOp::create(builder, loc, value, ptr, bytes,
+                            /*isVolatile=*/false, /*isNonTemporal=*/false,
+                            /*isInvariantGroup=*/false, ordering, syncScope);
+    });
+  };
+  if (!isa<BlockType>(op.getValue().getType())) {
+    // One thread stores a scalar, as tile.store does.
+    Value pred = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq,
+                                       threadId(), constI32(loc, 0));
+    if (op.getMask())
+      pred = andPredicates(loc, pred, getScalar(op.getMask()));
+    storeOne(getScalar(op.getPtr()), getScalar(op.getValue()), pred);
+    return success();
+  }
+  BlockLayout layout = getBlockLayout(cast<BlockType>(op.getValue().getType()));
+  std::optional<SmallVector<Value>> ptrs = registersIn(op.getPtr(), layout);
+  std::optional<SmallVector<Value>> values = registersIn(op.getValue(), layout);
+  std::optional<SmallVector<Value>> masks;
+  if (op.getMask())
+    masks = registersIn(op.getMask(), layout);
+  if (!ptrs || !values || (op.getMask() && !masks))
+    return op.emitOpError()
+           << "has pointers or mask in another layout than its value";
+  for (int64_t reg = 0; reg < layout.numRegisters(); ++reg) {
+    // Only one copy of a replicated element is written.
+    Value owner = ownsRegister(layout, reg);
+    if (owner)
+      if (auto constant = owner.getDefiningOp<arith::ConstantOp>())
+        if (!cast<BoolAttr>(constant.getValue()).getValue())
+          continue;
+    Value pred = andPredicates(loc, registerValid(layout, reg), owner);
+    if (masks)
+      pred = andPredicates(loc, pred, (*masks)[reg]);
+    storeOne((*ptrs)[reg], (*values)[reg], pred);
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// tile.load and tile.store
+//===----------------------------------------------------------------------===//
+
 LogicalResult KernelEmitter::emitLoad(LoadOp op) {
+  if (op.getSem())
+    return emitAtomicLoad(op);
   Location loc = op.getLoc();
   Type resultType = op.getResult().getType();
   Type pointee = getElementTypeOrSelf(resultType);
@@ -231,6 +381,8 @@ LogicalResult KernelEmitter::emitLoad(LoadOp op) {
 }
 
 LogicalResult KernelEmitter::emitStore(StoreOp op) {
+  if (op.getSem())
+    return emitAtomicStore(op);
   Location loc = op.getLoc();
   Type valueType = op.getValue().getType();
   Type pointee = getElementTypeOrSelf(valueType);

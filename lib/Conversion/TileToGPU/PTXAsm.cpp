@@ -18,6 +18,15 @@ static LLVM::InlineAsmOp createAsm(OpBuilder &builder, Location loc,
       ArrayAttr());
 }
 
+Value mlir::tile::lowering::createUserAsm(OpBuilder &builder, Location loc,
+                                          Type resultType, ValueRange operands,
+                                          StringRef text, StringRef constraints,
+                                          bool hasSideEffects) {
+  return createAsm(builder, loc, resultType, operands, text, constraints,
+                   hasSideEffects)
+      .getResult(0);
+}
+
 /// PTX register constraint for a word of `bits` bits (a byte: 16 bits).
 static StringRef wordConstraint(int64_t bits) {
   return bits == 64 ? "l" : bits == 32 ? "r" : "h";

@@ -14,6 +14,11 @@
 
 namespace mlir::tile::lowering {
 
+/// The user's PTX (tl.inline_asm_elementwise) as LLVM inline asm.
+Value createUserAsm(OpBuilder &builder, Location loc, Type resultType,
+                    ValueRange operands, StringRef text, StringRef constraints,
+                    bool hasSideEffects);
+
 /// A pure f32 PTX instruction on f32 operands (`$0` is the result, `$1`...
 /// the operands): no side effects, so LLVM may schedule, share and drop it
 /// like any arithmetic.

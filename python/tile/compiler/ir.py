@@ -427,21 +427,28 @@ class Builder:
 
     @staticmethod
     def _hints(cache: str | None, evict: str | None, volatile: bool,
-               operators: tuple[str, ...]) -> str:
-        """The attributes of a load's or store's cache hints (see tile.load)."""
+               operators: tuple[str, ...], sem: str | None = None,
+               scope: str | None = None) -> str:
+        """The attributes of a load's or store's cache hints or memory order
+        (see tile.load)."""
         _require(cache is None or cache in operators,
                  f"cache operator {cache!r} is not one of {', '.join(operators)}")
         _require(evict in (None, "evict_first", "evict_last"),
                  f"eviction priority {evict!r} is not evict_first or evict_last")
         _require(not (cache and evict) and not (volatile and (cache or evict)),
                  "PTX cannot combine a cache operator, an eviction priority or volatile")
+        _require((sem is None) == (scope is None) and not (sem and (cache or evict or volatile)),
+                 "an atomic load or store takes a sem and a scope and no other hint")
         attrs = ([f"cache = {quote(cache)}"] if cache else []) + \
-            ([f"evict = {quote(evict)}"] if evict else []) + (["is_volatile"] if volatile else [])
+            ([f"evict = {quote(evict)}"] if evict else []) + \
+            (["is_volatile"] if volatile else []) + \
+            ([f"sem = #tile<sem {sem}>", f"scope = #tile<scope {scope}>"] if sem else [])
         return f" {{{', '.join(attrs)}}}" if attrs else ""
 
     def load(self, ptr: Value, mask: Value | None = None, other: Value | None = None,
              cache: str | None = None, evict: str | None = None,
-             volatile: bool = False) -> Value:
+             volatile: bool = False, sem: str | None = None,
+             scope: str | None = None) -> Value:
         _require(_element(ptr.type).is_ptr(), f"tile.load needs pointers, got {ptr.type}")
         result_type = _like(ptr.type, _element(ptr.type).element_ty)  # type: ignore[attr-defined]
         text = self._check_mask(ptr, mask)
@@ -449,17 +456,18 @@ class Builder:
             _require(mask is not None and other.type == result_type,
                      f"`other` must be {result_type} and needs a mask, got {other.type}")
             text += f" other {other}"
-        text += self._hints(cache, evict, volatile, LOAD_CACHE_OPERATORS)
+        text += self._hints(cache, evict, volatile, LOAD_CACHE_OPERATORS, sem, scope)
         return self._op(f"tile.load {ptr}{text} : {ptr.type.to_ir()}", result_type)
 
     def store(self, ptr: Value, value: Value, mask: Value | None = None,
               cache: str | None = None, evict: str | None = None,
-              volatile: bool = False) -> None:
+              volatile: bool = False, sem: str | None = None,
+              scope: str | None = None) -> None:
         _require(_element(ptr.type).is_ptr(), f"tile.store needs pointers, got {ptr.type}")
         expected = _like(ptr.type, _element(ptr.type).element_ty)  # type: ignore[attr-defined]
         _require(value.type == expected, f"the stored value must be {expected}, got {value.type}")
         text = self._check_mask(ptr, mask)
-        text += self._hints(cache, evict, volatile, STORE_CACHE_OPERATORS)
+        text += self._hints(cache, evict, volatile, STORE_CACHE_OPERATORS, sem, scope)
         self._void(f"tile.store {ptr}, {value}{text} : {ptr.type.to_ir()}")
 
     def atomic_rmw(self, kind: str, ptr: Value, value: Value, mask: Value | None,
@@ -625,6 +633,21 @@ class Builder:
         _require(condition.type == T.int1, f"an assumption is an i1, not {condition.type}")
         self._void(f"llvm.intr.assume {condition} : i1")
 
+    def inline_asm(self, asm: str, constraints: str, args: Sequence[Value],
+                   result_types: Sequence[IRType], pure: bool, pack: int) -> list[Value]:
+        """`tile.inline_asm`: user PTX over `pack` elements at a time."""
+        _require(bool(result_types) and pack >= 1, "malformed inline_asm")
+        attrs = f"pack = {pack} : i32" + (", pure" if pure else "")
+        operands = " " + ", ".join(str(a) for a in args) if args else ""
+        types = f"({', '.join(a.type.to_ir() for a in args)}) -> " \
+            f"({', '.join(t.to_ir() for t in result_types)})"
+        text = f"tile.inline_asm {quote(asm)}, {quote(constraints)}{operands} {{{attrs}}} : {types}"
+        if len(result_types) == 1:
+            return [self._op(text, result_types[0])]
+        name = self.fresh_name()
+        self.block.items.append(f"{name}:{len(result_types)} = {text} {self.loc}")
+        return [Value(f"{name}#{i}", t) for i, t in enumerate(result_types)]
+
     # -- debugging ------------------------------------------------------------
 
     def print_values(self, prefix: str, values: Sequence[Value], is_signed: Sequence[bool],
@@ -700,6 +723,26 @@ class Builder:
         if combine is None:
             return [self._op(header, xs[0].type)]
         return self._region_op([header + " ", combine], [x.type for x in xs])
+
+    def gather(self, src: Value, index: Value, axis: int) -> Value:
+        """`tile.gather`: the result has the index's shape."""
+        ss, si = _shape(src.type), _shape(index.type)
+        _require(len(ss) == len(si) and 0 <= axis < len(ss) and _element(index.type).is_int()
+                 and all(a == b for d, (a, b) in enumerate(zip(ss, si)) if d != axis),
+                 f"malformed gather of {src.type} by {index.type} along {axis}")
+        result = block_type(_element(src.type), list(si))
+        return self._op(f"tile.gather {src}[{index}] {{axis = {axis} : i32}} : "
+                        f"{src.type.to_ir()}, {index.type.to_ir()} -> {result.to_ir()}", result)
+
+    def histogram(self, src: Value, bins: int, mask: Value | None = None) -> Value:
+        """`tile.histogram`: `bins` int32 counts of a rank-1 int32 block."""
+        _require(len(_shape(src.type)) == 1 and _element(src.type) == T.int32 and bins > 0
+                 and (mask is None or _shape(mask.type) == _shape(src.type)),
+                 f"malformed histogram of {src.type} into {bins} bins")
+        result = block_type(T.int32, [bins])
+        masked = f" mask {mask}" if mask is not None else ""
+        types = src.type.to_ir() + (f", {mask.type.to_ir()}" if mask is not None else "")
+        return self._op(f"tile.histogram {src}{masked} : {types} -> {result.to_ir()}", result)
 
     def dot(self, a: Value, b: Value, acc: Value) -> Value:
         sa, sb, sc = _shape(a.type), _shape(b.type), _shape(acc.type)

@@ -210,6 +210,45 @@ def atomic_cas(pointer: Any, cmp: Any, val: Any, sem: Any = None, scope: Any = N
     return memory.compare_and_swap(ptr, cmp_value, value)
 
 
+@_implements
+def atomic_load(pointer: Any, mask: Any = None, sem: Any = None, scope: Any = None) -> Tensor:
+    """A load (programs run one at a time: every order holds); 0 where masked off."""
+    what = "tl.atomic_load"
+    ptr = O.to_value(pointer)
+    C.ordered_access(ptr, sem, scope, C.ORDERED_LOAD_SEMANTICS, what)
+    _, (), mask_value = _ordered_operands(ptr, [], mask, what)
+    return memory.load(ptr, mask_value, None)
+
+
+@_implements
+def atomic_store(pointer: Any, val: Any, mask: Any = None, sem: Any = None,
+                 scope: Any = None) -> None:
+    what = "tl.atomic_store"
+    ptr = O.to_value(pointer)
+    C.ordered_access(ptr, sem, scope, C.ORDERED_STORE_SEMANTICS, what)
+    ptr, (value,), mask_value = _ordered_operands(ptr, [val], mask, what)
+    memory.store(ptr, value, mask_value)
+
+
+def _ordered_operands(ptr: Tensor, operands: list[Any], mask: Any, what: str
+                      ) -> tuple[Tensor, list[Tensor], Tensor | None]:
+    """The operands (of the pointee type) and mask of an atomic load or store,
+    broadcast to the pointers' shape, as compiled."""
+    element = ptr.dtype.element_ty
+    values = [O.cast(O.to_value(v, element), element) for v in operands]
+    mask_value = None
+    if unwrap(mask) is not None:
+        mask_value = O.to_value(mask)
+        if not mask_value.dtype.is_bool():
+            raise TileError(f"{what}'s mask must be boolean (tl.int1), got {mask_value.dtype}; "
+                            "write a comparison such as offs < n")
+    shape = C.atomic_shapes(ptr.shape, [*values, mask_value], what)
+    values = [O.broadcast_to(v, shape) for v in values]
+    if mask_value is not None:
+        mask_value = O.broadcast_to(mask_value, shape)
+    return ptr, values, mask_value
+
+
 # ----------------------------------------------------------------------------
 # Elementwise math
 # ----------------------------------------------------------------------------
@@ -684,6 +723,64 @@ def associative_scan(input: Any, axis: Any, combine_fn: Any, reverse: Any = Fals
     results = _scan_axis(xs, axis, _custom_combine(combine_fn, [x.dtype for x in xs]),
                          bool(unwrap(reverse)))
     return tuple(results) if is_tuple else results[0]
+
+
+@_implements
+def inline_asm_elementwise(asm: Any, constraints: Any, args: Any, dtype: Any, is_pure: Any,
+                           pack: Any) -> Any:
+    raise TileError("tl.inline_asm_elementwise runs PTX on the GPU: the interpreter cannot "
+                    "run it (compile the kernel, or write the operation with tl builtins)")
+
+
+# ----------------------------------------------------------------------------
+# gather, histogram
+# ----------------------------------------------------------------------------
+
+@_implements
+def gather(src: Any, index: Any, axis: Any) -> Tensor:
+    """As compiled, with an index outside the source an error (compiled, it
+    reads some element of the source)."""
+    x, idx = O.to_value(src), O.to_value(index)
+    if not x.is_block() or not idx.is_block():
+        raise TileError("tl.gather needs blocks")
+    if not idx.dtype.is_int():
+        raise TileError(f"tl.gather: the index must be integers, got {idx.dtype}")
+    if len(idx.shape) != len(x.shape):
+        raise TileError(f"tl.gather: the index has rank {len(idx.shape)} but the source "
+                        f"has rank {len(x.shape)}; they must have the same rank")
+    axis = _axis(axis, len(x.shape))
+    for d, (i, e) in enumerate(zip(idx.shape, x.shape)):
+        if d != axis and i != e:
+            raise TileError(f"tl.gather: the index's shape {list(idx.shape)} and the "
+                            f"source's {list(x.shape)} may differ only along axis {axis}")
+    positions = np.asarray(idx.data).astype(np.int64)
+    outside = (positions < 0) | (positions >= x.shape[axis])
+    if outside.any():
+        at = tuple(int(i) for i in np.argwhere(outside)[0])
+        raise TileError(f"tl.gather: index {int(positions[at])} at {at} is outside the "
+                        f"source's extent {x.shape[axis]} along axis {axis}")
+    return make(np.take_along_axis(np.asarray(x.data), positions, axis), x.dtype)
+
+
+@_implements
+def histogram(input: Any, num_bins: Any, mask: Any = None) -> Tensor:
+    x = O.to_value(input)
+    if not x.is_block() or len(x.shape) != 1:
+        raise TileError(f"tl.histogram takes a rank-1 block, got shape {list(x.shape)}")
+    if x.dtype != T.int32:
+        raise TileError(f"tl.histogram takes int32 values, got {x.dtype}")
+    bins = unwrap(num_bins)
+    if isinstance(bins, bool) or not isinstance(bins, int) or bins < 1:
+        raise TileError(f"tl.histogram: num_bins must be a positive compile-time int, "
+                        f"got {bins!r}")
+    values = np.asarray(x.data).astype(np.int64)
+    keep = (values >= 0) & (values < bins)
+    if unwrap(mask) is not None:
+        m = O.broadcast_to(O.to_value(mask), x.shape)
+        if not m.dtype.is_bool():
+            raise TileError(f"tl.histogram: the mask must be boolean, got {m.dtype}")
+        keep &= np.asarray(m.data).astype(bool)
+    return make(np.bincount(values[keep], minlength=bins).astype(np.int32), T.int32)
 
 
 # ----------------------------------------------------------------------------

@@ -399,6 +399,70 @@ def atomic_cas(pointer: Any, cmp: Any, val: Any, sem: Any = None, scope: Any = N
     return tensor(b.atomic_cas(ptr.handle, cmp_value.handle, value.handle, sem, scope))
 
 
+# Triton's atomic loads and stores: the orders each takes, its default first.
+ORDERED_LOAD_SEMANTICS = ("acquire", "relaxed")
+ORDERED_STORE_SEMANTICS = ("release", "relaxed")
+# Element types: what one PTX ld/st moves atomically.
+_ORDERED_ELEMENTS = ("int8", "uint8", "int16", "uint16", "fp16", "bf16", "int32", "uint32",
+                     "fp32", "int64", "uint64", "fp64")
+
+
+def ordered_access(ptr: tensor, sem: Any, scope: Any, semantics: tuple[str, ...],
+                   what: str) -> tuple[str, str]:
+    """The pointee check and the `sem=`/`scope=` of an atomic load or store
+    (None or "": the first of `semantics`, and "gpu")."""
+    if not ptr.dtype.is_ptr():
+        raise TileError(f"{what} needs a pointer or a block of pointers, got {ptr.dtype}")
+    element = ptr.dtype.element_ty  # type: ignore[attr-defined]
+    if element.name not in _ORDERED_ELEMENTS:
+        raise TileError(f"{what} does not support {element} elements, only "
+                        f"{', '.join(_ORDERED_ELEMENTS)}")
+    sem, scope = unwrap(sem) or semantics[0], unwrap(scope) or "gpu"
+    if sem not in semantics:
+        raise TileError(f"{what}: sem must be {' or '.join(repr(s) for s in semantics)}, "
+                        f"got {sem!r}")
+    if scope not in ATOMIC_SCOPES:
+        raise TileError(f"{what}: scope must be one of "
+                        f"{', '.join(repr(s) for s in ATOMIC_SCOPES)}, got {scope!r}")
+    return sem, scope
+
+
+@builtin
+def atomic_load(pointer: Any, mask: Any = None, sem: Any = None, scope: Any = None,
+                _builder: Builder | None = None) -> tensor:
+    """Atomically loads the element at each pointer (`ld.acquire.gpu`; masked
+    off: 0). `sem`: 'acquire' (default) or 'relaxed'; `scope`: 'gpu'
+    (default), 'cta' or 'sys'."""
+    b, what = _builder, "tl.atomic_load"
+    ptr = S.to_tensor(b, pointer)
+    sem, scope = ordered_access(ptr, sem, scope, ORDERED_LOAD_SEMANTICS, what)
+    mask_value = None
+    if unwrap(mask) is not None:
+        mask_value = _mask(b, mask, what)
+        atomic_shapes(ptr.shape, [mask_value], what)
+        mask_value = S.broadcast_to(b, mask_value, ptr.shape)
+    return tensor(b.load(ptr.handle, _handle(mask_value), sem=sem, scope=scope))
+
+
+@builtin
+def atomic_store(pointer: Any, val: Any, mask: Any = None, sem: Any = None, scope: Any = None,
+                 _builder: Builder | None = None) -> None:
+    """Atomically stores `val` at each pointer (`st.release.gpu`), where `mask`
+    is set. `sem`: 'release' (default) or 'relaxed'; `scope`: 'gpu' (default),
+    'cta' or 'sys'."""
+    b, what = _builder, "tl.atomic_store"
+    ptr = S.to_tensor(b, pointer)
+    sem, scope = ordered_access(ptr, sem, scope, ORDERED_STORE_SEMANTICS, what)
+    element = ptr.dtype.element_ty  # type: ignore[attr-defined]
+    value = S.cast(b, S.to_tensor_of(b, val, element), element)
+    mask_value = None if unwrap(mask) is None else _mask(b, mask, what)
+    shape = atomic_shapes(ptr.shape, [value, mask_value], what)
+    value = S.broadcast_to(b, value, shape)
+    if mask_value is not None:
+        mask_value = S.broadcast_to(b, mask_value, shape)
+    b.store(ptr.handle, value.handle, _handle(mask_value), sem=sem, scope=scope)
+
+
 # ----------------------------------------------------------------------------
 # Elementwise math
 # ----------------------------------------------------------------------------
@@ -777,6 +841,85 @@ def associative_scan(input: Any, axis: Any, combine_fn: Any, reverse: Any = Fals
     return tuple(results) if is_tuple else results[0]
 
 
+@builtin
+def gather(src: Any, index: Any, axis: Any, _builder: Builder | None = None) -> tensor:
+    """`result[i] = src[i with its axis coordinate replaced by index[i]]`:
+    `index` has `src`'s rank and extents but along `axis`."""
+    b = _builder
+    x, idx = _block_operand(b, src, "tl.gather"), _block_operand(b, index, "tl.gather")
+    if not idx.dtype.is_int():
+        raise TileError(f"tl.gather: the index must be integers, got {idx.dtype}")
+    if len(idx.shape) != len(x.shape):
+        raise TileError(f"tl.gather: the index has rank {len(idx.shape)} but the source "
+                        f"has rank {len(x.shape)}; they must have the same rank")
+    axis = _axis(axis, len(x.shape))
+    for d, (i, e) in enumerate(zip(idx.shape, x.shape)):
+        if d != axis and i != e:
+            raise TileError(f"tl.gather: the index's shape {list(idx.shape)} and the "
+                            f"source's {list(x.shape)} may differ only along axis {axis}")
+    return tensor(b.gather(x.handle, idx.handle, axis))
+
+
+@builtin
+def histogram(input: Any, num_bins: Any, mask: Any = None,
+              _builder: Builder | None = None) -> tensor:
+    """Counts (int32) of the values 0 .. num_bins-1 in a rank-1 int32 block,
+    where `mask` holds; other values are not counted."""
+    b = _builder
+    x = _block_operand(b, input, "tl.histogram")
+    if len(x.shape) != 1:
+        raise TileError(f"tl.histogram takes a rank-1 block, got shape {list(x.shape)}")
+    if x.dtype != T.int32:
+        raise TileError(f"tl.histogram takes int32 values, got {x.dtype}")
+    bins = unwrap(num_bins)
+    if isinstance(bins, tensor) or isinstance(bins, bool) or not isinstance(bins, int) \
+            or bins < 1:
+        raise TileError(f"tl.histogram: num_bins must be a positive compile-time int, "
+                        f"got {bins!r}")
+    m = None
+    if unwrap(mask) is not None:
+        m = S.broadcast_to(b, S.to_tensor(b, mask), x.shape)
+        if not m.dtype.is_bool():
+            raise TileError(f"tl.histogram: the mask must be boolean, got {m.dtype}")
+    return tensor(b.histogram(x.handle, bins, m.handle if m is not None else None))
+
+
+@builtin
+def inline_asm_elementwise(asm: Any, constraints: Any, args: Any, dtype: Any, is_pure: Any,
+                           pack: Any, _builder: Builder | None = None) -> Any:
+    """Inline PTX over blocks (Triton's): `args` broadcast together; each
+    invocation takes `pack` elements of each, those narrower than 32 bits
+    packed into 32-bit registers, and gives `pack` elements of each result
+    (`dtype`, or a tuple of dtypes for several results)."""
+    b = _builder
+    asm, constraints, pack = unwrap(asm), unwrap(constraints), unwrap(pack)
+    what = "tl.inline_asm_elementwise"
+    if not isinstance(asm, str) or not isinstance(constraints, str):
+        raise TileError(f"{what}: asm and constraints must be strings")
+    if isinstance(pack, bool) or not isinstance(pack, int) or pack < 1:
+        raise TileError(f"{what}: pack must be a positive int, got {pack!r}")
+    many = isinstance(unwrap(dtype), (tuple, list))
+    dtypes = [_dtype(d) for d in (unwrap(dtype) if many else [dtype])]
+    if not dtypes:
+        raise TileError(f"{what} needs at least one result dtype")
+    values = [S.to_tensor(b, a) for a in (unwrap(args) if isinstance(unwrap(args), (tuple, list))
+                                          else [args])]
+    for d in dtypes + [v.dtype for v in values]:
+        if d.is_ptr() or d.is_bool():
+            raise TileError(f"{what} takes and gives numbers, not {d}")
+    values = S.broadcast_together(b, *values) if values else []
+    shape = list(values[0].shape) if values else []
+    if not shape and pack != 1:
+        raise TileError(f"{what}: scalars are one element: pack must be 1, got {pack}")
+    results = b.inline_asm(asm, constraints, [v.handle for v in values],
+                           [block_type(d, shape) if shape else d for d in dtypes],
+                           bool(unwrap(is_pure)), pack)
+    results = [tensor(r) for r in results]
+    return tuple(results) if many else results[0]
+
+
+_DOT_TYPES = (T.float16, T.bfloat16, T.float32)
+_DOT_TYPES = (T.float16, T.bfloat16, T.float32)
 _DOT_TYPES = (T.float16, T.bfloat16, T.float32)
 
 
@@ -1059,7 +1202,9 @@ _METHODS: dict[str, Callable[..., Any]] = {
     "log": log, "log2": log2, "sqrt": sqrt, "abs": abs, "sigmoid": sigmoid,
     "atomic_add": atomic_add, "atomic_max": atomic_max, "atomic_min": atomic_min,
     "atomic_and": atomic_and, "atomic_or": atomic_or, "atomic_xor": atomic_xor,
-    "atomic_xchg": atomic_xchg, "atomic_cas": atomic_cas,
+    "atomic_xchg": atomic_xchg, "atomic_cas": atomic_cas, "atomic_load": atomic_load,
+    "atomic_store": atomic_store, "gather": gather,
+    "histogram": histogram,
 }
 for _name, _fn in _METHODS.items():
     setattr(tensor, _name, _fn)

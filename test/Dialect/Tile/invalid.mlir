@@ -1450,3 +1450,91 @@ func.func @assert_on_floats(%x: !tile.block<16xf32>) {
   tile.assert %x, "no" : !tile.block<16xf32>
   return
 }
+
+// -----
+
+func.func @gather_shapes(%src: !tile.block<16x32xf32>, %idx: !tile.block<8x8xi32>) {
+  // expected-error @+1 {{'tile.gather' op index is 8x8 but the source is 16x32: they may differ only along axis 1}}
+  %g = tile.gather %src[%idx] {axis = 1 : i32} : !tile.block<16x32xf32>, !tile.block<8x8xi32> -> !tile.block<8x8xf32>
+  return
+}
+
+// -----
+
+func.func @gather_rank(%src: !tile.block<16x32xf32>, %idx: !tile.block<8xi32>) {
+  // expected-error @+1 {{'tile.gather' op index must have the source's rank 2, not 1}}
+  %g = tile.gather %src[%idx] {axis = 0 : i32} : !tile.block<16x32xf32>, !tile.block<8xi32> -> !tile.block<8xf32>
+  return
+}
+
+// -----
+
+func.func @gather_result(%src: !tile.block<16x32xf32>, %idx: !tile.block<16x8xi32>) {
+  // expected-error @+1 {{'tile.gather' op result must be a 16x8 block of 'f32'}}
+  %g = tile.gather %src[%idx] {axis = 1 : i32} : !tile.block<16x32xf32>, !tile.block<16x8xi32> -> !tile.block<16x8xf16>
+  return
+}
+
+// -----
+
+func.func @histogram_type(%x: !tile.block<64xi64>) {
+  // expected-error @+1 {{'tile.histogram' op takes a rank-1 block of i32, not '!tile.block<64xi64>'}}
+  %h = tile.histogram %x : !tile.block<64xi64> -> !tile.block<8xi32>
+  return
+}
+
+// -----
+
+func.func @atomic_load_release(%p: !tile.ptr<i32>) {
+  // expected-error @+1 {{'tile.load' op an atomic load is acquire or relaxed, not release}}
+  %f = tile.load %p {sem = #tile<sem release>, scope = #tile<scope gpu>} : !tile.ptr<i32>
+  return
+}
+
+// -----
+
+func.func @atomic_store_acquire(%p: !tile.ptr<i32>, %v: i32) {
+  // expected-error @+1 {{'tile.store' op an atomic store is release or relaxed, not acquire}}
+  tile.store %p, %v {sem = #tile<sem acquire>, scope = #tile<scope gpu>} : !tile.ptr<i32>
+  return
+}
+
+// -----
+
+func.func @atomic_load_no_scope(%p: !tile.ptr<i32>) {
+  // expected-error @+1 {{'tile.load' op an atomic access needs both sem and scope}}
+  %f = tile.load %p {sem = #tile<sem acquire>} : !tile.ptr<i32>
+  return
+}
+
+// -----
+
+func.func @atomic_load_hint(%p: !tile.ptr<i32>) {
+  // expected-error @+1 {{'tile.load' op an atomic access takes no cache operator, eviction priority or volatile}}
+  %f = tile.load %p {sem = #tile<sem acquire>, scope = #tile<scope gpu>, cache = "cg"} : !tile.ptr<i32>
+  return
+}
+
+// -----
+
+func.func @inline_asm_shapes(%x: !tile.block<128xi32>) {
+  // expected-error @+1 {{'tile.inline_asm' op operands and results must have one shape, got 128 and 64}}
+  %y = tile.inline_asm "mov.b32 $0, $1;", "=r,r" %x {pack = 1 : i32, pure} : (!tile.block<128xi32>) -> (!tile.block<64xi32>)
+  return
+}
+
+// -----
+
+func.func @inline_asm_scalar_pack(%n: i32) {
+  // expected-error @+1 {{'tile.inline_asm' op on scalars takes pack 1, not 2}}
+  %y = tile.inline_asm "mov.b32 $0, $1;", "=r,r" %n {pack = 2 : i32, pure} : (i32) -> (i32)
+  return
+}
+
+// -----
+
+func.func @inline_asm_no_result(%n: i32) {
+  // expected-error @+1 {{'tile.inline_asm' op needs at least one result}}
+  tile.inline_asm "trap;", "" {pack = 1 : i32} : () -> ()
+  return
+}

@@ -760,3 +760,40 @@ func.func @debugging(%x: !tile.block<128xf32>, %n: i32, %ok: !tile.block<128xi1>
   tile.barrier
   return
 }
+
+// CHECK-LABEL: func @gather_histogram
+func.func @gather_histogram(%src: !tile.block<16x32xf32>, %idx: !tile.block<16x8xi32>,
+                            %x: !tile.block<1000xi32>, %m: !tile.block<1000xi1>) {
+  // CHECK: tile.gather %{{.*}}[%{{.*}}] {axis = 1 : i32} : !tile.block<16x32xf32>, !tile.block<16x8xi32> -> !tile.block<16x8xf32>
+  %g = tile.gather %src[%idx] {axis = 1 : i32} : !tile.block<16x32xf32>, !tile.block<16x8xi32> -> !tile.block<16x8xf32>
+  // CHECK: tile.histogram %{{.*}} mask %{{.*}} : !tile.block<1000xi32>, !tile.block<1000xi1> -> !tile.block<64xi32>
+  %h = tile.histogram %x mask %m : !tile.block<1000xi32>, !tile.block<1000xi1> -> !tile.block<64xi32>
+  // CHECK: tile.histogram %{{.*}} : !tile.block<1000xi32> -> !tile.block<5xi32>
+  %h5 = tile.histogram %x : !tile.block<1000xi32> -> !tile.block<5xi32>
+  return
+}
+
+// CHECK-LABEL: func @atomic_load_store
+func.func @atomic_load_store(%p: !tile.ptr<i32>, %ps: !tile.block<64x!tile.ptr<f32>>,
+                             %m: !tile.block<64xi1>, %v: !tile.block<64xf32>) {
+  // CHECK: tile.load %{{.*}} {scope = #tile<scope gpu>, sem = #tile<sem acquire>} : !tile.ptr<i32>
+  %f = tile.load %p {sem = #tile<sem acquire>, scope = #tile<scope gpu>} : !tile.ptr<i32>
+  // CHECK: tile.load %{{.*}} mask %{{.*}} {scope = #tile<scope cta>, sem = #tile<sem relaxed>} : !tile.block<64x!tile.ptr<f32>>
+  %x = tile.load %ps mask %m {sem = #tile<sem relaxed>, scope = #tile<scope cta>} : !tile.block<64x!tile.ptr<f32>>
+  // CHECK: tile.store %{{.*}}, %{{.*}} {scope = #tile<scope sys>, sem = #tile<sem release>} : !tile.ptr<i32>
+  tile.store %p, %f {sem = #tile<sem release>, scope = #tile<scope sys>} : !tile.ptr<i32>
+  // CHECK: tile.store %{{.*}}, %{{.*}} mask %{{.*}} {scope = #tile<scope gpu>, sem = #tile<sem relaxed>} : !tile.block<64x!tile.ptr<f32>>
+  tile.store %ps, %v mask %m {sem = #tile<sem relaxed>, scope = #tile<scope gpu>} : !tile.block<64x!tile.ptr<f32>>
+  return
+}
+
+// CHECK-LABEL: func @inline_asm
+func.func @inline_asm(%x: !tile.block<128xi32>, %b: !tile.block<128xi8>, %n: i32) {
+  // CHECK: tile.inline_asm "shf.l.wrap.b32 $0, $1, $2, $3;", "=r,r,r,r" %{{.*}}, %{{.*}}, %{{.*}} {pack = 1 : i32, pure} : (!tile.block<128xi32>, !tile.block<128xi32>, !tile.block<128xi32>) -> !tile.block<128xi32>
+  %y = tile.inline_asm "shf.l.wrap.b32 $0, $1, $2, $3;", "=r,r,r,r" %x, %x, %x {pack = 1 : i32, pure} : (!tile.block<128xi32>, !tile.block<128xi32>, !tile.block<128xi32>) -> (!tile.block<128xi32>)
+  // CHECK: %{{.*}}:2 = tile.inline_asm "{{.*}}", "=r,=r,r" %{{.*}} {pack = 4 : i32} : (!tile.block<128xi8>) -> (!tile.block<128xi8>, !tile.block<128xi8>)
+  %c:2 = tile.inline_asm "mov.b32 $0, $2; mov.b32 $1, $2;", "=r,=r,r" %b {pack = 4 : i32} : (!tile.block<128xi8>) -> (!tile.block<128xi8>, !tile.block<128xi8>)
+  // CHECK: tile.inline_asm "mov.b32 $0, 1;", "=r" {pack = 1 : i32} : () -> i32
+  %one = tile.inline_asm "mov.b32 $0, 1;", "=r" {pack = 1 : i32} : () -> (i32)
+  return
+}

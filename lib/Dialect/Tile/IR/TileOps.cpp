@@ -566,12 +566,42 @@ static LogicalResult verifyMemoryHints(Operation *op,
   return success();
 }
 
+/// The order of an atomic load or store: with a scope, one of `allowed`,
+/// and no cache hint or volatility besides.
+static LogicalResult verifyMemoryOrder(Operation *op,
+                                       std::optional<MemSemantic> sem,
+                                       std::optional<MemScope> scope,
+                                       bool hasHints, MemSemantic allowed) {
+  if (!sem && !scope)
+    return success();
+  if (!sem || !scope)
+    return op->emitOpError() << "an atomic access needs both sem and scope";
+  if (*sem != allowed && *sem != MemSemantic::relaxed)
+    return op->emitOpError()
+           << "an atomic "
+           << (allowed == MemSemantic::acquire ? "load" : "store") << " is "
+           << stringifyMemSemantic(allowed) << " or relaxed, not "
+           << stringifyMemSemantic(*sem);
+  if (hasHints)
+    return op->emitOpError() << "an atomic access takes no cache operator, "
+                                "eviction priority or volatile";
+  return success();
+}
+
 LogicalResult LoadOp::verify() {
+  if (failed(verifyMemoryOrder(*this, getSem(), getScope(),
+                               getCache() || getEvict() || getIsVolatile(),
+                               MemSemantic::acquire)))
+    return failure();
   return verifyMemoryHints(*this, getCache(), getEvict(), getIsVolatile(),
                            {"ca", "cg", "cv"});
 }
 
 LogicalResult StoreOp::verify() {
+  if (failed(verifyMemoryOrder(*this, getSem(), getScope(),
+                               getCache() || getEvict() || getIsVolatile(),
+                               MemSemantic::release)))
+    return failure();
   return verifyMemoryHints(*this, getCache(), getEvict(), getIsVolatile(),
                            {"wb", "cg", "cs", "wt"});
 }
@@ -581,8 +611,9 @@ void LoadOp::getEffects(
         &effects) {
   effects.emplace_back(MemoryEffects::Read::get(), &getPtrMutable(),
                        SideEffects::DefaultResource::get());
-  // A volatile load is not merged with another or moved: as if it wrote.
-  if (getIsVolatile())
+  // A volatile or atomic load is not merged with another or moved: as if it
+  // wrote.
+  if (getIsVolatile() || getSem())
     effects.emplace_back(MemoryEffects::Write::get(),
                          SideEffects::DefaultResource::get());
 }
@@ -1224,4 +1255,82 @@ LogicalResult PrintOp::verify() {
                          << getArgs().size() << " operands, "
                          << getIsSigned().size() << " flags";
   return success();
+}
+
+//===----------------------------------------------------------------------===//
+// GatherOp, HistogramOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult GatherOp::verify() {
+  auto src = cast<BlockType>(getSrc().getType());
+  auto index = cast<BlockType>(getIndex().getType());
+  auto result = cast<BlockType>(getType());
+  unsigned axis = getAxis();
+  if (index.getRank() != src.getRank())
+    return emitOpError() << "index must have the source's rank "
+                         << src.getRank() << ", not " << index.getRank();
+  if (axis >= src.getRank())
+    return emitOpError() << "axis " << axis << " is out of range for a rank-"
+                         << src.getRank() << " block";
+  for (unsigned d = 0; d < src.getRank(); ++d)
+    if (d != axis && index.getShape()[d] != src.getShape()[d])
+      return emitOpError() << "index is " << formatShape(index.getShape())
+                           << " but the source is "
+                           << formatShape(src.getShape())
+                           << ": they may differ only along axis " << axis;
+  if (result.getShape() != index.getShape() ||
+      result.getElementType() != src.getElementType())
+    return emitOpError() << "result must be a " << formatShape(index.getShape())
+                         << " block of " << src.getElementType();
+  return success();
+}
+
+LogicalResult HistogramOp::verify() {
+  auto src = cast<BlockType>(getSrc().getType());
+  auto result = cast<BlockType>(getType());
+  if (src.getRank() != 1 || !src.getElementType().isInteger(32))
+    return emitOpError() << "takes a rank-1 block of i32, not " << src;
+  if (result.getRank() != 1 || !result.getElementType().isInteger(32))
+    return emitOpError() << "gives a rank-1 block of i32 counts, not "
+                         << result;
+  if (Value mask = getMask())
+    if (cast<BlockType>(mask.getType()).getShape() != src.getShape())
+      return emitOpError() << "mask must have the source's shape";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// InlineAsmOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult InlineAsmOp::verify() {
+  if (getResults().empty())
+    return emitOpError() << "needs at least one result";
+  std::optional<ArrayRef<int64_t>> shape;
+  for (Value value : llvm::concat<Value>(getArgs(), getResults())) {
+    auto block = dyn_cast<BlockType>(value.getType());
+    ArrayRef<int64_t> extents = block ? block.getShape() : ArrayRef<int64_t>();
+    if (shape && *shape != extents)
+      return emitOpError() << "operands and results must have one shape, got "
+                           << formatShape(*shape) << " and "
+                           << formatShape(extents);
+    shape = extents;
+    Type element = getElementTypeOrSelf(value);
+    if (element.isInteger(1))
+      return emitOpError() << "takes and gives numbers, not i1";
+  }
+  if (shape->empty() && getPack() != 1)
+    return emitOpError() << "on scalars takes pack 1, not " << getPack();
+  return success();
+}
+
+void InlineAsmOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  if (getPure())
+    return;
+  effects.emplace_back(MemoryEffects::Read::get(),
+                       SideEffects::DefaultResource::get());
+  effects.emplace_back(MemoryEffects::Write::get(),
+                       SideEffects::DefaultResource::get());
 }

@@ -463,6 +463,40 @@ void LayoutAssigner::assignOp(Operation *op) {
                kCarriedPriority);
     return;
   }
+  // User asm: operands and results in one layout, the first block
+  // operand's (each asm runs on registers of one thread).
+  if (auto inlineAsm = dyn_cast<InlineAsmOp>(op)) {
+    if (!isBlock(inlineAsm.getResults().front()))
+      return;
+    Attribute layout;
+    for (Value arg : inlineAsm.getArgs())
+      if ((layout = layoutOf(arg)))
+        break;
+    layout = orDefault(layout, inlineAsm.getResults().front());
+    // Each asm takes `pack` registers: a thread must hold a multiple of
+    // them, else `pack` consecutive elements per thread along the last
+    // dimension.
+    auto shape =
+        cast<BlockType>(inlineAsm.getResults().front().getType()).getShape();
+    unsigned pack = inlineAsm.getPack();
+    if (cast<DistributedLayoutAttrInterface>(layout)
+                .toLinearLayout(shape)
+                .getNumRegisters() %
+            pack !=
+        0) {
+      SmallVector<unsigned> sizePerThread(shape.size(), 1), order;
+      sizePerThread.back() = pack;
+      for (unsigned d = shape.size(); d-- > 0;)
+        order.push_back(d);
+      layout =
+          buildBlockedLayout(context, shape, sizePerThread, order, numWarps);
+    }
+    for (OpOperand &operand : inlineAsm.getArgsMutable())
+      want(operand, layout);
+    for (Value result : inlineAsm.getResults())
+      assign(result, layout, 0);
+    return;
+  }
   if (auto scan = dyn_cast<ScanOp>(op)) {
     Value src = scan.getSrc();
     auto srcShape = cast<BlockType>(src.getType()).getShape();
@@ -563,6 +597,22 @@ void LayoutAssigner::assignOp(Operation *op) {
     if (Attribute fragment = getLoopInvariantFragmentLayout(dot, layout))
       want(dot.getAMutable(), fragment);
     assign(result, layout, kCarriedPriority);
+    return;
+  }
+  // A gather's result and index share a layout (each result register reads
+  // the element its index register picks); a histogram's mask is in its
+  // operand's layout.
+  if (auto gather = dyn_cast<GatherOp>(op)) {
+    Attribute layout = orDefault(layoutOf(gather.getIndex()), result);
+    want(gather.getIndexMutable(), layout);
+    assign(result, layout, priorities.lookup(gather.getIndex()));
+    return;
+  }
+  if (auto histogram = dyn_cast<HistogramOp>(op)) {
+    if (Value mask = histogram.getMask())
+      want(histogram.getMaskMutable()[0],
+           orDefault(layoutOf(histogram.getSrc()), histogram.getSrc()));
+    assign(result, orDefault(Attribute(), result), 0);
     return;
   }
   // Any other op with a block result: the default layout, operands as they

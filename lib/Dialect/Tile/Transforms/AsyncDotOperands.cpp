@@ -61,7 +61,8 @@ bool isCopyable(LoadOp load, Operation *user) {
   auto type = dyn_cast<BlockType>(load.getType());
   return type && load->hasOneUse() && *load->getUsers().begin() == user &&
          (type.getElementType().isF16() || type.getElementType().isBF16()) &&
-         !load.getIsVolatile() && (!load.getOther() || isZero(load.getOther()));
+         !load.getIsVolatile() && !load.getSem() &&
+         (!load.getOther() || isZero(load.getOther()));
 }
 
 FailureOr<OperandChain> traceOperand(scf::ForOp loop, Value operand) {

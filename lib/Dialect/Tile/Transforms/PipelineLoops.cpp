@@ -89,7 +89,8 @@ LogicalResult pipeline(scf::ForOp loop, unsigned numStages) {
   SmallVector<Operation *> worklist;
   for (Operation &op : body->without_terminator())
     if (auto load = dyn_cast<LoadOp>(&op))
-      if (isa<BlockType>(load.getType()) && feedsDot(load, body))
+      if (isa<BlockType>(load.getType()) && !load.getSem() &&
+          !load.getIsVolatile() && feedsDot(load, body))
         worklist.push_back(load);
   if (worklist.empty())
     return failure();

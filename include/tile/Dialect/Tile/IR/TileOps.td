@@ -292,16 +292,22 @@ def Tile_LoadOp : Tile_Op<"load", [
     `"cg"`, `"cv"`), or an L1 eviction priority `evict` (`"evict_first"`,
     `"evict_last"`), not both (PTX cannot combine them); `is_volatile`
     (`ld.volatile`, with neither) reads memory each time the program does.
+    With `sem` (`acquire` or `relaxed`) and `scope`, each element is an
+    atomic load of that order (Triton's `tl.atomic_load`: `ld.acquire.gpu`),
+    taking no other hint; it is never merged, moved or vectorized.
 
     ```mlir
     %x = tile.load %ptrs mask %m other %zeros : !tile.block<128x!tile.ptr<f32>>
     %s = tile.load %p : !tile.ptr<f32>
     %c = tile.load %ptrs {cache = "cg"} : !tile.block<128x!tile.ptr<f32>>
+    %f = tile.load %flag {sem = #tile<sem acquire>, scope = #tile<scope gpu>} : !tile.ptr<i32>
     ```
   }];
   let arguments = (ins Tile_PtrLike:$ptr, Optional<Tile_MaskLike>:$mask,
                        Optional<AnyType>:$other, OptionalAttr<StrAttr>:$cache,
-                       OptionalAttr<StrAttr>:$evict, UnitAttr:$is_volatile);
+                       OptionalAttr<StrAttr>:$evict, UnitAttr:$is_volatile,
+                       OptionalAttr<Tile_MemSemanticAttr>:$sem,
+                       OptionalAttr<Tile_MemScopeAttr>:$scope);
   let results = (outs AnyType:$result);
   // Custom directives: a `mask` or `other` keyword must be followed by an
   // operand (an optional group would silently accept the bare keyword).
@@ -324,16 +330,19 @@ def Tile_StoreOp : Tile_Op<"store", [
     Stores each element of `value` through the matching pointer, skipping
     the elements where `mask` is false. Optional, as in `tile.load`: a cache
     operator `cache` (`"wb"`, `"cg"`, `"cs"`, `"wt"`) or an eviction priority
-    `evict`, not both, and `is_volatile`.
+    `evict`, not both, and `is_volatile`; or `sem` (`release` or `relaxed`)
+    and `scope` for atomic stores (Triton's `tl.atomic_store`).
 
     ```mlir
     tile.store %ptrs, %x mask %m : !tile.block<128x!tile.ptr<f32>>
     tile.store %ptrs, %x {evict = "evict_first"} : !tile.block<128x!tile.ptr<f32>>
+    tile.store %flag, %one {sem = #tile<sem release>, scope = #tile<scope gpu>} : !tile.ptr<i32>
     ```
   }];
   let arguments = (ins Tile_PtrLike:$ptr, AnyType:$value, Optional<Tile_MaskLike>:$mask,
                        OptionalAttr<StrAttr>:$cache, OptionalAttr<StrAttr>:$evict,
-                       UnitAttr:$is_volatile);
+                       UnitAttr:$is_volatile, OptionalAttr<Tile_MemSemanticAttr>:$sem,
+                       OptionalAttr<Tile_MemScopeAttr>:$scope);
   let assemblyFormat = [{
     $ptr `,` $value custom<KeywordOperand>($mask, "\"mask\"") attr-dict
     `:` type($ptr)
@@ -528,6 +537,50 @@ def Tile_YieldOp : Tile_Op<"yield", [Pure, Terminator,
   let arguments = (ins Variadic<AnyType>:$values);
   let builders = [OpBuilder<(ins), [{ /* empty yield */ }]>];
   let assemblyFormat = "($values^ `:` type($values))? attr-dict";
+}
+
+def Tile_GatherOp : Tile_Op<"gather", [Pure]> {
+  let summary = "Elements of a block picked by indices along one axis";
+  let description = [{
+    Triton's `tl.gather(src, index, axis)`: `result[i] = src[j]` where `j`
+    is `i` with its `axis` coordinate replaced by `index[i]`. `index` has
+    `src`'s rank and extents but along `axis`; the result has `index`'s
+    shape and `src`'s element type. An index outside `[0, extent)` reads
+    some element of `src` (the interpreter reports it as an error).
+
+    ```mlir
+    %g = tile.gather %src[%idx] {axis = 1 : i32}
+        : !tile.block<16x32xf32>, !tile.block<16x8xi32> -> !tile.block<16x8xf32>
+    ```
+  }];
+  let arguments = (ins Tile_ScalarBlock:$src, Tile_IntBlock:$index,
+                       Tile_AxisAttr:$axis);
+  let results = (outs Tile_ScalarBlock:$result);
+  let assemblyFormat = [{
+    $src `[` $index `]` attr-dict `:` type($src) `,` type($index) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_HistogramOp : Tile_Op<"histogram", [Pure]> {
+  let summary = "Counts of the values of a block";
+  let description = [{
+    Triton's `tl.histogram(x, num_bins, mask)`: element `b` of the i32
+    result (of `num_bins` elements) counts the elements of the rank-1 i32
+    block `src` equal to `b` (where `mask` holds). Values outside
+    `[0, num_bins)` are not counted.
+
+    ```mlir
+    %h = tile.histogram %x mask %m : !tile.block<1024xi32>, !tile.block<1024xi1>
+        -> !tile.block<64xi32>
+    ```
+  }];
+  let arguments = (ins Tile_IntBlock:$src, Optional<Tile_BoolBlock>:$mask);
+  let results = (outs Tile_IntBlock:$result);
+  let assemblyFormat = [{
+    $src (`mask` $mask^)? attr-dict `:` type($src) (`,` type($mask)^)? `->` type($result)
+  }];
+  let hasVerifier = 1;
 }
 
 def Tile_DotOp : Tile_Op<"dot", [Pure,
@@ -942,6 +995,34 @@ def Tile_ExternElementwiseOp : Tile_ElementwiseOp<"extern_elementwise"> {
 //===----------------------------------------------------------------------===//
 // Facts for the compiler
 //===----------------------------------------------------------------------===//
+
+def Tile_InlineAsmOp : Tile_Op<"inline_asm", [
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "User PTX over the elements of blocks";
+  let description = [{
+    Triton's `tl.inline_asm_elementwise`: `asm_string` (PTX with `$0`,
+    `$1`, ... for the outputs, then the inputs, as LLVM inline asm) with
+    `constraints` runs once per `pack` elements of the operands, which are
+    blocks of one shape (or scalars, with `pack` 1); elements narrower than
+    32 bits travel packed into registers of up to 32 bits (4 i8 in a `b32`),
+    the results likewise, one result block per output type. Without `pure`
+    the asm has side effects: it is neither merged nor dropped.
+
+    ```mlir
+    %y = tile.inline_asm "shf.l.wrap.b32 $0, $1, $2, $3;", "=r,r,r,r" %x, %x, %s
+        {pack = 1 : i32, pure} : (!tile.block<128xi32>, !tile.block<128xi32>,
+        !tile.block<128xi32>) -> (!tile.block<128xi32>)
+    ```
+  }];
+  let arguments = (ins StrAttr:$asm_string, StrAttr:$constraints, UnitAttr:$pure,
+                       ConfinedAttr<I32Attr, [IntPositive]>:$pack,
+                       Variadic<Tile_ScalarLike>:$args);
+  let results = (outs Variadic<Tile_ScalarLike>:$results);
+  let assemblyFormat = [{
+    $asm_string `,` $constraints ($args^)? attr-dict `:` functional-type($args, $results)
+  }];
+  let hasVerifier = 1;
+}
 
 def Tile_HintOp : Tile_ElementwiseOp<"hint", [SameOperandsAndResultType]> {
   let summary = "State facts about a value's elements that the compiler cannot derive";

@@ -1,0 +1,130 @@
+//===- InlineAsm.cpp - tile.inline_asm (tl.inline_asm_elementwise) --------===//
+//
+// The user's PTX runs once per `pack` registers of the thread: the operands
+// are those registers of each argument, elements narrower than 32 bits
+// packed into registers of up to 32 bits (`pack` 4 of i8: one b32), and the
+// results come back packed the same way, as Triton passes them.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Emitter.h"
+#include "PTXAsm.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+using namespace mlir::tile::lowering;
+
+/// Elements of `type` per asm operand when `pack` travel together: as many
+/// as fit in 32 bits (at most `pack`), one for 32-bit and wider types.
+static int64_t elementsPerOperand(Type type, int64_t pack) {
+  int64_t bits = type.getIntOrFloatBitWidth();
+  return bits >= 32 ? 1 : std::min<int64_t>(pack, 32 / bits);
+}
+
+/// The type of one asm operand holding `count` elements of `type`.
+static Type operandType(OpBuilder &builder, Type type, int64_t count) {
+  if (count == 1)
+    return type;
+  return builder.getIntegerType(count * type.getIntOrFloatBitWidth());
+}
+
+LogicalResult KernelEmitter::emitInlineAsm(InlineAsmOp op) {
+  Location loc = op.getLoc();
+  int64_t pack = op.getPack();
+  auto elementOf = [](Value value) { return getElementTypeOrSelf(value); };
+  for (Value value : llvm::concat<Value>(op.getArgs(), op.getResults())) {
+    Type element = elementOf(value);
+    int64_t per = elementsPerOperand(element, pack);
+    if (pack % per != 0)
+      return op.emitOpError()
+             << "pack " << pack << " does not split into operands of " << per
+             << " " << element << " elements";
+  }
+
+  // The registers of each argument and the number of groups of `pack`.
+  SmallVector<SmallVector<Value>> args;
+  int64_t elements = 1;
+  std::optional<BlockLayout> layout;
+  if (auto block = dyn_cast<BlockType>(op.getResults().front().getType())) {
+    layout = getBlockLayout(block);
+    elements = layout->numRegisters();
+    for (Value arg : op.getArgs()) {
+      std::optional<SmallVector<Value>> in = registersIn(arg, *layout);
+      if (!in)
+        return op.emitOpError() << "has operands in another layout than its "
+                                   "results";
+      args.push_back(std::move(*in));
+    }
+  } else {
+    for (Value arg : op.getArgs())
+      args.push_back({getScalar(arg)});
+  }
+  if (elements % pack != 0)
+    return op.emitOpError() << "pack " << pack << " does not divide the "
+                            << elements << " elements a thread holds";
+
+  // The asm's result: one operand, or a struct of all output operands.
+  SmallVector<Type> outputTypes;
+  for (Value result : op.getResults()) {
+    Type element = elementOf(result);
+    int64_t per = elementsPerOperand(element, pack);
+    for (int64_t i = 0; i < pack / per; ++i)
+      outputTypes.push_back(operandType(builder, element, per));
+  }
+  Type asmType =
+      outputTypes.size() == 1
+          ? outputTypes.front()
+          : LLVM::LLVMStructType::getLiteral(builder.getContext(), outputTypes);
+
+  SmallVector<SmallVector<Value>> results(op.getNumResults());
+  for (int64_t first = 0; first < elements; first += pack) {
+    SmallVector<Value> operands;
+    for (auto [arg, values] : llvm::zip(op.getArgs(), args)) {
+      Type element = elementOf(arg);
+      int64_t per = elementsPerOperand(element, pack);
+      for (int64_t start = first; start < first + pack; start += per) {
+        if (per == 1) {
+          operands.push_back(values[start]);
+          continue;
+        }
+        Value vector = LLVM::UndefOp::create(builder, loc,
+                                             VectorType::get({per}, element));
+        for (int64_t i = 0; i < per; ++i)
+          vector = LLVM::InsertElementOp::create(
+              builder, loc, vector, values[start + i], constI32(loc, i));
+        operands.push_back(LLVM::BitcastOp::create(
+            builder, loc, operandType(builder, element, per), vector));
+      }
+    }
+    Value output =
+        createUserAsm(builder, loc, asmType, operands, op.getAsmString(),
+                      op.getConstraints(), /*hasSideEffects=*/!op.getPure());
+    unsigned field = 0;
+    for (auto [result, values] : llvm::zip(op.getResults(), results)) {
+      Type element = elementOf(result);
+      int64_t per = elementsPerOperand(element, pack);
+      for (int64_t i = 0; i < pack / per; ++i, ++field) {
+        Value word = outputTypes.size() == 1
+                         ? output
+                         : Value(LLVM::ExtractValueOp::create(builder, loc,
+                                                              output, field));
+        if (per == 1) {
+          values.push_back(word);
+          continue;
+        }
+        Value vector = LLVM::BitcastOp::create(
+            builder, loc, VectorType::get({per}, element), word);
+        for (int64_t j = 0; j < per; ++j)
+          values.push_back(LLVM::ExtractElementOp::create(builder, loc, vector,
+                                                          constI32(loc, j)));
+      }
+    }
+  }
+  for (auto [result, values] : llvm::zip(op.getResults(), results)) {
+    if (layout)
+      registers[result] = std::move(values);
+    else
+      scalars.map(result, values.front());
+  }
+  return success();
+}
