@@ -71,14 +71,15 @@ def linear_recurrence(a_ptr, b_ptr, h_ptr, M: tl.constexpr, N: tl.constexpr,
 
 def _combined(rows: list[list[Any]], combine: Callable[..., tuple], reverse: bool = False
               ) -> list[list[tuple]]:
-    """The inclusive scan of each row of tuples, left to right as written (a
-    reverse scan folds x[i], then x[i+1], ..., x[n-1])."""
+    """The inclusive scan of each row of tuples; reversed as Triton reverses
+    it: the forward scan of the reversed row, reversed back (the combine takes
+    what is accumulated from the end first)."""
     out = []
     for row in rows:
         order = list(reversed(row)) if reverse else list(row)
         acc, line = order[0], [order[0]]
         for item in order[1:]:
-            acc = combine(*item, *acc) if reverse else combine(*acc, *item)
+            acc = combine(*acc, *item)
             line.append(acc)
         out.append(list(reversed(line)) if reverse else line)
     return out

@@ -172,6 +172,23 @@ def bad_uses(x, WHAT: tl.constexpr):
         tl.advance(x, (1,))  # ERR-advance
     if WHAT == "order":
         tl.make_block_ptr(x, (8,), (1,), (0,), (8,), (1,))  # ERR-order
+    if WHAT == "gather_rows":
+        d = tl.make_tensor_descriptor(x, [8, 64], [64, 1], [2, 32])
+        d.gather(tl.arange(0, 8), 0)  # ERR-gather_rows
+    if WHAT == "gather_few":
+        d = tl.make_tensor_descriptor(x, [8, 64], [64, 1], [1, 32])
+        d.gather(tl.arange(0, 4), 0)  # ERR-gather_few
+    if WHAT == "gather_narrow":
+        d = tl.make_tensor_descriptor(x, [8, 64], [64, 1], [1, 4])
+        d.gather(tl.arange(0, 8), 0)  # ERR-gather_narrow
+    if WHAT == "scatter_shape":
+        d = tl.make_tensor_descriptor(x, [8, 64], [64, 1], [1, 32])
+        d.scatter(tl.zeros([8, 16], tl.float32), tl.arange(0, 8), 0)  # ERR-scatter_shape
+    if WHAT == "atomic_type":
+        d = tl.make_tensor_descriptor(x, [8, 64], [64, 1], [8, 8])
+        d.atomic_max([0, 0], tl.zeros([8, 8], tl.float32))  # ERR-atomic_type
+    if WHAT == "not_descriptor":
+        tl.load_tensor_descriptor(x, [0])  # ERR-not_descriptor
 
 
 BAD = [
@@ -185,6 +202,12 @@ BAD = [
     ("check", "boundary_check dimension 1 is out of range for a rank-1 block pointer"),
     ("advance", "tl.advance needs a block pointer"),
     ("order", "order must be a permutation of 0..0, got [1]"),
+    ("gather_rows", "desc.gather needs a 2-D descriptor with blocks of one row"),
+    ("gather_few", "desc.gather takes at least 8 rows, got 4"),
+    ("gather_narrow", "desc.gather of fp32 needs blocks of at least 8 columns, got 4"),
+    ("scatter_shape", "desc.scatter: the value's shape [8, 16] is not [8, 32]"),
+    ("atomic_type", "desc.atomic_max does not support fp32 elements"),
+    ("not_descriptor", "tl.load_tensor_descriptor needs a tensor descriptor"),
 ]
 
 

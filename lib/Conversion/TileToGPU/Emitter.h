@@ -74,20 +74,32 @@ struct BlockLayout {
 BlockLayout getBlockLayout(BlockType type);
 
 /// Bytes of one element in memory; a struct (the elements of a reduction
-/// or scan of several blocks) is laid out as LLVM lays it out, each field at
-/// its natural alignment.
+/// or scan of several blocks) has its fields at structFieldOffsets.
+inline int64_t elementBytes(Type type);
+
+/// Where the fields of a struct element go in shared memory, each at its
+/// natural alignment, and the struct's size (the last entry). The lowering
+/// addresses the fields itself: LLVM's layout of an aggregate depends on a
+/// data layout that not every pass sees.
+inline SmallVector<int64_t> structFieldOffsets(LLVM::LLVMStructType tuple) {
+  SmallVector<int64_t> offsets;
+  int64_t bytes = 0, alignment = 1;
+  for (Type field : tuple.getBody()) {
+    int64_t size = elementBytes(field);
+    bytes = llvm::alignTo(bytes, size);
+    offsets.push_back(bytes);
+    bytes += size;
+    alignment = std::max(alignment, size);
+  }
+  offsets.push_back(llvm::alignTo(bytes, alignment));
+  return offsets;
+}
+
 inline int64_t elementBytes(Type type) {
   if (isa<PtrType, LLVM::LLVMPointerType>(type))
     return 8;
-  if (auto tuple = dyn_cast<LLVM::LLVMStructType>(type)) {
-    int64_t bytes = 0, alignment = 1;
-    for (Type field : tuple.getBody()) {
-      int64_t size = elementBytes(field);
-      bytes = llvm::alignTo(bytes, size) + size;
-      alignment = std::max(alignment, size);
-    }
-    return llvm::alignTo(bytes, alignment);
-  }
+  if (auto tuple = dyn_cast<LLVM::LLVMStructType>(type))
+    return structFieldOffsets(tuple).back();
   return std::max<int64_t>(1, type.getIntOrFloatBitWidth() / 8);
 }
 

@@ -47,45 +47,6 @@ Type KernelEmitter::sharedStorageType(Type elementType) {
   return convertElementType(elementType);
 }
 
-/// `value` as shared memory stores it (i1 as i8, also inside a struct), and
-/// back.
-static Value toSharedStorage(OpBuilder &builder, Location loc, Value value,
-                             Type storage) {
-  if (value.getType() == storage)
-    return value;
-  if (auto tuple = dyn_cast<LLVM::LLVMStructType>(storage)) {
-    Value result = LLVM::UndefOp::create(builder, loc, storage);
-    for (auto [i, fieldType] : llvm::enumerate(tuple.getBody())) {
-      Value field = LLVM::ExtractValueOp::create(builder, loc, value, i);
-      result = LLVM::InsertValueOp::create(
-          builder, loc, result, toSharedStorage(builder, loc, field, fieldType),
-          i);
-    }
-    return result;
-  }
-  return arith::ExtUIOp::create(builder, loc, storage, value); // i1 -> i8
-}
-
-static Value fromSharedStorage(OpBuilder &builder, Location loc, Value value,
-                               Type type) {
-  if (value.getType() == type)
-    return value;
-  if (auto tuple = dyn_cast<LLVM::LLVMStructType>(type)) {
-    Value result = LLVM::UndefOp::create(builder, loc, type);
-    for (auto [i, fieldType] : llvm::enumerate(tuple.getBody())) {
-      Value field = LLVM::ExtractValueOp::create(builder, loc, value, i);
-      result = LLVM::InsertValueOp::create(
-          builder, loc, result,
-          fromSharedStorage(builder, loc, field, fieldType), i);
-    }
-    return result;
-  }
-  Value zero = arith::ConstantOp::create(
-      builder, loc, builder.getIntegerAttr(value.getType(), 0));
-  return arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ne, value,
-                               zero); // i8 -> i1
-}
-
 /// The address of element `index` of an array of `elementType` that starts
 /// `byteOffset` bytes into shared memory.
 Value KernelEmitter::sharedAddress(Location loc, Type elementType,
@@ -93,6 +54,13 @@ Value KernelEmitter::sharedAddress(Location loc, Type elementType,
   auto ptrType = LLVM::LLVMPointerType::get(builder.getContext(), 3);
   Value base = LLVM::GEPOp::create(builder, loc, ptrType, builder.getI8Type(),
                                    sharedBase(loc), ValueRange{byteOffset});
+  if (isa<LLVM::LLVMStructType>(elementType)) {
+    // A struct's bytes, addressed by its size (structFieldOffsets).
+    Value offset = arith::MulIOp::create(
+        builder, loc, index, constI32(loc, elementBytes(elementType)));
+    return LLVM::GEPOp::create(builder, loc, ptrType, builder.getI8Type(), base,
+                               ValueRange{offset});
+  }
   return LLVM::GEPOp::create(builder, loc, ptrType,
                              sharedStorageType(elementType), base,
                              ValueRange{index});
@@ -102,9 +70,22 @@ void KernelEmitter::storeShared(Location loc, Value byteOffset, Value index,
                                 Value value) {
   Type type = value.getType();
   Value address = sharedAddress(loc, type, byteOffset, index);
-  if (isa<LLVM::LLVMStructType>(type))
-    value = toSharedStorage(builder, loc, value, sharedStorageType(type));
-  else if (type.isInteger(1))
+  if (auto tuple = dyn_cast<LLVM::LLVMStructType>(type)) {
+    // Field by field, at the offsets the lowering chose.
+    auto ptrType = LLVM::LLVMPointerType::get(builder.getContext(), 3);
+    for (auto [i, offset] : llvm::enumerate(
+             ArrayRef<int64_t>(structFieldOffsets(tuple)).drop_back())) {
+      Value field = LLVM::ExtractValueOp::create(builder, loc, value, i);
+      if (field.getType().isInteger(1))
+        field = castScalar(loc, field, builder.getI8Type(), false);
+      Value fieldAddress =
+          LLVM::GEPOp::create(builder, loc, ptrType, builder.getI8Type(),
+                              address, ArrayRef<LLVM::GEPArg>{int32_t(offset)});
+      LLVM::StoreOp::create(builder, loc, field, fieldAddress);
+    }
+    return;
+  }
+  if (type.isInteger(1))
     value = castScalar(loc, value, builder.getI8Type(), false);
   LLVM::StoreOp::create(builder, loc, value, address);
 }
@@ -112,10 +93,25 @@ void KernelEmitter::storeShared(Location loc, Value byteOffset, Value index,
 Value KernelEmitter::loadShared(Location loc, Value byteOffset, Value index,
                                 Type elementType) {
   Value address = sharedAddress(loc, elementType, byteOffset, index);
+  if (auto tuple = dyn_cast<LLVM::LLVMStructType>(elementType)) {
+    auto ptrType = LLVM::LLVMPointerType::get(builder.getContext(), 3);
+    Value result = LLVM::UndefOp::create(builder, loc, elementType);
+    for (auto [i, offset] : llvm::enumerate(
+             ArrayRef<int64_t>(structFieldOffsets(tuple)).drop_back())) {
+      Type fieldType = tuple.getBody()[i];
+      Value fieldAddress =
+          LLVM::GEPOp::create(builder, loc, ptrType, builder.getI8Type(),
+                              address, ArrayRef<LLVM::GEPArg>{int32_t(offset)});
+      Value field = LLVM::LoadOp::create(
+          builder, loc, sharedStorageType(fieldType), fieldAddress);
+      if (fieldType.isInteger(1))
+        field = castScalar(loc, field, fieldType, false);
+      result = LLVM::InsertValueOp::create(builder, loc, result, field, i);
+    }
+    return result;
+  }
   Type storage = sharedStorageType(elementType);
   Value value = LLVM::LoadOp::create(builder, loc, storage, address);
-  if (isa<LLVM::LLVMStructType>(elementType))
-    return fromSharedStorage(builder, loc, value, elementType);
   if (elementType.isInteger(1))
     value = castScalar(loc, value, elementType, false);
   return value;

@@ -681,8 +681,10 @@ def _scan_axis(xs: list[Tensor], axis: int, combine: Combine, reverse: bool) -> 
     """Inclusive scan by doubling strides (Hillis-Steele): log2(n) combines of
     whole blocks, each combining an earlier partial result with a later one."""
     if reverse:
+        # Triton's reverse scan: the forward scan of the flipped line, flipped
+        # back, so the combine takes what is accumulated from the end first.
         flipped = _scan_axis([Tensor(np.flip(x.data, axis), x.dtype) for x in xs], axis,
-                             lambda a, b: combine(b, a), False)
+                             combine, False)
         return [Tensor(np.flip(f.data, axis).copy(), f.dtype) for f in flipped]
     n, stride = xs[0].shape[axis], 1
     while stride < n:

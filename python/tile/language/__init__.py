@@ -30,8 +30,8 @@ from .standard import (cat, cumprod, flip, interleave, join, sort,  # noqa: E402
                        split, swizzle2d, topk, xor_sum)
 # Tensor descriptors and block pointers (loads and stores of them are @jit
 # functions too).
-from .descriptors import (advance, make_block_ptr, make_tensor_descriptor,  # noqa: E402,F401
-                          tensor_descriptor)
+from .descriptors import (advance, load_tensor_descriptor, make_block_ptr,  # noqa: E402,F401
+                          make_tensor_descriptor, store_tensor_descriptor, tensor_descriptor)
 
 # Tuples are Python tuples in a kernel (`tl.tuple([a, b])`, tuple arguments
 # and returns, `t[i] = v`).

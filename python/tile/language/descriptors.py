@@ -79,6 +79,49 @@ def _store_block(base, shape, strides, offsets, value, BLOCK_SHAPE: tl.constexpr
 
 
 @jit
+def _reduce_block(base, shape, strides, offsets, value, OP: tl.constexpr,
+                  BLOCK_SHAPE: tl.constexpr, UNIT: tl.constexpr, CHECK: tl.constexpr):
+    """An atomic `OP` of each element of `value` into the block, inside the
+    shape only, relaxed (as TMA's bulk reductions are)."""
+    ptrs, mask = _block_addresses(base, shape, strides, offsets, BLOCK_SHAPE, UNIT, CHECK)
+    if OP == "add":
+        tl.atomic_add(ptrs, value, mask=mask, sem="relaxed")
+    elif OP == "min":
+        tl.atomic_min(ptrs, value, mask=mask, sem="relaxed")
+    elif OP == "max":
+        tl.atomic_max(ptrs, value, mask=mask, sem="relaxed")
+    elif OP == "and":
+        tl.atomic_and(ptrs, value, mask=mask, sem="relaxed")
+    elif OP == "or":
+        tl.atomic_or(ptrs, value, mask=mask, sem="relaxed")
+    else:
+        tl.atomic_xor(ptrs, value, mask=mask, sem="relaxed")
+
+
+@jit
+def _row_addresses(base, shape, strides, rows, column, COLUMNS: tl.constexpr):
+    """The pointers of rows `rows` (a block) from `column` on, COLUMNS wide,
+    and where they lie inside the 2-D `shape`."""
+    cols = column + tl.arange(0, COLUMNS)
+    ptrs = base + rows[:, None].to(tl.int64) * strides[0] + cols[None, :]
+    mask = (rows[:, None] >= 0) & (rows[:, None] < shape[0]) & (cols[None, :] >= 0) & \
+        (cols[None, :] < shape[1])
+    return ptrs, mask
+
+
+@jit
+def _gather_rows(base, shape, strides, rows, column, COLUMNS: tl.constexpr, NAN: tl.constexpr):
+    ptrs, mask = _row_addresses(base, shape, strides, rows, column, COLUMNS)
+    return tl.load(ptrs, mask=mask, other=float("nan") if NAN else 0)
+
+
+@jit
+def _scatter_rows(base, shape, strides, rows, column, value, COLUMNS: tl.constexpr):
+    ptrs, mask = _row_addresses(base, shape, strides, rows, column, COLUMNS)
+    tl.store(ptrs, value, mask=mask)
+
+
+@jit
 def _sum_of(a, b):
     return a + b
 
@@ -224,6 +267,93 @@ class tensor_descriptor(NamedTuple):
                                self.block_shape, _unit_strides(self.strides), check], builder)
 
 
+    def _reduce(self, to_value: ToValue, builder: Any, op: str, offsets: Any,
+                value: Any) -> None:
+        what = f"desc.atomic_{op}"
+        if self.dtype.name not in _DESCRIPTOR_ATOMIC_TYPES[op]:
+            raise TileError(f"{what} does not support {self.dtype} elements, only "
+                            f"{', '.join(_DESCRIPTOR_ATOMIC_TYPES[op])}")
+        offsets = _integers(to_value, offsets, len(self.block_shape), f"{what}'s offsets")
+        value = to_value(unwrap(value))
+        if list(value.shape) != list(self.block_shape):
+            raise TileError(f"{what}: the value's shape {list(value.shape)} is not the "
+                            f"descriptor's block shape {list(self.block_shape)}")
+        check = _needs_check((True,) * len(self.block_shape), self.shape, offsets,
+                             self.block_shape)
+        _inline(_reduce_block, [self.base, self.shape, self.strides, offsets, value, op,
+                                self.block_shape, _unit_strides(self.strides), check], builder)
+
+    def _rows(self, to_value: ToValue, x_offsets: Any, y_offset: Any,
+              what: str) -> tuple[Any, Any]:
+        """Triton's checks of a row gather or scatter: a 2-D descriptor of
+        blocks of one row, at least 8 int16/int32 row indices, at least 8
+        32-bit words per row (TMA's limits)."""
+        if len(self.block_shape) != 2 or self.block_shape[0] != 1:
+            raise TileError(f"{what} needs a 2-D descriptor with blocks of one row, got "
+                            f"block_shape {list(self.block_shape)}")
+        rows = to_value(unwrap(x_offsets))
+        if len(rows.shape) != 1 or rows.dtype.name not in ("int16", "int32"):
+            raise TileError(f"{what}: the row offsets must be a 1-D block of int16 or int32, "
+                            f"got {'shape ' + str(list(rows.shape)) if rows.shape else 'a scalar'}"
+                            f" of {rows.dtype}")
+        if rows.shape[0] < 8:
+            raise TileError(f"{what} takes at least 8 rows, got {rows.shape[0]}")
+        columns = self.block_shape[1]
+        least = 32 // self.dtype.primitive_bitwidth * 8
+        if columns < least:
+            raise TileError(f"{what} of {self.dtype} needs blocks of at least {least} columns, "
+                            f"got {columns}")
+        (column,) = _integers(to_value, (y_offset,), 1, f"{what}'s column offset")
+        return rows, column
+
+    @dual_builtin
+    def gather(to_value: ToValue, builder: Any, self: "tensor_descriptor",  # type: ignore[misc]
+               x_offsets: Any, y_offset: Any) -> Any:
+        """The rows `x_offsets` (a block of R indices), `block_shape[1]` columns
+        from `y_offset`: an R x C block (zero, or NaN, outside the shape)."""
+        rows, column = self._rows(to_value, x_offsets, y_offset, "desc.gather")
+        return _inline(_gather_rows, [self.base, self.shape, self.strides, rows, column,
+                                      self.block_shape[1], self.padding == "nan"], builder)
+
+    @dual_builtin
+    def scatter(to_value: ToValue, builder: Any, self: "tensor_descriptor",  # type: ignore[misc]
+                value: Any, x_offsets: Any, y_offset: Any) -> None:
+        """Writes `value` (R x C) to the rows `x_offsets` from column `y_offset`,
+        inside the shape only."""
+        rows, column = self._rows(to_value, x_offsets, y_offset, "desc.scatter")
+        value = to_value(unwrap(value))
+        expected = [rows.shape[0], self.block_shape[1]]
+        if list(value.shape) != expected:
+            raise TileError(f"desc.scatter: the value's shape {list(value.shape)} is not "
+                            f"{expected} (the rows by the block's columns)")
+        _inline(_scatter_rows, [self.base, self.shape, self.strides, rows, column, value,
+                                self.block_shape[1]], builder)
+
+
+def _descriptor_atomic(op: str) -> Callable[..., Any]:
+    def method(to_value: ToValue, builder: Any, self: tensor_descriptor, offsets: Any,
+               value: Any) -> None:
+        self._reduce(to_value, builder, op, offsets, value)
+    method.__name__ = f"atomic_{op}"
+    method.__doc__ = (f"An atomic {op} of `value` (of the block's shape) into the block at "
+                      "`offsets`, inside the shape only; it returns nothing (as Triton's).")
+    return dual_builtin(method)
+
+
+# Triton's element types for descriptor atomics that tile's pointer atomics
+# also have (fp16/bf16 min and max are TMA-only in Triton: not here).
+_DESCRIPTOR_ATOMIC_TYPES = {
+    "add": ("uint32", "int32", "uint64", "fp32", "fp16", "bf16"),
+    "min": ("uint32", "int32", "uint64", "int64"),
+    "max": ("uint32", "int32", "uint64", "int64"),
+    "and": ("uint32", "int32", "uint64", "int64"),
+    "or": ("uint32", "int32", "uint64", "int64"),
+    "xor": ("uint32", "int32", "uint64", "int64"),
+}
+for _op in _DESCRIPTOR_ATOMIC_TYPES:
+    setattr(tensor_descriptor, f"atomic_{_op}", _descriptor_atomic(_op))
+
+
 class block_pointer(NamedTuple):
     """A block pointer of `tl.make_block_ptr`: `tl.load`/`tl.store` the block
     at `offsets`; `tl.advance` moves it."""
@@ -336,9 +466,33 @@ def advance(to_value: ToValue, builder: Any, base: Any, offsets: Any) -> block_p
     return base._replace(offsets=moved)
 
 
+@dual_builtin
+def load_tensor_descriptor(to_value: ToValue, builder: Any, desc: Any, offsets: Any) -> Any:
+    """`desc.load(offsets)`, as a function (Triton's spelling)."""
+    _descriptor(desc, "tl.load_tensor_descriptor")
+    return desc.load(offsets, _builder=builder)
+
+
+@dual_builtin
+def store_tensor_descriptor(to_value: ToValue, builder: Any, desc: Any, offsets: Any,
+                            value: Any) -> None:
+    """`desc.store(offsets, value)`, as a function."""
+    _descriptor(desc, "tl.store_tensor_descriptor")
+    desc.store(offsets, value, _builder=builder)
+
+
+def _descriptor(value: Any, what: str) -> None:
+    if not isinstance(value, tensor_descriptor):
+        raise TileError(f"{what} needs a tensor descriptor (tl.make_tensor_descriptor or a "
+                        f"TensorDescriptor argument), got {type(value).__name__}")
+
+
 # The builtins `tile.language` exports (the interpreter uses them as they are).
 BUILTINS = {"make_tensor_descriptor": make_tensor_descriptor,
-            "make_block_ptr": make_block_ptr, "advance": advance}
+            "make_block_ptr": make_block_ptr, "advance": advance,
+            "load_tensor_descriptor": load_tensor_descriptor,
+            "store_tensor_descriptor": store_tensor_descriptor}
 
 __all__ = ["tensor_descriptor", "block_pointer", "make_tensor_descriptor", "make_block_ptr",
-           "advance", "load_block_pointer", "store_block_pointer", "dual_builtin"]
+           "advance", "load_block_pointer", "store_block_pointer", "dual_builtin",
+           "load_tensor_descriptor", "store_tensor_descriptor"]

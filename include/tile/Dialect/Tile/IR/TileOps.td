@@ -488,7 +488,9 @@ def Tile_ScanOp : Tile_Op<"scan", [
   let summary = "Inclusive scan of blocks along one axis";
   let description = [{
     The inclusive prefix combination along dimension `axis` (from the end if
-    `reverse` is set), with `kind` as in `tile.reduce`. Each result has its
+    `reverse` is set: as Triton's, the scan of the reversed line, reversed
+    back, so a `custom` region takes what is accumulated from the end as its
+    first arguments), with `kind` as in `tile.reduce`. Each result has its
     operand's type. `tile.scan sum` is a cumulative sum. A `custom` scan may
     take several blocks of one shape, as `tile.reduce` does.
 
