@@ -370,3 +370,57 @@ def test_gather_and_histogram_misuse_is_located(what: str, snippet: str, message
     error = compile_error(gather_histogram_misuse, "*fp32,i32", {"WHAT": what})
     assert_located(error, f"ERR-{what}", snippet)
     assert message in error.message
+
+
+@tile.jit
+def big_masked_dot(a_ptr, b_ptr, c_ptr, K, BM: tl.constexpr, BN: tl.constexpr,
+                   BK: tl.constexpr):
+    rm, rn, rk = tl.arange(0, BM), tl.arange(0, BN), tl.arange(0, BK)
+    a_ptrs = a_ptr + rm[:, None] * K + rk[None, :]
+    b_ptrs = b_ptr + rk[:, None] * BN + rn[None, :]
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, tl.cdiv(K, BK)):
+        a = tl.load(a_ptrs, mask=rk[None, :] < K - k * BK, other=0.0)
+        b = tl.load(b_ptrs, mask=rk[:, None] < K - k * BK, other=0.0)
+        acc = tl.dot(a, b, acc)
+    tl.store(c_ptr + rm[:, None] * BN + rn[None, :], acc.to(tl.float16))
+
+
+@requires_library
+def test_a_register_limit_error_names_the_file_not_unknown():
+    # The 128x256 operand's zero `other` is a constant canonicalization
+    # hoisted, used only by ops the passes made: the error falls back to the
+    # kernel rather than `<unknown>`.
+    with pytest.raises(tile.CompilationError) as info:
+        tile.compile(big_masked_dot, "*fp16,*fp16,*fp16,i32", {"BM": 64, "BN": 256, "BK": 128},
+                     target="sm_90a", num_warps=4, emit_cubin=False)
+    assert "needs 256 registers per thread" in info.value.message
+    assert info.value.filename == str(THIS_FILE)
+
+
+@tile.jit
+def plus_one(a, b):
+    return a + b + 1
+
+
+@tile.jit
+def checked_sum(a, b):
+    tl.device_assert(a >= 0, "negative element")
+    return a + b
+
+
+@tile.jit(debug=True)
+def combine_with_constants(x_ptr, out_ptr, BLOCK: tl.constexpr):
+    x = tl.load(x_ptr + tl.arange(0, BLOCK))
+    tl.store(out_ptr, tl.reduce(x, 0, plus_one))
+    tl.store(out_ptr + 1, tl.reduce(x, 0, checked_sum))
+    tl.store(out_ptr + 2 + tl.arange(0, BLOCK), tl.associative_scan(x, 0, checked_sum))
+
+
+@requires_library
+def test_combine_functions_with_constants_and_assertions_compile():
+    # A constant in a combine function is hoisted out of the region by the
+    # canonicalizer; the lowering crashed on it (and on device_assert there).
+    ptx = tile.compile(combine_with_constants, "*i32,*i32", {"BLOCK": 64},
+                       emit_cubin=False).asm["ptx"]
+    assert "__assertfail" in ptx

@@ -160,6 +160,12 @@ LogicalResult KernelEmitter::emitAssert(AssertOp op) {
   } else {
     holds = getScalar(condition);
   }
+  emitAssertion(loc, holds, op.getMessage());
+  return success();
+}
+
+void KernelEmitter::emitAssertion(Location loc, Value holds,
+                                  StringRef message) {
   // __assertfail reports the file and line of the innermost location of an
   // inlined call, and the function a NameLoc names: the kernel.
   Location where = loc;
@@ -167,6 +173,5 @@ LogicalResult KernelEmitter::emitAssert(AssertOp op) {
     where = callSite.getCallee();
   if (isa<FileLineColLoc>(where))
     where = NameLoc::get(builder.getStringAttr(kernel.getName()), where);
-  cf::AssertOp::create(builder, where, holds, op.getMessage());
-  return success();
+  cf::AssertOp::create(builder, where, holds, message);
 }

@@ -380,6 +380,9 @@ private:
   // Debugging (Debug.cpp).
   LogicalResult emitPrint(PrintOp op);
   LogicalResult emitAssert(AssertOp op);
+  /// cf.assert of `holds` (a scalar of this thread) at `loc`: a call of
+  /// __assertfail with the source file, line and kernel where it is false.
+  void emitAssertion(Location loc, Value holds, StringRef message);
 
   // Matrix products (Dot.cpp).
   LogicalResult emitDot(DotOp op);

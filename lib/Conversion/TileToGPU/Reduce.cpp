@@ -76,8 +76,24 @@ Value KernelEmitter::combineValues(Location loc, CombineKind kind,
     SmallVector<Value> args = splitCombined(loc, a, count);
     llvm::append_range(args, splitCombined(loc, b, count));
     mapping.map(body.getArguments(), args);
-    for (Operation &inner : body.without_terminator())
+    for (Operation &inner : body.without_terminator()) {
+      // Scalars from outside the region (constants the canonicalizer hoisted
+      // out of it) are the kernel's values.
+      inner.walk([&](Operation *nested) {
+        for (Value operand : nested->getOperands())
+          if (!mapping.contains(operand) &&
+              !region.isAncestor(operand.getParentRegion()))
+            mapping.map(operand, getScalar(operand));
+      });
+      // A device assertion in a combine function checks its scalar.
+      if (auto assertOp = dyn_cast<AssertOp>(inner)) {
+        emitAssertion(assertOp.getLoc(),
+                      mapping.lookup(assertOp.getCondition()),
+                      assertOp.getMessage());
+        continue;
+      }
       builder.clone(inner, mapping);
+    }
     Operation *yield = body.getTerminator();
     if (count == 1)
       return mapping.lookup(yield->getOperand(0));

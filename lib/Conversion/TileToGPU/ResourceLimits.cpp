@@ -16,25 +16,38 @@ using namespace mlir;
 using namespace mlir::tile;
 using namespace mlir::tile::lowering;
 
-/// Where to report a problem with `op`: its own location, or, for a
-/// constant that canonicalization hoisted (which drops the location), the
+/// Where to report a problem with `op`: its own location if it names a
+/// file, or, for a constant that canonicalization hoisted (which drops the
+/// location), the
 /// first user with one in program order (`tile-cc -DSIZE=16777216` said
-/// `<unknown>:0:`). Not the first in its use list: that order changes from
-/// run to run.
+/// `<unknown>:0:`), else the kernel (a constant only ops the passes made
+/// use, as a pipelined loop's masked copies). Not the first in its use
+/// list: that order changes from run to run.
+static bool hasFileLocation(Location loc) {
+  WalkResult found = loc->walk([](Location inner) {
+    return isa<FileLineColLoc>(inner) ? WalkResult::interrupt()
+                                      : WalkResult::advance();
+  });
+  return found.wasInterrupted();
+}
+
 static Location userFacingLoc(Operation *op) {
-  if (!isa<UnknownLoc>(op->getLoc()))
+  if (hasFileLocation(op->getLoc()))
     return op->getLoc();
   std::optional<Location> found;
-  if (auto func = op->getParentOfType<func::FuncOp>())
+  auto func = op->getParentOfType<func::FuncOp>();
+  if (func)
     func.walk<WalkOrder::PreOrder>([&](Operation *candidate) {
       bool uses = llvm::any_of(candidate->getOperands(), [&](Value operand) {
         return operand.getDefiningOp() == op;
       });
-      if (!uses || isa<UnknownLoc>(candidate->getLoc()))
+      if (!uses || !hasFileLocation(candidate->getLoc()))
         return WalkResult::advance();
       found = candidate->getLoc();
       return WalkResult::interrupt();
     });
+  if (!found && func)
+    found = func.getLoc();
   return found.value_or(op->getLoc());
 }
 

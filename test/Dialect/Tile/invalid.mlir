@@ -1538,3 +1538,16 @@ func.func @inline_asm_no_result(%n: i32) {
   tile.inline_asm "trap;", "" {pack = 1 : i32} : () -> ()
   return
 }
+
+// -----
+
+func.func @print_in_combine(%x: !tile.block<16xf32>) {
+  // expected-error @+1 {{'tile.reduce' op combine region cannot print (tl.device_print in a combine function is not supported)}}
+  %0 = tile.reduce custom %x {axis = 0 : i32} : !tile.block<16xf32> -> f32 {
+  ^bb0(%a: f32, %b: f32):
+    tile.print " a: " %a {is_signed = array<i1: true>} : f32
+    %s = arith.addf %a, %b : f32
+    tile.yield %s : f32
+  }
+  return
+}

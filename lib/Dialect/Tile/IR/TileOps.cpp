@@ -855,6 +855,13 @@ static LogicalResult verifyCombine(Operation *op, CombineKind kind,
     describe(diag, 2);
     return diag << ")";
   }
+  // The lowering inlines the region per combination: it may check
+  // (tile.assert) but not print.
+  WalkResult printed =
+      combine.walk([](PrintOp) { return WalkResult::interrupt(); });
+  if (printed.wasInterrupted())
+    return op->emitOpError() << "combine region cannot print (tl.device_print "
+                                "in a combine function is not supported)";
   auto yield = dyn_cast<YieldOp>(body.getTerminator());
   if (!yield || SmallVector<Type>(yield.getValues().getTypes()) != elements) {
     InFlightDiagnostic diag = op->emitOpError() << "combine region must yield ";
