@@ -263,3 +263,23 @@ def test_callee_constexpr_annotations_take_runtime_values():
     # As Triton's (tutorial 06's _attn_fwd_inner takes `offs_m: tl.constexpr`).
     ir = ir_of(constexpr_annotated_callee, "*fp32,*fp32", {"BLOCK": 16})
     check_order(ir, "tile.arange", "tile.load", "tile.mulf", "tile.cast", "tile.addf")
+
+
+@tile.jit
+def patched_template(x_ptr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    tl.store(x_ptr + offs, GENERATE_TEST_HERE)
+
+
+def test_src_and_unsafe_update_src_patch_a_kernel_as_triton_tests_do():
+    # Triton's test_core.py makes kernels from templates this way.
+    kernel = tile.JITFunction(patched_template.fn)
+    assert kernel.src.startswith("def patched_template(x_ptr, BLOCK: tl.constexpr):")
+    kernel._unsafe_update_src(kernel.src.replace("GENERATE_TEST_HERE",
+                                                 "tl.load(x_ptr + offs) * 3"))
+    ir = tile.generate_ir(kernel, "*fp32", {"BLOCK": 16})
+    assert "tile.mulf" in ir
+    # Locations still point into this file, at the template's lines.
+    line = next(i for i, text in enumerate(Path(__file__).read_text().splitlines(), 1)
+                if "tl.store(x_ptr + offs, GENERATE_TEST_HERE)" in text)
+    assert f'"{Path(__file__).resolve()}":{line}:' in ir

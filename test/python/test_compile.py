@@ -252,3 +252,19 @@ def test_vectorization_hints_reach_ptx():
     assert ".v4" not in plain and ".v2" not in plain
     assert "ld.global.v4.b32" in hinted and "st.global.v4.b32" in hinted
     assert "ld.global.b32" not in hinted and "st.global.b32" not in hinted
+
+
+def test_num_ctas_one_is_accepted_and_clusters_are_refused(monkeypatch):
+    np = pytest.importorskip("numpy", reason="the interpreter needs NumPy")
+    monkeypatch.setenv("TILE_INTERPRET", "1")
+    x = np.ones(64, np.float32)
+    y = np.zeros(64, np.float32)
+    saxpy[(1,)](x, y, 64, 2.0, 1, BLOCK=64, num_ctas=1)  # Triton's default
+    assert y.tolist() == [2.0] * 64
+    with pytest.raises(ValueError, match="num_ctas must be 1: tile runs one CTA per program"):
+        saxpy[(1,)](x, y, 64, 2.0, 1, BLOCK=64, num_ctas=2)
+    assert tile.Config({"BLOCK": 64}, num_ctas=1).num_ctas == 1
+    with pytest.raises(ValueError, match="num_ctas must be 1"):
+        tile.Config({"BLOCK": 64}, num_ctas=2)
+    with pytest.raises(NotImplementedError, match="maxnreg=128 .* is not supported yet"):
+        tile.Config({"BLOCK": 64}, maxnreg=128)

@@ -271,3 +271,16 @@ def test_causal_stages_share_their_rings() -> None:
                  STAGE=stage, warp_specialize=False, IS_HOPPER=True), options)
         shared.append(compiled.metadata["shared_bytes"])
     assert shared[0] == shared[1] <= 232448, shared
+
+
+@tile.jit
+def block_shape_compares(x, BM: tl.constexpr, BN: tl.constexpr):
+    desc = tl.make_tensor_descriptor(x, [BM, BN], [BN, 1], [BM, BN])
+    tl.static_assert(desc.block_shape == [BM, BN])  # Triton's block_shape is a list
+    tl.static_assert(desc.block_shape == (BM, BN))
+    tl.static_assert(desc.block_shape != [BN, BM])
+    desc.store([0, 0], desc.load([0, 0]) + 1)
+
+
+def test_block_shape_equals_a_list_as_in_triton() -> None:
+    assert "tile.store" in tile.generate_ir(block_shape_compares, "*fp32", {"BM": 8, "BN": 32})

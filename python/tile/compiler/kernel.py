@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, Mapping, Sequence, Union
 from ..errors import CompilationError
 from ..language.semantic import tensor
 from ..language import types as T
-from ..language.descriptors import tensor_descriptor
+from ..language.descriptors import BlockShape, tensor_descriptor
 from ..language.types import (parameter_type, pointer_type, split_signature,
                               tensor_descriptor_type)
 from .codegen import CodeGenerator
@@ -123,7 +123,7 @@ def generate_ir(fn: Any, signature: SignatureLike,
             shape = tuple(parameter(n, T.int32, node) for n in names[1:1 + rank])
             row = max(1, 16 // (ty.element_ty.primitive_bitwidth // 8))
             strides = tuple(parameter(n, T.int64, node, row) for n in names[1 + rank:]) + (1,)
-            return tensor_descriptor(base, shape, strides, ty.block_shape, ty.padding)
+            return tensor_descriptor(base, shape, strides, BlockShape(ty.block_shape), ty.padding)
         value = builder.parameter(len(params), ty)
         divisor = max(known_divisor, 16 if name in specialization.divisible_by_16 else 1)
         params.append((value, name, source.loc(node), divisor))

@@ -32,6 +32,16 @@ def check_num_warps(value: Any) -> int:
     return value
 
 
+def check_num_ctas(value: Any) -> int:
+    """`num_ctas` (Triton's thread-block clusters): 1, as tile runs one CTA per
+    program."""
+    value = _exact_int(value, "num_ctas")
+    if value != 1:
+        raise ValueError(f"num_ctas must be 1: tile runs one CTA per program (thread-block "
+                         f"clusters are not supported yet), got {value}")
+    return value
+
+
 def check_num_stages(value: Any) -> int:
     """`num_stages` (a pipelining depth, accepted for Triton's API): an int >= 1."""
     value = _exact_int(value, "num_stages")

@@ -37,13 +37,19 @@ class FunctionSource:
         return CompilationError(message, self.filename, line, col, source_line)
 
 
-def function_source(fn: Callable[..., Any]) -> FunctionSource:
+def function_source(fn: Callable[..., Any], text: str | None = None) -> FunctionSource:
+    """`fn`'s source, or `text` in its place (Triton's `_unsafe_update_src`:
+    located from `fn`'s `def` line on)."""
     try:
         lines, first_line = inspect.getsourcelines(fn)
         filename = inspect.getsourcefile(fn) or inspect.getfile(fn)
     except (OSError, TypeError) as exc:
         raise CompilationError(f"cannot read the source of {fn.__qualname__}: {exc}; "
                                "@tile.jit functions must be defined in a file") from None
+    if text is not None:
+        first_line += next((i for i, line in enumerate(lines)
+                            if line.lstrip().startswith(("def ", "async def "))), 0)
+        lines = text.splitlines(keepends=True)
     text = "".join(lines)
     first = next((line for line in lines if line.strip()), "")
     indent = len(first) - len(first.lstrip())

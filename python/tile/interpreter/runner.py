@@ -16,9 +16,10 @@ from ..language import core as C
 from ..language.types import dtype_from_signature, unwrap
 from ..runtime.jit import JITFunction
 from ..language import types as T
-from ..language.descriptors import tensor_descriptor
-from ..runtime.launch import (argument_type, bind_arguments, descriptor_type, kernel_arguments,
-                              normalize_grid)
+from ..language.descriptors import BlockShape, tensor_descriptor
+from ..compiler.options import check_num_ctas
+from ..runtime.launch import (LAUNCH_OPTIONS, argument_type, bind_arguments, descriptor_type,
+                              kernel_arguments, normalize_grid)
 from ..tools.tensor_descriptor import TensorDescriptor
 from . import language as L
 from .errors import InterpreterError
@@ -26,8 +27,6 @@ from .memory import HostArrays, is_torch_tensor
 from .program import Launch, current, running
 from .values import constant, python_value
 
-# Launch options that are not kernel arguments (as tile.runtime.launch).
-_OPTIONS = ("num_warps", "num_stages", "target")
 
 
 class _TilePackage(types.ModuleType):
@@ -202,7 +201,7 @@ def _runtime_argument(host: HostArrays, name: str, value: Any) -> Any:
         base = _runtime_argument(host, names[0], parts[names[0]])
         shape = tuple(constant(parts[n], T.int32) for n in names[1:1 + rank])
         strides = tuple(constant(parts[n], T.int64) for n in names[1 + rank:]) + (1,)
-        return tensor_descriptor(base, shape, strides, ty.block_shape, ty.padding)
+        return tensor_descriptor(base, shape, strides, BlockShape(ty.block_shape), ty.padding)
     if isinstance(value, np.ndarray):
         ty = dtype_from_signature(argument_type(_NumpyProbe(value)))
     elif hasattr(value, "__cuda_array_interface__") and not is_torch_tensor(value):
@@ -234,7 +233,10 @@ def _arguments(jit: JITFunction, named: Mapping[str, Any], session: Session,
 
 
 def launch(jit: JITFunction, grid: Any, args: Sequence[Any], kwargs: Mapping[str, Any]) -> None:
-    kwargs = {k: v for k, v in kwargs.items() if k not in _OPTIONS or k in jit.arg_names}
+    if "num_ctas" in kwargs and "num_ctas" not in jit.arg_names:
+        check_num_ctas(kwargs["num_ctas"])  # checked as a compiled launch checks it
+    kwargs = {k: v for k, v in kwargs.items()
+              if k not in LAUNCH_OPTIONS or k in jit.arg_names}
     named = bind_arguments(jit, args, kwargs)
     grid3 = normalize_grid(grid, named)
     session, host = Session(), HostArrays()

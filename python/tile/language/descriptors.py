@@ -224,6 +224,22 @@ def _needs_check(check: tuple[bool, ...], shape: tuple[Any, ...], offsets: tuple
                  for c, n, o, b in zip(check, shape, offsets, block_shape))
 
 
+class BlockShape(tuple):
+    """A descriptor's block shape: a tuple (hashable, a constexpr argument of
+    the @jit functions) that equals the list Triton's `block_shape` is, so
+    `assert desc.block_shape == [BM, BN]` holds in both."""
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, list):
+            return list(self) == other
+        return tuple.__eq__(self, other)
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    __hash__ = tuple.__hash__
+
+
 class tensor_descriptor(NamedTuple):
     """Triton's `tl.tensor_descriptor`: `load`/`store` a block of
     `block_shape` at given offsets of a `shape` tensor at `base`."""
@@ -431,7 +447,7 @@ def make_tensor_descriptor(to_value: ToValue, builder: Any, base: Any, shape: An
         raise TileError(f"{what}: the last stride must be the constant 1 (the last dimension "
                         f"is contiguous), got {unwrap(strides[-1])!r}")
     padding = _padding(padding_option, ptr.dtype.element_ty, what, allow_empty=False)
-    return tensor_descriptor(ptr, shape, strides, blocks, padding)
+    return tensor_descriptor(ptr, shape, strides, BlockShape(blocks), padding)
 
 
 @dual_builtin
@@ -493,6 +509,6 @@ BUILTINS = {"make_tensor_descriptor": make_tensor_descriptor,
             "load_tensor_descriptor": load_tensor_descriptor,
             "store_tensor_descriptor": store_tensor_descriptor}
 
-__all__ = ["tensor_descriptor", "block_pointer", "make_tensor_descriptor", "make_block_ptr",
+__all__ = ["BlockShape", "tensor_descriptor", "block_pointer", "make_tensor_descriptor", "make_block_ptr",
            "advance", "load_block_pointer", "store_block_pointer", "dual_builtin",
            "load_tensor_descriptor", "store_tensor_descriptor"]

@@ -17,7 +17,7 @@ import time
 from typing import Any, Callable, Mapping, Sequence
 
 from .. import interpreter
-from ..compiler.options import check_num_stages, check_num_warps
+from ..compiler.options import check_num_ctas, check_num_stages, check_num_warps
 from ..errors import CompilationError
 from .launch import bind_arguments, launch_jit
 
@@ -31,7 +31,10 @@ class Config:
         self.kwargs = dict(kwargs)
         self.num_warps = check_num_warps(num_warps)
         self.num_stages = check_num_stages(num_stages)
-        self.num_ctas = num_ctas
+        self.num_ctas = check_num_ctas(num_ctas)
+        if maxnreg is not None:
+            raise NotImplementedError(f"tile.Config: maxnreg={maxnreg} (a register cap) is not "
+                                      "supported yet")
         self.maxnreg = maxnreg
         self.pre_hook = pre_hook
 

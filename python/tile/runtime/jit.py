@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import hashlib
 import inspect
+import re
+import textwrap
 from typing import Any, Callable, Sequence
 
 from .. import interpreter
@@ -83,6 +85,20 @@ class JITFunction:
         if self._source is None:
             self._source = function_source(self.fn)
         return self._source
+
+    @property
+    def src(self) -> str:
+        """The function's source from its `def` on, dedented (Triton's `src`)."""
+        text = textwrap.dedent(self.source().text)
+        match = re.search(r"^(async\s+)?def\s", text, re.MULTILINE)
+        return text[match.start():] if match else text
+
+    def _unsafe_update_src(self, new_src: str) -> None:
+        """Compiles `new_src` in place of the function's source from now on
+        (Triton's test helper; its locations count from the `def` line)."""
+        self._source = function_source(self.fn, text=new_src)
+        self._compiled.clear()
+        self._dispatcher = None  # and its C launch cache
 
     def defaults(self) -> dict[str, Any]:
         return {name: p.default for name, p in self.signature.parameters.items()

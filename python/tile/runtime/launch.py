@@ -19,6 +19,7 @@ from typing import Any, Mapping, Sequence
 from .. import interpreter
 from ..compiler.pipeline import CompiledKernel, compile
 from ..compiler.kernel import Specialization
+from ..compiler.options import check_num_ctas
 from ..errors import CompilationError
 from ..language.types import dtype_from_signature, tensor_descriptor_type
 from ..tools.tensor_descriptor import TensorDescriptor
@@ -129,6 +130,7 @@ def compile_for_args(jit: Any, args: Sequence[Any], kwargs: Mapping[str, Any],
     options = dict(options or {})
     num_warps = options.pop("num_warps", 4)
     num_stages = options.pop("num_stages", None)
+    check_num_ctas(options.pop("num_ctas", 1))
     target = t if (t := options.pop("target", None)) is not None else default_target()
     bound = bind_arguments(jit, args, {**kwargs, **options})
     constexprs = {n: v for n, v in bound.items() if n in jit.constexpr_names}
@@ -181,14 +183,16 @@ def _driver_module() -> Any:
     return driver
 
 
-_OPTIONS = ("num_warps", "num_stages", "target")
+# Launch options that are not kernel arguments (the interpreter takes the same).
+LAUNCH_OPTIONS = ("num_warps", "num_stages", "num_ctas", "target")
 
 
 def split_options(jit: Any, kwargs: dict[str, Any]) -> dict[str, Any]:
     """Removes the launch options from `kwargs` and returns them, unless the
     kernel has a parameter of that name (Triton's softmax tutorial takes
     `num_stages: tl.constexpr`)."""
-    options = {k: kwargs.pop(k) for k in _OPTIONS if k in kwargs and k not in jit.arg_names}
+    options = {k: kwargs.pop(k) for k in LAUNCH_OPTIONS
+               if k in kwargs and k not in jit.arg_names}
     return options
 
 
