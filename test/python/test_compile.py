@@ -268,3 +268,31 @@ def test_num_ctas_one_is_accepted_and_clusters_are_refused(monkeypatch):
         tile.Config({"BLOCK": 64}, num_ctas=2)
     with pytest.raises(NotImplementedError, match="maxnreg=128 .* is not supported yet"):
         tile.Config({"BLOCK": 64}, maxnreg=128)
+
+
+@tile.jit
+def maybe_bias(x_ptr, y_ptr, bias_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs, mask=offs < n)
+    if bias_ptr is not None:
+        x += tl.load(bias_ptr + offs, mask=offs < n)
+    tl.store(y_ptr + offs, x, mask=offs < n)
+
+
+@requires_library
+def test_a_none_argument_is_a_compile_time_none(monkeypatch):
+    # Triton's rule: None is not a kernel parameter but a constant, so
+    # `if bias_ptr is not None:` is decided at compile time.
+    from tile.runtime.launch import compile_for_args
+    compiled, values, _ = compile_for_args(maybe_bias, (FakeTensor(4096, "float32"),
+                                                        FakeTensor(8192, "float32"), None, 10),
+                                           {"BLOCK": 16}, {"target": "sm_90"})
+    assert [p["name"] for p in compiled.metadata["params"]] == ["x_ptr", "y_ptr", "n"]
+    assert len(values) == 3
+    np = pytest.importorskip("numpy", reason="the interpreter needs NumPy")
+    monkeypatch.setenv("TILE_INTERPRET", "1")
+    x, y, bias = np.arange(16, dtype=np.float32), np.zeros(16, np.float32), np.ones(16, np.float32)
+    maybe_bias[(1,)](x, y, None, 10, BLOCK=16)
+    assert y[:10].tolist() == list(range(10)) and y[10:].tolist() == [0.0] * 6
+    maybe_bias[(1,)](x, y, bias, 10, BLOCK=16)
+    assert y[:10].tolist() == [v + 1.0 for v in range(10)]

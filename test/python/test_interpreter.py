@@ -3,6 +3,7 @@ frontend's semantics; located errors for out-of-bounds accesses."""
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -667,8 +668,12 @@ def test_branching_on_a_block_is_an_error() -> None:
 
 
 def test_bad_arguments_are_located_at_the_kernel() -> None:
-    with pytest.raises(tile.CompilationError, match="argument 'y_ptr': cannot pass NoneType"):
+    with pytest.raises(tile.CompilationError, match="argument 'y_ptr': cannot pass str"):
+        add_kernel[(1,)](np.zeros(4, np.float32), "y", np.zeros(4, np.float32), 4, BLOCK=4)
+    # None is a compile-time None (Triton's rule): an error where it is used.
+    with pytest.raises(tile.CompilationError, match="expected a value, got None") as info:
         add_kernel[(1,)](np.zeros(4, np.float32), None, np.zeros(4, np.float32), 4, BLOCK=4)
+    assert info.value.filename == str(Path(__file__).resolve())
 
 
 @tile.jit

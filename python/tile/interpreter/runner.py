@@ -221,7 +221,7 @@ def _arguments(jit: JITFunction, named: Mapping[str, Any], session: Session,
     values: dict[str, Any] = {}
     for name in jit.arg_names:
         value = named[name]
-        if name in jit.constexpr_names:
+        if name in jit.constexpr_names or value is None:  # None: a compile-time None
             values[name] = session.translate(python_value(value))
             continue
         try:

@@ -121,6 +121,13 @@ def bind_arguments(jit: Any, args: Sequence[Any], kwargs: Mapping[str, Any]) -> 
     return dict(bound.arguments)
 
 
+def runtime_names(jit: Any, bound: Mapping[str, Any]) -> list[str]:
+    """The parameters that are kernel parameters: not constexprs, and not
+    given None (a None argument is a compile-time None, as in Triton)."""
+    return [n for n in jit.arg_names
+            if n not in jit.constexpr_names and bound.get(n) is not None]
+
+
 def compile_for_args(jit: Any, args: Sequence[Any], kwargs: Mapping[str, Any],
                      options: Mapping[str, Any] | None = None
                      ) -> tuple[CompiledKernel, list[Any], dict[str, Any]]:
@@ -133,8 +140,8 @@ def compile_for_args(jit: Any, args: Sequence[Any], kwargs: Mapping[str, Any],
     check_num_ctas(options.pop("num_ctas", 1))
     target = t if (t := options.pop("target", None)) is not None else default_target()
     bound = bind_arguments(jit, args, {**kwargs, **options})
-    constexprs = {n: v for n, v in bound.items() if n in jit.constexpr_names}
-    runtime = [n for n in jit.arg_names if n not in jit.constexpr_names]
+    runtime = runtime_names(jit, bound)
+    constexprs = {n: v for n, v in bound.items() if n not in runtime}
     values = [bound[n] for n in runtime]
     try:
         signature = {n: argument_type(v) for n, v in zip(runtime, values)}
@@ -206,9 +213,9 @@ def slow_launch(jit: Any, grid: Any, args: tuple[Any, ...], kwargs: Mapping[str,
     kwargs = dict(kwargs or {})
     keyword_order = list(kwargs)
     options = split_options(jit, kwargs)
-    bind_arguments(jit, args, kwargs)  # the caller's mistakes first, located
+    bound = bind_arguments(jit, args, kwargs)  # the caller's mistakes first, located
     driver = _driver_module()
-    runtime = [n for n in jit.arg_names if n not in jit.constexpr_names]
+    runtime = runtime_names(jit, bound)
     if key is None:
         given = list(args) + [kwargs[n] for n in jit.arg_names[len(args):] if n in kwargs]
         device = driver.device_of([leaf for value in given
