@@ -296,3 +296,27 @@ def test_a_none_argument_is_a_compile_time_none(monkeypatch):
     assert y[:10].tolist() == list(range(10)) and y[10:].tolist() == [0.0] * 6
     maybe_bias[(1,)](x, y, bias, 10, BLOCK=16)
     assert y[:10].tolist() == [v + 1.0 for v in range(10)]
+
+
+@tile.jit
+def shaped_copy(x_ptr, y_ptr, BLOCK_SHAPE, SCALE):
+    offs = tl.arange(0, BLOCK_SHAPE[0])[:, None] * BLOCK_SHAPE[1] + \
+        tl.arange(0, BLOCK_SHAPE[1])[None, :]
+    tl.store(y_ptr + offs, tl.load(x_ptr + offs) * SCALE)
+
+
+@requires_library
+def test_constexpr_values_passed_to_plain_parameters_are_compile_time(monkeypatch):
+    # Triton's tensor-descriptor tests pass block shapes as tuples of tl.constexpr.
+    from tile.runtime.launch import compile_for_args
+    shape = (tl.constexpr(4), tl.constexpr(8))
+    compiled, values, _ = compile_for_args(shaped_copy, (FakeTensor(4096, "float32"),
+                                                         FakeTensor(8192, "float32"), shape,
+                                                         tl.constexpr(2.0)), {},
+                                           {"target": "sm_90"})
+    assert [p["name"] for p in compiled.metadata["params"]] == ["x_ptr", "y_ptr"]
+    np = pytest.importorskip("numpy", reason="the interpreter needs NumPy")
+    monkeypatch.setenv("TILE_INTERPRET", "1")
+    x, y = np.arange(32, dtype=np.float32), np.zeros(32, np.float32)
+    shaped_copy[(1,)](x, y, shape, tl.constexpr(2.0))
+    assert y.tolist() == [2.0 * v for v in range(32)]

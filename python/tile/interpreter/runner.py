@@ -18,7 +18,8 @@ from ..runtime.jit import JITFunction
 from ..language import types as T
 from ..language.descriptors import BlockShape, tensor_descriptor
 from ..compiler.options import check_num_ctas
-from ..runtime.launch import (LAUNCH_OPTIONS, argument_type, bind_arguments, descriptor_type,
+from ..runtime.launch import (LAUNCH_OPTIONS, argument_type, compile_time_argument,
+                              compile_time_value, bind_arguments, descriptor_type,
                               kernel_arguments, normalize_grid)
 from ..tools.tensor_descriptor import TensorDescriptor
 from . import language as L
@@ -221,8 +222,8 @@ def _arguments(jit: JITFunction, named: Mapping[str, Any], session: Session,
     values: dict[str, Any] = {}
     for name in jit.arg_names:
         value = named[name]
-        if name in jit.constexpr_names or value is None:  # None: a compile-time None
-            values[name] = session.translate(python_value(value))
+        if name in jit.constexpr_names or compile_time_argument(value):
+            values[name] = session.translate(python_value(compile_time_value(value)))
             continue
         try:
             values[name] = _runtime_argument(host, name, value)

@@ -21,7 +21,7 @@ from ..compiler.pipeline import CompiledKernel, compile
 from ..compiler.kernel import Specialization
 from ..compiler.options import check_num_ctas
 from ..errors import CompilationError
-from ..language.types import dtype_from_signature, tensor_descriptor_type
+from ..language.types import constexpr, dtype_from_signature, tensor_descriptor_type, unwrap
 from ..tools.tensor_descriptor import TensorDescriptor
 
 # Element types of array arguments, by the dtype's string (torch, NumPy/CuPy).
@@ -121,11 +121,26 @@ def bind_arguments(jit: Any, args: Sequence[Any], kwargs: Mapping[str, Any]) -> 
     return dict(bound.arguments)
 
 
+def compile_time_argument(value: Any) -> bool:
+    """Whether an argument of a parameter not marked constexpr is still a
+    compile-time value, as in Triton: None, a `tl.constexpr(...)`, or a tuple
+    of them (tutorial tests pass block shapes so)."""
+    if value is None or isinstance(value, constexpr):
+        return True
+    return isinstance(value, tuple) and bool(value) and all(
+        isinstance(item, constexpr) for item in value)
+
+
+def compile_time_value(value: Any) -> Any:
+    """The Python value of a compile-time argument."""
+    return tuple(unwrap(v) for v in value) if isinstance(value, tuple) else unwrap(value)
+
+
 def runtime_names(jit: Any, bound: Mapping[str, Any]) -> list[str]:
     """The parameters that are kernel parameters: not constexprs, and not
-    given None (a None argument is a compile-time None, as in Triton)."""
+    given compile-time values (compile_time_argument)."""
     return [n for n in jit.arg_names
-            if n not in jit.constexpr_names and bound.get(n) is not None]
+            if n not in jit.constexpr_names and not compile_time_argument(bound.get(n))]
 
 
 def compile_for_args(jit: Any, args: Sequence[Any], kwargs: Mapping[str, Any],
@@ -141,7 +156,7 @@ def compile_for_args(jit: Any, args: Sequence[Any], kwargs: Mapping[str, Any],
     target = t if (t := options.pop("target", None)) is not None else default_target()
     bound = bind_arguments(jit, args, {**kwargs, **options})
     runtime = runtime_names(jit, bound)
-    constexprs = {n: v for n, v in bound.items() if n not in runtime}
+    constexprs = {n: compile_time_value(v) for n, v in bound.items() if n not in runtime}
     values = [bound[n] for n in runtime]
     try:
         signature = {n: argument_type(v) for n, v in zip(runtime, values)}
