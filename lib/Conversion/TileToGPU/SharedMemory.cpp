@@ -71,10 +71,12 @@ void KernelEmitter::storeShared(Location loc, Value byteOffset, Value index,
   Type type = value.getType();
   Value address = sharedAddress(loc, type, byteOffset, index);
   if (auto tuple = dyn_cast<LLVM::LLVMStructType>(type)) {
-    // Field by field, at the offsets the lowering chose.
+    // Field by field, at the offsets the lowering chose (a named vector:
+    // a temporary would die before the loop runs).
     auto ptrType = LLVM::LLVMPointerType::get(builder.getContext(), 3);
-    for (auto [i, offset] : llvm::enumerate(
-             ArrayRef<int64_t>(structFieldOffsets(tuple)).drop_back())) {
+    SmallVector<int64_t> offsets = structFieldOffsets(tuple);
+    for (auto [i, offset] :
+         llvm::enumerate(ArrayRef<int64_t>(offsets).drop_back())) {
       Value field = LLVM::ExtractValueOp::create(builder, loc, value, i);
       if (field.getType().isInteger(1))
         field = castScalar(loc, field, builder.getI8Type(), false);
@@ -96,8 +98,9 @@ Value KernelEmitter::loadShared(Location loc, Value byteOffset, Value index,
   if (auto tuple = dyn_cast<LLVM::LLVMStructType>(elementType)) {
     auto ptrType = LLVM::LLVMPointerType::get(builder.getContext(), 3);
     Value result = LLVM::UndefOp::create(builder, loc, elementType);
-    for (auto [i, offset] : llvm::enumerate(
-             ArrayRef<int64_t>(structFieldOffsets(tuple)).drop_back())) {
+    SmallVector<int64_t> offsets = structFieldOffsets(tuple);
+    for (auto [i, offset] :
+         llvm::enumerate(ArrayRef<int64_t>(offsets).drop_back())) {
       Type fieldType = tuple.getBody()[i];
       Value fieldAddress =
           LLVM::GEPOp::create(builder, loc, ptrType, builder.getI8Type(),
