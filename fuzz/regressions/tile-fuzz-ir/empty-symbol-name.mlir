@@ -1,0 +1,3 @@
+func.func @""(%x: !tile.ptr<f32>) {
+  return
+}
