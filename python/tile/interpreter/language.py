@@ -169,20 +169,9 @@ def _atomic_operands(op: str, pointer: Any, operands: list[Any], mask: Any, sem:
     checked as compiled and broadcast to the pointers' shape."""
     what = f"tl.atomic_{op}"
     ptr = O.to_value(pointer)
-    element = C.atomic_pointee(ptr.dtype, op)
+    C.atomic_pointee(ptr.dtype, op)
     C.atomic_order(sem, scope, what)
-    values = [O.cast(O.to_value(v, element), element) for v in operands]
-    mask_value = None
-    if unwrap(mask) is not None:
-        mask_value = O.to_value(mask)
-        if not mask_value.dtype.is_bool():
-            raise TileError(f"{what}'s mask must be boolean (tl.int1), got {mask_value.dtype}; "
-                            "write a comparison such as offs < n")
-    shape = C.atomic_shapes(ptr.shape, [*values, mask_value], what)
-    values = [O.broadcast_to(v, shape) for v in values]
-    if mask_value is not None:
-        mask_value = O.broadcast_to(mask_value, shape)
-    return ptr, values, mask_value
+    return _pointee_operands(ptr, operands, mask, what)
 
 
 def _atomic(op: str) -> Callable[..., Tensor]:
@@ -216,7 +205,7 @@ def atomic_load(pointer: Any, mask: Any = None, sem: Any = None, scope: Any = No
     what = "tl.atomic_load"
     ptr = O.to_value(pointer)
     C.ordered_access(ptr, sem, scope, C.ORDERED_LOAD_SEMANTICS, what)
-    _, (), mask_value = _ordered_operands(ptr, [], mask, what)
+    _, (), mask_value = _pointee_operands(ptr, [], mask, what)
     return memory.load(ptr, mask_value, None)
 
 
@@ -226,14 +215,14 @@ def atomic_store(pointer: Any, val: Any, mask: Any = None, sem: Any = None,
     what = "tl.atomic_store"
     ptr = O.to_value(pointer)
     C.ordered_access(ptr, sem, scope, C.ORDERED_STORE_SEMANTICS, what)
-    ptr, (value,), mask_value = _ordered_operands(ptr, [val], mask, what)
+    ptr, (value,), mask_value = _pointee_operands(ptr, [val], mask, what)
     memory.store(ptr, value, mask_value)
 
 
-def _ordered_operands(ptr: Tensor, operands: list[Any], mask: Any, what: str
+def _pointee_operands(ptr: Tensor, operands: list[Any], mask: Any, what: str
                       ) -> tuple[Tensor, list[Tensor], Tensor | None]:
-    """The operands (of the pointee type) and mask of an atomic load or store,
-    broadcast to the pointers' shape, as compiled."""
+    """The operands (of the pointee type) and mask of an atomic, broadcast to
+    the pointers' shape, as compiled."""
     element = ptr.dtype.element_ty
     values = [O.cast(O.to_value(v, element), element) for v in operands]
     mask_value = None

@@ -346,18 +346,26 @@ def atomic_kind(op: str, element: dtype) -> str:
     return "u" + op if op in ("max", "min") and element.is_int_unsigned() else op
 
 
-def _atomic_rmw(b: Builder, op: str, pointer: Any, val: Any, mask: Any, sem: Any,
-                scope: Any) -> tensor:
-    what = f"tl.atomic_{op}"
-    ptr = S.to_tensor(b, pointer)
-    element = atomic_pointee(ptr.dtype, op)
-    sem, scope = atomic_order(sem, scope, what)
+def _atomic_value_and_mask(b: Builder, ptr: tensor, element: dtype, val: Any, mask: Any,
+                           what: str) -> tuple[tensor, tensor | None]:
+    """An atomic's value (of the pointee type) and mask, broadcast to the
+    pointers' shape (atomic_shapes)."""
     value = S.cast(b, S.to_tensor_of(b, val, element), element)
     mask_value = None if unwrap(mask) is None else _mask(b, mask, what)
     shape = atomic_shapes(ptr.shape, [value, mask_value], what)
     value = S.broadcast_to(b, value, shape)
     if mask_value is not None:
         mask_value = S.broadcast_to(b, mask_value, shape)
+    return value, mask_value
+
+
+def _atomic_rmw(b: Builder, op: str, pointer: Any, val: Any, mask: Any, sem: Any,
+                scope: Any) -> tensor:
+    what = f"tl.atomic_{op}"
+    ptr = S.to_tensor(b, pointer)
+    element = atomic_pointee(ptr.dtype, op)
+    sem, scope = atomic_order(sem, scope, what)
+    value, mask_value = _atomic_value_and_mask(b, ptr, element, val, mask, what)
     return tensor(b.atomic_rmw(atomic_kind(op, element), ptr.handle, value.handle,
                                _handle(mask_value), sem, scope))
 
@@ -454,12 +462,7 @@ def atomic_store(pointer: Any, val: Any, mask: Any = None, sem: Any = None, scop
     ptr = S.to_tensor(b, pointer)
     sem, scope = ordered_access(ptr, sem, scope, ORDERED_STORE_SEMANTICS, what)
     element = ptr.dtype.element_ty  # type: ignore[attr-defined]
-    value = S.cast(b, S.to_tensor_of(b, val, element), element)
-    mask_value = None if unwrap(mask) is None else _mask(b, mask, what)
-    shape = atomic_shapes(ptr.shape, [value, mask_value], what)
-    value = S.broadcast_to(b, value, shape)
-    if mask_value is not None:
-        mask_value = S.broadcast_to(b, mask_value, shape)
+    value, mask_value = _atomic_value_and_mask(b, ptr, element, val, mask, what)
     b.store(ptr.handle, value.handle, _handle(mask_value), sem=sem, scope=scope)
 
 
