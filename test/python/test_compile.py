@@ -254,18 +254,20 @@ def test_vectorization_hints_reach_ptx():
     assert "ld.global.b32" not in hinted and "st.global.b32" not in hinted
 
 
-def test_num_ctas_one_is_accepted_and_clusters_are_refused(monkeypatch):
+def test_num_ctas_is_a_cluster_size_that_runs_as_one_cta(monkeypatch):
     np = pytest.importorskip("numpy", reason="the interpreter needs NumPy")
     monkeypatch.setenv("TILE_INTERPRET", "1")
     x = np.ones(64, np.float32)
-    y = np.zeros(64, np.float32)
-    saxpy[(1,)](x, y, 64, 2.0, 1, BLOCK=64, num_ctas=1)  # Triton's default
-    assert y.tolist() == [2.0] * 64
-    with pytest.raises(ValueError, match="num_ctas must be 1: tile runs one CTA per program"):
-        saxpy[(1,)](x, y, 64, 2.0, 1, BLOCK=64, num_ctas=2)
-    assert tile.Config({"BLOCK": 64}, num_ctas=1).num_ctas == 1
-    with pytest.raises(ValueError, match="num_ctas must be 1"):
-        tile.Config({"BLOCK": 64}, num_ctas=2)
+    for num_ctas in (1, 2, 16):  # Triton's default, and clusters
+        y = np.zeros(64, np.float32)
+        saxpy[(1,)](x, y, 64, 2.0, 1, BLOCK=64, num_ctas=num_ctas)
+        assert y.tolist() == [2.0] * 64
+    for bad in (0, 3, 32):
+        with pytest.raises(ValueError, match="num_ctas must be a power of two from 1 to 16"):
+            saxpy[(1,)](x, y, 64, 2.0, 1, BLOCK=64, num_ctas=bad)
+    assert tile.Config({"BLOCK": 64}, num_ctas=2).num_ctas == 2
+    with pytest.raises(ValueError, match="num_ctas must be a power of two"):
+        tile.Config({"BLOCK": 64}, num_ctas=5)
     with pytest.raises(NotImplementedError, match="maxnreg=128 .* is not supported yet"):
         tile.Config({"BLOCK": 64}, maxnreg=128)
 

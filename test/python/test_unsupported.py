@@ -17,8 +17,8 @@ THIS_FILE = Path(__file__).resolve()
 @tile.jit
 def uses(p, WHAT: tl.constexpr):
     x = tl.load(p + tl.arange(0, 4))
-    if WHAT == "fp8":
-        x.to(tl.float8e4nv)
+    if WHAT == "fp8e4b15":
+        x.to(tl.float8e4b15)
     if WHAT == "boundary_check":
         tl.load(p + tl.arange(0, 4), boundary_check=(0,))
     if WHAT == "element":
@@ -32,7 +32,7 @@ def uses(p, WHAT: tl.constexpr):
 
 NO_ATTRIBUTE = "AttributeError: module 'tile.language' has no attribute"
 CASES = [
-    ("fp8", f"{NO_ATTRIBUTE} 'float8e4nv'"),
+    ("fp8e4b15", f"{NO_ATTRIBUTE} 'float8e4b15'"),
     ("boundary_check", "tl.load: boundary_check and padding_option are for block pointers "
                        "(tl.make_block_ptr), not for pointers"),
     ("element", "blocks can only be indexed with `:` and `None`"),

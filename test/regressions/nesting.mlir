@@ -30,7 +30,7 @@
 // DEEP5000: if5000.mlir:258:12: error: nesting deeper than 256 levels of brackets
 // DEEP5000-NOT: Stack dump
 // STDIN: <stdin>:258:12: error: nesting deeper than 256 levels
-// PTR: ptr250.mlir:1:2507: error: pointee type must be a scalar (i1, i8, i16, i32, i64, f16, bf16, f32 or f64), not '!tile.ptr<f32>'
+// PTR: ptr250.mlir:1:2507: error: pointee type must be a scalar (i1, i8, i16, i32, i64, f16, bf16, f32, f64, f8E4M3FN or f8E5M2), not '!tile.ptr<f32>'
 // PTR-NOT: error
 // PTR2000: ptr2000.mlir:1:2577: error: nesting deeper than 256 levels
 // PTR2000-NOT: error

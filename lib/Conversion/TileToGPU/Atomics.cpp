@@ -99,7 +99,7 @@ Value KernelEmitter::atomicElement(Location loc, StringRef prefix,
 }
 
 Value KernelEmitter::shareFromThreadZero(Location loc, Value value) {
-  reserveShared(elementBytes(sharedStorageType(value.getType())));
+  reserveShared(elementBytes(storageType(value.getType())));
   Value zero = constI32(loc, 0);
   barrier(loc); // earlier readers of shared memory are done
   Value isThreadZero = arith::CmpIOp::create(
@@ -125,7 +125,7 @@ KernelEmitter::shareOwnedRegisters(Location loc, ArrayRef<Value> values,
   for (int64_t extent : padded)
     elements *= extent;
   Type type = values[0].getType();
-  reserveShared(elements * elementBytes(sharedStorageType(type)));
+  reserveShared(elements * elementBytes(storageType(type)));
   Value zero = constI32(loc, 0);
   barrier(loc);
   SmallVector<Value> indices;
@@ -231,22 +231,4 @@ LogicalResult KernelEmitter::emitAtomic(Operation *op) {
   registers[result] =
       used && replicated ? shareOwnedRegisters(loc, old, layout) : old;
   return success();
-}
-
-LogicalResult mlir::tile::lowering::checkAtomics(func::FuncOp kernel,
-                                                 StringRef chip) {
-  // "sm_90a" -> 90.
-  unsigned version = 0;
-  chip.drop_front(3).take_while(llvm::isDigit).getAsInteger(10, version);
-  WalkResult result = kernel.walk([&](AtomicRMWOp op) {
-    Type element = getElementTypeOrSelf(op.getResult().getType());
-    if (op.getKind() == AtomicKind::add && element.isBF16() && version < 90) {
-      op.emitOpError() << "adds bf16, which needs sm_90 or later (PTX "
-                          "atom.add.noftz.bf16); the chip is "
-                       << chip;
-      return WalkResult::interrupt();
-    }
-    return WalkResult::advance();
-  });
-  return failure(result.wasInterrupted());
 }

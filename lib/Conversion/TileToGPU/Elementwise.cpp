@@ -67,6 +67,48 @@ Value KernelEmitter::castScalar(Location loc, Value value, Type to,
   return arith::TruncFOp::create(builder, loc, to, value);
 }
 
+Value KernelEmitter::castElement(Location loc, Value value, Type from, Type to,
+                                 bool unsignedSrc, bool unsignedDst,
+                                 bool towardZero) {
+  if (!isFloat8Type(from) && !isFloat8Type(to))
+    return castScalar(loc, value, to, unsignedSrc, unsignedDst, towardZero);
+  if (from == to)
+    return value;
+  Type f16 = builder.getF16Type(), f32 = builder.getF32Type();
+  // From an 8-bit float: its f16 is exact, and so is every wider float of it.
+  if (isFloat8Type(from)) {
+    value = createFloat8ToF16(builder, loc, value, isa<Float8E5M2Type>(from));
+    if (!isFloat8Type(to))
+      return castScalar(loc, value, to, /*unsignedSrc=*/false);
+    from = f16;
+  }
+  bool e5m2 = isa<Float8E5M2Type>(to);
+  if (towardZero) {
+    // f8E5M2 is f16 with 8 fewer fraction bits: truncating an f16 toward
+    // zero is keeping its high byte (the verifier allows rtz to it only).
+    Value half = from.isF16() ? value
+                              : castScalar(loc, value, f16, false, false,
+                                           /*towardZero=*/true);
+    Value bits =
+        LLVM::BitcastOp::create(builder, loc, builder.getI16Type(), half);
+    Value high = arith::ShRUIOp::create(
+        builder, loc, bits,
+        arith::ConstantOp::create(builder, loc, builder.getI16IntegerAttr(8)));
+    return arith::TruncIOp::create(builder, loc, builder.getI8Type(), high);
+  }
+  // f16 and bf16 widen to f32 exactly; an f64 rounds to f32 first.
+  Value single = from.isF32() ? value : castScalar(loc, value, f32, false);
+  return createF32ToFloat8(builder, loc, single, e5m2);
+}
+
+Value KernelEmitter::materializeConstant(Location loc, TypedAttr attr) {
+  if (auto value = dyn_cast<FloatAttr>(attr);
+      value && isFloat8Type(value.getType()))
+    attr = builder.getIntegerAttr(builder.getI8Type(),
+                                  value.getValue().bitcastToAPInt());
+  return arith::ConstantOp::create(builder, loc, attr);
+}
+
 /// Emits the scalar form of an elementwise tile op.
 Value KernelEmitter::emitScalarOp(Operation *op, ValueRange operands,
                                   Location loc) {
@@ -187,16 +229,17 @@ Value KernelEmitter::emitScalarOp(Operation *op, ValueRange operands,
                                        operands[2]);
       })
       .Case<CastOp>([&](CastOp cast) -> Value {
-        return castScalar(loc, operands[0], resultType, cast.getUnsignedSrc(),
-                          cast.getUnsignedDst(), cast.getRtz());
+        return castElement(
+            loc, operands[0], getElementTypeOrSelf(cast.getSrc().getType()),
+            getElementTypeOrSelf(cast.getType()), cast.getUnsignedSrc(),
+            cast.getUnsignedDst(), cast.getRtz());
       })
       .Case<AddPtrOp>([&](AddPtrOp addptr) -> Value {
         Type pointee = cast<PtrType>(getElementTypeOrSelf(addptr.getType()))
                            .getPointeeType();
-        if (pointee.isInteger(1))
-          pointee = builder.getI8Type();
-        return LLVM::GEPOp::create(builder, loc, resultType, pointee,
-                                   operands[0], ValueRange{operands[1]});
+        return LLVM::GEPOp::create(builder, loc, resultType,
+                                   storageType(pointee), operands[0],
+                                   ValueRange{operands[1]});
       })
       .Case<HintOp>([&](auto) { return operands[0]; })
       .Default([&](Operation *other) -> Value {
@@ -208,8 +251,32 @@ Value KernelEmitter::emitScalarOp(Operation *op, ValueRange operands,
 // Blocks
 //===----------------------------------------------------------------------===//
 
+/// Whether `op` computes on 8-bit floats rather than only moving them: the
+/// verifier keeps them out of tile's arithmetic, but not out of a combine
+/// function's or an external call's.
+static bool computesOnFloat8(Operation *op) {
+  if (isa<CastOp, BitcastOp, SelectOp, SplatOp, arith::SelectOp,
+          arith::ConstantOp>(op))
+    return false;
+  auto isFloat8 = [](Type type) {
+    return isFloat8Type(getElementTypeOrSelf(type));
+  };
+  return llvm::any_of(op->getOperandTypes(), isFloat8) ||
+         llvm::any_of(op->getResultTypes(), isFloat8);
+}
+
+LogicalResult mlir::tile::lowering::rejectFloat8Arithmetic(Operation *op) {
+  if (!computesOnFloat8(op))
+    return success();
+  return op->emitOpError()
+         << "computes on 8-bit floats; they are loaded, stored, selected and "
+            "cast only: convert them to f16 or f32 first";
+}
+
 LogicalResult KernelEmitter::emitElementwise(Operation *op) {
   Location loc = op->getLoc();
+  if (failed(rejectFloat8Arithmetic(op)))
+    return failure();
   if (op->getNumResults() == 1 && isa<BlockType>(op->getResult(0).getType())) {
     // Operands and result share one layout (the layout pass sees to it), so
     // register r of each operand feeds register r of the result.
@@ -268,13 +335,11 @@ LogicalResult KernelEmitter::emitDenseConstant(ConstantOp op) {
   SmallVector<Value> result;
   for (int64_t reg = 0; reg < layout.numRegisters(); ++reg) {
     Value linear = linearIndex(loc, layout.shape, registerCoords(layout, reg));
-    Value picked =
-        arith::ConstantOp::create(builder, loc, cast<TypedAttr>(values[0]));
+    Value picked = materializeConstant(loc, cast<TypedAttr>(values[0]));
     for (size_t i = 1; i < values.size(); ++i) {
       Value here = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq,
                                          linear, constI32(loc, i));
-      Value candidate =
-          arith::ConstantOp::create(builder, loc, cast<TypedAttr>(values[i]));
+      Value candidate = materializeConstant(loc, cast<TypedAttr>(values[i]));
       picked = arith::SelectOp::create(builder, loc, here, candidate, picked);
     }
     result.push_back(picked);

@@ -46,6 +46,9 @@ LogicalResult KernelEmitter::emitOp(Operation *op) {
     return emitLoad(load);
   if (auto store = dyn_cast<StoreOp>(op))
     return emitStore(store);
+  if (isa<AtomicRMWOp, AtomicCASOp, ReduceOp, ScanOp, DotOp>(op) &&
+      failed(rejectFloat8Arithmetic(op)))
+    return failure();
   if (isa<AtomicRMWOp, AtomicCASOp>(op))
     return emitAtomic(op);
   if (auto reduce = dyn_cast<ReduceOp>(op))
@@ -118,6 +121,22 @@ LogicalResult KernelEmitter::emitOp(Operation *op) {
     for (Value operand : op->getOperands())
       if (!scalars.contains(operand))
         return op->emitOpError() << "uses a value that could not be lowered";
+    if (failed(rejectFloat8Arithmetic(op)))
+      return failure();
+    // 8-bit floats are i8 bits here (convertElementType).
+    if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
+      scalars.map(constant.getResult(),
+                  materializeConstant(loc, constant.getValue()));
+      return success();
+    }
+    if (auto select = dyn_cast<arith::SelectOp>(op)) {
+      scalars.map(select.getResult(),
+                  arith::SelectOp::create(
+                      builder, loc, scalars.lookup(select.getCondition()),
+                      scalars.lookup(select.getTrueValue()),
+                      scalars.lookup(select.getFalseValue())));
+      return success();
+    }
     Operation *clone = builder.clone(*op, scalars);
     for (auto [oldResult, newResult] :
          llvm::zip(op->getResults(), clone->getResults()))

@@ -153,6 +153,8 @@ public:
 
 private:
   // Types and constants.
+  /// The LLVM-compatible type that holds an element of tile type `type`:
+  /// pointers become global pointers, 8-bit floats their bits (i8).
   Type convertElementType(Type type);
   Type i32Type() { return builder.getI32Type(); }
   Value constI32(Location loc, int64_t value) {
@@ -232,6 +234,12 @@ private:
   Value emitScalarOp(Operation *op, ValueRange operands, Location loc);
   Value castScalar(Location loc, Value value, Type to, bool unsignedSrc,
                    bool unsignedDst = false, bool towardZero = false);
+  /// tile.cast of one element from `from` to `to` (tile's element types:
+  /// 8-bit floats are i8 bits in `value` and in the result).
+  Value castElement(Location loc, Value value, Type from, Type to,
+                    bool unsignedSrc, bool unsignedDst, bool towardZero);
+  /// An arith.constant of `attr`, an 8-bit float as its bits.
+  Value materializeConstant(Location loc, TypedAttr attr);
   // Bit casts, pointer casts and external calls, one element
   // (BitsAndCalls.cpp).
   Value emitBitsOrCallOp(Operation *op, ValueRange operands, Location loc);
@@ -286,7 +294,9 @@ private:
   Value ringBase(Location loc);
   Value sharedAddress(Location loc, Type elementType, Value byteOffset,
                       Value index);
-  Type sharedStorageType(Type elementType);
+  /// How an element is held in global or shared memory: i1 as a byte,
+  /// 8-bit floats as their bits (convertElementType), structs field by field.
+  Type storageType(Type elementType);
   void storeShared(Location loc, Value byteOffset, Value index, Value value);
   Value loadShared(Location loc, Value byteOffset, Value index,
                    Type elementType);
@@ -478,9 +488,13 @@ private:
 /// accumulator.
 bool defersWarpGroupWait(Operation *op);
 
-/// Diagnoses atomics that `chip` has no instruction for (bf16 add before
-/// sm_90).
-LogicalResult checkAtomics(func::FuncOp kernel, StringRef chip);
+/// Fails, with an error at `op`, where `op` computes on 8-bit floats (other
+/// than casting, selecting or naming a constant).
+LogicalResult rejectFloat8Arithmetic(Operation *op);
+
+/// Diagnoses ops that `chip` has no instructions for: a bf16 atomic add
+/// before sm_90, 8-bit float conversions before sm_89.
+LogicalResult checkChipSupport(func::FuncOp kernel, StringRef chip);
 
 /// Diagnoses a kernel that cannot run: a bad warp count, a block value
 /// without a distributed layout of the kernel's warps, one whose layout does

@@ -27,7 +27,7 @@ LogicalResult KernelEmitter::emitGather(GatherOp op) {
   for (int64_t extent : padded)
     elements *= extent;
   Type element = srcType.getElementType();
-  reserveShared(elements * elementBytes(sharedStorageType(element)));
+  reserveShared(elements * elementBytes(storageType(element)));
   Value zero = constI32(loc, 0);
   std::optional<SmallVector<Value>> indices =
       registersIn(op.getIndex(), result);

@@ -34,6 +34,8 @@ std::vector<int64_t> BlockLayout::key() const {
 Type KernelEmitter::convertElementType(Type type) {
   if (isa<PtrType>(type))
     return LLVM::LLVMPointerType::get(type.getContext(), /*addressSpace=*/1);
+  if (isFloat8Type(type))
+    return IntegerType::get(type.getContext(), 8);
   return type;
 }
 
@@ -373,9 +375,8 @@ Value KernelEmitter::evalAt(Value value, ArrayRef<Value> coords) {
               [&](SplatOp splat) { return getScalar(splat.getSrc()); })
           .Case<ConstantOp>([&](ConstantOp constant) -> Value {
             auto splat = cast<SplatElementsAttr>(constant.getValue());
-            return arith::ConstantOp::create(
-                builder, loc,
-                cast<TypedAttr>(splat.getSplatValue<Attribute>()));
+            return materializeConstant(
+                loc, cast<TypedAttr>(splat.getSplatValue<Attribute>()));
           })
           .Case<ExpandDimsOp, BroadcastOp, ReshapeOp, TransOp, ConvertLayoutOp>(
               [&](Operation *shapeOp) {

@@ -80,7 +80,7 @@ KernelEmitter::loadRegisters(Location loc, Type pointee,
                              ArrayRef<Value> ptrs, ArrayRef<Value> masks,
                              ArrayRef<Value> others, const MemoryHints &hints) {
   bool isBool = pointee.isInteger(1);
-  Type memoryType = isBool ? builder.getI8Type() : pointee;
+  Type memoryType = storageType(pointee);
   int64_t bytes = elementBytes(memoryType);
   std::map<std::vector<const void *>, SmallVector<Value>> done;
 
@@ -192,9 +192,10 @@ LogicalResult KernelEmitter::emitAtomicLoad(LoadOp op) {
       llvmOrder(*op.getSem(), *op.getScope());
   LLVM::AtomicOrdering ordering = order.first;
   StringRef syncScope = order.second;
-  Type pointee = getElementTypeOrSelf(op.getResult().getType());
+  Type pointee =
+      convertElementType(getElementTypeOrSelf(op.getResult().getType()));
   bool isBool = pointee.isInteger(1);
-  Type memoryType = isBool ? builder.getI8Type() : pointee;
+  Type memoryType = storageType(pointee);
   unsigned bytes = elementBytes(memoryType);
   // One element per instruction, where `pred` holds (0 elsewhere).
   auto loadOne = [&](Value ptr, Value pred) -> Value {
@@ -263,9 +264,10 @@ LogicalResult KernelEmitter::emitAtomicStore(StoreOp op) {
       llvmOrder(*op.getSem(), *op.getScope());
   LLVM::AtomicOrdering ordering = order.first;
   StringRef syncScope = order.second;
-  Type pointee = getElementTypeOrSelf(op.getValue().getType());
+  Type pointee =
+      convertElementType(getElementTypeOrSelf(op.getValue().getType()));
   bool isBool = pointee.isInteger(1);
-  Type memoryType = isBool ? builder.getI8Type() : pointee;
+  Type memoryType = storageType(pointee);
   unsigned bytes = elementBytes(memoryType);
   auto storeOne = [&](Value ptr, Value value, Value pred) {
     if (isBool)
@@ -318,9 +320,9 @@ LogicalResult KernelEmitter::emitLoad(LoadOp op) {
     return emitAtomicLoad(op);
   Location loc = op.getLoc();
   Type resultType = op.getResult().getType();
-  Type pointee = getElementTypeOrSelf(resultType);
+  Type pointee = convertElementType(getElementTypeOrSelf(resultType));
   bool isBool = pointee.isInteger(1);
-  Type memoryType = isBool ? builder.getI8Type() : pointee;
+  Type memoryType = storageType(pointee);
 
   MemoryHints hints =
       memoryHints(op.getCache(), op.getEvict(), op.getIsVolatile());
@@ -385,9 +387,9 @@ LogicalResult KernelEmitter::emitStore(StoreOp op) {
     return emitAtomicStore(op);
   Location loc = op.getLoc();
   Type valueType = op.getValue().getType();
-  Type pointee = getElementTypeOrSelf(valueType);
+  Type pointee = convertElementType(getElementTypeOrSelf(valueType));
   bool isBool = pointee.isInteger(1);
-  Type memoryType = isBool ? builder.getI8Type() : pointee;
+  Type memoryType = storageType(pointee);
   int64_t bytes = elementBytes(memoryType);
   auto toMemory = [&](Value value) {
     return isBool ? castScalar(loc, value, memoryType, false) : value;

@@ -2,6 +2,7 @@
 
 #include "PTXAsm.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 
 using namespace mlir;
@@ -272,6 +273,31 @@ SmallVector<Value> mlir::tile::lowering::createWarpGroupWait(
   auto asmOp = createAsm(builder, loc, accumulatorStruct(builder, acc), acc,
                          text, constraints, /*hasSideEffects=*/true);
   return unpackResults(builder, loc, asmOp, count);
+}
+
+// The conversions take and give pairs of 8-bit floats in 16 bits; one
+// element uses the low byte (the other lane converts a copy).
+Value mlir::tile::lowering::createFloat8ToF16(OpBuilder &builder, Location loc,
+                                              Value bits, bool e5m2) {
+  Value pair = arith::ExtUIOp::create(builder, loc, builder.getI16Type(), bits);
+  std::string instruction =
+      std::string("cvt.rn.f16x2.") + (e5m2 ? "e5m2x2" : "e4m3x2") + " $0, $1;";
+  Value halves = createAsm(builder, loc, builder.getI32Type(), pair,
+                           instruction, "=r,h", /*hasSideEffects=*/false)
+                     .getResult(0);
+  Value low =
+      arith::TruncIOp::create(builder, loc, builder.getI16Type(), halves);
+  return LLVM::BitcastOp::create(builder, loc, builder.getF16Type(), low);
+}
+
+Value mlir::tile::lowering::createF32ToFloat8(OpBuilder &builder, Location loc,
+                                              Value value, bool e5m2) {
+  std::string instruction = std::string("cvt.rn.satfinite.") +
+                            (e5m2 ? "e5m2x2" : "e4m3x2") + ".f32 $0, $1, $1;";
+  Value pair = createAsm(builder, loc, builder.getI16Type(), value, instruction,
+                         "=h,f", /*hasSideEffects=*/false)
+                   .getResult(0);
+  return arith::TruncIOp::create(builder, loc, builder.getI8Type(), pair);
 }
 
 Value mlir::tile::lowering::createRoundTowardZero(OpBuilder &builder,

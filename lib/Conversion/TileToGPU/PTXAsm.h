@@ -54,6 +54,17 @@ Value createAtomic(OpBuilder &builder, Location loc, StringRef instruction,
 Value createRoundTowardZero(OpBuilder &builder, Location loc, Value value,
                             Type to);
 
+/// An 8-bit float's bits (i8; f8E5M2 if `e5m2`, else f8E4M3FN) as the f16
+/// of the same value (`cvt.rn.f16x2.<type>x2`, sm_89 and later; exact).
+Value createFloat8ToF16(OpBuilder &builder, Location loc, Value bits,
+                        bool e5m2);
+
+/// An f32 as the bits (i8) of the nearest 8-bit float, ties to even,
+/// saturated to the largest finite value; NaN stays NaN
+/// (`cvt.rn.satfinite.<type>x2.f32`, sm_89 and later).
+Value createF32ToFloat8(OpBuilder &builder, Location loc, Value value,
+                        bool e5m2);
+
 /// A PTX instruction with no operands and side effects (a fence, a commit).
 void createSideEffectAsm(OpBuilder &builder, Location loc, StringRef text);
 

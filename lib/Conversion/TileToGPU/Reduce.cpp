@@ -332,7 +332,7 @@ LogicalResult KernelEmitter::emitReduce(ReduceOp op) {
     for (int64_t extent : lineShape)
       lines *= extent;
     int64_t partials = int64_t(1) << axisWarpBits.size();
-    int64_t storageBytes = elementBytes(sharedStorageType(element));
+    int64_t storageBytes = elementBytes(storageType(element));
     int64_t flagsOffset = (partials * lines * storageBytes + 15) / 16 * 16;
     reserveShared(kind == CombineKind::custom
                       ? flagsOffset + partials * lines * 4

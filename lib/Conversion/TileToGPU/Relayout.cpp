@@ -199,7 +199,7 @@ SmallVector<Value> KernelEmitter::exchangeThroughShared(
   int64_t elements = 1;
   for (int64_t extent : src.linear.getShape())
     elements *= extent;
-  int64_t bytes = elementBytes(sharedStorageType(elementType));
+  int64_t bytes = elementBytes(storageType(elementType));
   reserveShared(elements * bytes);
   Value zero = constI32(loc, 0);
   bool identity = !op || isa<ConvertLayoutOp>(op);

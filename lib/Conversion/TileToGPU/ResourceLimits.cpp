@@ -106,3 +106,35 @@ LogicalResult mlir::tile::lowering::checkResourceLimits(func::FuncOp kernel,
   });
   return failure(result.wasInterrupted());
 }
+
+LogicalResult mlir::tile::lowering::checkChipSupport(func::FuncOp kernel,
+                                                     StringRef chip) {
+  // "sm_90a" -> 90.
+  unsigned version = 0;
+  chip.drop_front(3).take_while(llvm::isDigit).getAsInteger(10, version);
+  WalkResult result = kernel.walk([&](Operation *op) {
+    auto atomic = dyn_cast<AtomicRMWOp>(op);
+    if (atomic && atomic.getKind() == AtomicKind::add && version < 90 &&
+        getElementTypeOrSelf(atomic.getResult().getType()).isBF16()) {
+      op->emitOpError() << "adds bf16, which needs sm_90 or later (PTX "
+                           "atom.add.noftz.bf16); the chip is "
+                        << chip;
+      return WalkResult::interrupt();
+    }
+    auto cast = dyn_cast<CastOp>(op);
+    if (cast && version < 89) {
+      Type from = getElementTypeOrSelf(cast.getSrc().getType());
+      Type to = getElementTypeOrSelf(cast.getType());
+      if (isFloat8Type(from) || isFloat8Type(to)) {
+        emitError(userFacingLoc(op))
+            << "converts " << from << " to " << to
+            << ": 8-bit float conversions need sm_89 or later (PTX cvt with "
+               "e4m3x2/e5m2x2); the chip is "
+            << chip;
+        return WalkResult::interrupt();
+      }
+    }
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
+}

@@ -203,7 +203,7 @@ LogicalResult KernelEmitter::emitScan(ScanOp op) {
         if (d > axis)
           inner *= extent;
       }
-      int64_t storageBytes = elementBytes(sharedStorageType(element));
+      int64_t storageBytes = elementBytes(storageType(element));
       int64_t flagsOffset = (slots * storageBytes + 15) / 16 * 16;
       bool flagged = llvm::any_of(
           total, [](const Accumulator &acc) { return bool(acc.valid); });

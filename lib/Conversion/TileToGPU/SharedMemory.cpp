@@ -35,13 +35,13 @@ Value KernelEmitter::sharedBase(Location loc) {
                              base, ArrayRef<LLVM::GEPArg>{int32_t(start)});
 }
 
-Type KernelEmitter::sharedStorageType(Type elementType) {
+Type KernelEmitter::storageType(Type elementType) {
   if (elementType.isInteger(1))
     return builder.getI8Type();
   if (auto tuple = dyn_cast<LLVM::LLVMStructType>(elementType)) {
     SmallVector<Type> fields;
     for (Type field : tuple.getBody())
-      fields.push_back(sharedStorageType(field));
+      fields.push_back(storageType(field));
     return LLVM::LLVMStructType::getLiteral(builder.getContext(), fields);
   }
   return convertElementType(elementType);
@@ -61,9 +61,8 @@ Value KernelEmitter::sharedAddress(Location loc, Type elementType,
     return LLVM::GEPOp::create(builder, loc, ptrType, builder.getI8Type(), base,
                                ValueRange{offset});
   }
-  return LLVM::GEPOp::create(builder, loc, ptrType,
-                             sharedStorageType(elementType), base,
-                             ValueRange{index});
+  return LLVM::GEPOp::create(builder, loc, ptrType, storageType(elementType),
+                             base, ValueRange{index});
 }
 
 void KernelEmitter::storeShared(Location loc, Value byteOffset, Value index,
@@ -105,15 +104,15 @@ Value KernelEmitter::loadShared(Location loc, Value byteOffset, Value index,
       Value fieldAddress =
           LLVM::GEPOp::create(builder, loc, ptrType, builder.getI8Type(),
                               address, ArrayRef<LLVM::GEPArg>{int32_t(offset)});
-      Value field = LLVM::LoadOp::create(
-          builder, loc, sharedStorageType(fieldType), fieldAddress);
+      Value field = LLVM::LoadOp::create(builder, loc, storageType(fieldType),
+                                         fieldAddress);
       if (fieldType.isInteger(1))
         field = castScalar(loc, field, fieldType, false);
       result = LLVM::InsertValueOp::create(builder, loc, result, field, i);
     }
     return result;
   }
-  Type storage = sharedStorageType(elementType);
+  Type storage = storageType(elementType);
   Value value = LLVM::LoadOp::create(builder, loc, storage, address);
   if (elementType.isInteger(1))
     value = castScalar(loc, value, elementType, false);
@@ -125,7 +124,7 @@ void KernelEmitter::storeSharedVector(Location loc, Value byteOffset,
   if (values.size() == 1)
     return storeShared(loc, byteOffset, index, values[0]);
   Type element = values[0].getType();
-  Type storage = sharedStorageType(element);
+  Type storage = storageType(element);
   Type vectorType = VectorType::get({int64_t(values.size())}, storage);
   Value vector = LLVM::UndefOp::create(builder, loc, vectorType);
   for (auto [i, value] : llvm::enumerate(values)) {
@@ -144,7 +143,7 @@ KernelEmitter::loadSharedVector(Location loc, Value byteOffset, Value index,
                                 Type elementType, int64_t count) {
   if (count == 1)
     return {loadShared(loc, byteOffset, index, elementType)};
-  Type storage = sharedStorageType(elementType);
+  Type storage = storageType(elementType);
   Type vectorType = VectorType::get({count}, storage);
   Value vector =
       LLVM::LoadOp::create(builder, loc, vectorType,
@@ -185,7 +184,7 @@ void KernelEmitter::spillToShared(Location loc, ArrayRef<Value> values,
   ArrayRef<int64_t> padded = layout.linear.getShape();
   LinearLayout::Run run = layout.linear.getContiguousRun();
   int64_t width = run.dim == layout.getRank() - 1 ? run.length : 1;
-  int64_t bytes = elementBytes(sharedStorageType(values[0].getType()));
+  int64_t bytes = elementBytes(storageType(values[0].getType()));
   width = std::min<int64_t>(width, std::max<int64_t>(1, 16 / bytes));
   std::set<std::vector<int64_t>> written;
   for (int64_t first = 0; first < layout.numRegisters(); first += width) {

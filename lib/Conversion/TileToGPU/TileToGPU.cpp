@@ -66,7 +66,7 @@ struct ConvertTileToGPUPass
       }
       int64_t numWarps = numWarpsAttr.getInt();
       if (failed(checkResourceLimits(kernel, numWarps)) ||
-          failed(checkAtomics(kernel, chip)))
+          failed(checkChipSupport(kernel, chip)))
         return signalPassFailure();
       SmallVector<Type> argTypes;
       for (Type type : kernel.getArgumentTypes()) {

@@ -22,6 +22,7 @@ from typing import Any, Callable, Iterator, Sequence, Union
 
 from ..errors import TileError
 from ..language.types import block_type, dtype, pointer_type
+from ..language import float8
 from ..language import types as T
 
 IRType = Union[dtype, block_type]
@@ -110,6 +111,8 @@ _NON_FINITE_BITS = {  # (+inf, -inf, nan) bit patterns, as MLIR hex float litera
     "bf16": ("0x7F80", "0xFF80", "0x7FC0"),
     "f32": ("0x7F800000", "0xFF800000", "0x7FC00000"),
     "f64": ("0x7FF0000000000000", "0xFFF0000000000000", "0x7FF8000000000000"),
+    "f8E4M3FN": (None, None, "0x7F"),  # no infinities: constants saturate
+    "f8E5M2": (None, None, "0x7F"),
 }
 
 
@@ -117,6 +120,8 @@ def round_float(value: float, ty: dtype) -> float:
     """`value` rounded to nearest (even) in `ty`; overflow gives +-inf, as a
     cast would (MLIR's parser rejects a literal that does not fit)."""
     value = float(value)
+    if ty.is_fp8():  # through f32, saturating, as a conversion on the GPU
+        return float8.round_to(value, float8.FORMATS[ty.name])
     if not math.isfinite(value) or ty.mlir == "f64":
         return value
     if ty.mlir in ("f16", "f32"):
@@ -142,7 +147,9 @@ def float_literal(value: float, ty: dtype) -> str:
     if math.isinf(value):
         return _NON_FINITE_BITS[ty.mlir][0 if value > 0 else 1]
     text = repr(value)  # the shortest form that round-trips in f64, or shorter
-    if ty.mlir != "f64":  # text that gives the same value in `ty` (0.01, not 0.00999...)
+    # Text that gives the same value in `ty` (0.01, not 0.00999...); fp8
+    # values are short and exact as they are (MLIR would round 0.3 itself).
+    if ty.mlir != "f64" and not ty.is_fp8():
         for digits in range(1, 18):
             short = repr(float(f"{value:.{digits}g}"))
             if round_float(float(short), ty) == value:
@@ -543,8 +550,8 @@ class Builder:
         return Value(x.name, _like(x.type, element))
 
     def cast(self, x: Value, to: dtype, toward_zero: bool = False) -> Value:
-        """Value conversion of each element (`tile.cast` on blocks, `arith`
-        casts on scalars); signedness comes from the dtypes. `toward_zero`
+        """Value conversion of each element (`tile.cast` on blocks and 8-bit
+        floats, `arith` casts on other scalars); signedness comes from the dtypes. `toward_zero`
         rounds a float narrowed to `to` toward zero (`tile.cast {rtz}`)."""
         src = _element(x.type)
         _require(not src.is_ptr() and not to.is_ptr(),
@@ -553,7 +560,8 @@ class Builder:
                                      and to.primitive_bitwidth < src.primitive_bitwidth),
                  f"rounding toward zero applies to float downcasts, not {src} to {to}")
         result_type = _like(x.type, to)
-        if isinstance(x.type, block_type) or toward_zero:
+        # (arith has no 8-bit float conversion the GPU lowering could take.)
+        if isinstance(x.type, block_type) or toward_zero or src.is_fp8() or to.is_fp8():
             attrs = [name for name, present in (
                 ("unsigned_src", src.is_int_unsigned() and not src.is_bool()),
                 ("unsigned_dst", src.is_floating() and to.is_int_unsigned() and not to.is_bool()),

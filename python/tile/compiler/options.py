@@ -32,13 +32,19 @@ def check_num_warps(value: Any) -> int:
     return value
 
 
+# Triton's num_ctas is a thread-block cluster's size: a power of two, at most
+# the 16 CTAs a Hopper cluster may hold.
+MAX_NUM_CTAS = 16
+
+
 def check_num_ctas(value: Any) -> int:
-    """`num_ctas` (Triton's thread-block clusters): 1, as tile runs one CTA per
-    program."""
+    """`num_ctas` (Triton's thread-block clusters): a power of two from 1 to 16.
+    It is a speed directive: tile runs each program on one CTA whatever it
+    says (no clusters), so results are those Triton gives (python/tile/README.md)."""
     value = _exact_int(value, "num_ctas")
-    if value != 1:
-        raise ValueError(f"num_ctas must be 1: tile runs one CTA per program (thread-block "
-                         f"clusters are not supported yet), got {value}")
+    if not (1 <= value <= MAX_NUM_CTAS and value & (value - 1) == 0):
+        raise ValueError(f"num_ctas must be a power of two from 1 to {MAX_NUM_CTAS} "
+                         f"(a thread-block cluster), got {value}")
     return value
 
 

@@ -31,7 +31,7 @@ from . import libdevice, memory
 from . import ops as O
 from .program import current
 from .values import (BlockTruthError, Tensor, bf16_bits, bf16_values, compute_dtype, constant,
-                     make, storage_dtype, wrap_int)
+                     convert_to_fp8, from_bits, held_as_bits, make, storage_dtype, to_bits, wrap_int)
 
 _IMPLEMENTED: dict[str, Callable[..., Any]] = {}
 
@@ -395,6 +395,8 @@ def cast(input: Any, dtype: Any, fp_downcast_rounding: Any = None,
                         "offsets into their arrays); run the kernel compiled")
     if unwrap(bitcast):
         return _bitcast(value, to)
+    if rounding == "rtz" and to.is_fp8():
+        return convert_to_fp8(value.data, to, toward_zero=True)
     result = O.cast(value, to)
     return _toward_zero(value, result) if rounding == "rtz" else result
 
@@ -402,8 +404,8 @@ def cast(input: Any, dtype: Any, fp_downcast_rounding: Any = None,
 def _bits(x: Tensor) -> np.ndarray:
     """The element bits of `x` as unsigned integers of its width, in its
     shape (np.ascontiguousarray makes a scalar's 0-d data 1-d)."""
-    if x.dtype.is_bf16():
-        return bf16_bits(x.data)
+    if held_as_bits(x.dtype):
+        return to_bits(x.data, x.dtype)
     data = np.ascontiguousarray(x.data.astype(storage_dtype(x.dtype)))
     return data.view(np.dtype(f"u{data.dtype.itemsize}")).reshape(x.data.shape)
 
@@ -411,8 +413,8 @@ def _bits(x: Tensor) -> np.ndarray:
 def _bitcast(x: Tensor, to: Any) -> Tensor:
     """The same bits read as `to` (of the same width), as tile.bitcast."""
     bits = _bits(x)
-    if to.is_bf16():
-        return make(bf16_values(bits), to)
+    if held_as_bits(to):
+        return make(from_bits(bits, to), to)
     return make(bits.view(storage_dtype(to)), to)
 
 
@@ -585,6 +587,7 @@ def _reduce(kind: str, input: Any, axis: Any, keep_dims: Any) -> Tensor:
     x = O.to_value(input)
     if not x.is_block():
         return x
+    S.check_reduction_type(kind, x.dtype)
     if kind == "sum" and x.dtype.is_int() and x.dtype.primitive_bitwidth < 32:
         x = O.cast(x, T.int32)  # Triton sums narrow integers in int32
     if kind in ("max", "min"):
@@ -790,9 +793,11 @@ def dot(input: Any, other: Any, acc: Any = None, input_precision: Any = None,
     if a.shape[1] != b.shape[0]:
         raise TileError(f"tl.dot shapes do not agree: {a.shape[0]}x{a.shape[1]} times "
                         f"{b.shape[0]}x{b.shape[1]} ({a.shape[1]} != {b.shape[0]})")
+    if a.dtype.is_fp8() and b.dtype.is_fp8():  # exact in f16, as compiled
+        a, b = O.cast(a, T.float16), O.cast(b, T.float16)
     if a.dtype not in C._DOT_TYPES or b.dtype not in C._DOT_TYPES:
-        raise TileError(f"tl.dot supports fp16, bf16 and fp32 operands, got {a.dtype} "
-                        f"and {b.dtype}")
+        raise TileError(f"tl.dot supports fp16, bf16 and fp32 operands, and two fp8 ones, "
+                        f"got {a.dtype} and {b.dtype}")
     if a.dtype != b.dtype:
         common = S.computation_type(a.dtype, b.dtype, False)
         a, b = O.cast(a, common), O.cast(b, common)

@@ -15,7 +15,8 @@ import numpy as np
 
 from ..errors import TileError
 from ..language.types import dtype, pointer_type
-from .values import Tensor, bf16_bits, bf16_values, compute_dtype, make, storage_dtype
+from .values import (Tensor, compute_dtype, from_bits, held_as_bits, make, storage_dtype,
+                     to_bits)
 
 
 class Allocation:
@@ -155,11 +156,11 @@ def _check_bounds(ptr: Tensor, active: np.ndarray | None, access: str, size: int
 
 
 def _from_storage(raw: np.ndarray, element: dtype) -> np.ndarray:
-    return bf16_values(raw) if element.is_bf16() else raw
+    return from_bits(raw, element) if held_as_bits(element) else raw
 
 
 def _to_storage(values: np.ndarray, element: dtype) -> np.ndarray:
-    return bf16_bits(values) if element.is_bf16() else values
+    return to_bits(values, element) if held_as_bits(element) else values
 
 
 def load(ptr: Tensor, mask: Tensor | None, other: Tensor | None) -> Tensor:

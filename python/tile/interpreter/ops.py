@@ -18,7 +18,7 @@ from ..errors import TileError
 from ..language import semantic as S
 from ..language import types as T
 from ..language.types import dtype
-from .values import Tensor, compute_dtype, constant, literal, make, python_value
+from .values import Tensor, compute_dtype, constant, convert_to_fp8, literal, make, python_value
 
 
 # ----------------------------------------------------------------------------
@@ -150,6 +150,8 @@ def cast(x: Tensor, to: dtype) -> Tensor:
         return make(_float_to_int(data, to), to)
     if src.is_int() and to.is_bf16():
         return make(data.astype(np.float64), to)  # one rounding, to bf16
+    if to.is_fp8():
+        return convert_to_fp8(data, to)
     return make(data, to)  # int<->int wraps or extends by signedness; float<->float rounds
 
 
@@ -196,14 +198,19 @@ def promote(x: Tensor, y: Tensor, ty: dtype) -> tuple[Tensor, Tensor]:
 def _compute(ty: dtype, fn: Callable[..., np.ndarray], *values: Tensor) -> Tensor:
     """fn on the data of same-typed values, as the element type computes:
     i1 arithmetic is modulo 2 (addi on i1 is xor); f16/bf16 math functions are
-    evaluated in f32 and rounded, as the compiled kernel does."""
+    evaluated in f32 and rounded, as the compiled kernel does; fp8 is computed
+    in f32 and converted back (saturating, as compiled)."""
     if ty.is_bool():
         result = fn(*(v.data.astype(np.uint8) for v in values)) & np.uint8(1)
         return make(result.astype(np.bool_), ty)
+    if ty.is_fp8():
+        return convert_to_fp8(fn(*(v.data for v in values)), ty)
     return make(fn(*(v.data for v in values)), ty)
 
 
 def _float_math(ty: dtype, fn: Callable[..., np.ndarray], *values: Tensor) -> Tensor:
+    if ty.is_fp8():
+        return _compute(ty, fn, *values)
     if ty in (T.float16, T.bfloat16):
         return make(fn(*(v.data.astype(np.float32) for v in values)), ty)
     return make(fn(*(v.data for v in values)), ty)

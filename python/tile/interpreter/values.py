@@ -1,8 +1,8 @@
 """Runtime values of an interpreted kernel: NumPy data with a tile type.
 
 A `Tensor` is a scalar (0-d data) or a block, of the element types of
-`tile.language.types`. bf16 values are held as float32 data rounded to bf16
-(NumPy has no bf16); in memory they are bf16 bit patterns. A pointer's data is
+`tile.language.types`. bf16 and fp8 values are held as float32 data rounded
+to their type (NumPy has neither); in memory they are their bit patterns. A pointer's data is
 element offsets into the `Region` (an argument's array) it came from.
 """
 from __future__ import annotations
@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..errors import TileError
+from ..language import float8
 from ..language import semantic as S
 from ..language import types as T
 from ..language.types import block_type, dtype
@@ -29,8 +30,10 @@ _COMPUTE = {
     "uint64": np.uint64, "fp16": np.float16, "bf16": np.float32, "fp32": np.float32,
     "fp64": np.float64,
 }
-# ...and in memory (bf16 as its bits; i1 as one byte, as torch and NumPy bools).
-_STORAGE = {**_COMPUTE, "bf16": np.uint16}
+_COMPUTE.update({name: np.float32 for name in float8.FORMATS})
+# ...and in memory (bf16 and fp8 as their bits; i1 as one byte, as torch and
+# NumPy bools).
+_STORAGE = {**_COMPUTE, "bf16": np.uint16, **{name: np.uint8 for name in float8.FORMATS}}
 
 
 def compute_dtype(ty: dtype) -> np.dtype:
@@ -83,6 +86,26 @@ def bf16_values(bits: np.ndarray) -> np.ndarray:
 
 def round_bf16(x: np.ndarray) -> np.ndarray:
     return bf16_values(bf16_bits(x))
+
+
+def to_bits(data: np.ndarray, ty: dtype) -> np.ndarray:
+    """Float data as the bit patterns of bf16 or an fp8 type (rounded to it;
+    an infinity stays one where the type has it)."""
+    if ty.is_fp8():
+        return float8.encode_array(data, float8.FORMATS[ty.name], keep_infinity=True)
+    return bf16_bits(data)
+
+
+def from_bits(bits: np.ndarray, ty: dtype) -> np.ndarray:
+    """Bit patterns of bf16 or an fp8 type as their values (float32)."""
+    if ty.is_fp8():
+        return float8.decode_array(bits, float8.FORMATS[ty.name])
+    return bf16_values(bits)
+
+
+def held_as_bits(ty: dtype) -> bool:
+    """Whether NumPy has no type for `ty`, so memory holds its bits."""
+    return ty.is_bf16() or ty.is_fp8()
 
 
 # ----------------------------------------------------------------------------
@@ -198,13 +221,21 @@ class Tensor(S.tensor):
 
 
 def make(data: Any, ty: dtype, region: "Region | None" = None) -> Tensor:
-    """A value of element type `ty` from NumPy data (converted, and rounded for bf16)."""
+    """A value of element type `ty` from NumPy data (converted, and rounded for
+    bf16 and fp8; an infinity stays one in fp8e5: a conversion to fp8, which
+    saturates, is convert_to_fp8)."""
     data = np.asarray(data)
-    if ty.is_bf16():
-        data = round_bf16(data)
+    if held_as_bits(ty):
+        data = from_bits(to_bits(data, ty), ty)
     else:
         data = data.astype(compute_dtype(ty), copy=False)
     return Tensor(data, ty, region)
+
+
+def convert_to_fp8(data: np.ndarray, ty: dtype, toward_zero: bool = False) -> Tensor:
+    """Float data converted to an fp8 type as the GPU converts (float8.py)."""
+    fmt = float8.FORMATS[ty.name]
+    return Tensor(float8.decode_array(float8.encode_array(data, fmt, toward_zero), fmt), ty)
 
 
 def wrap_int(value: int, ty: dtype) -> int:

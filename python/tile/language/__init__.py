@@ -8,7 +8,7 @@ from .semantic import tensor  # noqa: F401
 from .types import (  # noqa: F401
     block_type, constexpr, dtype, pointer_type,
     int1, int8, int16, int32, int64, uint8, uint16, uint32, uint64,
-    float16, bfloat16, float32, float64,
+    float16, bfloat16, float32, float64, float8e4nv, float8e5,
 )
 
 # Triton's aliases.

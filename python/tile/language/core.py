@@ -652,6 +652,7 @@ def _block_operand(b: Builder, input: Any, what: str) -> tensor:
 def _reduce(b: Builder, kind: str, input: Any, axis: Any, keep_dims: Any) -> tensor:
     """A builtin reduction (`sum`, `max`, ...) of one block."""
     x = _block_operand(b, input, f"tl.{kind}")
+    S.check_reduction_type(kind, x.dtype)
     if kind == "sum" and x.dtype.is_int() and x.dtype.primitive_bitwidth < 32:
         x = S.cast(b, x, T.int32)  # Triton sums narrow integers in int32
     if kind in ("max", "min"):
@@ -922,8 +923,6 @@ def inline_asm_elementwise(asm: Any, constraints: Any, args: Any, dtype: Any, is
 
 
 _DOT_TYPES = (T.float16, T.bfloat16, T.float32)
-_DOT_TYPES = (T.float16, T.bfloat16, T.float32)
-_DOT_TYPES = (T.float16, T.bfloat16, T.float32)
 
 
 @builtin
@@ -937,9 +936,12 @@ def dot(input: Any, other: Any, acc: Any = None, input_precision: Any = None,
     if a.shape[1] != bb.shape[0]:
         raise TileError(f"tl.dot shapes do not agree: {a.shape[0]}x{a.shape[1]} times "
                         f"{bb.shape[0]}x{bb.shape[1]} ({a.shape[1]} != {bb.shape[0]})")
+    if a.dtype.is_fp8() and bb.dtype.is_fp8():
+        # Their products are exact in f16's tensor-core path (f32 sums).
+        a, bb = S.cast(b, a, T.float16), S.cast(b, bb, T.float16)
     if a.dtype not in _DOT_TYPES or bb.dtype not in _DOT_TYPES:
-        raise TileError(f"tl.dot supports fp16, bf16 and fp32 operands, got {a.dtype} "
-                        f"and {bb.dtype}")
+        raise TileError(f"tl.dot supports fp16, bf16 and fp32 operands, and two fp8 ones, "
+                        f"got {a.dtype} and {bb.dtype}")
     if a.dtype != bb.dtype:
         common = S.computation_type(a.dtype, bb.dtype, False)
         a, bb = S.cast(b, a, common), S.cast(b, bb, common)

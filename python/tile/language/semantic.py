@@ -241,12 +241,19 @@ def cast(b: Builder, x: tensor, to: dtype, rounding: str | None = None) -> tenso
 
 
 def check_rounding(src: dtype, to: dtype, rounding: str | None) -> None:
-    """Triton's fp_downcast_rounding: "rtne" or "rtz", on float downcasts only."""
+    """Triton's fp_downcast_rounding: "rtne" or "rtz", on float downcasts only;
+    and what 8-bit floats convert from and to (the checks of a value cast)."""
     if rounding not in _ROUNDINGS:
         raise TileError(f"fp_downcast_rounding must be 'rtne' or 'rtz', got {rounding!r}")
     if rounding is not None and not (src.is_floating() and to.is_floating()
                                      and to.primitive_bitwidth < src.primitive_bitwidth):
         raise TileError(f"fp_downcast_rounding applies to float downcasts, not {src} to {to}")
+    if (src.is_fp8() or to.is_fp8()) and not (src.is_floating() and to.is_floating()):
+        raise TileError(f"cannot cast {src} to {to}: 8-bit floats convert to and from "
+                        "floats only (go through a float, or bitcast for the bits)")
+    if rounding == "rtz" and to.is_fp8e4nv():
+        raise TileError("fp_downcast_rounding='rtz' to fp8e4nv is not supported: GPUs round "
+                        "to it to nearest even only (fp8e5 has 'rtz')")
 
 
 def check_bitcast(src: dtype, to: dtype, rounding: str | None = None) -> None:
@@ -353,11 +360,23 @@ def computation_type(a: dtype, b_: dtype, div_or_mod: bool) -> dtype:
         if a == half or b_ == half:
             # PTX has no half-precision division or remainder.
             return T.float32 if div_or_mod else half
+    if a.is_fp8() and b_.is_fp8():  # Triton's: one fp8 type stays, two give f16
+        return a if a == b_ else T.float16
+    if a.is_fp8() or b_.is_fp8():
+        raise TileError(f"cannot compute on {a} and {b_}: convert the integer to a float, "
+                        "or the fp8 value to a wider float, first")
     if div_or_mod and a.is_int_signed() != b_.is_int_signed() \
             and not a.is_bool() and not b_.is_bool():
         raise TileError(f"cannot use /, // or % with {a} and {b_}: the signedness differs; "
                         "cast one operand first")
     return integer_promote(a, b_)
+
+
+def check_reduction_type(kind: str, element: dtype) -> None:
+    """What a builtin reduction (`tl.sum`, `tl.max`, ...) takes."""
+    if element.is_fp8():
+        raise TileError(f"tl.{kind} of {element}: 8-bit floats are storage types; convert "
+                        "the block to a wider float first (x.to(tl.float32))")
 
 
 def integer_promote(a: dtype, b_: dtype) -> dtype:
@@ -392,12 +411,20 @@ def promote_and_broadcast(b: Builder, x: tensor, y: tensor, ty: dtype) -> tuple[
 # ----------------------------------------------------------------------------
 
 def binary(b: Builder, op: str, x: tensor, y: tensor) -> tensor:
-    """`tile.<op>` on blocks or `arith.<op>` on scalars, same-typed operands."""
+    """`tile.<op>` on blocks or `arith.<op>` on scalars, same-typed operands.
+    8-bit floats are computed in f32 and rounded back (exact for +, -, * and
+    min/max, and correctly rounded for /: f32 has more than twice their bits)."""
+    if x.dtype.is_fp8():
+        wide = binary(b, op, cast(b, x, T.float32), cast(b, y, T.float32))
+        return cast(b, wide, x.dtype)
     return tensor(b.binary(op, x.handle, y.handle))
 
 
 def unary(b: Builder, op: str, x: tensor) -> tensor:
-    """`tile.<op>` on blocks; on scalars the `math` (or `arith`) op of that name."""
+    """`tile.<op>` on blocks; on scalars the `math` (or `arith`) op of that name.
+    8-bit floats as in `binary`."""
+    if x.dtype.is_fp8():
+        return cast(b, unary(b, op, cast(b, x, T.float32)), x.dtype)
     return tensor(b.unary(op, x.handle))
 
 
@@ -511,6 +538,8 @@ def compare(b: Builder, pred: str, x: Any, y: Any) -> tensor:
     else:
         predicate = pred if pred in ("eq", "ne") else \
             ("u" if ty.is_int_unsigned() else "s") + _INT_PREDICATES[pred]
+    if ty.is_fp8():  # exact in f32
+        x, y = cast(b, x, T.float32), cast(b, y, T.float32)
     return tensor(b.compare(predicate, x.handle, y.handle))
 
 

@@ -52,6 +52,22 @@ class dtype:
     def is_fp64(self) -> bool:
         return self.name == "fp64"
 
+    def is_fp8(self) -> bool:
+        return self.name in ("fp8e4nv", "fp8e5")
+
+    def is_fp8e4nv(self) -> bool:
+        return self.name == "fp8e4nv"
+
+    def is_fp8e5(self) -> bool:
+        return self.name == "fp8e5"
+
+    def is_fp8e4b15(self) -> bool:
+        return False  # tile has no fp8e4b15 (python/tile/README.md)
+
+    def is_standard_floating(self) -> bool:
+        """f16, bf16, f32, f64: the floats arithmetic takes (fp8 is storage)."""
+        return self.is_floating() and not self.is_fp8()
+
     @property
     def scalar(self) -> "dtype":
         return self
@@ -174,9 +190,12 @@ float16 = dtype("fp16", "f16", 16, "float")
 bfloat16 = dtype("bf16", "bf16", 16, "float")
 float32 = dtype("fp32", "f32", 32, "float")
 float64 = dtype("fp64", "f64", 64, "float")
+# The 8-bit floats (language/float8.py): OCP e4m3 without infinities, and e5m2.
+float8e4nv = dtype("fp8e4nv", "f8E4M3FN", 8, "float")
+float8e5 = dtype("fp8e5", "f8E5M2", 8, "float")
 
 ALL_DTYPES = (int1, int8, int16, int32, int64, uint8, uint16, uint32, uint64,
-              float16, bfloat16, float32, float64)
+              float16, bfloat16, float32, float64, float8e4nv, float8e5)
 
 # Triton signature strings ("fp32", "i32", "u8", "bf16"...) to dtypes.
 _BY_SIGNATURE = {
@@ -184,6 +203,7 @@ _BY_SIGNATURE = {
     "u1": int1, "u8": uint8, "u16": uint16, "u32": uint32, "u64": uint64,
     "fp16": float16, "bf16": bfloat16, "fp32": float32, "fp64": float64,
     "f16": float16, "f32": float32, "f64": float64,
+    "fp8e4nv": float8e4nv, "fp8e5": float8e5,
 }
 
 

@@ -29,6 +29,7 @@ _ARRAY_DTYPES = {
     "float16": "fp16", "bfloat16": "bf16", "float32": "fp32", "float64": "fp64",
     "int8": "i8", "int16": "i16", "int32": "i32", "int64": "i64", "bool": "i1",
     "uint8": "u8", "uint16": "u16", "uint32": "u32", "uint64": "u64",
+    "float8_e4m3fn": "fp8e4nv", "float8_e5m2": "fp8e5",
 }
 _TYPESTR = {"f2": "fp16", "f4": "fp32", "f8": "fp64", "i1": "i8", "i2": "i16", "i4": "i32",
             "i8": "i64", "u1": "u8", "u2": "u16", "u4": "u32", "u8": "u64", "b1": "i1"}

@@ -54,3 +54,11 @@ func.func @with_block(%b: !tile.block<4xf32>) {
 func.func @with_index(%i: index) {
   return
 }
+
+// -----
+
+// 8-bit floats live in memory: no launcher passes one by value.
+// CHECK: kernel-interface.mlir:[[@LINE+1]]:24: error: kernel 'with_float8' argument 0 has type 'f8E4M3FN'
+func.func @with_float8(%x: f8E4M3FN) {
+  return
+}

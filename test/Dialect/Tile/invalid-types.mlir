@@ -72,7 +72,7 @@ func.func @f(%a: !tile.block<0xf32>) { return }
 
 // -----
 
-// CHECK: invalid-types.mlir:[[@LINE+1]]:27: error: pointee type must be a scalar (i1, i8, i16, i32, i64, f16, bf16, f32 or f64), not 'index'
+// CHECK: invalid-types.mlir:[[@LINE+1]]:27: error: pointee type must be a scalar (i1, i8, i16, i32, i64, f16, bf16, f32, f64, f8E4M3FN or f8E5M2), not 'index'
 func.func @f(%a: !tile.ptr<index>) { return }
 
 // -----

@@ -29,37 +29,37 @@ func.func @too_many_elements(%a: !tile.block<65536x65537xf32>) { return }
 
 // -----
 
-// expected-error @+1 {{block element type must be a scalar (i1, i8, i16, i32, i64, f16, bf16, f32 or f64) or !tile.ptr, not 'i7'}}
+// expected-error @+1 {{block element type must be a scalar (i1, i8, i16, i32, i64, f16, bf16, f32, f64, f8E4M3FN or f8E5M2) or !tile.ptr, not 'i7'}}
 func.func @bad_element_i7(%a: !tile.block<4xi7>) { return }
 
 // -----
 
-// expected-error @+1 {{block element type must be a scalar (i1, i8, i16, i32, i64, f16, bf16, f32 or f64) or !tile.ptr, not 'index'}}
+// expected-error @+1 {{block element type must be a scalar (i1, i8, i16, i32, i64, f16, bf16, f32, f64, f8E4M3FN or f8E5M2) or !tile.ptr, not 'index'}}
 func.func @bad_element_index(%a: !tile.block<4xindex>) { return }
 
 // -----
 
-// expected-error @+1 {{block element type must be a scalar (i1, i8, i16, i32, i64, f16, bf16, f32 or f64) or !tile.ptr, not 'ui32'}}
+// expected-error @+1 {{block element type must be a scalar (i1, i8, i16, i32, i64, f16, bf16, f32, f64, f8E4M3FN or f8E5M2) or !tile.ptr, not 'ui32'}}
 func.func @bad_element_unsigned(%a: !tile.block<4xui32>) { return }
 
 // -----
 
-// expected-error @+1 {{block element type must be a scalar (i1, i8, i16, i32, i64, f16, bf16, f32 or f64) or !tile.ptr, not 'f8E4M3FN'}}
-func.func @bad_element_f8(%a: !tile.block<4xf8E4M3FN>) { return }
+// expected-error @+1 {{block element type must be a scalar (i1, i8, i16, i32, i64, f16, bf16, f32, f64, f8E4M3FN or f8E5M2) or !tile.ptr, not 'f8E4M3FNUZ'}}
+func.func @bad_element_f8(%a: !tile.block<4xf8E4M3FNUZ>) { return }
 
 // -----
 
-// expected-error @+1 {{block element type must be a scalar (i1, i8, i16, i32, i64, f16, bf16, f32 or f64) or !tile.ptr, not '!tile.block<4xf32>'}}
+// expected-error @+1 {{block element type must be a scalar (i1, i8, i16, i32, i64, f16, bf16, f32, f64, f8E4M3FN or f8E5M2) or !tile.ptr, not '!tile.block<4xf32>'}}
 func.func @nested_block(%a: !tile.block<4x!tile.block<4xf32>>) { return }
 
 // -----
 
-// expected-error @+1 {{pointee type must be a scalar (i1, i8, i16, i32, i64, f16, bf16, f32 or f64), not 'index'}}
+// expected-error @+1 {{pointee type must be a scalar (i1, i8, i16, i32, i64, f16, bf16, f32, f64, f8E4M3FN or f8E5M2), not 'index'}}
 func.func @bad_pointee(%a: !tile.ptr<index>) { return }
 
 // -----
 
-// expected-error @+1 {{pointee type must be a scalar (i1, i8, i16, i32, i64, f16, bf16, f32 or f64), not '!tile.ptr<f32>'}}
+// expected-error @+1 {{pointee type must be a scalar (i1, i8, i16, i32, i64, f16, bf16, f32, f64, f8E4M3FN or f8E5M2), not '!tile.ptr<f32>'}}
 func.func @pointer_to_pointer(%a: !tile.ptr<!tile.ptr<f32>>) { return }
 
 // -----
@@ -308,7 +308,7 @@ func.func @splat_to_tensor(%x: i32) {
 // -----
 
 func.func @splat_of_block(%x: !tile.block<4xi32>) {
-  // expected-error @+1 {{'tile.splat' op operand #0 must be scalar (i1, i8, i16, i32, i64, f16, bf16, f32 or f64) or pointer, but got '!tile.block<4xi32>'}}
+  // expected-error @+1 {{'tile.splat' op operand #0 must be scalar (i1, i8, i16, i32, i64, f16, bf16, f32, f64, f8E4M3FN or f8E5M2) or pointer, but got '!tile.block<4xi32>'}}
   %0 = "tile.splat"(%x) : (!tile.block<4xi32>) -> !tile.block<4x4xi32>
   return
 }
@@ -935,7 +935,7 @@ func.func @dot_f64_inputs(%a: !tile.block<32x16xf64>, %b: !tile.block<16x64xf64>
 // -----
 
 func.func @dot_int_inputs(%a: !tile.block<32x16xi8>, %b: !tile.block<16x64xi8>, %c: !tile.block<32x64xf32>) {
-  // expected-error @+1 {{'tile.dot' op operand #0 must be block of floats, but got '!tile.block<32x16xi8>'}}
+  // expected-error @+1 {{'tile.dot' op operand #0 must be block of f16, bf16, f32 or f64, but got '!tile.block<32x16xi8>'}}
   %0 = tile.dot %a, %b, %c : !tile.block<32x16xi8>, !tile.block<16x64xi8> -> !tile.block<32x64xf32>
   return
 }
@@ -996,7 +996,7 @@ func.func @addi_of_floats(%a: !tile.block<16xf32>) {
 // -----
 
 func.func @addf_of_ints(%a: !tile.block<16xi32>) {
-  // expected-error @+1 {{'tile.addf' op operand #0 must be block of floats, but got '!tile.block<16xi32>'}}
+  // expected-error @+1 {{'tile.addf' op operand #0 must be block of f16, bf16, f32 or f64, but got '!tile.block<16xi32>'}}
   %0 = tile.addf %a, %a : !tile.block<16xi32>
   return
 }
@@ -1004,7 +1004,7 @@ func.func @addf_of_ints(%a: !tile.block<16xi32>) {
 // -----
 
 func.func @addf_scalars(%a: f32) {
-  // expected-error @+1 {{'tile.addf' op operand #0 must be block of floats, but got 'f32'}}
+  // expected-error @+1 {{'tile.addf' op operand #0 must be block of f16, bf16, f32 or f64, but got 'f32'}}
   %0 = tile.addf %a, %a : f32
   return
 }
@@ -1020,7 +1020,7 @@ func.func @fma_types(%a: !tile.block<16xf32>, %c: !tile.block<16xf16>) {
 // -----
 
 func.func @negf_of_ints(%a: !tile.block<16xi32>) {
-  // expected-error @+1 {{'tile.negf' op operand #0 must be block of floats, but got '!tile.block<16xi32>'}}
+  // expected-error @+1 {{'tile.negf' op operand #0 must be block of f16, bf16, f32 or f64, but got '!tile.block<16xi32>'}}
   %0 = tile.negf %a : !tile.block<16xi32>
   return
 }
@@ -1052,7 +1052,7 @@ func.func @cmpi_predicate(%a: !tile.block<16xi32>) {
 // -----
 
 func.func @cmpf_of_ints(%a: !tile.block<16xi32>) {
-  // expected-error @+1 {{custom op 'tile.cmpf' 'lhs' must be block of floats, but got '!tile.block<16xi32>'}}
+  // expected-error @+1 {{custom op 'tile.cmpf' 'lhs' must be block of f16, bf16, f32 or f64, but got '!tile.block<16xi32>'}}
   %0 = tile.cmpf olt, %a, %a : !tile.block<16xi32>
   return
 }
@@ -1092,7 +1092,7 @@ func.func @cast_unsigned_float(%a: !tile.block<128xf32>) {
 // -----
 
 func.func @cast_pointers(%a: !tile.block<128x!tile.ptr<f32>>) {
-  // expected-error @+1 {{'tile.cast' op operand #0 must be scalar (i1, i8, i16, i32, i64, f16, bf16, f32 or f64) or block of scalars, but got '!tile.block<128x!tile.ptr<f32>>'}}
+  // expected-error @+1 {{'tile.cast' op operand #0 must be scalar (i1, i8, i16, i32, i64, f16, bf16, f32, f64, f8E4M3FN or f8E5M2) or block of scalars, but got '!tile.block<128x!tile.ptr<f32>>'}}
   %0 = tile.cast %a : !tile.block<128x!tile.ptr<f32>> to !tile.block<128xi64>
   return
 }
@@ -1551,3 +1551,28 @@ func.func @print_in_combine(%x: !tile.block<16xf32>) {
   }
   return
 }
+
+// -----
+
+func.func @cast_f8_to_int(%x: !tile.block<8xf8E4M3FN>) {
+  // expected-error @+1 {{'tile.cast' op converts 'f8E4M3FN' to 'i32': 8-bit floats convert to and from floats only}}
+  %0 = tile.cast %x : !tile.block<8xf8E4M3FN> to !tile.block<8xi32>
+  return
+}
+
+// -----
+
+func.func @cast_rtz_to_e4m3(%x: !tile.block<8xf32>) {
+  // expected-error @+1 {{'tile.cast' op 'rtz' (round toward zero) to f8E4M3FN is not supported; only f8E5M2 has it}}
+  %0 = tile.cast %x {rtz} : !tile.block<8xf32> to !tile.block<8xf8E4M3FN>
+  return
+}
+
+// -----
+
+func.func @f8_arithmetic(%x: !tile.block<8xf8E5M2>) {
+  // expected-error @+1 {{'tile.addf' op operand #0 must be block of f16, bf16, f32 or f64, but got '!tile.block<8xf8E5M2>'}}
+  %0 = tile.addf %x, %x : !tile.block<8xf8E5M2>
+  return
+}
+

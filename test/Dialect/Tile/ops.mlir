@@ -527,6 +527,12 @@ func.func @cast(%f: !tile.block<128xf32>, %i8: !tile.block<128xi8>,
   %7 = tile.cast %f : !tile.block<128xf32> to !tile.block<128xi1>
   // CHECK: tile.cast %{{.*}} {unsigned_src} : !tile.block<2x3x4xi64> to !tile.block<2x3x4xi8>
   %8 = tile.cast %i64 {unsigned_src} : !tile.block<2x3x4xi64> to !tile.block<2x3x4xi8>
+  // CHECK: tile.cast %{{.*}} : !tile.block<128xf32> to !tile.block<128xf8E4M3FN>
+  %9 = tile.cast %f : !tile.block<128xf32> to !tile.block<128xf8E4M3FN>
+  // CHECK: tile.cast %{{.*}} {rtz} : !tile.block<128xf32> to !tile.block<128xf8E5M2>
+  %10 = tile.cast %f {rtz} : !tile.block<128xf32> to !tile.block<128xf8E5M2>
+  // CHECK: tile.cast %{{.*}} : !tile.block<128xf8E4M3FN> to !tile.block<128xf16>
+  %11 = tile.cast %9 : !tile.block<128xf8E4M3FN> to !tile.block<128xf16>
   return
 }
 

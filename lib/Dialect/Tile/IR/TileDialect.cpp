@@ -95,7 +95,12 @@ bool mlir::tile::isTileScalarType(Type type) {
   if (auto intType = dyn_cast<IntegerType>(type))
     return intType.isSignless() &&
            llvm::is_contained({1u, 8u, 16u, 32u, 64u}, intType.getWidth());
-  return type.isF16() || type.isBF16() || type.isF32() || type.isF64();
+  return type.isF16() || type.isBF16() || type.isF32() || type.isF64() ||
+         isFloat8Type(type);
+}
+
+bool mlir::tile::isFloat8Type(Type type) {
+  return isa<Float8E4M3FNType, Float8E5M2Type>(type);
 }
 
 Type mlir::tile::getLoadedType(Type ptrType) {
@@ -137,7 +142,8 @@ LogicalResult mlir::tile::verifyKernelInterface(FunctionOpInterface kernel) {
                    "the PTX entry name)";
   }
   for (auto [index, type] : llvm::enumerate(kernel.getArgumentTypes())) {
-    if (isTileScalarType(type) || isa<PtrType>(type))
+    // 8-bit floats live in memory: no launcher passes one by value.
+    if ((isTileScalarType(type) && !isFloat8Type(type)) || isa<PtrType>(type))
       continue;
     Location loc = kernel.isExternal()
                        ? kernel.getLoc()
@@ -247,9 +253,8 @@ LogicalResult TileDialect::verifyRegionArgAttribute(Operation *op,
 LogicalResult PtrType::verify(function_ref<InFlightDiagnostic()> emitError,
                               Type pointeeType) {
   if (!isTileScalarType(pointeeType))
-    return emitError() << "pointee type must be a scalar (i1, i8, i16, i32, "
-                          "i64, f16, bf16, f32 or f64), not "
-                       << pointeeType;
+    return emitError() << "pointee type must be a scalar (" << kTileScalarTypes
+                       << "), not " << pointeeType;
   return success();
 }
 
@@ -298,8 +303,8 @@ LogicalResult BlockType::verify(function_ref<InFlightDiagnostic()> emitError,
     numElements *= extent;
   }
   if (!isTileScalarType(elementType) && !isa<PtrType>(elementType))
-    return emitError() << "block element type must be a scalar (i1, i8, i16, "
-                          "i32, i64, f16, bf16, f32 or f64) or !tile.ptr, not "
+    return emitError() << "block element type must be a scalar ("
+                       << kTileScalarTypes << ") or !tile.ptr, not "
                        << elementType;
   if (encoding)
     return verifyLayoutForShape(emitError, encoding, shape);

@@ -1181,6 +1181,15 @@ LogicalResult CastOp::verify() {
     return emitOpError() << "'rtz' (round toward zero) applies to casts to a "
                             "narrower float only, not "
                          << from << " to " << to;
+  if ((isFloat8Type(from) && !isa<FloatType>(to)) ||
+      (isFloat8Type(to) && !isa<FloatType>(from)))
+    return emitOpError() << "converts " << from << " to " << to
+                         << ": 8-bit floats convert to and from floats only";
+  // The chips round to an 8-bit float to nearest even only; truncating an
+  // f16 keeps f8E5M2's byte, and no sequence as short exists for f8E4M3FN.
+  if (getRtz() && isa<Float8E4M3FNType>(to))
+    return emitOpError() << "'rtz' (round toward zero) to f8E4M3FN is not "
+                            "supported; only f8E5M2 has it";
   return success();
 }
 

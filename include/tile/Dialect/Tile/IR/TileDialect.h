@@ -32,8 +32,17 @@ inline constexpr llvm::StringLiteral kLoopUnrollFactorAttrName =
     "tile.loop_unroll_factor";
 
 /// Whether `type` may be an element of a block or a pointee: one of the
-/// scalar types i1, i8, i16, i32, i64, f16, bf16, f32, f64.
+/// scalar types of kTileScalarTypes.
 bool isTileScalarType(Type type);
+
+/// The scalar types, as diagnostics list them. The two 8-bit floats (Triton's
+/// float8e4nv and float8e5) are storage types: they are loaded, stored,
+/// selected and cast, and other arithmetic takes them converted to f16 or f32.
+inline constexpr llvm::StringLiteral kTileScalarTypes =
+    "i1, i8, i16, i32, i64, f16, bf16, f32, f64, f8E4M3FN or f8E5M2";
+
+/// Whether `type` is one of the 8-bit floats (f8E4M3FN, f8E5M2).
+bool isFloat8Type(Type type);
 
 /// What a load through pointers of type `ptrType` yields: the pointee, or a
 /// block of pointees of the same shape. Null for a non-pointer type.

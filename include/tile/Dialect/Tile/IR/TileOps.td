@@ -15,8 +15,10 @@ include "mlir/Interfaces/ControlFlowInterfaces.td"
 // Type constraints
 //===----------------------------------------------------------------------===//
 
-def Tile_Scalar : AnyTypeOf<[I1, I8, I16, I32, I64, F16, BF16, F32, F64],
-                            "scalar (i1, i8, i16, i32, i64, f16, bf16, f32 or f64)">;
+def Tile_Scalar : AnyTypeOf<[I1, I8, I16, I32, I64, F16, BF16, F32, F64,
+                             F8E4M3FN, F8E5M2],
+                            "scalar (i1, i8, i16, i32, i64, f16, bf16, f32, f64, "
+                            "f8E4M3FN or f8E5M2)">;
 def Tile_Block : Type<CPred<"::llvm::isa<::mlir::tile::BlockType>($_self)">,
                       "block", "::mlir::Type">;
 def Tile_Ptr : Type<CPred<"::llvm::isa<::mlir::tile::PtrType>($_self)">,
@@ -30,8 +32,11 @@ class Tile_BlockOf<string elementPred, string desc>
 
 def Tile_IntBlock : Tile_BlockOf<"::llvm::isa<::mlir::IntegerType>(e)",
                                  "block of integers">;
-def Tile_FloatBlock : Tile_BlockOf<"::llvm::isa<::mlir::FloatType>(e)",
-                                   "block of floats">;
+// Float arithmetic takes f16, bf16, f32 and f64: the 8-bit floats are
+// storage types (kTileScalarTypes), converted with tile.cast.
+def Tile_FloatBlock : Tile_BlockOf<"::llvm::isa<::mlir::FloatType>(e) && "
+                                   "!::mlir::tile::isFloat8Type(e)",
+                                   "block of f16, bf16, f32 or f64">;
 def Tile_BoolBlock : Tile_BlockOf<"e.isInteger(1)", "block of i1">;
 def Tile_PtrBlock : Tile_BlockOf<"::llvm::isa<::mlir::tile::PtrType>(e)",
                                  "block of pointers">;
@@ -897,13 +902,22 @@ def Tile_CastOp : Tile_ElementwiseOp<"cast"> {
     (saturating at the signed integer's range, or the unsigned one's with
     `unsigned_dst`); integer to float rounds to nearest. Casting to i1
     compares with zero (`x != 0`). Both sides are blocks of one shape, or
-    scalars (the frontend casts scalars with `arith`, except with `rtz`).
+    scalars (the frontend casts scalars with `arith`, except with `rtz` and
+    for 8-bit floats).
+
+    The 8-bit floats `f8E4M3FN` and `f8E5M2` (Triton's `float8e4nv` and
+    `float8e5`) convert to and from floats only, on sm_89 and later. To them,
+    a value rounds to nearest even and saturates: a finite value or an
+    infinity beyond the largest finite one (448, 57344) becomes that value,
+    NaN stays NaN. An f64 rounds to f32 first. `rtz` applies to `f8E5M2`
+    only (it keeps infinities). From them, values are exact.
 
     ```mlir
     %h = tile.cast %x : !tile.block<128xf32> to !tile.block<128xf16>
     %u = tile.cast %i {unsigned_src} : !tile.block<128xi8> to !tile.block<128xf32>
     %w = tile.cast %x {unsigned_dst} : !tile.block<128xf32> to !tile.block<128xi32>
     %z = tile.cast %x {rtz} : !tile.block<128xf32> to !tile.block<128xbf16>
+    %q = tile.cast %x : !tile.block<128xf32> to !tile.block<128xf8E4M3FN>
     ```
   }];
   let arguments = (ins Tile_ScalarLike:$src, UnitAttr:$unsigned_src, UnitAttr:$unsigned_dst,
