@@ -67,6 +67,8 @@ class TorchAlloc:
         self.torch = torch
 
     def randn(self, shape: tuple[int, ...], dtype: str = "float32") -> Any:
+        if dtype.startswith("float8"):  # torch has no fp8 randn: convert f16 values
+            return self.randn(shape, "float16").to(getattr(self.torch, dtype))
         return self.torch.randn(shape, device="cuda", dtype=getattr(self.torch, dtype))
 
     def empty(self, shape: tuple[int, ...], dtype: str = "float32") -> Any:
@@ -219,7 +221,8 @@ def case_matmul_tutorial03(dtype: str, size: int, weight_t: bool = False) -> Cas
     """Tutorial 03's kernel; `weight_t`: B is the transpose of a row-major N x K
     weight (`x @ w.T`, a linear layer), so its K dimension is the contiguous one."""
     m = n = k_ = size
-    short = {"float16": "f16", "bfloat16": "bf16"}[dtype]
+    short = {"float16": "f16", "bfloat16": "bf16", "float8_e5m2": "fp8e5"}[dtype]
+    fp8 = dtype.startswith("float8")
 
     def make(alloc: Any) -> dict:
         b = alloc.randn((n, k_), dtype).t() if weight_t else alloc.randn((k_, n), dtype)
@@ -242,8 +245,12 @@ def case_matmul_tutorial03(dtype: str, size: int, weight_t: bool = False) -> Cas
                 f"{size}^3 {short}{what}, tutorial 03's 4 configs", make, launch,
                 metric="TFLOP/s",
                 work=2 * m * n * k_, check=check,
-                torch_fn=lambda t, b: (lambda: t.matmul(b["a"], b["b"])), reps=200,
-                note="both backends autotune over the tutorial's configs; torch is cuBLAS",
+                # torch.matmul has no fp8 (the tutorial compares Triton alone there).
+                torch_fn=None if fp8 else (lambda t, b: (lambda: t.matmul(b["a"], b["b"]))),
+                reps=200,
+                note="both backends autotune over the tutorial's configs; "
+                     + ("no torch (fp8 matmul); tile widens fp8 to f16" if fp8
+                        else "torch is cuBLAS"),
                 config={"dtype": dtype, "size": size, "b_k_major": weight_t})
 
 
@@ -439,6 +446,8 @@ def all_cases() -> list[Case]:
         case_matmul_tutorial03("float16", 8192),
         case_matmul_tutorial03("bfloat16", 8192),
         case_matmul_tutorial03("float16", 4096, weight_t=True),
+        # The tutorial's fp8 inputs: B transposed, K-major.
+        case_matmul_tutorial03("float8_e5m2", 4096, weight_t=True),
         case_row_cumsum(4096, 4096),
         case_column_sum(8192, 8192, 64, 64),
         case_column_sum(8192, 8192, 32, 128),

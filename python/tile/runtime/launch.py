@@ -58,8 +58,11 @@ def argument_type(value: Any) -> str:
         return "i32" if -2**31 <= value < 2**31 else "i64"
     if isinstance(value, float):
         return "fp32"
-    interface = getattr(value, "__cuda_array_interface__", None)
-    if interface is not None and not hasattr(value, "data_ptr"):
+    # (A torch tensor first: its __cuda_array_interface__ raises KeyError for
+    # dtypes it has no typestr for, fp8 among them.)
+    interface = None if hasattr(value, "data_ptr") else \
+        getattr(value, "__cuda_array_interface__", None)
+    if interface is not None:
         return "*" + _TYPESTR[interface["typestr"][1:]]
     if hasattr(value, "dtype") and data_pointer(value) is not None:
         name = str(value.dtype).replace("torch.", "")
