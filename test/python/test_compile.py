@@ -185,7 +185,12 @@ def test_tl_range_hints_are_checked():
                          num_warps=1, emit_cubin=False)
         assert info.value.line is not None  # located in this file
         return info.value.message
-    assert "tl.range num_stages must be at least 1, got 0" in message({"STAGES": 0})
+    assert "tl.range num_stages must be at least 0, got -1" in message({"STAGES": -1})
+    # 0 is Triton's "not pipelined", as 1 is.
+    assert tile.generate_ir(hinted_k_loop, "*fp16,*fp16,*fp32,i32",
+                            {"BLOCK": 16, "STAGES": 0, "UNROLL": None}) == \
+        tile.generate_ir(hinted_k_loop, "*fp16,*fp16,*fp32,i32",
+                         {"BLOCK": 16, "STAGES": 1, "UNROLL": None})
     assert "loop_unroll_factor must be a compile-time integer" in message({"UNROLL": 1.5})
     assert "'tile.num_stages' must be an i32 from 1 to 16, not 17" in message({"STAGES": 17})
 

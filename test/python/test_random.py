@@ -556,8 +556,8 @@ def misuse(p, n, WHAT: tl.constexpr):
         tl.split(x)
     if WHAT == "split_of_scalar":
         tl.split(n)
-    if WHAT == "cat_ordered":
-        tl.cat(x, x)
+    if WHAT == "cat_dim":
+        tl.cat(x, x, dim=1)
     if WHAT == "cat_shapes":
         tl.cat(x, tl.zeros([8], tl.float32), can_reorder=True)
     if WHAT == "interleave_types":
@@ -601,8 +601,7 @@ MISUSES = [
     ("join_types", "tl.join needs two values of one type, got fp32 and int32"),
     ("split_of_four", "tl.split needs a last dimension of 2, got shape [4]"),
     ("split_of_scalar", "tl.split needs a block, got a scalar (int32)"),
-    ("cat_ordered", "tl.cat: can_reorder=False is not supported (as in Triton, whose cat may "
-                    "reorder the elements); pass can_reorder=True"),
+    ("cat_dim", "axis 1 is out of range for a block of rank 1"),
     ("cat_shapes", "tl.cat needs two blocks of one shape and type, got [4] fp32 and [8] fp32"),
     ("interleave_types", "tl.interleave needs two values of one type, got int32 and fp32"),
     ("sort_dim", "tl.sort sorts along the last dimension (1) only, not 0"),

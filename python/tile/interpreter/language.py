@@ -77,7 +77,19 @@ def full(shape: Any, value: Any, dtype: Any) -> Tensor:
     shape, element = _shape(shape), _dtype(dtype)
     value = unwrap(value)
     scalar = O.cast(value, element) if isinstance(value, Tensor) else constant(value, element)
-    return O.broadcast_to(scalar, shape)
+    return O.broadcast_to(scalar, shape) if shape else scalar
+
+
+@_implements
+def item(input: Any) -> Tensor:
+    x = O.to_value(input)
+    if not x.is_block():
+        return x
+    if x.numel != 1:
+        raise TileError(f"item() needs a block of one element, got shape {x.shape}")
+    if x.dtype.is_ptr():
+        raise TileError("item() of a block of pointers is not supported")
+    return make(x.data.reshape(()), x.dtype)
 
 
 @_implements
@@ -992,7 +1004,7 @@ class range(C.range):  # noqa: A001 - Triton's name
                 raise TileError(f"range bounds must be integer scalars, got {bound.type}")
         iv_type = T.int64 if any(v.dtype.primitive_bitwidth == 64 for v in bounds) \
             else T.int32
-        lower, upper, step = (O.cast(v, iv_type).item() for v in bounds)
+        lower, upper, step = (O.cast(v, iv_type).python_scalar() for v in bounds)
         if step == 0 or (step < 0 and isinstance(self.step, Tensor)):
             raise TileError(f"range step must be positive or a negative constant, got {step} "
                             "(a runtime step counts up while the index is below the end)")

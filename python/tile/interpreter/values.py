@@ -166,8 +166,8 @@ class Tensor(S.tensor):
     def name(self) -> str:
         return "<interpreted>"
 
-    def item(self) -> Any:
-        """The Python value of a scalar."""
+    def python_scalar(self) -> Any:
+        """The Python value of a scalar (`x.item()` is the kernel's tl.item)."""
         if self.is_block():
             raise BlockTruthError(f"a block of shape {self.shape} is not one value")
         value = self.data.item()
@@ -189,17 +189,17 @@ class Tensor(S.tensor):
     def __index__(self) -> int:
         if not self.dtype.is_int():
             raise TileError(f"a {self.dtype} value cannot be used as an integer index")
-        return int(self.item())
+        return int(self.python_scalar())
 
     def __int__(self) -> int:
-        return int(self.item())
+        return int(self.python_scalar())
 
     def __float__(self) -> float:
-        return float(self.item())
+        return float(self.python_scalar())
 
     def __format__(self, spec: str) -> str:
         if spec and not self.is_block():
-            return format(self.item(), spec)
+            return format(self.python_scalar(), spec)
         return str(self)
 
     def values(self) -> np.ndarray:

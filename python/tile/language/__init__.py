@@ -27,7 +27,7 @@ from .random import (  # noqa: E402,F401
     pair_uniform_to_normal, philox, philox_impl, rand, rand4x, randint, randint4x, randn,
     randn4x, uint_to_uniform_float)
 from .standard import (cat, cumprod, flip, interleave, join, sort,  # noqa: E402,F401
-                       split, swizzle2d, topk, xor_sum)
+                       split, squeeze, swizzle2d, topk, unsqueeze, xor_sum)
 # Tensor descriptors and block pointers (loads and stores of them are @jit
 # functions too).
 from .descriptors import (advance, load_tensor_descriptor, make_block_ptr,  # noqa: E402,F401

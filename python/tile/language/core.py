@@ -158,11 +158,30 @@ def arange(start: Any, end: Any, _builder: Builder | None = None) -> tensor:
 
 @builtin
 def full(shape: Any, value: Any, dtype: Any, _builder: Builder | None = None) -> tensor:
+    """A block of `value`; of shape () a scalar (tile has no 0-d blocks)."""
     shape, element = _shape(shape), _dtype(dtype)
     value = unwrap(value)
     if isinstance(value, tensor):
-        return S.splat(_builder, S.cast(_builder, value, element), shape)
+        scalar = S.cast(_builder, value, element)
+        return S.splat(_builder, scalar, shape) if shape else scalar
+    if not shape:
+        return S.scalar_constant(_builder, value, element)
     return S.block_constant(_builder, value, block_type(element, shape))
+
+
+@builtin
+def item(input: Any, _builder: Builder | None = None) -> tensor:
+    """The one element of a block of one element (Triton's `x.item()`), as a scalar."""
+    x = S.to_tensor(_builder, input)
+    if not x.is_block():
+        return x
+    if x.numel != 1:
+        raise TileError(f"item() needs a block of one element, got shape {x.shape}")
+    if x.dtype.is_ptr():
+        raise TileError("item() of a block of pointers is not supported")
+    # A reduction of one element combines nothing: any kind of the type serves.
+    kind = S.extreme_kind("max", x.dtype)
+    return _reduce_blocks(_builder, kind, [x], None, False)[0]
 
 
 @builtin
@@ -1140,22 +1159,22 @@ class static_range:
         self.step = 1 if step is None else _check_step(unwrap(step))
 
 
-def _loop_hint(value: Any, name: str) -> int | None:
-    """A `tl.range` schedule hint: None, or a compile-time int >= 1."""
+def _loop_hint(value: Any, name: str, least: int = 1) -> int | None:
+    """A `tl.range` schedule hint: None, or a compile-time int >= `least`."""
     value = unwrap(value)
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int):
         raise ConstantRequired(f"tl.range {name} must be a compile-time integer, got {value!r}")
-    if value < 1:
-        raise TileError(f"tl.range {name} must be at least 1, got {value}")
+    if value < least:
+        raise TileError(f"tl.range {name} must be at least {least}, got {value}")
     return value
 
 
 class range:  # noqa: A001 - Triton's name
     """`for i in tl.range(...)`: an `scf.for` loop, as Python's `range` in a kernel.
     `num_stages` sets this loop's software-pipelining depth (the kernel's
-    num_stages otherwise; 1: not pipelined) and `loop_unroll_factor` runs that
+    num_stages otherwise; 0 or 1: not pipelined) and `loop_unroll_factor` runs that
     many copies of the body per iteration, as in Triton. `warp_specialize`,
     `flatten`, `disallow_acc_multi_buffer` and `disable_licm` are accepted and
     ignored (tile does not specialize warps, flatten loop nests or multi-buffer
@@ -1171,7 +1190,9 @@ class range:  # noqa: A001 - Triton's name
             arg1, arg2 = 0, arg1
         self.start, self.end = unwrap(arg1), unwrap(arg2)
         self.step = 1 if step is None else _check_step(unwrap(step))
-        self.num_stages = _loop_hint(num_stages, "num_stages")
+        # num_stages=0 is Triton's "not pipelined", as 1 is.
+        stages = _loop_hint(num_stages, "num_stages", least=0)
+        self.num_stages = None if stages is None else builtins.max(stages, 1)
         self.loop_unroll_factor = _loop_hint(loop_unroll_factor, "loop_unroll_factor")
 
 
@@ -1200,7 +1221,7 @@ def constant_attribute(value: bool | int | float, attr: str) -> Any:
         return to
     raise TileError(f"a {type(value).__name__} has no attribute '{attr}' in a kernel")
 _METHODS: dict[str, Callable[..., Any]] = {
-    "to": _tensor_to, "sum": sum, "max": max, "min": min, "argmax": argmax, "argmin": argmin,
+    "to": _tensor_to, "cast": cast, "item": item, "sum": sum, "max": max, "min": min, "argmax": argmax, "argmin": argmin,
     "reshape": reshape, "view": view, "ravel": ravel, "trans": trans, "permute": permute,
     "broadcast_to": broadcast_to, "expand_dims": expand_dims, "cumsum": cumsum,
     "reduce": reduce, "associative_scan": associative_scan, "exp": exp, "exp2": exp2,

@@ -108,28 +108,32 @@ def _sort(x, halves: tl.constexpr, twos: tl.constexpr, n: tl.constexpr,
 @jit
 def _topk(x, halves: tl.constexpr, twos: tl.constexpr, n: tl.constexpr,
           last: tl.constexpr, steps: tl.constexpr, log_k: tl.constexpr,
-          bits: tl.constexpr, shape: tl.constexpr):
+          bits: tl.constexpr, shape: tl.constexpr, descending: tl.constexpr):
     # Bitonic top-k (Triton's; https://www.doc.ic.ac.uk/~hlgr/pdfs/MassivelyParallelTopK.pdf):
     # the first log_k stages of _sort's network leave runs of k sorted in
     # alternating directions; then each round keeps the larger of the pairs
     # one run apart along the lowest bit above the runs (a max over its axis
     # of two, kept as an axis of one, and the index with it) and merges the
-    # runs again, descending in the last round.
+    # runs again, descending in the last round (the smaller of the pairs and
+    # ascending for the smallest k).
     y = tl.reshape(x, halves)
     index = tl.reshape(tl.arange(0, n), twos)
     for stage in tl.static_range(1, log_k + 1):
         if stage < steps:
             downward = ((index >> stage) & 1) != 0
         else:
-            downward = True
+            downward = descending
         y = _bitonic_merge(y, index, downward, stage, last, steps, bits)
     for reduced in tl.static_range(log_k, steps):
-        y = tl.max(y, last + steps - 1 - reduced, keep_dims=True)
+        if descending:
+            y = tl.max(y, last + steps - 1 - reduced, keep_dims=True)
+        else:
+            y = tl.min(y, last + steps - 1 - reduced, keep_dims=True)
         index = tl.min(index, steps - 1 - reduced, keep_dims=True)
         if reduced + 1 < steps:
             downward = ((index >> (reduced + 1)) & 1) != 0
         else:
-            downward = True
+            downward = descending
         y = _bitonic_merge(y, index, downward, log_k, last, steps, bits)
     return tl.reshape(y, shape)
 
@@ -169,8 +173,13 @@ def _interleave(a, b, scalars: tl.constexpr, shape: tl.constexpr):
 
 @jit
 def _cat(a, b, order: tl.constexpr, shape: tl.constexpr):
-    # (..., 2) -> (2, ...) -> (2 * d0, ...): a's elements, then b's.
+    # (..., d, ..., 2) -> (..., 2, d, ...) -> (..., 2 * d, ...): a's elements, then b's.
     return tl.reshape(tl.permute(_join(a, b, False), order), shape)
+
+
+@jit
+def _reshape_to(x, shape: tl.constexpr):
+    return tl.reshape(x, shape)
 
 
 def _block(to_value: ToValue, input: Any, what: str) -> tensor:
@@ -260,20 +269,49 @@ def interleave(to_value: ToValue, a: Any, b: Any) -> list[Any]:
 
 
 @library_builtin(_cat)
-def cat(to_value: ToValue, input: Any, other: Any, can_reorder: Any = False) -> list[Any]:
-    """`input` then `other` along dimension 0 (blocks of one shape and type).
-    Triton asks for can_reorder=True, since its cat may reorder the elements;
-    tile's keeps their order, and asks the same."""
+def cat(to_value: ToValue, input: Any, other: Any, can_reorder: Any = False,
+        dim: Any = 0) -> list[Any]:
+    """`input` then `other` along `dim` (blocks of one shape and type), as
+    Triton's: a join, its new minor axis moved before `dim`, merged into it.
+    tile keeps the order with can_reorder=True too (Triton may reorder then)."""
     x, y = _block(to_value, input, "tl.cat"), _block(to_value, other, "tl.cat")
     if x.dtype != y.dtype or x.shape != y.shape:
         raise TileError(f"tl.cat needs two blocks of one shape and type, got "
                         f"{list(x.shape)} {x.dtype} and {list(y.shape)} {y.dtype}")
-    if not _flag(can_reorder, "tl.cat's can_reorder"):
-        raise TileError("tl.cat: can_reorder=False is not supported (as in Triton, whose cat "
-                        "may reorder the elements); pass can_reorder=True")
+    _flag(can_reorder, "tl.cat's can_reorder")  # an order kept is one Triton may give
     rank = len(x.shape)
-    order = [rank] + list(range(rank))
-    return [x, y, order, [2 * x.shape[0]] + list(x.shape[1:])]
+    axis = _axis(dim, rank)
+    order = list(range(rank))
+    order.insert(axis, rank)
+    shape = list(x.shape)
+    shape[axis] *= 2
+    return [x, y, order, shape]
+
+
+@library_builtin(_reshape_to)
+def squeeze(to_value: ToValue, x: Any, dim: Any) -> list[Any]:
+    """`x` without its dimension `dim`, which must have extent 1."""
+    block = to_value(x)
+    if not block.is_block():
+        raise TileError(f"tl.squeeze needs a block, got a scalar ({block.dtype})")
+    shape = list(block.shape)
+    axis = _axis(dim, len(shape))
+    if shape[axis] != 1:
+        raise TileError(f"tl.squeeze: dimension {axis} of {shape} has extent {shape[axis]}, "
+                        "not 1")
+    if len(shape) == 1:
+        raise TileError("tl.squeeze of a rank-1 block would leave no dimension; use "
+                        "x.item() for its scalar")
+    return [block, shape[:axis] + shape[axis + 1:]]
+
+
+@library_builtin(_reshape_to)
+def unsqueeze(to_value: ToValue, x: Any, dim: Any) -> list[Any]:
+    """`x` with a new dimension of extent 1 at `dim` (`tl.expand_dims`)."""
+    block = to_value(x)
+    shape = list(block.shape) if block.is_block() else []
+    axis = _axis(dim, len(shape) + 1)
+    return [block, shape[:axis] + [1] + shape[axis:]]
 
 
 @library_builtin(_sort)
@@ -297,9 +335,11 @@ def sort(to_value: ToValue, x: Any, dim: Any = None, descending: Any = False) ->
 
 
 @library_builtin(_topk)
-def topk(to_value: ToValue, x: Any, k: Any, dim: Any = None) -> list[Any]:
+def topk(to_value: ToValue, x: Any, k: Any, dim: Any = None,
+         descending: Any = True) -> list[Any]:
     """The `k` largest elements of `x` along its last dimension, largest
-    first: (..., n) -> (..., k); `n` and `k` powers of two, k <= n."""
+    first (the smallest, smallest first, unless `descending`):
+    (..., n) -> (..., k); `n` and `k` powers of two, k <= n."""
     block = _block(to_value, x, "tl.topk")
     rank = len(block.shape)
     last = rank - 1
@@ -319,7 +359,7 @@ def topk(to_value: ToValue, x: Any, k: Any, dim: Any = None) -> list[Any]:
     twos = [2] * steps
     return [block, list(block.shape[:last]) + twos, twos or [1], n, last, steps,
             count.bit_length() - 1, _BITS[block.dtype.primitive_bitwidth],
-            list(block.shape[:last]) + [count]]
+            list(block.shape[:last]) + [count], _flag(descending, "tl.topk's descending")]
 
 
 @library_builtin(_flip)
