@@ -327,3 +327,23 @@ def test_constexpr_values_passed_to_plain_parameters_are_compile_time(monkeypatc
     x, y = np.arange(32, dtype=np.float32), np.zeros(32, np.float32)
     shaped_copy[(1,)](x, y, shape, tl.constexpr(2.0))
     assert y.tolist() == [2.0 * v for v in range(32)]
+
+
+@tile.jit
+def annotated_store(ptr, val: tl.float16, n: "tl.uint8", m: int):
+    tl.static_assert(val.dtype == tl.float16)
+    tl.static_assert(n.dtype == tl.uint8)
+    tl.store(ptr + n + m, val)
+
+
+def test_annotated_scalar_parameters_take_their_types():
+    from tile.runtime.launch import parameter_type
+    jit = annotated_store
+    assert parameter_type(jit, "val", 3.0) == "fp16"
+    assert parameter_type(jit, "val", 3) == "fp16"   # an int becomes the annotated float
+    assert parameter_type(jit, "n", 7) == "u8"
+    assert parameter_type(jit, "m", 7) == "i32"      # Python types are not tile types
+    with pytest.raises(TypeError, match="argument 'n' is annotated uint8, but got the float"):
+        parameter_type(jit, "n", 7.5)
+    ir = tile.generate_ir(annotated_store, "*fp16,fp16,u8,i32")
+    assert "f16" in ir

@@ -20,7 +20,7 @@ from ..language.descriptors import BlockShape, tensor_descriptor
 from ..compiler.options import check_num_ctas
 from ..runtime.launch import (LAUNCH_OPTIONS, argument_type, compile_time_argument,
                               compile_time_value, bind_arguments, descriptor_type,
-                              kernel_arguments, normalize_grid)
+                              kernel_arguments, normalize_grid, parameter_type)
 from ..tools.tensor_descriptor import TensorDescriptor
 from . import language as L
 from .errors import InterpreterError
@@ -189,7 +189,7 @@ class _NumpyProbe:
         return 0
 
 
-def _runtime_argument(host: HostArrays, name: str, value: Any) -> Any:
+def _runtime_argument(host: HostArrays, name: str, value: Any, jit: Any = None) -> Any:
     """A runtime argument as the compiled kernel receives it: tuples element by
     element, a TensorDescriptor as a tl.tensor_descriptor of its parts."""
     if isinstance(value, tuple):
@@ -209,7 +209,8 @@ def _runtime_argument(host: HostArrays, name: str, value: Any) -> Any:
         raise TypeError(f"the interpreter takes torch tensors and NumPy arrays, not "
                         f"{type(value).__name__}")
     else:
-        ty = dtype_from_signature(argument_type(value))
+        ty = dtype_from_signature(parameter_type(jit, name, value) if jit is not None
+                                  else argument_type(value))
     if ty.is_ptr():
         return host.region(name, value).pointer(ty.element_ty)
     return constant(value, ty)
@@ -226,7 +227,7 @@ def _arguments(jit: JITFunction, named: Mapping[str, Any], session: Session,
             values[name] = session.translate(python_value(compile_time_value(value)))
             continue
         try:
-            values[name] = _runtime_argument(host, name, value)
+            values[name] = _runtime_argument(host, name, value, jit)
         except (TypeError, TileError) as exc:
             source = jit.source()
             raise source.error(source.tree, f"argument '{name}': {exc}") from None

@@ -207,6 +207,27 @@ _BY_SIGNATURE = {
 }
 
 
+def signature_of(ty: dtype) -> str:
+    """The signature string of a scalar dtype ("fp16", "u8", "i1")."""
+    return next(text for text, known in _BY_SIGNATURE.items() if known == ty)
+
+
+def dtype_from_annotation(annotation: Any) -> dtype | None:
+    """The scalar type a parameter annotation names (`x: tl.float16`, or
+    "tl.uint8" under `from __future__ import annotations`), or None."""
+    if isinstance(annotation, dtype) and not annotation.is_ptr():
+        return annotation
+    if isinstance(annotation, str):
+        name = annotation.strip("'\"").split(".")[-1]  # (a quoted string, under __future__)
+        return next((d for d in ALL_DTYPES if name in (d.name, _PYTHON_NAMES.get(d.name))), None)
+    return None
+
+
+# Triton's attribute names of the dtypes whose `name` differs ("fp16" is tl.float16).
+_PYTHON_NAMES = {"fp16": "float16", "bf16": "bfloat16", "fp32": "float32", "fp64": "float64",
+                 "fp8e4nv": "float8e4nv", "fp8e5": "float8e5"}
+
+
 def dtype_from_signature(text: str) -> dtype:
     """`"*fp32"` -> pointer_type(float32); `"i32"` -> int32."""
     text = text.strip()

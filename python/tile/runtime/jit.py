@@ -11,7 +11,7 @@ from .. import interpreter
 from ..compiler.dependencies import GlobalRead, kernel_dependencies
 from ..compiler.source import FunctionSource, function_source
 from ..errors import CompilationError, TileError
-from ..language.types import constexpr
+from ..language.types import constexpr, dtype_from_annotation
 
 
 def _is_constexpr_annotation(annotation: Any) -> bool:
@@ -57,6 +57,12 @@ class JITFunction:
         self.constexpr_names = frozenset(
             name for name, p in self.signature.parameters.items()
             if _is_constexpr_annotation(p.annotation))
+        # Scalar parameters annotated with a type (`v: tl.float16`): a Python
+        # number passed there has that type, not the one its value would get.
+        self.annotated_types = {
+            name: ty for name, p in self.signature.parameters.items()
+            if name not in self.constexpr_names
+            and (ty := dtype_from_annotation(p.annotation)) is not None}
         self._source: FunctionSource | None = None
         self._compiled: dict[Any, Any] = {}
         self._default_values = {name: p.default for name, p in self.signature.parameters.items()

@@ -21,7 +21,8 @@ from ..compiler.pipeline import CompiledKernel, compile
 from ..compiler.kernel import Specialization
 from ..compiler.options import check_num_ctas
 from ..errors import CompilationError
-from ..language.types import constexpr, dtype_from_signature, tensor_descriptor_type, unwrap
+from ..language.types import (constexpr, dtype_from_signature, signature_of,
+                              tensor_descriptor_type, unwrap)
 from ..tools.tensor_descriptor import TensorDescriptor
 
 # Element types of array arguments, by the dtype's string (torch, NumPy/CuPy).
@@ -69,6 +70,18 @@ def argument_type(value: Any) -> str:
         if name in _ARRAY_DTYPES:
             return "*" + _ARRAY_DTYPES[name]
     raise TypeError(f"cannot pass {type(value).__name__} to a kernel")
+
+
+def parameter_type(jit: Any, name: str, value: Any) -> str:
+    """The type string of argument `name`: its annotation's scalar type for a
+    Python number (`v: tl.float16` takes 3.0 as f16), else argument_type."""
+    annotated = jit.annotated_types.get(name)
+    if annotated is not None and isinstance(value, (bool, int, float)):
+        if isinstance(value, float) and not annotated.is_floating():
+            raise TypeError(f"argument '{name}' is annotated {annotated}, but got the float "
+                            f"{value!r}")
+        return signature_of(annotated)
+    return argument_type(value)
 
 
 def descriptor_type(descriptor: TensorDescriptor) -> tensor_descriptor_type:
@@ -163,13 +176,16 @@ def compile_for_args(jit: Any, args: Sequence[Any], kwargs: Mapping[str, Any],
     constexprs = {n: compile_time_value(v) for n, v in bound.items() if n not in runtime}
     values = [bound[n] for n in runtime]
     try:
-        signature = {n: argument_type(v) for n, v in zip(runtime, values)}
+        signature = {n: parameter_type(jit, n, v) for n, v in zip(runtime, values)}
         parameters = [leaf for n, v in zip(runtime, values) for leaf in kernel_arguments(n, v)]
     except TypeError as exc:
         source = jit.source()
         raise source.error(source.tree, str(exc)) from None
     values = [value for _, value in parameters]
-    specialization = specialize([name for name, _ in parameters], values, jit.do_not_specialize)
+    # An int passed as an annotated float is not an int to specialize on.
+    floats = {n for n, t in jit.annotated_types.items() if t.is_floating()}
+    specialization = specialize([name for name, _ in parameters], values,
+                                jit.do_not_specialize | floats)
     key = (tuple(signature.items()), specialization,
            tuple((k, repr(v)) for k, v in constexprs.items()), target, num_warps,
            num_stages)
