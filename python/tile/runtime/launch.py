@@ -182,10 +182,10 @@ def compile_for_args(jit: Any, args: Sequence[Any], kwargs: Mapping[str, Any],
         source = jit.source()
         raise source.error(source.tree, str(exc)) from None
     values = [value for _, value in parameters]
-    # An int passed as an annotated float is not an int to specialize on.
-    floats = {n for n, t in jit.annotated_types.items() if t.is_floating()}
+    # Annotated parameters keep their type: an int 1 is not made the i32
+    # constant 1, nor a float's int a divisible one.
     specialization = specialize([name for name, _ in parameters], values,
-                                jit.do_not_specialize | floats)
+                                jit.do_not_specialize | set(jit.annotated_types))
     key = (tuple(signature.items()), specialization,
            tuple((k, repr(v)) for k, v in constexprs.items()), target, num_warps,
            num_stages)
