@@ -6,9 +6,10 @@
 from . import language, testing  # noqa: F401
 from .compiler.pipeline import CompiledKernel, compile  # noqa: F401
 from .compiler.kernel import Specialization, generate_ir  # noqa: F401
-from .errors import CompilationError  # noqa: F401
+from .errors import CompilationError, TritonError  # noqa: F401
 from .runtime.autotuner import Config, autotune, heuristics  # noqa: F401
 from .runtime.jit import JITFunction, jit  # noqa: F401
+from .runtime.reinterpret import TensorWrapper, reinterpret  # noqa: F401
 
 __version__ = "0.1.0"
 

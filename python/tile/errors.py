@@ -5,7 +5,11 @@ import linecache
 import re
 
 
-class TileError(Exception):
+class TritonError(Exception):
+    """The base of the errors tile raises for a kernel (Triton's name)."""
+
+
+class TileError(TritonError):
     """A semantic error found while lowering a kernel (shape, type, constexpr...).
 
     Raised by `tile.language` builtins; the code generator attaches the user's
@@ -18,7 +22,7 @@ class ConstantRequired(TileError):
     (A loop may then try again with its numbers kept constant.)"""
 
 
-class CompilationError(Exception):
+class CompilationError(TritonError):
     """A kernel failed to compile; the message names the user's file:line:col."""
 
     def __init__(self, message: str, filename: str | None = None,

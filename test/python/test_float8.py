@@ -136,3 +136,14 @@ def test_conversions_need_sm89() -> None:
     with pytest.raises(tile.CompilationError, match="8-bit float conversions need sm_89 or "
                        "later .* the chip is sm_80"):
         tile.compile(fp8_dot, "*fp8e4nv,*fp8e5,*fp32", target="sm_80")
+
+
+def test_reinterpret_checks_the_width_and_tritons_error_base() -> None:
+    torch = pytest.importorskip("torch")
+    with pytest.raises(TypeError, match="cannot reinterpret torch.float32 \\(32 bits\\) as fp8e5"):
+        tile.reinterpret(torch.zeros(4), tl.float8e5)
+    with pytest.raises(TypeError, match="cannot reinterpret a list"):
+        tile.reinterpret([1, 2], tl.float8e5)
+    assert issubclass(tile.CompilationError, tile.TritonError)
+    from tile.errors import TileError
+    assert issubclass(TileError, tile.TritonError)

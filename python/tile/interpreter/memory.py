@@ -80,6 +80,9 @@ class HostArrays:
         self._allocations: dict[Any, Allocation] = {}
 
     def region(self, name: str, value: Any) -> Region:
+        from ..runtime.reinterpret import TensorWrapper
+        if isinstance(value, TensorWrapper):  # its bytes, read as its dtype
+            value = value.base
         if isinstance(value, np.ndarray):
             return self._numpy_region(name, value)
         return self._torch_region(name, value)

@@ -21,7 +21,7 @@ from ..compiler.pipeline import CompiledKernel, compile
 from ..compiler.kernel import Specialization
 from ..compiler.options import check_num_ctas
 from ..errors import CompilationError
-from ..language.types import (constexpr, dtype_from_signature, signature_of,
+from ..language.types import (constexpr, dtype, dtype_from_signature, signature_of,
                               tensor_descriptor_type, unwrap)
 from ..tools.tensor_descriptor import TensorDescriptor
 
@@ -65,6 +65,8 @@ def argument_type(value: Any) -> str:
         getattr(value, "__cuda_array_interface__", None)
     if interface is not None:
         return "*" + _TYPESTR[interface["typestr"][1:]]
+    if isinstance(getattr(value, "dtype", None), dtype) and data_pointer(value) is not None:
+        return "*" + signature_of(value.dtype)  # tile.reinterpret's wrapper
     if hasattr(value, "dtype") and data_pointer(value) is not None:
         name = str(value.dtype).replace("torch.", "")
         if name in _ARRAY_DTYPES:
