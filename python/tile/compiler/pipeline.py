@@ -16,11 +16,12 @@ from .kernel import SignatureLike, Specialization, generate_ir, normalize_signat
 
 class Metadata(dict):
     """Launch facts (name, num_warps, threads, shared_bytes, params, ...);
-    readable as `md["threads"]` or `md.threads`."""
+    readable as `md["threads"]` or `md.threads` (`md.shared`, Triton's name,
+    is shared_bytes)."""
 
     def __getattr__(self, name: str) -> Any:
         try:
-            return self[name]
+            return self["shared_bytes" if name == "shared" else name]
         except KeyError:
             raise AttributeError(name) from None
 
@@ -35,6 +36,26 @@ class CompiledKernel:
     @property
     def name(self) -> str:
         return self.metadata["name"]
+
+    # What Triton's tutorials read off `kernel.warmup(...)` (02: occupancy).
+    def _init_handles(self) -> None:
+        """Loads the kernel on the current device: `n_regs`, `n_spills` (local
+        memory words per thread) and `metadata.shared` are then its own."""
+        from .. import driver
+        from ..driver import bindings
+        kernel = driver.kernel_for(self, driver.current_device())
+        self.n_regs = kernel.attribute(bindings.FUNC_NUM_REGS)
+        self.n_spills = kernel.attribute(bindings.FUNC_LOCAL_SIZE_BYTES) // 4
+
+    def __getitem__(self, grid: Any) -> Any:
+        """`warmup(...)[grid](*args)`: a launch of the function it was warmed
+        up from, with the same options (so this kernel, for the same arguments)."""
+        launch_with = getattr(self, "launch_with", None)
+        if launch_with is None:
+            raise TypeError(f"{self.name}: only a kernel from JITFunction.warmup can be "
+                            "launched by indexing it with a grid")
+        jit, options = launch_with
+        return lambda *args, **kwargs: jit[grid](*args, **{**options, **kwargs})
 
     def __repr__(self) -> str:
         return f"CompiledKernel({self.name}, target={self.metadata.get('target')})"

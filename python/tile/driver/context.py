@@ -67,6 +67,21 @@ class Device:
     def __repr__(self) -> str:
         return f"<tile.driver.Device cuda:{self.ordinal} {self.name} sm_{self.chip_digits}>"
 
+    def properties(self) -> dict[str, int]:
+        """Triton's `driver.active.utils.get_device_properties(i)`, its keys."""
+        attr = driver().device_attribute
+        return {
+            "max_shared_mem": self.max_shared,
+            "max_num_regs": attr(bindings.DEVICE_MAX_REGISTERS_PER_BLOCK, self.device),
+            "multiprocessor_count": attr(bindings.DEVICE_MULTIPROCESSOR_COUNT, self.device),
+            "warpSize": attr(bindings.DEVICE_WARP_SIZE, self.device),
+            "sm_clock_rate": attr(bindings.DEVICE_CLOCK_RATE, self.device),
+            "mem_clock_rate": attr(bindings.DEVICE_MEMORY_CLOCK_RATE, self.device),
+            "mem_bus_width": attr(bindings.DEVICE_GLOBAL_MEMORY_BUS_WIDTH, self.device),
+            "max_threads_per_sm": attr(bindings.DEVICE_MAX_THREADS_PER_MULTIPROCESSOR,
+                                       self.device),
+        }
+
     @property
     def chip_digits(self) -> str:
         return f"{self.capability[0]}{self.capability[1]}"

@@ -28,6 +28,13 @@ from .errors import DriverError, LaunchError
 class Kernel:
     """One kernel of a loaded module; `launch(grid, args, stream=None)` enqueues it."""
 
+    def attribute(self, attribute: int) -> int:
+        """cuFuncGetAttribute of the loaded function (bindings.FUNC_*)."""
+        value = ctypes.c_int()
+        driver().check(driver().cuFuncGetAttribute(ctypes.byref(value), attribute, self.handle),
+                       "cuFuncGetAttribute")
+        return value.value
+
     def __init__(self, module: "Module", meta: Mapping[str, Any]):
         self.module = module
         self.meta = dict(meta)

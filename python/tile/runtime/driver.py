@@ -14,8 +14,18 @@ class GPUTarget(NamedTuple):
     warp_size: int
 
 
+class DeviceUtils:
+    """Triton's `driver.active.utils`."""
+
+    def get_device_properties(self, device: int) -> dict[str, int]:
+        from .. import driver
+        return driver.device(device).properties()
+
+
 class CudaDriver:
     """The active driver (Triton's `driver.active`)."""
+
+    utils = DeviceUtils()
 
     def get_current_target(self) -> GPUTarget:
         from .launch import default_target  # the device's chip, sm_90 without a GPU
@@ -56,4 +66,4 @@ class DriverConfig:
 
 driver = DriverConfig()
 
-__all__ = ["CudaDriver", "DriverConfig", "GPUTarget", "driver"]
+__all__ = ["CudaDriver", "DeviceUtils", "DriverConfig", "GPUTarget", "driver"]

@@ -160,7 +160,11 @@ class JITFunction:
         self.forget_stale_kernels()
         kwargs = dict(kwargs)
         options = split_options(self, kwargs)
-        return compile_for_args(self, args, kwargs, options)[0]
+        compiled = compile_for_args(self, args, kwargs, options)[0]
+        # `compiled[grid](...)` launches through this function with the same
+        # options (an artifact comes from one function and one set of them).
+        compiled.launch_with = (self, {k: v for k, v in options.items() if k != "target"})
+        return compiled
 
     def __repr__(self) -> str:
         return f"JITFunction({self.__module__}:{self.__qualname__})"
