@@ -2,7 +2,7 @@
 f16, bf16 and f64 (round to nearest even, saturating; `rtz` to fp8e5), back
 to wider floats, loads and stores of torch's float8 tensors, `tl.where`,
 arithmetic (computed in f32 and rounded back), bit casts, and `tl.dot` of fp8
-blocks in a K loop as Triton's tutorial 03 writes it. Compiled on the GPU and
+blocks in the conformance suite's K loop (tutorial 03's). Compiled on the GPU and
 interpreted (TILE_INTERPRET=1), against torch (in range) and
 tile.language.float8 (saturation, infinities, NaN)."""
 from __future__ import annotations
@@ -14,6 +14,7 @@ import pytest
 import tile
 import tile.language as tl
 from conformance_cases import device
+from conformance_kernels import dot_matmul
 from tile.language import float8 as F
 
 pytestmark = [pytest.mark.gpu, pytest.mark.interpretable]
@@ -124,30 +125,6 @@ def test_fp8_tensors_load_compute_and_store(name: str) -> None:
     assert torch.equal(args[3].cpu(), (af == bf).to(torch.int8))
 
 
-@tile.jit
-def fp8_matmul(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak, stride_bk, stride_bn,
-               stride_cm, stride_cn, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
-               BLOCK_K: tl.constexpr):
-    pid_m, pid_n = tl.program_id(0), tl.program_id(1)
-    offs_m = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
-    offs_n = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
-    offs_k = tl.arange(0, BLOCK_K)
-    a_ptrs = a_ptr + offs_m[:, None] * stride_am + offs_k[None, :] * stride_ak
-    b_ptrs = b_ptr + offs_k[:, None] * stride_bk + offs_n[None, :] * stride_bn
-    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
-    for k in range(0, tl.cdiv(K, BLOCK_K)):
-        a = tl.load(a_ptrs, mask=(offs_m[:, None] < M) & (offs_k[None, :] < K - k * BLOCK_K),
-                    other=0.0)
-        b = tl.load(b_ptrs, mask=(offs_k[:, None] < K - k * BLOCK_K) & (offs_n[None, :] < N),
-                    other=0.0)
-        acc = tl.dot(a, b, acc)
-        a_ptrs += BLOCK_K * stride_ak
-        b_ptrs += BLOCK_K * stride_bk
-    c = acc.to(tl.float16)
-    tl.store(c_ptr + offs_m[:, None] * stride_cm + offs_n[None, :] * stride_cn, c,
-             mask=(offs_m[:, None] < M) & (offs_n[None, :] < N))
-
-
 @pytest.mark.parametrize("name_a,name_b", [("fp8e4nv", "fp8e4nv"), ("fp8e5", "fp8e5"),
                                            ("fp8e4nv", "fp8e5")])
 def test_fp8_dot_matches_torch(name_a: str, name_b: str) -> None:
@@ -159,7 +136,7 @@ def test_fp8_dot_matches_torch(name_a: str, name_b: str) -> None:
     c = torch.zeros(M, N, dtype=torch.float16)
     ad, bd, cd = a.to(device(torch)), b.to(device(torch)), c.to(device(torch))
     grid = (triton_cdiv(M, 64), triton_cdiv(N, 64))
-    fp8_matmul[grid](ad, bd, cd, M, N, K, ad.stride(0), ad.stride(1), bd.stride(0),
+    dot_matmul[grid](ad, bd, cd, M, N, K, ad.stride(0), ad.stride(1), bd.stride(0),
                      bd.stride(1), cd.stride(0), cd.stride(1), BLOCK_M=64, BLOCK_N=64,
                      BLOCK_K=32)
     expected = (a.float() @ b.float()).to(torch.float16)

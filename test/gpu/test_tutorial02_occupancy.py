@@ -1,34 +1,18 @@
 """Triton tutorial 02's host code: device properties from
 `driver.active.utils.get_device_properties`, `kernel.warmup(...)`,
 `_init_handles()`, `n_regs`, `metadata.shared`, an occupancy-sized grid and
-`kernel[grid](...)` with every argument positional, constexprs too. Compiled
-on the GPU (the interpreter has no registers to count)."""
+`kernel[grid](...)` with every argument positional, constexprs too, on the
+tutorial's kernel (examples/python/tutorials/02_fused_softmax.py). Compiled on
+the GPU (the interpreter has no registers to count)."""
 from __future__ import annotations
 
 import pytest
 
 import tile as triton
-import tile.language as tl
+from conformance_cases import T02
 from tile.runtime.driver import driver
 
 pytestmark = [pytest.mark.gpu]
-
-
-@triton.jit
-def softmax_kernel(output_ptr, input_ptr, input_row_stride, output_row_stride, n_rows, n_cols,
-                   BLOCK_SIZE: tl.constexpr, num_stages: tl.constexpr):
-    row_start = tl.program_id(0)
-    row_step = tl.num_programs(0)
-    for row_idx in tl.range(row_start, n_rows, row_step, num_stages=num_stages):
-        row_start_ptr = input_ptr + row_idx * input_row_stride
-        col_offsets = tl.arange(0, BLOCK_SIZE)
-        mask = col_offsets < n_cols
-        row = tl.load(row_start_ptr + col_offsets, mask=mask, other=-float('inf'))
-        row_minus_max = row - tl.max(row, axis=0)
-        numerator = tl.exp(row_minus_max)
-        denominator = tl.sum(numerator, axis=0)
-        tl.store(output_ptr + row_idx * output_row_stride + col_offsets,
-                 numerator / denominator, mask=mask)
 
 
 def test_tutorial02_softmax_sizes_its_grid_from_the_kernels_registers() -> None:
@@ -44,9 +28,9 @@ def test_tutorial02_softmax_sizes_its_grid_from_the_kernels_registers() -> None:
     y = torch.empty_like(x)
     n_rows, n_cols = x.shape
     num_warps, num_stages = 8, 4 if properties["max_shared_mem"] > 200000 else 2
-    kernel = softmax_kernel.warmup(y, x, x.stride(0), y.stride(0), n_rows, n_cols,
-                                   BLOCK_SIZE=triton.next_power_of_2(n_cols),
-                                   num_stages=num_stages, num_warps=num_warps, grid=(1,))
+    kernel = T02.softmax_kernel.warmup(y, x, x.stride(0), y.stride(0), n_rows, n_cols,
+                                       BLOCK_SIZE=triton.next_power_of_2(n_cols),
+                                       num_stages=num_stages, num_warps=num_warps, grid=(1,))
     kernel._init_handles()
     assert 0 < kernel.n_regs <= 255 and kernel.n_spills >= 0
     occupancy = properties["max_num_regs"] // (kernel.n_regs * properties["warpSize"]

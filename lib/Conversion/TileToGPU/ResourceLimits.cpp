@@ -4,8 +4,9 @@
 // than 1024 elements per thread. The lowering keeps one scalar per element
 // per thread; past the 255 registers a thread has they spill to local memory,
 // as Triton's do (its tests hold 32x32x32 blocks in one warp). 2^20 f32 at 4
-// warps (8192 per thread) took ptxas 32 s and 2 GB; 1024 take seconds. Shared memory is checked
-// after emission, when its size is known (TileToGPU.cpp).
+// warps (8192 per thread) took ptxas 32 s and 2 GB; 1024 take seconds.
+// Shared memory is checked after emission, when its size is known
+// (TileToGPU.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -54,7 +55,7 @@ static Location userFacingLoc(Operation *op) {
 
 LogicalResult mlir::tile::lowering::checkResourceLimits(func::FuncOp kernel,
                                                         int64_t numWarps) {
-  constexpr int64_t kMaxThreads = 1024, kMaxRegisters = 1024;
+  constexpr int64_t kMaxThreads = 1024, kMaxElementsPerThread = 1024;
   if (numWarps < 1 || numWarps * kWarpSize > kMaxThreads ||
       !llvm::isPowerOf2_64(numWarps))
     return kernel.emitError()
@@ -86,12 +87,12 @@ LogicalResult mlir::tile::lowering::checkResourceLimits(func::FuncOp kernel,
             layout, block.getShape())))
       return failure();
     int64_t perThread = getLinearLayout(block).getNumRegisters();
-    if (perThread <= kMaxRegisters)
+    if (perThread <= kMaxElementsPerThread)
       return success();
     return emitError(userFacingLoc(at))
            << "block of " << block.getNumElements() << " elements needs "
            << perThread << " registers per thread at " << numThreads
-           << " threads, more than " << kMaxRegisters
+           << " threads, more than " << kMaxElementsPerThread
            << "; use smaller blocks or more warps";
   };
   WalkResult result = kernel.walk([&](Operation *op) {

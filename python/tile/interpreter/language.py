@@ -85,10 +85,7 @@ def item(input: Any) -> Tensor:
     x = O.to_value(input)
     if not x.is_block():
         return x
-    if x.numel != 1:
-        raise TileError(f"item() needs a block of one element, got shape {x.shape}")
-    if x.dtype.is_ptr():
-        raise TileError("item() of a block of pointers is not supported")
+    S.check_item(x.shape, x.dtype)
     return make(x.data.reshape(()), x.dtype)
 
 

@@ -175,10 +175,7 @@ def item(input: Any, _builder: Builder | None = None) -> tensor:
     x = S.to_tensor(_builder, input)
     if not x.is_block():
         return x
-    if x.numel != 1:
-        raise TileError(f"item() needs a block of one element, got shape {x.shape}")
-    if x.dtype.is_ptr():
-        raise TileError("item() of a block of pointers is not supported")
+    S.check_item(x.shape, x.dtype)
     # A reduction of one element combines nothing: any kind of the type serves.
     kind = S.extreme_kind("max", x.dtype)
     return _reduce_blocks(_builder, kind, [x], None, False)[0]

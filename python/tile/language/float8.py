@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import bisect
 import math
+import struct
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -73,7 +74,6 @@ FORMATS = {
 
 
 def _f32(value: float) -> float:
-    import struct
     try:
         return struct.unpack("f", struct.pack("f", value))[0]
     except OverflowError:

@@ -372,6 +372,17 @@ def computation_type(a: dtype, b_: dtype, div_or_mod: bool) -> dtype:
     return integer_promote(a, b_)
 
 
+def check_item(shape: Sequence[int], element: dtype) -> None:
+    """What `x.item()` takes: a block of one element, not of pointers."""
+    count = 1
+    for extent in shape:
+        count *= extent
+    if count != 1:
+        raise TileError(f"item() needs a block of one element, got shape {list(shape)}")
+    if element.is_ptr():
+        raise TileError("item() of a block of pointers is not supported")
+
+
 def check_reduction_type(kind: str, element: dtype) -> None:
     """What a builtin reduction (`tl.sum`, `tl.max`, ...) takes."""
     if element.is_fp8():
