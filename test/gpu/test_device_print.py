@@ -15,6 +15,7 @@ import pytest
 
 import tile
 import tile.language as tl
+from tile.language import float8
 
 pytestmark = [pytest.mark.gpu, pytest.mark.interpretable]
 
@@ -30,6 +31,9 @@ def print_values(x_ptr, n, BLOCK: tl.constexpr):
     tl.device_print("bits", x, hex=True)
     grid = tl.reshape(offs, (2, BLOCK // 2))
     tl.device_print("pair ", grid, (grid - 3).to(tl.uint32))
+    q = x.to(tl.float8e5)  # an fp8 block: its values, and in hex its bits
+    tl.device_print("q", q)
+    tl.device_print("qbits", q, hex=True)
 
 
 @tile.jit
@@ -89,6 +93,10 @@ def test_device_print_prints_each_element_once_with_its_index() -> None:
             at = f"idx ({i // 4}, {i % 4})"
             expected.append(f"{head} {at} pair: (operand 0) {i}")
             expected.append(f"{head} {at} pair: (operand 1) {(i - 3) % 2**32}")
+        e5m2 = float8.FORMATS["fp8e5"]  # the values are exact in fp8e5
+        expected += [f"{head} idx ({i}) q: {v:f}" for i, v in enumerate(values)]
+        expected += [f"{head} idx ({i}) qbits: 0x{float8.encode(v, e5m2):02x}"
+                     for i, v in enumerate(values)]
     # The GPU's threads print in no particular order.
     assert sorted(lines) == sorted(expected)
     assert "finished" in child.stdout

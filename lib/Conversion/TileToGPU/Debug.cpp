@@ -95,6 +95,15 @@ LogicalResult KernelEmitter::emitPrint(PrintOp op) {
     guarded(loc, firstThread, [&] { printf(pidFormat + prefix, {}); });
     return success();
   }
+  // 8-bit floats print as their value (the exact f32) or, in hex, their bits.
+  auto printable = [&](Value value, Type type) -> std::pair<Value, Type> {
+    if (!isFloat8Type(type))
+      return {value, type};
+    if (hex)
+      return {value, builder.getI8Type()};
+    Type f32 = builder.getF32Type();
+    return {castElement(loc, value, type, f32, false, false, false), f32};
+  };
   bool several = op.getArgs().size() > 1;
   for (auto [index, operandValue, signedness] :
        llvm::enumerate(op.getArgs(), op.getIsSigned())) {
@@ -107,8 +116,9 @@ LogicalResult KernelEmitter::emitPrint(PrintOp op) {
     if (!block) {
       Value value = getScalar(arg);
       guarded(loc, firstThread, [&] {
+        auto [element, type] = printable(value, arg.getType());
         PrintedValue printed =
-            formatElement(builder, loc, value, arg.getType(), isSigned, hex);
+            formatElement(builder, loc, element, type, isSigned, hex);
         printf(pidFormat + prefix + operand + printed.conversion,
                {printed.argument});
       });
@@ -129,8 +139,9 @@ LogicalResult KernelEmitter::emitPrint(PrintOp op) {
       Value print = andPredicates(loc, registerValid(layout, reg), owner);
       SmallVector<Value> coords = registerCoords(layout, reg);
       guarded(loc, print, [&] {
-        PrintedValue printed = formatElement(
-            builder, loc, values[reg], block.getElementType(), isSigned, hex);
+        auto [element, type] = printable(values[reg], block.getElementType());
+        PrintedValue printed =
+            formatElement(builder, loc, element, type, isSigned, hex);
         SmallVector<Value> args(coords);
         args.push_back(printed.argument);
         printf(pidFormat + idx + prefix + operand + printed.conversion, args);

@@ -847,8 +847,8 @@ def format_element(value: Any, dtype: T.dtype, hex: bool) -> str:
         return f"0x{int(value):x}"
     bits = dtype.primitive_bitwidth
     if hex:
-        if dtype == T.bfloat16:
-            raw = int(bf16_bits(value))
+        if held_as_bits(dtype):  # bf16, fp8
+            raw = int(to_bits(np.asarray(value), dtype))
         elif dtype.is_floating():
             raw = int(np.asarray(value).view(f"u{bits // 8}"))
         else:
