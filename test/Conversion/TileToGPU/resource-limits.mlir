@@ -47,64 +47,63 @@ func.func @too_many_threads(%x: !tile.ptr<f32>) attributes {tile.num_warps = 64 
 
 // -----
 
-// 2^21 elements: 16384 per thread at 4 warps, 2048 at 32 warps. Before the
-// check, a 4-warp softmax-like kernel of 2^20 elements (8192 per thread) took
-// 41 s and 2 GB (ptxas) and spilled 37 KB per thread; 1024 per thread takes
-// ptxas seconds (and spills past 255, as Triton's kernels do).
-// WARPS4: resource-limits.mlir:[[@LINE+3]]:8: error: block of 2097152 elements needs 16384 registers per thread at 128 threads, more than 1024; use smaller blocks or more warps
-// WARPS32: resource-limits.mlir:[[@LINE+2]]:8: error: block of 2097152 elements needs 2048 registers per thread at 1024 threads, more than 1024; use smaller blocks or more warps
+// 2^20 elements: 8192 per thread at 4 warps, 1024 at 32 warps. Before the
+// check, the 4-warp softmax-like kernel took 41 s and 2 GB (ptxas) and
+// spilled 37 KB per thread.
+// WARPS4: resource-limits.mlir:[[@LINE+3]]:8: error: block of 1048576 elements needs 8192 registers per thread at 128 threads, more than 255; use smaller blocks or more warps
+// WARPS32: resource-limits.mlir:[[@LINE+2]]:8: error: block of 1048576 elements needs 1024 registers per thread at 1024 threads, more than 255; use smaller blocks or more warps
 func.func @huge_block(%x: !tile.ptr<f32>, %out: !tile.ptr<f32>) {
-  %r = tile.arange 0, 2097152 : !tile.block<2097152xi32>
-  %xb = tile.splat %x : !tile.ptr<f32> -> !tile.block<2097152x!tile.ptr<f32>>
-  %xp = tile.addptr %xb, %r : !tile.block<2097152x!tile.ptr<f32>>, !tile.block<2097152xi32>
-  %v = tile.load %xp : !tile.block<2097152x!tile.ptr<f32>>
-  %m = tile.reduce max %v {axis = 0 : i32} : !tile.block<2097152xf32> -> f32
-  %mb = tile.splat %m : f32 -> !tile.block<2097152xf32>
-  %w = tile.subf %v, %mb : !tile.block<2097152xf32>
-  %ob = tile.splat %out : !tile.ptr<f32> -> !tile.block<2097152x!tile.ptr<f32>>
-  %op = tile.addptr %ob, %r : !tile.block<2097152x!tile.ptr<f32>>, !tile.block<2097152xi32>
-  tile.store %op, %w : !tile.block<2097152x!tile.ptr<f32>>
+  %r = tile.arange 0, 1048576 : !tile.block<1048576xi32>
+  %xb = tile.splat %x : !tile.ptr<f32> -> !tile.block<1048576x!tile.ptr<f32>>
+  %xp = tile.addptr %xb, %r : !tile.block<1048576x!tile.ptr<f32>>, !tile.block<1048576xi32>
+  %v = tile.load %xp : !tile.block<1048576x!tile.ptr<f32>>
+  %m = tile.reduce max %v {axis = 0 : i32} : !tile.block<1048576xf32> -> f32
+  %mb = tile.splat %m : f32 -> !tile.block<1048576xf32>
+  %w = tile.subf %v, %mb : !tile.block<1048576xf32>
+  %ob = tile.splat %out : !tile.ptr<f32> -> !tile.block<1048576x!tile.ptr<f32>>
+  %op = tile.addptr %ob, %r : !tile.block<1048576x!tile.ptr<f32>>, !tile.block<1048576xi32>
+  tile.store %op, %w : !tile.block<1048576x!tile.ptr<f32>>
   return
 }
 
 // -----
 
-// 262144 elements at 4 warps is 2048 per thread: the next power of two past
-// the limit. At 32 warps (256 per thread) the same kernel lowers.
-// WARPS4: resource-limits.mlir:[[@LINE+3]]:8: error: block of 262144 elements needs 2048 registers per thread at 128 threads, more than 1024; use smaller blocks or more warps
-// WARPS32-NOT: 262144 elements
+// 32768 elements at 4 warps is 256 per thread: one too many. At 32 warps
+// (32 per thread) the same kernel lowers.
+// WARPS4: resource-limits.mlir:[[@LINE+3]]:8: error: block of 32768 elements needs 256 registers per thread at 128 threads, more than 255; use smaller blocks or more warps
+// WARPS32-NOT: 32768 elements
 func.func @just_too_big(%x: !tile.ptr<f32>) {
-  %r = tile.arange 0, 262144 : !tile.block<262144xi32>
-  %xb = tile.splat %x : !tile.ptr<f32> -> !tile.block<262144x!tile.ptr<f32>>
-  %xp = tile.addptr %xb, %r : !tile.block<262144x!tile.ptr<f32>>, !tile.block<262144xi32>
-  %v = tile.load %xp : !tile.block<262144x!tile.ptr<f32>>
-  tile.store %xp, %v : !tile.block<262144x!tile.ptr<f32>>
+  %r = tile.arange 0, 32768 : !tile.block<32768xi32>
+  %xb = tile.splat %x : !tile.ptr<f32> -> !tile.block<32768x!tile.ptr<f32>>
+  %xp = tile.addptr %xb, %r : !tile.block<32768x!tile.ptr<f32>>, !tile.block<32768xi32>
+  %v = tile.load %xp : !tile.block<32768x!tile.ptr<f32>>
+  tile.store %xp, %v : !tile.block<32768x!tile.ptr<f32>>
   return
 }
 
 // -----
 
-// Blocks are padded to powers of two: 131072 elements (1024 per thread at 4
-// warps) is the largest that lowers, and 131073 pads to 262144 (2048 per
+// Blocks are padded to powers of two: 16384 elements (128 per thread at 4
+// warps) is the largest that lowers, and 16385 pads to 32768 (256 per
 // thread).
-// WARPS4-NOT: 131072 elements
-// WARPS4: resource-limits.mlir:[[@LINE+13]]:8: error: block of 131073 elements needs 2048 registers per thread at 128 threads, more than 1024; use smaller blocks or more warps
+// WARPS4-NOT: 16384 elements
+// WARPS4: resource-limits.mlir:[[@LINE+13]]:8: error: block of 16385 elements needs 256 registers per thread at 128 threads, more than 255; use smaller blocks or more warps
 func.func @largest(%x: !tile.ptr<f32>) {
-  %r = tile.arange 0, 131072 : !tile.block<131072xi32>
-  %xb = tile.splat %x : !tile.ptr<f32> -> !tile.block<131072x!tile.ptr<f32>>
-  %xp = tile.addptr %xb, %r : !tile.block<131072x!tile.ptr<f32>>, !tile.block<131072xi32>
-  %v = tile.load %xp : !tile.block<131072x!tile.ptr<f32>>
-  tile.store %xp, %v : !tile.block<131072x!tile.ptr<f32>>
+  %r = tile.arange 0, 16384 : !tile.block<16384xi32>
+  %xb = tile.splat %x : !tile.ptr<f32> -> !tile.block<16384x!tile.ptr<f32>>
+  %xp = tile.addptr %xb, %r : !tile.block<16384x!tile.ptr<f32>>, !tile.block<16384xi32>
+  %v = tile.load %xp : !tile.block<16384x!tile.ptr<f32>>
+  tile.store %xp, %v : !tile.block<16384x!tile.ptr<f32>>
   return
 }
 
 // -----
 
 func.func @padded_too_big(%x: !tile.ptr<f32>) {
-  %r = tile.arange 0, 131073 : !tile.block<131073xi32>
-  %xb = tile.splat %x : !tile.ptr<f32> -> !tile.block<131073x!tile.ptr<f32>>
-  %xp = tile.addptr %xb, %r : !tile.block<131073x!tile.ptr<f32>>, !tile.block<131073xi32>
-  %v = tile.load %xp : !tile.block<131073x!tile.ptr<f32>>
-  tile.store %xp, %v : !tile.block<131073x!tile.ptr<f32>>
+  %r = tile.arange 0, 16385 : !tile.block<16385xi32>
+  %xb = tile.splat %x : !tile.ptr<f32> -> !tile.block<16385x!tile.ptr<f32>>
+  %xp = tile.addptr %xb, %r : !tile.block<16385x!tile.ptr<f32>>, !tile.block<16385xi32>
+  %v = tile.load %xp : !tile.block<16385x!tile.ptr<f32>>
+  tile.store %xp, %v : !tile.block<16385x!tile.ptr<f32>>
   return
 }
