@@ -22,6 +22,10 @@ class ConstantRequired(TileError):
     (A loop may then try again with its numbers kept constant.)"""
 
 
+class StaticAssertionError(TileError):
+    """`tl.static_assert` failed (a CompileTimeAssertionFailure once located)."""
+
+
 class CompilationError(TritonError):
     """A kernel failed to compile; the message names the user's file:line:col."""
 
@@ -47,6 +51,10 @@ class CompilationError(TritonError):
         if self.source_line:
             text += f"\n{self.source_line}\n{' ' * (col - 1)}^"
         return text
+
+
+class CompileTimeAssertionFailure(CompilationError):
+    """A `tl.static_assert` that failed, located (Triton's name)."""
 
 
 _DIAGNOSTIC = re.compile(r"^(?P<file>.+?):(?P<line>\d+):(?P<col>\d+): error: (?P<msg>.*)$")

@@ -221,7 +221,7 @@ def test_do_not_specialize_takes_names_and_positions():
 
 
 @pytest.mark.parametrize("option", [{"do_not_specialize_on_alignment": ["n"]},
-                                    {"repr": lambda *_: "k"}])
+                                    {"launch_metadata": lambda *_: {}}])
 def test_unsupported_jit_options_are_refused(option):
     def kernel(x_ptr, n):
         pass

@@ -64,7 +64,7 @@ def test_interpreted_error_is_located_at_the_use(what: str, message: str,
 
 
 @pytest.mark.parametrize("option", [{"do_not_specialize_on_alignment": ["p"]},
-                                    {"repr": str}, {"launch_metadata": lambda *a: None}])
+                                    {"launch_metadata": lambda *a: None}])
 def test_unsupported_jit_options_fail_at_the_decorator(option: dict) -> None:
     def kernel(p):
         pass

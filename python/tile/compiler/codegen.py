@@ -17,7 +17,8 @@ import textwrap
 from contextlib import contextmanager
 from typing import Any, Callable, Iterator, Sequence
 
-from ..errors import CompilationError, ConstantRequired, TileError
+from ..errors import (CompilationError, CompileTimeAssertionFailure, ConstantRequired,
+                      StaticAssertionError, TileError)
 from ..language import core as tl
 from ..language import semantic as S
 from ..language import types as T
@@ -115,8 +116,9 @@ class CodeGenerator(ast.NodeVisitor):
             return here
         return callsite_loc(here, self.call_site)
 
-    def error(self, node: ast.AST, message: str) -> CompilationError:
-        return self.source.error(node, message)
+    def error(self, node: ast.AST, message: str,
+              kind: type[CompilationError] = CompilationError) -> CompilationError:
+        return self.source.error(node, message, kind)
 
     @contextmanager
     def at(self, node: ast.AST) -> Iterator[None]:
@@ -128,7 +130,9 @@ class CodeGenerator(ast.NodeVisitor):
             except (CompilationError, _Replan):
                 raise
             except TileError as exc:
-                error = self.error(node, str(exc))
+                kind = CompileTimeAssertionFailure if isinstance(exc, StaticAssertionError) \
+                    else CompilationError
+                error = self.error(node, str(exc), kind)
                 error.constant_required = isinstance(exc, ConstantRequired)
                 raise error from None
             except RecursionError:
@@ -305,9 +309,6 @@ class CodeGenerator(ast.NodeVisitor):
         # loops around it and skips the rest (see visit_body).
         self.scope[_RETURNED] = True
         if value is not None:
-            if _holds_pointer(value):
-                raise TileError("returning a pointer from inside runtime control flow is not "
-                                "supported; return it at the end of the function")
             self.scope[_RETURN_VALUE] = value
 
     def visit_Break(self, node: ast.Break) -> None:
@@ -413,8 +414,12 @@ class CodeGenerator(ast.NodeVisitor):
         if then_value.type != else_value.type:
             self.replan_if_speculative(then_value, else_value.type)
             self.replan_if_speculative(else_value, then_value.type)
-            raise TileError(f"'{_display(name)}' has type {then_value.type} in the then branch "
-                            f"and {else_value.type} in the else branch; they must agree")
+            if name == _RETURN_VALUE:  # (Triton's words begin both messages)
+                raise TileError(f"Return type mismatch: the function returns {then_value.type} "
+                                f"on one path and {else_value.type} on another")
+            raise TileError(f"Mismatched type for {_display(name)}: '{_display(name)}' has type "
+                            f"{then_value.type} in the then branch and {else_value.type} in "
+                            "the else branch; they must agree")
         yielded.append((name, then_value, else_value))
         return lambda results: tensor(next(results))
 
@@ -817,6 +822,11 @@ class CodeGenerator(ast.NodeVisitor):
 
     def constant_of_type(self, value: Any, ty: Any) -> tensor:
         """A compile-time number as a runtime value of type `ty`."""
+        if ty.scalar.is_ptr():
+            # (A pointer on a path that never uses it: a placeholder address.)
+            address = S.to_tensor_of(self.builder, value, T.int64)
+            pointer = tensor(self.builder.int_to_ptr(address.handle, ty.scalar))
+            return S.broadcast_to(self.builder, pointer, ty.shape) if ty.is_block() else pointer
         if isinstance(ty, T.block_type):
             return S.block_constant(self.builder, value, ty)
         return S.cast(self.builder, S.to_tensor_of(self.builder, value, ty), ty)
@@ -1050,7 +1060,12 @@ class CodeGenerator(ast.NodeVisitor):
         condition = self.visit(node.test)
         if not is_runtime(condition):
             return self.visit(node.body if condition else node.orelse)
-        return S.where(self.builder, condition, self.visit(node.body), self.visit(node.orelse))
+        then_value, else_value = self.visit(node.body), self.visit(node.orelse)
+        pointers = [v.dtype for v in (then_value, else_value) if is_runtime(v) and v.dtype.is_ptr()]
+        if pointers and (len(pointers) == 1 or pointers[0] != pointers[1]):
+            raise TileError("Ternary expression with dynamic condition has inconsistent type: "
+                            f"{_describe(then_value)} and {_describe(else_value)}")
+        return S.where(self.builder, condition, then_value, else_value)
 
     def visit_Attribute(self, node: ast.Attribute) -> Any:
         value = self.visit(node.value)
@@ -1315,12 +1330,6 @@ def _describe(value: Any) -> str:
     if is_runtime(value):
         return str(value.type)
     return repr(value)
-
-
-def _holds_pointer(value: Any) -> bool:
-    if isinstance(value, tuple):
-        return any(_holds_pointer(v) for v in value)
-    return is_runtime(value) and value.dtype.is_ptr()
 
 
 def _walk_function(tree: ast.FunctionDef) -> Iterator[ast.AST]:

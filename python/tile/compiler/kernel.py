@@ -59,9 +59,31 @@ def runtime_parameters(jit: "JITFunction", constexprs: Mapping[str, Any]) -> lis
             if name not in jit.constexpr_names and name not in constexprs]
 
 
+def const_annotated(jit: "JITFunction", name: str, type_string: str) -> str:
+    """A parameter's type string with its `tl.const` annotation applied: a
+    pointer ("*fp32") becomes a const one ("*kfp32")."""
+    if name not in jit.const_pointers or type_string.startswith("*k"):
+        return type_string
+    if not type_string.startswith("*"):
+        raise TypeError(f"parameter '{name}' is annotated tl.const, which marks pointers, "
+                        f"but its type is {type_string}")
+    return "*k" + type_string[1:]
+
+
 def normalize_signature(jit: "JITFunction", signature: SignatureLike,
                         constexprs: Mapping[str, Any]) -> dict[str, str]:
-    """{runtime parameter: Triton type string}, in parameter order."""
+    """{runtime parameter: Triton type string}, in parameter order (`tl.const`
+    pointers as const ones)."""
+    try:
+        types = _signature_types(jit, signature, constexprs)
+        return {name: const_annotated(jit, name, ty) if isinstance(ty, str) else ty
+                for name, ty in types.items()}
+    except TypeError as exc:
+        raise _signature_error(jit, str(exc)) from None
+
+
+def _signature_types(jit: "JITFunction", signature: SignatureLike,
+                     constexprs: Mapping[str, Any]) -> dict[str, str]:
     if isinstance(signature, Mapping):
         given = {k: v for k, v in signature.items() if v != "constexpr"}
         unknown = [name for name in given if name not in jit.arg_names]
@@ -89,6 +111,32 @@ def _signature_error(jit: "JITFunction", message: str) -> CompilationError:
     return source.error(source.tree, message)
 
 
+@dataclass(frozen=True)
+class SpecializationView:
+    """What `@jit(repr=f)` passes to `f`, as Triton does: `signature`, every
+    parameter's type string ("constexpr" for compile-time ones), and
+    `constants`, the compile-time values (ints specialized to 1 included)."""
+    signature: Mapping[str, str]
+    constants: Mapping[str, Any]
+
+
+def kernel_name(jit: "JITFunction", types: Mapping[str, str], constexprs: Mapping[str, Any],
+                specialization: Specialization) -> str:
+    """The compiled kernel's name: the function's, or `repr(specialization)`."""
+    if jit.repr is None:
+        return jit.__name__
+    ones = {name: 1 for name in specialization.equal_to_1 if name in types}
+    signature = {name: "constexpr" if name in ones else types.get(name, "constexpr")
+                 for name in jit.arg_names}
+    name = jit.repr(SpecializationView(signature, {**constexprs, **ones}))
+    if not isinstance(name, str) or not is_symbol_name(name):
+        source = jit.source()
+        raise source.error(source.tree, f"repr= of {jit.__name__} gave {name!r}, which cannot "
+                           "be a GPU symbol: kernel names are ASCII letters, digits and _ "
+                           "(not starting with a digit)")
+    return name
+
+
 def generate_ir(fn: Any, signature: SignatureLike,
                 constexprs: Mapping[str, Any] | None = None,
                 specialization: Specialization | None = None,
@@ -104,6 +152,7 @@ def generate_ir(fn: Any, signature: SignatureLike,
                            "symbol: kernel names are ASCII letters, digits and _ (not "
                            "starting with a digit)")
     types = normalize_signature(jit, signature, constexprs)
+    symbol = kernel_name(jit, types, constexprs, specialization)
     defaults = jit.defaults()
     builder = Builder(debug=debug_enabled(jit.debug) if debug is None else debug)
     scope: dict[str, Any] = {}
@@ -153,4 +202,4 @@ def generate_ir(fn: Any, signature: SignatureLike,
     builder.loc = source.loc(ast.Pass(lineno=getattr(end, "end_lineno", end.lineno),
                                       col_offset=source.tree.col_offset))
     builder.ret()
-    return builder.kernel_module(jit.__name__, params, source.loc(source.tree))
+    return builder.kernel_module(symbol, params, source.loc(source.tree))

@@ -15,6 +15,11 @@ MIN_NUM_WARPS, MAX_NUM_WARPS = 1, 32
 # A chip name as the compiler takes it; the compiler checks it against the
 # chips it can target and says so if it cannot.
 _TARGET = re.compile(r"sm_[1-9][0-9]{1,2}[a-z]?")
+# The chips tile compiles for, by compute capability. 9.0 compiles as sm_90a,
+# so that Hopper-only instructions (wgmma, TMA) are allowed.
+TARGETS: dict[tuple[int, int], str] = {
+    (8, 0): "sm_80", (8, 6): "sm_86", (8, 9): "sm_89", (9, 0): "sm_90a",
+}
 
 
 def _exact_int(value: Any, what: str) -> int:
@@ -57,7 +62,10 @@ def check_num_stages(value: Any) -> int:
 
 
 def check_target(value: Any) -> str:
-    """A chip name such as "sm_90" or "sm_90a"."""
+    """A chip name such as "sm_90" or "sm_90a", or Triton's
+    `GPUTarget("cuda", 90, 32)` (the chip a device of that capability gets)."""
+    if hasattr(value, "backend") and hasattr(value, "arch"):
+        return _chip_of_gpu_target(value)
     if not isinstance(value, str) or not _TARGET.fullmatch(value):
         raise ValueError(f"target must be a chip name such as 'sm_80', 'sm_90' or 'sm_90a', "
                          f"got {value!r}")
@@ -72,3 +80,19 @@ def debug_enabled(jit_debug: bool | None) -> bool:
     if jit_debug is not None:
         return bool(jit_debug)
     return os.environ.get("TILE_DEBUG", "0") not in ("", "0")
+
+
+def _chip_of_gpu_target(target: Any) -> str:
+    backend, arch = target.backend, target.arch
+    if backend != "cuda":
+        raise ValueError(f"tile compiles for CUDA GPUs, not for backend {backend!r}")
+    if not isinstance(arch, int) or isinstance(arch, bool):
+        raise ValueError(f"GPUTarget arch is a compute capability such as 90, got {arch!r}")
+    chip = TARGETS.get(divmod(arch, 10))
+    if chip is None:
+        known = ", ".join(f"{a}{b}" for a, b in sorted(TARGETS))
+        raise ValueError(f"tile cannot compile for compute capability {arch} (sm_{arch}); "
+                         f"GPUTarget arch is one of {known}")
+    if getattr(target, "warp_size", 32) != 32:
+        raise ValueError(f"CUDA warps have 32 threads, not {target.warp_size}")
+    return chip

@@ -11,7 +11,8 @@ from ..language.types import dtype
 from . import capi
 from .cache import FileCache
 from .options import check_target, debug_enabled
-from .kernel import SignatureLike, Specialization, generate_ir, normalize_signature, resolve
+from .kernel import (SignatureLike, Specialization, generate_ir, kernel_name,
+                     normalize_signature, resolve)
 
 
 class Metadata(dict):
@@ -79,6 +80,7 @@ def cache_key(jit: Any, signature: Mapping[str, str], specialization: Specializa
     build and the frontend."""
     parts = {
         "source": jit.cache_source(),
+        "name": kernel_name(jit, signature, constexprs, specialization),
         "signature": dict(signature),
         "specialization": specialization.key(),
         "constexprs": {k: _constexpr_key(v) for k, v in sorted(constexprs.items())},
@@ -98,12 +100,82 @@ def _constexpr_key(value: Any) -> str:
     return f"{type(value).__name__}:{value!r}"
 
 
-def compile(fn: Any, signature: SignatureLike, constexprs: Mapping[str, Any] | None = None,
-            target: str = "sm_90", num_warps: int | None = None,
-            num_stages: int | None = None, specialization: Specialization | None = None, emit_cubin: bool = True,
-            cache: FileCache | None = None) -> CompiledKernel:
-    """Compiles `fn` for `signature` (Triton type strings: {"x": "*fp32", "n": "i32"}
-    or "*fp32,i32" in parameter order) through the C++ library, with an on-disk cache."""
+class ASTSource:
+    """Triton's `triton.compiler.ASTSource(fn, signature, constexprs, attrs)`:
+    a function with its parameter types, for `tile.compile(src, target=...)`.
+
+    `signature` maps parameter names to type strings ("*fp32", "i32",
+    "constexpr"); `constexprs` gives the compile-time values, by name or by
+    Triton's index path `(i,)`; `attrs` may mark parameters 16-divisible,
+    `{(i,): [["tt.divisibility", 16]]}`, as a launch does for aligned ones."""
+
+    def __init__(self, fn: Any, signature: Mapping[str, str],
+                 constexprs: Mapping[Any, Any] | None = None,
+                 attrs: Mapping[Any, Any] | None = None) -> None:
+        jit, _, _ = resolve(fn, None, None)
+        self.fn = fn
+        self.signature = dict(signature)
+        self.constexprs = {_parameter_name(jit, key): value
+                           for key, value in (constexprs or {}).items()}
+        divisible = set()
+        for key, entries in (attrs or {}).items():
+            for entry in entries:
+                if list(entry) != ["tt.divisibility", 16]:
+                    raise ValueError(f"ASTSource attrs: tile takes only ['tt.divisibility', 16], "
+                                     f"got {entry!r} for {key!r}")
+                divisible.add(_parameter_name(jit, key))
+        self.specialization = Specialization(frozenset(divisible))
+
+
+def _parameter_name(jit: Any, key: Any) -> str:
+    """A parameter's name from its name or Triton's index path `(i,)`."""
+    if isinstance(key, tuple) and len(key) == 1 and isinstance(key[0], int) \
+            and 0 <= key[0] < len(jit.arg_names):
+        return jit.arg_names[key[0]]
+    if isinstance(key, str) and key in jit.arg_names:
+        return key
+    raise ValueError(f"{jit.__name__} has no parameter {key!r} (parameters: "
+                     f"{', '.join(jit.arg_names)})")
+
+
+# `tile.compile(..., options={...})`: Triton's option names tile takes there.
+_COMPILE_OPTIONS = ("num_warps", "num_stages")
+
+
+def compile(src: Any, signature: SignatureLike | None = None,
+            constexprs: Mapping[str, Any] | None = None, target: Any = None,
+            num_warps: int | None = None, num_stages: int | None = None,
+            specialization: Specialization | None = None, emit_cubin: bool = True,
+            cache: FileCache | None = None,
+            options: Mapping[str, Any] | None = None) -> CompiledKernel:
+    """Compiles `src`, a @tile.jit function, for `signature` (Triton type strings:
+    {"x": "*fp32", "n": "i32"} or "*fp32,i32" in parameter order) through the
+    C++ library, with an on-disk cache.
+
+    As Triton's `triton.compile(src, target=None, options=None)`, `src` may be
+    an `ASTSource` (which gives the signature and constexprs) and `options`
+    a dict of num_warps / num_stages. `target`: a chip name ("sm_90a") or a
+    `GPUTarget`; None is the current device's chip (sm_90 without a GPU)."""
+    fn = src
+    if isinstance(fn, ASTSource):
+        if signature is not None or constexprs is not None or specialization is not None:
+            raise TypeError("tile.compile(ASTSource(...)): the source gives the signature, "
+                            "constexprs and attrs; pass none of them")
+        fn, signature, constexprs, specialization = \
+            fn.fn, fn.signature, fn.constexprs, fn.specialization
+    if signature is None:
+        raise TypeError("tile.compile needs a signature (or an ASTSource)")
+    for key, value in (options or {}).items():
+        if key not in _COMPILE_OPTIONS:
+            raise ValueError(f"tile.compile: unknown option {key!r}; tile takes "
+                             f"{', '.join(_COMPILE_OPTIONS)} (and target=)")
+        if key == "num_warps":
+            num_warps = value
+        else:
+            num_stages = value
+    if target is None:
+        from ..runtime.launch import default_target
+        target = default_target()
     jit, constexprs, num_warps = resolve(fn, constexprs, num_warps)
     target = check_target(target)
     specialization = specialization or Specialization()
@@ -128,9 +200,10 @@ def _metadata(jit: Any, backend: Mapping[str, Any], types: Mapping[str, str],
               constexprs: Mapping[str, Any], specialization: Specialization,
               target: str, num_warps: int) -> dict[str, Any]:
     kernels = backend.get("kernels") or [{}]
-    kernel = next((k for k in kernels if k.get("name") == jit.__name__), kernels[0])
+    name = kernel_name(jit, types, constexprs, specialization)
+    kernel = next((k for k in kernels if k.get("name") == name), kernels[0])
     return {
-        "name": kernel.get("name", jit.__name__),
+        "name": kernel.get("name", name),
         "num_warps": kernel.get("num_warps", num_warps),
         "threads": kernel.get("threads", 32 * num_warps),
         "shared_bytes": kernel.get("shared_bytes", 0),

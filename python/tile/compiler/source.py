@@ -30,11 +30,12 @@ class FunctionSource:
         line, col = self.position(node)
         return file_loc(self.filename, line, col)
 
-    def error(self, node: ast.AST, message: str) -> CompilationError:
+    def error(self, node: ast.AST, message: str,
+              kind: type[CompilationError] = CompilationError) -> CompilationError:
         line, col = self.position(node)
         source_line = self.text.splitlines()[node.lineno - 1] if node.lineno - 1 < len(
             self.text.splitlines()) else None
-        return CompilationError(message, self.filename, line, col, source_line)
+        return kind(message, self.filename, line, col, source_line)
 
 
 def function_source(fn: Callable[..., Any], text: str | None = None) -> FunctionSource:

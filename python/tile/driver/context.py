@@ -16,11 +16,7 @@ from . import bindings
 from .bindings import CUcontext, CUdevice, driver
 from .errors import DriverError, LaunchError
 
-# The chips tile compiles for, by compute capability. 9.0 compiles as sm_90a,
-# so that Hopper-only instructions (wgmma, TMA) are allowed.
-TARGETS: dict[tuple[int, int], str] = {
-    (8, 0): "sm_80", (8, 6): "sm_86", (8, 9): "sm_89", (9, 0): "sm_90a",
-}
+from ..compiler.options import TARGETS
 
 
 def target_for(capability: tuple[int, int], where: str = "") -> str:

@@ -151,6 +151,7 @@ def store(pointer: Any, value: Any, mask: Any = None, boundary_check: Any = (),
         D.store_block_pointer(O.to_value, None, pointer, value, boundary_check)
         return
     ptr = _pointer(pointer, "store")
+    C.check_writable(ptr.dtype, "tl.store")
     _no_block_pointer(boundary_check, "", "tl.store")
     _cache_hints(cache_modifier, eviction_policy, volatile, "tl.store", STORE_CACHE_OPERATORS)
     element = ptr.dtype.element_ty
@@ -224,6 +225,7 @@ def atomic_store(pointer: Any, val: Any, mask: Any = None, sem: Any = None,
     what = "tl.atomic_store"
     ptr = O.to_value(pointer)
     C.ordered_access(ptr, sem, scope, C.ORDERED_STORE_SEMANTICS, what)
+    C.check_writable(ptr.dtype, what)
     ptr, (value,), mask_value = _pointee_operands(ptr, [val], mask, what)
     memory.store(ptr, value, mask_value)
 

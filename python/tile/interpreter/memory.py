@@ -55,12 +55,12 @@ class Region:
     def base_elements(self, element: dtype) -> int:
         return self.start // storage_dtype(element).itemsize
 
-    def pointer(self, element: dtype) -> Tensor:
+    def pointer(self, element: dtype, const: bool = False) -> Tensor:
         itemsize = storage_dtype(element).itemsize
         if self.start % itemsize:
             raise TileError(f"argument '{self.name}' starts {self.start} bytes into its "
                             f"allocation, not a multiple of the {element} element size")
-        return Tensor(np.array(self.start // itemsize, dtype=np.int64), pointer_type(element),
+        return Tensor(np.array(self.start // itemsize, dtype=np.int64), pointer_type(element, const=const),
                       self)
 
 

@@ -204,7 +204,9 @@ def _runtime_argument(host: HostArrays, name: str, value: Any, jit: Any = None) 
         strides = tuple(constant(parts[n], T.int64) for n in names[1 + rank:]) + (1,)
         return tensor_descriptor(base, shape, strides, BlockShape(ty.block_shape), ty.padding)
     if isinstance(value, np.ndarray):
-        ty = dtype_from_signature(argument_type(_NumpyProbe(value)))
+        probe = _NumpyProbe(value)
+        ty = dtype_from_signature(parameter_type(jit, name, probe) if jit is not None
+                                  else argument_type(probe))
     elif hasattr(value, "__cuda_array_interface__") and not is_torch_tensor(value):
         raise TypeError(f"the interpreter takes torch tensors and NumPy arrays, not "
                         f"{type(value).__name__}")
@@ -212,7 +214,7 @@ def _runtime_argument(host: HostArrays, name: str, value: Any, jit: Any = None) 
         ty = dtype_from_signature(parameter_type(jit, name, value) if jit is not None
                                   else argument_type(value))
     if ty.is_ptr():
-        return host.region(name, value).pointer(ty.element_ty)
+        return host.region(name, value).pointer(ty.element_ty, const=ty.const)
     return constant(value, ty)
 
 

@@ -6,7 +6,7 @@ from .core import *  # noqa: F401,F403 - the builtins, Triton's names
 from .core import builtin, is_builtin, range, static_range  # noqa: F401
 from .semantic import tensor  # noqa: F401
 from .types import (  # noqa: F401
-    block_type, constexpr, dtype, pointer_type,
+    block_type, const, constexpr, dtype, pointer_type,
     int1, int8, int16, int32, int64, uint8, uint16, uint32, uint64,
     float16, bfloat16, float32, float64, float8e4nv, float8e5,
 )

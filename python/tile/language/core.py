@@ -13,7 +13,7 @@ from enum import Enum as _Enum
 from typing import Any, Callable, TypeVar
 
 from ..compiler.ir import LOAD_CACHE_OPERATORS, STORE_CACHE_OPERATORS, Block, Builder
-from ..errors import ConstantRequired, TileError
+from ..errors import ConstantRequired, StaticAssertionError, TileError
 from . import semantic as S
 from . import types as T
 from .semantic import tensor
@@ -242,6 +242,7 @@ def store(pointer: Any, value: Any, mask: Any = None, boundary_check: Any = (),
     ptr = S.to_tensor(b, pointer)
     if not ptr.dtype.is_ptr():
         raise TileError(f"tl.store needs a pointer or a block of pointers, got {ptr.dtype}")
+    check_writable(ptr.dtype, "tl.store")
     _no_block_pointer(boundary_check, "", "tl.store")
     hints = _cache_hints(cache_modifier, eviction_policy, volatile, "tl.store",
                          STORE_CACHE_OPERATORS)
@@ -252,6 +253,13 @@ def store(pointer: Any, value: Any, mask: Any = None, boundary_check: Any = (),
         ptr, mask_value = S.broadcast_together(b, ptr, mask_value)
     value = S.broadcast_to(b, value, ptr.shape)
     b.store(ptr.handle, value.handle, _handle(mask_value), **hints)
+
+
+def check_writable(ptr_dtype: dtype, what: str) -> None:
+    """Stores and atomics write through plain pointers only (Triton's words)."""
+    if ptr_dtype.is_const():  # type: ignore[attr-defined]
+        raise TileError(f"Cannot store to a constant pointer: {what} writes through "
+                        f"{ptr_dtype}, which comes from a parameter annotated tl.const")
 
 
 def _cache_hints(cache_modifier: Any, eviction_policy: Any, volatile: Any, what: str,
@@ -332,6 +340,7 @@ def atomic_pointee(ptr_dtype: dtype, op: str) -> dtype:
     what = f"tl.atomic_{op}"
     if not ptr_dtype.is_ptr():
         raise TileError(f"{what} needs a pointer or a block of pointers, got {ptr_dtype}")
+    check_writable(ptr_dtype, what)
     element = ptr_dtype.element_ty  # type: ignore[attr-defined]
     allowed = _ATOMIC_ELEMENTS[op]
     if element.name not in allowed:
@@ -477,6 +486,7 @@ def atomic_store(pointer: Any, val: Any, mask: Any = None, sem: Any = None, scop
     b, what = _builder, "tl.atomic_store"
     ptr = S.to_tensor(b, pointer)
     sem, scope = ordered_access(ptr, sem, scope, ORDERED_STORE_SEMANTICS, what)
+    check_writable(ptr.dtype, what)
     element = ptr.dtype.element_ty  # type: ignore[attr-defined]
     value, mask_value = _atomic_value_and_mask(b, ptr, element, val, mask, what)
     b.store(ptr.handle, value.handle, _handle(mask_value), sem=sem, scope=scope)
@@ -986,7 +996,8 @@ def static_assert(cond: Any, msg: Any = "", _builder: Builder | None = None) -> 
     if isinstance(cond, tensor):
         raise ConstantRequired("static_assert needs a compile-time condition; got a runtime value")
     if not cond:
-        raise TileError(f"static_assert failed{': ' + str(unwrap(msg)) if unwrap(msg) else ''}")
+        raise StaticAssertionError(
+            f"static_assert failed{': ' + str(unwrap(msg)) if unwrap(msg) else ''}")
 
 
 @builtin

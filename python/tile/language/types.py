@@ -37,6 +37,9 @@ class dtype:
     def is_ptr(self) -> bool:
         return False
 
+    def is_const(self) -> bool:
+        return False
+
     def is_block(self) -> bool:
         return False
 
@@ -89,20 +92,39 @@ class dtype:
 
 
 class pointer_type(dtype):
-    """A pointer into global memory; `ptr.dtype.element_ty` is the pointee."""
+    """A pointer into global memory; `ptr.dtype.element_ty` is the pointee.
+    A `const` pointer (a parameter annotated `tl.const`) cannot be stored
+    through; constness is part of the type, as in Triton ("*kfp32")."""
 
-    def __init__(self, element_ty: dtype) -> None:
-        super().__init__(f"*{element_ty.name}", f"!tile.ptr<{element_ty.mlir}>", 64, "ptr")
+    def __init__(self, element_ty: dtype, address_space: int = 1, const: bool = False) -> None:
+        if address_space != 1:
+            raise TileError(f"tile's pointers are global (address space 1), not {address_space}")
+        prefix = "*k" if const else "*"
+        super().__init__(f"{prefix}{element_ty.name}", f"!tile.ptr<{element_ty.mlir}>", 64, "ptr")
         self.element_ty = element_ty
+        self.address_space = address_space
+        self.const = const
 
     def is_ptr(self) -> bool:
         return True
 
+    def is_const(self) -> bool:
+        return self.const
+
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, pointer_type) and self.element_ty == other.element_ty
+        return isinstance(other, pointer_type) and self.element_ty == other.element_ty \
+            and self.const == other.const
 
     def __hash__(self) -> int:
-        return hash(("ptr", self.element_ty))
+        return hash(("ptr", self.element_ty, self.const))
+
+
+class const:
+    """`tl.const`: the annotation of a pointer parameter whose data the kernel
+    only reads (`def k(x_ptr: tl.const, ...)`). A store or atomic through it,
+    or through a pointer computed from it, is a compile error; a const and a
+    plain pointer are different types, so they cannot meet in one variable
+    across a runtime `if` or be returned from one function."""
 
 
 # The most elements a block may have (the dialect's BlockType::verify).
@@ -231,6 +253,8 @@ _PYTHON_NAMES = {"fp16": "float16", "bf16": "bfloat16", "fp32": "float32", "fp64
 def dtype_from_signature(text: str) -> dtype:
     """`"*fp32"` -> pointer_type(float32); `"i32"` -> int32."""
     text = text.strip()
+    if text.startswith("*k"):
+        return pointer_type(dtype_from_signature(text[2:]), const=True)
     if text.startswith("*"):
         return pointer_type(dtype_from_signature(text[1:]))
     if text in _BY_SIGNATURE:
@@ -314,7 +338,7 @@ def parameter_type(spec: Any) -> Any:
 def signature_name(ty: dtype) -> str:
     """Inverse of `dtype_from_signature`, for cache keys and metadata."""
     if isinstance(ty, pointer_type):
-        return "*" + signature_name(ty.element_ty)
+        return ("*k" if ty.const else "*") + signature_name(ty.element_ty)
     for key, value in _BY_SIGNATURE.items():
         if value == ty:
             return key

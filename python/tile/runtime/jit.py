@@ -11,14 +11,16 @@ from .. import interpreter
 from ..compiler.dependencies import GlobalRead, kernel_dependencies
 from ..compiler.source import FunctionSource, function_source
 from ..errors import CompilationError, TileError
-from ..language.types import constexpr, dtype_from_annotation
+from ..language.types import const, constexpr, dtype_from_annotation
 
 
-def _is_constexpr_annotation(annotation: Any) -> bool:
-    if annotation is constexpr:
+def _is_annotation(annotation: Any, marker: type) -> bool:
+    """`p: tl.constexpr` / `p: tl.const` (the class itself, or its name as
+    `from __future__ import annotations` keeps it)."""
+    if annotation is marker:
         return True
-    # `from __future__ import annotations` keeps annotations as strings.
-    return isinstance(annotation, str) and annotation.split(".")[-1] == "constexpr"
+    return isinstance(annotation, str) and \
+        annotation.strip("'\"").split(".")[-1] == marker.__name__
 
 
 class JITFunction:
@@ -41,7 +43,7 @@ class JITFunction:
         self.do_not_specialize = frozenset(self._parameter_names(do_not_specialize,
                                                                  "do_not_specialize"))
         unsupported = [("do_not_specialize_on_alignment", bool(do_not_specialize_on_alignment)),
-                       ("repr", repr is not None), ("launch_metadata", launch_metadata is not None)]
+                       ("launch_metadata", launch_metadata is not None)]
         for option, given in unsupported:
             if given:
                 raise NotImplementedError(f"@tile.jit on {fn.__qualname__}: {option} is not "
@@ -52,11 +54,20 @@ class JITFunction:
         # Device assertions: True/False, or None for TILE_DEBUG (options.debug_enabled).
         self.debug = None if debug is None else bool(debug)
         self.version = version
+        # `repr(specialization) -> str` names the compiled kernel (compiler.kernel.kernel_name).
+        if repr is not None and not callable(repr):
+            raise TypeError(f"@tile.jit on {fn.__qualname__}: repr must be a function of the "
+                            f"specialization, got {repr!r}")
+        self.repr = repr
         # Read by tile.interpreter: `interpret=True` runs launches on the CPU.
         self.options = {"interpret": bool(interpret)}
         self.constexpr_names = frozenset(
             name for name, p in self.signature.parameters.items()
-            if _is_constexpr_annotation(p.annotation))
+            if _is_annotation(p.annotation, constexpr))
+        # Pointer parameters annotated `tl.const`: read-only (types.pointer_type).
+        self.const_pointers = frozenset(
+            name for name, p in self.signature.parameters.items()
+            if _is_annotation(p.annotation, const))
         # Scalar parameters annotated with a type (`v: tl.float16`): a Python
         # number passed there has that type, not the one its value would get.
         self.annotated_types = {

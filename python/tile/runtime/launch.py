@@ -18,7 +18,7 @@ from typing import Any, Mapping, Sequence
 
 from .. import interpreter
 from ..compiler.pipeline import CompiledKernel, compile
-from ..compiler.kernel import Specialization
+from ..compiler.kernel import Specialization, const_annotated
 from ..compiler.options import check_num_ctas
 from ..errors import CompilationError
 from ..language.types import (constexpr, dtype, dtype_from_signature, signature_of,
@@ -56,7 +56,14 @@ def argument_type(value: Any) -> str:
     if isinstance(value, bool):
         return "i1"
     if isinstance(value, int):
-        return "i32" if -2**31 <= value < 2**31 else "i64"
+        # Triton's rule: the narrowest of i32, i64, u64 that holds the value.
+        if -2**31 <= value < 2**31:
+            return "i32"
+        if -2**63 <= value < 2**63:
+            return "i64"
+        if 0 <= value < 2**64:
+            return "u64"
+        raise OverflowError(f"the int {value} fits in none of i32, i64 and u64")
     if isinstance(value, float):
         return "fp32"
     # (A torch tensor first: its __cuda_array_interface__ raises KeyError for
@@ -76,14 +83,15 @@ def argument_type(value: Any) -> str:
 
 def parameter_type(jit: Any, name: str, value: Any) -> str:
     """The type string of argument `name`: its annotation's scalar type for a
-    Python number (`v: tl.float16` takes 3.0 as f16), else argument_type."""
+    Python number (`v: tl.float16` takes 3.0 as f16), a const pointer for a
+    `tl.const` one ("*kfp32"), else argument_type."""
     annotated = jit.annotated_types.get(name)
     if annotated is not None and isinstance(value, (bool, int, float)):
         if isinstance(value, float) and not annotated.is_floating():
             raise TypeError(f"argument '{name}' is annotated {annotated}, but got the float "
                             f"{value!r}")
         return signature_of(annotated)
-    return argument_type(value)
+    return const_annotated(jit, name, argument_type(value))
 
 
 def descriptor_type(descriptor: TensorDescriptor) -> tensor_descriptor_type:

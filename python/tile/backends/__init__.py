@@ -1,0 +1,1 @@
+"""`triton.backends`: tile has one backend, CUDA (tile.driver)."""
