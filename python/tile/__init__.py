@@ -3,7 +3,7 @@
     import tile as triton
     import tile.language as tl
 """
-from . import language, testing  # noqa: F401
+from . import knobs, language, testing  # noqa: F401
 from .compiler.pipeline import CompiledKernel, compile  # noqa: F401
 from .compiler.kernel import Specialization, generate_ir  # noqa: F401
 from .errors import CompilationError, TritonError  # noqa: F401

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import assert_error_at_case, requires_library, verify
+from conftest import assert_error_at_case, check_order, requires_library, verify
 
 import tile
 import tile.language as tl
@@ -88,3 +88,33 @@ def test_the_interpreter_says_it_cannot_run_ptx(monkeypatch: pytest.MonkeyPatch)
     with pytest.raises(InterpreterError, match="the interpreter cannot run it"):
         asm_kernel[(1,)](np.zeros(16, np.uint8), np.zeros(16, np.uint8), PACK=4,
                          WARPS_ELEMENTS=16)
+
+
+@tile.jit
+def sm_and_time(out_ptr, time_ptr, get_smid: tl.constexpr):
+    start = tl.extra.cuda.globaltimer()
+    tl.store(out_ptr + tl.program_id(0), get_smid())
+    tl.store(time_ptr, tl.extra.cuda.globaltimer() - start)
+
+
+@requires_library
+def test_special_registers_of_extra_cuda():
+    # Passed as a constexpr, as Triton's test_smid does; each is one scalar.
+    kernel = tile.compile(sm_and_time, "*i32,*i64", {"get_smid": tl.extra.cuda.smid},
+                          emit_cubin=False)
+    ir, ptx = kernel.asm["tile"], kernel.asm["ptx"]
+    assert ir.count('"mov.u32 $0, %smid;", "=r" {pack = 1 : i32, pure}') == 1
+    # The timer is not pure: its two reads stay two, in order around the store.
+    reads = [line for line in ir.splitlines() if "%globaltimer" in line]
+    assert len(reads) == 2 and all("pure" not in line for line in reads)
+    check_order(ir, "%globaltimer", "%smid", "tile.store", "%globaltimer")
+    assert "%smid;" in ptx and "%globaltimer;" in ptx
+
+
+def test_special_registers_take_no_arguments():
+    @tile.jit
+    def wrong(out_ptr):
+        tl.store(out_ptr, tl.extra.cuda.smid(1))
+
+    with pytest.raises(tile.CompilationError, match="smid"):
+        tile.generate_ir(wrong, "*i32")

@@ -482,3 +482,18 @@ def test_libdevice_and_rounding_in_the_interpreter():
     # f16 rounded toward zero: never larger in magnitude than the f32 value.
     assert np.all(np.abs(out) <= np.abs(f32) + 1e-6)
     assert np.allclose(out, f32, rtol=2e-3, atol=2e-3)
+
+
+def test_dtypes_by_name_and_their_float_formats():
+    names = tl.dtype.SINT_TYPES + tl.dtype.UINT_TYPES + tl.dtype.FP_TYPES
+    assert [tl.dtype(name) for name in names] == [
+        tl.int8, tl.int16, tl.int32, tl.int64, tl.int1, tl.uint8, tl.uint16, tl.uint32,
+        tl.uint64, tl.float8e4nv, tl.float8e5, tl.float16, tl.bfloat16, tl.float32, tl.float64]
+    formats = {d.name: (d.fp_mantissa_width, d.exponent_bias)
+               for d in map(tl.dtype, tl.dtype.FP_TYPES)}
+    assert formats == {"fp8e4nv": (3, 7), "fp8e5": (2, 15), "fp16": (10, 15),
+                       "bf16": (7, 127), "fp32": (23, 127), "fp64": (52, 1023)}
+    with pytest.raises(AttributeError, match="int32 is not a floating-point type"):
+        tl.int32.fp_mantissa_width
+    with pytest.raises(tile.errors.TileError, match="tile has no dtype 'fp8e4b15'"):
+        tl.dtype("fp8e4b15")

@@ -30,8 +30,9 @@ _MAX_ENTRY_BYTES = 1 << 30
 
 
 def default_cache_dir() -> Path:
-    override = os.environ.get("TILE_CACHE_DIR")
-    return Path(override) if override else Path.home() / ".cache" / "tile"
+    """`TILE_CACHE_DIR` (tile.knobs.cache.dir), else ~/.cache/tile."""
+    from .. import knobs
+    return Path(knobs.cache.dir)
 
 
 def _checksum(key: str, payload: bytes) -> bytes:

@@ -6,7 +6,6 @@ not 4 warps or the default chip.
 """
 from __future__ import annotations
 
-import os
 import re
 from typing import Any
 
@@ -79,7 +78,8 @@ def debug_enabled(jit_debug: bool | None) -> bool:
     compiled."""
     if jit_debug is not None:
         return bool(jit_debug)
-    return os.environ.get("TILE_DEBUG", "0") not in ("", "0")
+    from .. import knobs
+    return knobs.runtime.debug
 
 
 def _chip_of_gpu_target(target: Any) -> str:
@@ -95,4 +95,19 @@ def _chip_of_gpu_target(target: Any) -> str:
                          f"GPUTarget arch is one of {known}")
     if getattr(target, "warp_size", 32) != 32:
         raise ValueError(f"CUDA warps have 32 threads, not {target.warp_size}")
+    return chip
+
+
+_ARCH = re.compile(r"sm_?([1-9][0-9]{1,2})a?")
+
+
+def chip_of_arch(arch: Any) -> str:
+    """The chip of Triton's `arch=` launch option and `knobs.runtime.override_arch`
+    ("sm80", "sm_90a"): the one a device of that compute capability gets."""
+    match = _ARCH.fullmatch(arch) if isinstance(arch, str) else None
+    digits = match.group(1) if match else ""
+    chip = TARGETS.get((int(digits[:-1]), int(digits[-1]))) if digits else None
+    if chip is None:
+        known = ", ".join(f"sm{a}{b}" for a, b in sorted(TARGETS))
+        raise ValueError(f"arch must name a chip tile compiles for ({known}), got {arch!r}")
     return chip

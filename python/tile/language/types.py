@@ -7,12 +7,29 @@ from dataclasses import dataclass
 from typing import Any, Sequence
 
 from ..errors import TileError
+from .float8 import FORMATS
 
 
 class dtype:
-    """A scalar element type (`tl.float32`, `tl.int32`, ...)."""
+    """A scalar element type (`tl.float32`, `tl.int32`, ...); `tl.dtype("int8")`
+    is the one of that Triton name."""
 
-    def __init__(self, name: str, mlir: str, bits: int, kind: str) -> None:
+    # Triton's name lists (of the types tile has).
+    SINT_TYPES = ["int8", "int16", "int32", "int64"]
+    UINT_TYPES = ["int1", "uint8", "uint16", "uint32", "uint64"]
+    FP_TYPES = ["fp8e4nv", "fp8e5", "fp16", "bf16", "fp32", "fp64"]
+    STANDARD_FP_TYPES = ["fp16", "bf16", "fp32", "fp64"]
+    OTHER_TYPES = ["void"]
+
+    def __init__(self, name: str, mlir: str | None = None, bits: int | None = None,
+                 kind: str | None = None) -> None:
+        if mlir is None:  # by Triton's name
+            known = next((d for d in ALL_DTYPES if d.name == name), None)
+            if known is None:
+                raise TileError(f"tile has no dtype {name!r}; its dtypes: "
+                                f"{', '.join(d.name for d in ALL_DTYPES)}")
+            name, mlir, bits, kind = known.name, known.mlir, known.primitive_bitwidth, known.kind
+        assert bits is not None and kind is not None
         self.name = name          # Triton's name: "fp32", "int32", "uint8", "int1"
         self.mlir = mlir          # MLIR type text: "f32", "i32"
         self.primitive_bitwidth = bits
@@ -74,6 +91,19 @@ class dtype:
     @property
     def scalar(self) -> "dtype":
         return self
+
+    @property
+    def fp_mantissa_width(self) -> int:
+        """Stored mantissa bits of a float type (Triton's)."""
+        if self.name not in _FLOAT_FORMATS:
+            raise AttributeError(f"{self.name} is not a floating-point type")
+        return _FLOAT_FORMATS[self.name][0]
+
+    @property
+    def exponent_bias(self) -> int:
+        if self.name not in _FLOAT_FORMATS:
+            raise AttributeError(f"{self.name} is not a floating-point type")
+        return _FLOAT_FORMATS[self.name][1]
 
     def to_ir(self) -> str:
         return self.mlir
@@ -215,6 +245,10 @@ float64 = dtype("fp64", "f64", 64, "float")
 # The 8-bit floats (language/float8.py): OCP e4m3 without infinities, and e5m2.
 float8e4nv = dtype("fp8e4nv", "f8E4M3FN", 8, "float")
 float8e5 = dtype("fp8e5", "f8E5M2", 8, "float")
+
+# Mantissa bits and exponent bias of each float type (fp8's from float8.py).
+_FLOAT_FORMATS = {"fp16": (10, 15), "bf16": (7, 127), "fp32": (23, 127), "fp64": (52, 1023),
+                  **{name: (f.mantissa_bits, f.bias) for name, f in FORMATS.items()}}
 
 ALL_DTYPES = (int1, int8, int16, int32, int64, uint8, uint16, uint32, uint64,
               float16, bfloat16, float32, float64, float8e4nv, float8e5)

@@ -12,11 +12,10 @@ Interpreted (`TILE_INTERPRET=1`), it takes the first config: there is nothing to
 """
 from __future__ import annotations
 
-import os
 import time
 from typing import Any, Callable, Mapping, Sequence
 
-from .. import interpreter
+from .. import interpreter, knobs
 from ..compiler.options import check_num_ctas, check_num_stages, check_num_warps
 from ..errors import CompilationError
 from .launch import bind_arguments, launch_jit
@@ -168,7 +167,7 @@ class Autotuner:
                 raise RuntimeError(f"{self.__name__}: no config compiled and launched for "
                                    f"{dict(zip(self.keys, key))}: {configs}")
             self.configs_timings = timings
-            if os.environ.get("TILE_PRINT_AUTOTUNING") == "1":
+            if knobs.autotuning.print:
                 print(f"tile autotuning for {self.__name__} took {self.bench_time:.2f}s; "
                       f"best config for {key}: {config}")
         self.cache[key] = config

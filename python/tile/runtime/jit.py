@@ -5,6 +5,7 @@ import hashlib
 import inspect
 import re
 import textwrap
+import weakref
 from typing import Any, Callable, Sequence
 
 from .. import interpreter
@@ -82,6 +83,13 @@ class JITFunction:
         self._dispatcher: Any = None
         # The globals the last compile's key read (forget_stale_kernels).
         self._global_reads: Sequence[GlobalRead] = ()
+        _LIVE.add(self)
+
+    def forget_compiled_kernels(self) -> None:
+        """Drops the kernels compiled and loaded in this process (the disk
+        cache stays): the next launch compiles again."""
+        self._compiled.clear()
+        self._dispatcher = None  # and its C launch cache
 
     def _parameter_names(self, given: Sequence[str | int], option: str) -> list[str]:
         """Parameter names from names or positions, as Triton takes them."""
@@ -114,8 +122,7 @@ class JITFunction:
         """Compiles `new_src` in place of the function's source from now on
         (Triton's test helper; its locations count from the `def` line)."""
         self._source = function_source(self.fn, text=new_src)
-        self._compiled.clear()
-        self._dispatcher = None  # and its C launch cache
+        self.forget_compiled_kernels()
 
     def defaults(self) -> dict[str, Any]:
         return {name: p.default for name, p in self.signature.parameters.items()
@@ -140,8 +147,7 @@ class JITFunction:
         at each launch, it costs one lookup per global read."""
         for read in self._global_reads:
             if read.changed():
-                self._compiled.clear()
-                self._dispatcher = None  # and its C launch cache
+                self.forget_compiled_kernels()
                 self._global_reads = ()
                 return
 
@@ -179,6 +185,15 @@ class JITFunction:
 
     def __repr__(self) -> str:
         return f"JITFunction({self.__module__}:{self.__qualname__})"
+
+
+# Every JITFunction, for tile.knobs: a knob that changes code drops their kernels.
+_LIVE: "weakref.WeakSet[JITFunction]" = weakref.WeakSet()
+
+
+def forget_all_compiled_kernels() -> None:
+    for jit_function in list(_LIVE):
+        jit_function.forget_compiled_kernels()
 
 
 def _check_plain_function(fn: Any) -> None:

@@ -19,7 +19,8 @@ from typing import Any, Mapping, Sequence
 from .. import interpreter
 from ..compiler.pipeline import CompiledKernel, compile
 from ..compiler.kernel import Specialization, const_annotated
-from ..compiler.options import check_num_ctas
+from .. import knobs
+from ..compiler.options import check_num_ctas, chip_of_arch
 from ..errors import CompilationError
 from ..language.types import (constexpr, dtype, dtype_from_signature, signature_of,
                               tensor_descriptor_type, unwrap)
@@ -179,8 +180,16 @@ def compile_for_args(jit: Any, args: Sequence[Any], kwargs: Mapping[str, Any],
     options = dict(options or {})
     num_warps = options.pop("num_warps", 4)
     num_stages = options.pop("num_stages", None)
-    check_num_ctas(options.pop("num_ctas", 1))
+    num_ctas = check_num_ctas(options.pop("num_ctas", 1))
     target = t if (t := options.pop("target", None)) is not None else default_target()
+    # arch= (Triton's), else tile.knobs.runtime.override_arch, over the device's chip.
+    arch = options.pop("arch", None)
+    if arch is None:
+        arch = knobs.runtime.override_arch
+    if arch is not None:
+        target = chip_of_arch(arch)
+    if num_ctas > 1 and int(target[3:5]) < 90:
+        raise ValueError(f"num_ctas > 1 requires NVIDIA SM90+ (Hopper), not {target}")
     bound = bind_arguments(jit, args, {**kwargs, **options})
     runtime = runtime_names(jit, bound)
     constexprs = {n: compile_time_value(v) for n, v in bound.items() if n not in runtime}
@@ -236,7 +245,7 @@ def _driver_module() -> Any:
 
 
 # Launch options that are not kernel arguments (the interpreter takes the same).
-LAUNCH_OPTIONS = ("num_warps", "num_stages", "num_ctas", "target")
+LAUNCH_OPTIONS = ("num_warps", "num_stages", "num_ctas", "target", "arch")
 
 
 def split_options(jit: Any, kwargs: dict[str, Any]) -> dict[str, Any]:

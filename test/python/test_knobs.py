@@ -1,0 +1,81 @@
+"""`tile.knobs` (Triton's `triton.knobs`) and the `arch=` launch option
+whose default `runtime.override_arch` sets: each knob is its environment
+variable, a knob that changes code recompiles, and a knob tile lacks is an
+error, not a setting that does nothing."""
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from test_compile import FakeTensor, backend  # noqa: F401 - the recording backend fixture
+
+import tile
+import tile.language as tl
+from tile import knobs
+
+
+@pytest.fixture(autouse=True)
+def restore_knobs():
+    with knobs.scope():
+        yield
+
+
+@tile.jit
+def mul_add(data):
+    ptrs = data + tl.arange(0, 128)
+    tl.store(ptrs, tl.load(ptrs) * 1.5 + 1.0)
+
+
+def test_knobs_are_their_environment_variables(monkeypatch):
+    monkeypatch.delenv("TILE_OVERRIDE_ARCH", raising=False)
+    assert knobs.runtime.override_arch is None
+    knobs.runtime.override_arch = "sm80"
+    assert os.environ["TILE_OVERRIDE_ARCH"] == "sm80"
+    knobs.runtime.debug = True
+    assert os.environ["TILE_DEBUG"] == "1" and knobs.runtime.debug
+    monkeypatch.setenv("TILE_CACHE_DIR", "/tmp/elsewhere")
+    assert knobs.cache.dir == "/tmp/elsewhere"
+    del knobs.runtime.override_arch
+    assert "TILE_OVERRIDE_ARCH" not in os.environ
+    knobs.runtime.reset()
+    assert "TILE_DEBUG" not in os.environ or os.environ["TILE_DEBUG"] != "1"
+
+
+def test_scope_restores_what_was_set_inside():
+    before = os.environ.get("TILE_OVERRIDE_ARCH")
+    with knobs.runtime.scope():
+        knobs.runtime.override_arch = "sm86"
+        assert knobs.runtime.override_arch == "sm86"
+    assert os.environ.get("TILE_OVERRIDE_ARCH") == before
+
+
+def test_knobs_tile_lacks_are_errors():
+    with pytest.raises(AttributeError, match="tile has no knob compilation.instrumentation_mode \\(its compilation knobs: none\\)"):
+        knobs.compilation.instrumentation_mode = "consan"
+    with pytest.raises(AttributeError, match="tile has no knob runtime.jit_cache_hook"):
+        knobs.runtime.jit_cache_hook
+    with pytest.raises(AttributeError, match="read-only"):
+        knobs.nvidia.ptxas = "/bin/true"
+    with pytest.raises(TypeError, match="is a bool"):
+        knobs.runtime.interpret = "yes"
+    assert knobs.nvidia.nvdisasm.path is None or knobs.nvidia.nvdisasm.path.endswith("nvdisasm")
+
+
+def test_arch_picks_the_chip(backend):  # noqa: F811
+    chips = []
+    for arch in ("sm80", "sm_86", "sm90"):
+        chips.append(mul_add.warmup(FakeTensor(1 << 20, "float32"), grid=(1,), arch=arch).metadata.target)
+    assert chips == ["sm_80", "sm_86", "sm_90a"]
+    with pytest.raises(ValueError, match="arch must name a chip tile compiles for"):
+        mul_add.warmup(FakeTensor(1 << 20, "float32"), grid=(1,), arch="sm70")
+
+
+def test_override_arch_recompiles_kernels_already_compiled(backend):  # noqa: F811
+    first = mul_add.warmup(FakeTensor(1 << 20, "float32"), grid=(1,))
+    knobs.runtime.override_arch = "sm89"
+    again = mul_add.warmup(FakeTensor(1 << 20, "float32"), grid=(1,))
+    assert again.metadata.target == "sm_89" != first.metadata.target
+    with pytest.raises(ValueError, match="num_ctas > 1 requires NVIDIA SM90"):
+        knobs.runtime.override_arch = "sm80"
+        mul_add.warmup(FakeTensor(1 << 20, "float32"), grid=(1,), num_ctas=2)
