@@ -1,0 +1,103 @@
+"""This session's Triton API on the GPU: `tl.const` pointers read, a pointer
+chosen by a runtime flag and returned from a runtime `if`, u64 and i64 int
+arguments, `@jit(repr=)` names of launched kernels, `tl.extra.cuda.smid()`
+and `globaltimer()`, and `arch=` (a Hopper device runs what it compiles for
+sm_90a). Compiled on the GPU; the interpretable ones also interpreted."""
+from __future__ import annotations
+
+import pytest
+
+import tile
+import tile.language as tl
+from conformance_cases import device
+
+pytestmark = [pytest.mark.gpu]
+
+
+@tile.jit
+def choose(a, b, use_b):
+    if use_b:
+        return b
+    return a
+
+
+@tile.jit
+def scaled_copy(src: tl.const, dst_a, dst_b, use_b, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    tl.store(choose(dst_a, dst_b, use_b) + offs, tl.load(src + offs, mask=mask) * 2, mask=mask)
+
+
+@pytest.mark.interpretable
+@pytest.mark.parametrize("use_b", [0, 3])
+def test_const_source_and_a_pointer_returned_from_a_runtime_if(use_b):
+    import torch
+    n = 1000
+    src = torch.randn(n, device=device(torch))
+    a, b = torch.zeros_like(src), torch.zeros_like(src)
+    scaled_copy[(tile.cdiv(n, 256),)](src, a, b, use_b, n, BLOCK=256)
+    written, untouched = (b, a) if use_b else (a, b)
+    assert torch.equal(written, src * 2) and not untouched.any()
+
+
+@tile.jit
+def store_int(out, value):
+    tl.store(out, value)
+
+
+@pytest.mark.interpretable
+@pytest.mark.parametrize("value", [-5, 2**40, -2**63, 2**63, 2**64 - 1])
+def test_wide_int_arguments_arrive_bit_exact(value):
+    import torch
+    out = torch.zeros(1, dtype=torch.int64, device=device(torch))
+    store_int[(1,)](out, value)
+    assert int(out.item()) & (2**64 - 1) == value & (2**64 - 1)
+
+
+def _named(specialization) -> str:
+    return "store_" + specialization.signature["value"]
+
+
+@tile.jit(repr=_named)
+def store_named(out, value):
+    tl.store(out, value)
+
+
+def test_repr_named_kernels_launch():
+    import torch
+    out = torch.zeros(1, dtype=torch.int64, device="cuda")
+    compiled = store_named.warmup(out, 2**40, grid=(1,))
+    assert compiled.name == "store_i64"
+    store_named[(1,)](out, 2**40)
+    assert out.item() == 2**40
+
+
+@tile.jit
+def sm_and_time(sm_ptr, time_ptr, ITERS: tl.constexpr):
+    start = tl.extra.cuda.globaltimer()
+    acc = tl.program_id(0).to(tl.float32)
+    for _ in range(ITERS):
+        acc = acc * 1.0001 + 1.0
+    tl.store(sm_ptr + tl.program_id(0), tl.extra.cuda.smid() + (acc < 0).to(tl.int32))
+    tl.store(time_ptr + tl.program_id(0), tl.extra.cuda.globaltimer() - start)
+
+
+def test_smid_and_globaltimer_read_the_hardware():
+    import torch
+    programs = 1024
+    sm = torch.full((programs,), -1, dtype=torch.int32, device="cuda")
+    elapsed = torch.zeros(programs, dtype=torch.int64, device="cuda")
+    sm_and_time[(programs,)](sm, elapsed, ITERS=2000)
+    count = torch.cuda.get_device_properties(0).multi_processor_count
+    assert int(sm.min()) >= 0 and int(sm.max()) < count
+    assert len(torch.unique(sm)) > 1  # 1024 programs spread over the SMs
+    assert int(elapsed.min()) >= 0 and int(elapsed.max()) > 0
+
+
+def test_arch_option_on_this_device():
+    import torch
+    out = torch.zeros(1, dtype=torch.int64, device="cuda")
+    capability = torch.cuda.get_device_capability()
+    arch = f"sm{capability[0]}{capability[1]}"
+    store_int[(1,)](out, 7, arch=arch)
+    assert out.item() == 7
