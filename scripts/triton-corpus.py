@@ -305,12 +305,12 @@ def simulate_hopper() -> None:
     torch.testing.assert_close = lambda *a, **k: None
     # Triton's `driver.active.utils.get_device_properties` (tutorial 02, the
     # tests that size their tiles by shared memory), as an H200 answers it.
-    import tile.runtime.driver as runtime_driver
+    from tile.runtime.driver import DeviceUtils
     h200 = {"max_shared_mem": props.max_shared_memory_per_block_optin, "max_num_regs": 65536,
             "multiprocessor_count": props.multi_processor_count, "warpSize": 32,
             "sm_clock_rate": 1980000, "mem_clock_rate": 3201000, "mem_bus_width": 6144,
             "max_threads_per_sm": 2048}
-    runtime_driver.DeviceUtils.get_device_properties = lambda self, device: dict(h200)
+    DeviceUtils.get_device_properties = lambda self, device: dict(h200)
     CudaOnCpu().__enter__()  # for the whole process
 
 
