@@ -311,6 +311,8 @@ def simulate_hopper() -> None:
             "sm_clock_rate": 1980000, "mem_clock_rate": 3201000, "mem_bus_width": 6144,
             "max_threads_per_sm": 2048}
     DeviceUtils.get_device_properties = lambda self, device: dict(h200)
+    from tile.runtime.driver import CudaDriver
+    CudaDriver.get_current_device = lambda self: 0
     CudaOnCpu().__enter__()  # for the whole process
 
 
@@ -640,9 +642,11 @@ def fresh_triton_cache(tmp_path: Path) -> Iterator[str]:
 
 
 @_pytest.fixture
-def fresh_knobs() -> Any:
+def fresh_knobs() -> Iterator[Any]:
+    """Triton's: the knobs, restored after the test."""
     import tile
-    return getattr(tile, "knobs", None) or placeholder("triton.knobs")
+    with tile.knobs.scope():
+        yield tile.knobs
 
 
 fresh_knobs_including_libraries = fresh_knobs
