@@ -4,7 +4,6 @@ different types where a runtime `if`, a ternary or a function's returns
 would merge them (Triton's rules and the words its errors begin with)."""
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
 from conftest import verify
@@ -125,6 +124,7 @@ def test_pointers_return_from_runtime_control_flow():
 
 
 def test_the_interpreter_refuses_stores_through_const_pointers(monkeypatch):
+    np = pytest.importorskip("numpy", reason="the interpreter needs NumPy")
     monkeypatch.setenv("TILE_INTERPRET", "1")
     x, y = np.arange(64, dtype=np.float32), np.zeros(64, np.float32)
     copy[(1,)](x, y, 64, BLOCK=64)
