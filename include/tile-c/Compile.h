@@ -67,6 +67,12 @@ typedef struct TileCompileOptions {
   /** Loop iterations whose dot operands load at once, Triton's num_stages
    *  (0: 3; 1: no software pipelining). */
   int numStages;
+  /** Nonzero: no line table in the PTX and the cubin (Triton's
+   *  knobs.compilation.disable_line_info). */
+  int disableLineInfo;
+  /** Nonzero: a float multiply never fuses with an add into an fma
+   *  (Triton's enable_fp_fusion=False). */
+  int disableFpFusion;
 } TileCompileOptions;
 
 /** Compiles tile IR text of `irSize` bytes with `options` (may be NULL).

@@ -33,6 +33,8 @@ static TileCompileResult *compile(const char *irText, size_t irSize,
   mlir::tile::CompileOptions options;
   options.numWarps = numWarps;
   options.emitCubin = in.emitCubin != 0;
+  options.lineInfo = in.disableLineInfo == 0;
+  options.fpFusion = in.disableFpFusion == 0;
   if (in.numStages > 0)
     options.numStages = in.numStages;
   // NULL is the default chip; any string, "" included, is checked.

@@ -49,6 +49,16 @@ struct TileTranslationOptions {
       llvm::cl::desc("tile-to-*: CUDA toolkit (ptxas, libdevice); default "
                      "$CUDA_HOME or the build's"),
       llvm::cl::init("")};
+  llvm::cl::opt<bool> lineInfo{
+      "tile-line-info",
+      llvm::cl::desc("tile-to-*: a line table in the PTX and the cubin "
+                     "(default on)"),
+      llvm::cl::init(tile::CompileOptions().lineInfo)};
+  llvm::cl::opt<bool> fpFusion{
+      "tile-fp-fusion",
+      llvm::cl::desc("tile-to-*: let a float multiply and add fuse into an "
+                     "fma (default on)"),
+      llvm::cl::init(tile::CompileOptions().fpFusion)};
 };
 } // namespace
 
@@ -69,6 +79,8 @@ static LogicalResult translateTileModule(Operation *op, raw_ostream &os,
   options.numWarps = cl.numWarps;
   options.cudaToolkit = cl.cudaPath;
   options.emitCubin = output == TileOutput::Cubin;
+  options.lineInfo = cl.lineInfo;
+  options.fpFusion = cl.fpFusion;
   tile::CompileResult result =
       tile::compileTileSource(source, "<tile-translation>", options);
   if (!result.succeeded) {

@@ -57,7 +57,8 @@ static std::string findPtxas(StringRef ptxas, StringRef toolkit,
 AssembleResult mlir::tile::assembleWithPtxas(StringRef ptxasPath,
                                              StringRef toolkit,
                                              StringRef toolkitGivenBy,
-                                             StringRef chip, StringRef ptx) {
+                                             StringRef chip, StringRef ptx,
+                                             bool lineInfo) {
   AssembleResult result;
   std::string ptxas =
       findPtxas(ptxasPath, toolkit, toolkitGivenBy, result.error);
@@ -77,7 +78,10 @@ AssembleResult mlir::tile::assembleWithPtxas(StringRef ptxasPath,
   llvm::sys::fs::createTemporaryFile("tile", "cubin", cubinPath);
   llvm::sys::fs::createTemporaryFile("tile", "log", logPath);
   std::string arch = "-arch=" + chip.str();
-  llvm::SmallVector<StringRef> args{ptxas, arch, "-o", cubinPath, ptxPath};
+  llvm::SmallVector<StringRef> args{ptxas, arch};
+  if (lineInfo)
+    args.push_back(kLineInfoFlag);
+  args.append({"-o", cubinPath, ptxPath});
   std::optional<StringRef> redirects[] = {std::nullopt, logPath.str(),
                                           logPath.str()};
   int status = llvm::sys::ExecuteAndWait(ptxas, args, std::nullopt, redirects);
@@ -185,17 +189,17 @@ static const NvJitLink *loadNvJitLink(StringRef path, std::string &error) {
 }
 
 AssembleResult mlir::tile::assembleWithNvJitLink(StringRef library,
-                                                 StringRef chip,
-                                                 StringRef ptx) {
+                                                 StringRef chip, StringRef ptx,
+                                                 bool lineInfo) {
   AssembleResult result;
   const NvJitLink *api = loadNvJitLink(library, result.error);
   if (!api)
     return result;
   result.assembler = api->description;
   std::string arch = "-arch=" + chip.str();
-  const char *options[] = {arch.c_str()};
+  const char *options[] = {arch.c_str(), kLineInfoFlag};
   NvJitLink::Handle handle = nullptr;
-  int code = api->create(&handle, 1, options);
+  int code = api->create(&handle, lineInfo ? 2 : 1, options);
   if (code != 0) {
     result.error = result.assembler + ": nvJitLinkCreate(" + arch +
                    ") failed with code " + std::to_string(code);

@@ -15,6 +15,10 @@
 
 namespace mlir::tile {
 
+/// The option of both assemblers that keeps the PTX's `.loc` line table in
+/// the cubin (for Nsight, cuobjdump and nvdisasm -g).
+constexpr const char *kLineInfoFlag = "-lineinfo";
+
 struct AssembleResult {
   bool succeeded = false;
   std::string cubin;
@@ -28,13 +32,16 @@ struct AssembleResult {
 /// when both are empty or missing and the toolkit is only the build's
 /// default (`toolkitGivenBy` empty; else "--cuda-path" or "CUDA_HOME"), the
 /// first ptxas on PATH. `assembler` in the result names the one that ran.
+/// `lineInfo` passes kLineInfoFlag.
 AssembleResult assembleWithPtxas(llvm::StringRef ptxas, llvm::StringRef toolkit,
                                  llvm::StringRef toolkitGivenBy,
-                                 llvm::StringRef chip, llvm::StringRef ptx);
+                                 llvm::StringRef chip, llvm::StringRef ptx,
+                                 bool lineInfo);
 
 /// Assembles in-process with the nvJitLink library at `library`.
 AssembleResult assembleWithNvJitLink(llvm::StringRef library,
-                                     llvm::StringRef chip, llvm::StringRef ptx);
+                                     llvm::StringRef chip, llvm::StringRef ptx,
+                                     bool lineInfo);
 
 } // namespace mlir::tile
 

@@ -25,6 +25,7 @@
 #include "mlir/Dialect/Index/IR/IndexDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/LLVMIR/Transforms/Passes.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
@@ -101,6 +102,7 @@ static void buildTileToGPUPipeline(OpPassManager &pm,
   pm.addPass(createTileAsyncDotOperands());
   ConvertTileToGPUOptions gpuOptions;
   gpuOptions.chip = options.chip;
+  gpuOptions.fpFusion = options.fpFusion;
   pm.addPass(createConvertTileToGPU(gpuOptions));
 }
 
@@ -128,7 +130,8 @@ mlir::tile::checkCompileOptions(const CompileOptions &options) {
 //===----------------------------------------------------------------------===//
 
 /// gpu.func kernels to the LLVM and NVVM dialects, with a target attached.
-static void buildGPUToNVVMPipeline(OpPassManager &pm, StringRef chip) {
+static void buildGPUToNVVMPipeline(OpPassManager &pm,
+                                   const CompileOptions &options) {
   OpPassManager &gpuModule = pm.nest<gpu::GPUModuleOp>();
   gpuModule.addPass(createCanonicalizerPass());
   gpuModule.addPass(createCSEPass());
@@ -138,8 +141,12 @@ static void buildGPUToNVVMPipeline(OpPassManager &pm, StringRef chip) {
   gpuModule.addPass(createCanonicalizerPass());
   gpuModule.addPass(createCSEPass());
   gpuModule.addPass(createReconcileUnrealizedCastsPass());
+  // A subprogram for each function turns the ops' source locations into the
+  // line table of the PTX (`.file`/`.loc`).
+  if (options.lineInfo)
+    pm.addPass(LLVM::createDIScopeForLLVMFuncOpPass());
   GpuNVVMAttachTargetOptions targetOptions;
-  targetOptions.chip = chip.str();
+  targetOptions.chip = options.chip;
   targetOptions.optLevel = 3;
   pm.addPass(createGpuNVVMAttachTarget(targetOptions));
 }
@@ -147,7 +154,7 @@ static void buildGPUToNVVMPipeline(OpPassManager &pm, StringRef chip) {
 void mlir::tile::buildTileToNVVMPipeline(OpPassManager &pm,
                                          const CompileOptions &options) {
   buildTileToGPUPipeline(pm, options);
-  buildGPUToNVVMPipeline(pm, options.chip);
+  buildGPUToNVVMPipeline(pm, options);
 }
 
 namespace {
@@ -162,6 +169,15 @@ struct TileToNVVMPipelineOptions
       *this, "num-stages",
       llvm::cl::desc("Loop iterations whose dot operands load at once"),
       llvm::cl::init(CompileOptions().numStages)};
+  Option<bool> lineInfo{
+      *this, "line-info",
+      llvm::cl::desc("Give the functions debug scopes, so that the PTX has "
+                     "a line table"),
+      llvm::cl::init(CompileOptions().lineInfo)};
+  Option<bool> fpFusion{
+      *this, "fp-fusion",
+      llvm::cl::desc("Let a float multiply and add fuse into an fma"),
+      llvm::cl::init(CompileOptions().fpFusion)};
 };
 } // namespace
 
@@ -186,6 +202,8 @@ void mlir::tile::registerTilePipelines() {
         compile.chip = options.chip;
         compile.numWarps = options.numWarps;
         compile.numStages = options.numStages;
+        compile.lineInfo = options.lineInfo;
+        compile.fpFusion = options.fpFusion;
         buildTileToNVVMPipeline(pm, compile);
         return success();
       },
@@ -371,6 +389,20 @@ static LogicalResult checkLibdevice(gpu::GPUModuleOp gpuModule,
   return success();
 }
 
+/// Removes the `debug` of the PTX's `.target` directive, which the NVPTX
+/// backend writes for any debug info, line tables too: ptxas reads it as
+/// device debugging (as -G) and leaves the code unoptimized. The `.loc`
+/// line table stays, and `-lineinfo` keeps it in the cubin.
+static void dropDebugTarget(std::string &ptx) {
+  size_t target = ptx.find("\n.target ");
+  if (target == std::string::npos)
+    return;
+  size_t end = ptx.find('\n', target + 1);
+  size_t debug = ptx.find(", debug", target);
+  if (debug != std::string::npos && debug < end)
+    ptx.erase(debug, strlen(", debug"));
+}
+
 /// The compile, on the caller's choice of stack.
 static void compile(StringRef source, StringRef bufferName,
                     const CompileOptions &options, CompileResult &result) {
@@ -419,7 +451,7 @@ static void compile(StringRef source, StringRef bufferName,
   collectLaunchFacts(*module, result.kernels);
 
   PassManager toNVVM(&context);
-  buildGPUToNVVMPipeline(toNVVM, options.chip);
+  buildGPUToNVVMPipeline(toNVVM, options);
   if (failed(toNVVM.run(*module)))
     return;
 
@@ -465,6 +497,8 @@ static void compile(StringRef source, StringRef bufferName,
   result.ptx.assign(ptx->begin(), ptx->end());
   while (!result.ptx.empty() && result.ptx.back() == '\0')
     result.ptx.pop_back();
+  if (options.lineInfo)
+    dropDebugTarget(result.ptx);
 
   if (options.emitCubin) {
     AssembleResult assembled =
@@ -472,9 +506,9 @@ static void compile(StringRef source, StringRef bufferName,
             ? assembleWithPtxas(
                   options.ptxas, toolkit.path,
                   toolkit.origin == kBuildDefaultToolkit ? "" : toolkit.origin,
-                  options.chip, result.ptx)
-            : assembleWithNvJitLink(options.nvJitLink, options.chip,
-                                    result.ptx);
+                  options.chip, result.ptx, options.lineInfo)
+            : assembleWithNvJitLink(options.nvJitLink, options.chip, result.ptx,
+                                    options.lineInfo);
     result.assembler = assembled.assembler;
     if (!assembled.succeeded) {
       diagnostics << "error: " << assembled.error << "\n";

@@ -9,7 +9,8 @@ variable always agree, in this process, in the C launcher (which reads
     del tile.knobs.runtime.override_arch         # back to the variable's value at start
 
 Setting a knob that changes code (`runtime.override_arch`,
-`runtime.debug`) drops the kernels this process has
+`runtime.debug`, `compilation.disable_line_info`,
+`language.default_fp_fusion`) drops the kernels this process has
 compiled and loaded, so the next launch compiles with it. `group.reset()`
 undoes a group's settings and `with group.scope():` restores them on exit.
 A knob tile does not have is an AttributeError naming the ones it has: a
@@ -149,10 +150,17 @@ class cache_knobs(_Group):
 
 class compilation_knobs(_Group):
     _name = "compilation"
+    disable_line_info = _Knob(
+        "TILE_DISABLE_LINE_INFO", False, bool,
+        "leave the source's line table out of the PTX and the cubin", recompiles=True)
 
 
 class language_knobs(_Group):
     _name = "language"
+    default_fp_fusion = _Knob(
+        "TILE_DEFAULT_FP_FUSION", True, bool,
+        "let a float multiply and add fuse into an fma, unless a launch says "
+        "enable_fp_fusion=", recompiles=True)
 
 
 class runtime_knobs(_Group):

@@ -51,7 +51,7 @@ def test_scope_restores_what_was_set_inside():
 
 
 def test_knobs_tile_lacks_are_errors():
-    with pytest.raises(AttributeError, match="tile has no knob compilation.instrumentation_mode \\(its compilation knobs: none\\)"):
+    with pytest.raises(AttributeError, match="tile has no knob compilation.instrumentation_mode \\(its compilation knobs: disable_line_info\\)"):
         knobs.compilation.instrumentation_mode = "consan"
     with pytest.raises(AttributeError, match="tile has no knob runtime.jit_cache_hook"):
         knobs.runtime.jit_cache_hook
@@ -79,3 +79,27 @@ def test_override_arch_recompiles_kernels_already_compiled(backend):  # noqa: F8
     with pytest.raises(ValueError, match="num_ctas > 1 requires NVIDIA SM90"):
         knobs.runtime.override_arch = "sm80"
         mul_add.warmup(FakeTensor(1 << 20, "float32"), grid=(1,), num_ctas=2)
+
+
+def test_line_info_and_fp_fusion_reach_the_compile_and_recompile(backend):  # noqa: F811
+    x = FakeTensor(1 << 20, "float32")
+    knobs.language.default_fp_fusion = False
+    mul_add.warmup(x, grid=(1,))
+    assert backend.flags[-1] == (True, False)  # line info: Triton's default
+    # The launch option wins over the knob's default.
+    mul_add.warmup(x, grid=(1,), enable_fp_fusion=True)
+    assert backend.flags[-1] == (True, True)
+    calls = len(backend.calls)
+    mul_add.warmup(x, grid=(1,), enable_fp_fusion=True)
+    assert len(backend.calls) == calls  # memoized with its flags
+    knobs.language.reset()
+    knobs.compilation.disable_line_info = True
+    mul_add.warmup(x, grid=(1,))
+    assert backend.flags[-1] == (False, True)
+    mul_add.warmup(x, grid=(1,), enable_fp_fusion=False)
+    assert backend.flags[-1] == (False, False)
+    with pytest.raises(TypeError, match="enable_fp_fusion is True or False, got 0"):
+        mul_add.warmup(x, grid=(1,), enable_fp_fusion=0)
+    knobs.compilation.reset()
+    tile.compile(mul_add, "*fp32", options={"enable_fp_fusion": False}, target="sm_80")
+    assert backend.flags[-1] == (True, False)

@@ -215,7 +215,7 @@ def simple(x_ptr):
 
 
 class FakeBackend:
-    def __call__(self, ir, chip, num_warps, emit_cubin=True):
+    def __call__(self, ir, chip, num_warps, emit_cubin=True, **options):
         raise AssertionError("the backend must not be reached")
 
 

@@ -96,15 +96,3 @@ def test_extern_libs_is_refused_as_the_table_says(monkeypatch: pytest.MonkeyPatc
     monkeypatch.setenv("TILE_INTERPRET", "1")
     with pytest.raises(Exception, match="got an unexpected keyword argument 'extern_libs'"):
         uses[(1,)](np.zeros(4, np.float32), WHAT="none", extern_libs={"libdevice": "x.bc"})
-
-
-def test_line_info_and_fp_fusion_switches_are_refused_as_the_table_says(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    np = pytest.importorskip("numpy", reason="the interpreter needs NumPy")
-    for group, knob in (("compilation", "disable_line_info"), ("language", "default_fp_fusion")):
-        with pytest.raises(AttributeError, match=f"tile has no knob {group}.{knob} "
-                           f"\\(its {group} knobs: none\\)"):
-            setattr(getattr(tile.knobs, group), knob, False)
-    monkeypatch.setenv("TILE_INTERPRET", "1")
-    with pytest.raises(Exception, match="got an unexpected keyword argument 'enable_fp_fusion'"):
-        uses[(1,)](np.zeros(4, np.float32), WHAT="none", enable_fp_fusion=False)

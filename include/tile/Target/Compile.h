@@ -50,6 +50,14 @@ struct CompileOptions {
   std::string nvJitLink;
   /// Whether to assemble a cubin.
   bool emitCubin = true;
+  /// Whether the PTX and the cubin carry a line table of the source's
+  /// locations (`.loc`, ptxas -lineinfo), as Triton's default
+  /// (knobs.compilation.disable_line_info) has.
+  bool lineInfo = true;
+  /// Whether a float multiply feeding an add or subtract may fuse into one
+  /// fma, as Triton's default (enable_fp_fusion) allows; off, each rounds
+  /// (`mul.rn`, `add.rn`).
+  bool fpFusion = true;
 };
 
 /// What one kernel needs to be launched.

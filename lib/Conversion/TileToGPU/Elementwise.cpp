@@ -119,11 +119,13 @@ Value KernelEmitter::emitScalarOp(Operation *op, ValueRange operands,
     return OpTy::create(builder, loc, operands[0], operands[1]);
   };
   // A multiply feeding an add may fuse into one fma, as Triton's default
-  // (enable_fp_fusion) allows.
+  // (enable_fp_fusion) allows. Without the flag the NVPTX backend rounds
+  // each (mul.rn, add.rn), so ptxas cannot fuse them either.
   auto contractible = [&](auto tag) -> Value {
     using OpTy = decltype(tag);
     auto op = OpTy::create(builder, loc, operands[0], operands[1]);
-    op.setFastmath(arith::FastMathFlags::contract);
+    if (fpFusion)
+      op.setFastmath(arith::FastMathFlags::contract);
     return op;
   };
   // libdevice has f32 and f64 versions only: compute f16/bf16 in f32.

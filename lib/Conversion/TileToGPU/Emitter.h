@@ -142,10 +142,11 @@ MemoryHints memoryHints(std::optional<StringRef> cache,
 
 class KernelEmitter {
 public:
+  /// `fpFusion`: whether float multiplies and adds may fuse into fmas.
   KernelEmitter(func::FuncOp kernel, gpu::GPUFuncOp gpuFunc, int64_t numWarps,
-                AxisInfoAnalysis &axisInfo)
+                AxisInfoAnalysis &axisInfo, bool fpFusion)
       : kernel(kernel), gpuFunc(gpuFunc), numWarps(numWarps),
-        threads(numWarps * kWarpSize), axisInfo(axisInfo),
+        threads(numWarps * kWarpSize), fpFusion(fpFusion), axisInfo(axisInfo),
         builder(kernel.getContext()), entryBuilder(kernel.getContext()) {}
 
   LogicalResult emit();
@@ -460,6 +461,7 @@ private:
   func::FuncOp kernel;
   gpu::GPUFuncOp gpuFunc;
   int64_t numWarps, threads;
+  bool fpFusion;
   AxisInfoAnalysis &axisInfo;
   OpBuilder builder;
   /// Inserts at the kernel's entry, after the thread id: per-thread values

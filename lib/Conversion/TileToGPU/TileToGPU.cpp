@@ -84,7 +84,7 @@ struct ConvertTileToGPUPass
       gpuFunc.setKnownBlockSizeAttr(
           builder.getDenseI32ArrayAttr({threads, 1, 1}));
       AxisInfoAnalysis axisInfo(kernel);
-      KernelEmitter emitter(kernel, gpuFunc, numWarps, axisInfo);
+      KernelEmitter emitter(kernel, gpuFunc, numWarps, axisInfo, fpFusion);
       if (failed(emitter.emit()))
         return signalPassFailure();
       int64_t shared = emitter.getSharedBytes();

@@ -28,7 +28,10 @@ def ConvertTileToGPU : Pass<"convert-tile-to-gpu", "ModuleOp"> {
   }];
   let options = [
     Option<"chip", "chip", "std::string", "\"sm_90\"",
-           "Target GPU, for its shared-memory limit">
+           "Target GPU, for its shared-memory limit">,
+    Option<"fpFusion", "fp-fusion", "bool", "true",
+           "Let a float multiply feeding an add or subtract fuse into an fma "
+           "(Triton's enable_fp_fusion)">
   ];
   let dependentDialects = [
     "::mlir::gpu::GPUDialect", "::mlir::NVVM::NVVMDialect",
