@@ -126,3 +126,17 @@ def test_int_arguments_take_the_narrowest_type(value, ty):
 def test_ints_beyond_64_bits_overflow(value):
     with pytest.raises(OverflowError, match="fits in none of i32, i64 and u64"):
         argument_type(value)
+
+
+@requires_library
+def test_warmup_takes_dtypes_for_pointers_and_device_caches_clear():
+    kernel = offset_copy.warmup(tl.float32, tl.float32, N=8, grid=(1,))
+    assert kernel.metadata.signature == {"a": "*fp32", "o": "*fp32"}
+    # A dtype stands for a tensor at address 0: 16-byte aligned.
+    assert kernel.metadata.specialization["divisible_by_16"] == ["a", "o"]
+    assert offset_copy._compiled
+    offset_copy.device_caches.clear()
+    assert not offset_copy._compiled
+    torch = pytest.importorskip("torch", reason="torch dtypes need torch")
+    kernel = offset_copy.warmup(torch.float16, torch.float16, N=8, grid=(1,))
+    assert kernel.metadata.signature == {"a": "*fp16", "o": "*fp16"}

@@ -12,7 +12,7 @@ from .. import interpreter
 from ..compiler.dependencies import GlobalRead, kernel_dependencies
 from ..compiler.source import FunctionSource, function_source
 from ..errors import CompilationError, TileError
-from ..language.types import const, constexpr, dtype_from_annotation
+from ..language.types import const, constexpr, dtype, dtype_from_annotation
 
 
 def _is_annotation(annotation: Any, marker: type) -> bool:
@@ -22,6 +22,37 @@ def _is_annotation(annotation: Any, marker: type) -> bool:
         return True
     return isinstance(annotation, str) and \
         annotation.strip("'\"").split(".")[-1] == marker.__name__
+
+
+class MockTensor:
+    """What a dtype given to `warmup` stands for (Triton's MockTensor): a
+    tensor of that dtype at address 0, so 16-byte aligned."""
+
+    def __init__(self, dtype: Any) -> None:
+        self.dtype = dtype
+
+    def data_ptr(self) -> int:
+        return 0
+
+    @staticmethod
+    def wrap_dtype(arg: Any) -> Any:
+        kind = type(arg)
+        if isinstance(arg, dtype) and not arg.is_ptr() or \
+                (kind.__name__ == "dtype" and kind.__module__ == "torch"):
+            return MockTensor(arg)
+        return arg
+
+
+class DeviceCaches:
+    """Triton's `JITFunction.device_caches`: here only `clear()`, which drops
+    the kernels compiled and loaded in this process (tile compiles per chip,
+    and one memo serves every device)."""
+
+    def __init__(self, jit: "JITFunction") -> None:
+        self._jit = jit
+
+    def clear(self) -> None:
+        self._jit.forget_compiled_kernels()
 
 
 class JITFunction:
@@ -84,6 +115,11 @@ class JITFunction:
         # The globals the last compile's key read (forget_stale_kernels).
         self._global_reads: Sequence[GlobalRead] = ()
         _LIVE.add(self)
+
+    @property
+    def device_caches(self) -> "DeviceCaches":
+        """Triton's per-device kernel caches, for `device_caches.clear()`."""
+        return DeviceCaches(self)
 
     def forget_compiled_kernels(self) -> None:
         """Drops the kernels compiled and loaded in this process (the disk
@@ -172,10 +208,13 @@ class JITFunction:
         return dispatcher[grid]  # it checks TILE_INTERPRET itself, in C
 
     def warmup(self, *args: Any, grid: Any = (1,), **kwargs: Any) -> Any:
-        """Compiles for these arguments without launching; returns the artifact."""
+        """Compiles for these arguments without launching; returns the artifact.
+        As in Triton, a dtype (`torch.float32`, `tl.float16`) stands for a
+        pointer to it: `kernel.warmup(torch.float32, BLOCK=128)`."""
         from .launch import compile_for_args, split_options
         self.forget_stale_kernels()
-        kwargs = dict(kwargs)
+        args = tuple(MockTensor.wrap_dtype(arg) for arg in args)
+        kwargs = {name: MockTensor.wrap_dtype(value) for name, value in kwargs.items()}
         options = split_options(self, kwargs)
         compiled = compile_for_args(self, args, kwargs, options)[0]
         # `compiled[grid](...)` launches through this function with the same
