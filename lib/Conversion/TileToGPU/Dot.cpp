@@ -97,8 +97,8 @@ LogicalResult KernelEmitter::emitDot(DotOp op) {
   }
   // Register-tiled FMA: a and b go to shared memory in their own type (in
   // the row-major order of their padded shapes); each thread accumulates its
-  // registers of the result in f32 over k. Rows and columns in the padding
-  // read padding and are never stored.
+  // registers of the result in f32 over k (i8 inputs: in i32, exactly).
+  // Rows and columns in the padding read padding and are never stored.
   Location loc = op.getLoc();
   auto aType = cast<BlockType>(op.getA().getType());
   auto bType = cast<BlockType>(op.getB().getType());
@@ -123,11 +123,20 @@ LogicalResult KernelEmitter::emitDot(DotOp op) {
   SmallVector<SmallVector<Value>> coords;
   for (int64_t reg = 0; reg < layout.numRegisters(); ++reg)
     coords.push_back(registerCoords(layout, reg));
-  Type f32 = builder.getF32Type();
-  auto toF32 = [&](Value value) {
-    return element.isF32()
-               ? value
-               : Value(arith::ExtFOp::create(builder, loc, f32, value));
+  bool integer = element.isInteger(8);
+  Type wide = integer ? Type(builder.getI32Type()) : builder.getF32Type();
+  auto widen = [&](Value value) -> Value {
+    if (value.getType() == wide)
+      return value;
+    if (integer)
+      return arith::ExtSIOp::create(builder, loc, wide, value);
+    return arith::ExtFOp::create(builder, loc, wide, value);
+  };
+  auto multiplyAdd = [&](Value a, Value b, Value acc) -> Value {
+    if (!integer)
+      return math::FmaOp::create(builder, loc, a, b, acc);
+    return arith::AddIOp::create(
+        builder, loc, arith::MulIOp::create(builder, loc, a, b), acc);
   };
   auto kLoop = scf::ForOp::create(builder, loc, zero, constI32(loc, k),
                                   constI32(loc, 1), accumulators);
@@ -146,7 +155,7 @@ LogicalResult KernelEmitter::emitDot(DotOp op) {
             builder, loc,
             arith::MulIOp::create(builder, loc, row, constI32(loc, kPadded)),
             kk);
-        a = toF32(loadShared(loc, zero, index, element));
+        a = widen(loadShared(loc, zero, index, element));
       }
       Value &b = bCache[col];
       if (!b) {
@@ -154,10 +163,9 @@ LogicalResult KernelEmitter::emitDot(DotOp op) {
             builder, loc,
             arith::MulIOp::create(builder, loc, kk, constI32(loc, nPadded)),
             col);
-        b = toF32(loadShared(loc, bBase, index, element));
+        b = widen(loadShared(loc, bBase, index, element));
       }
-      next.push_back(math::FmaOp::create(builder, loc, a, b,
-                                         kLoop.getRegionIterArgs()[reg]));
+      next.push_back(multiplyAdd(a, b, kLoop.getRegionIterArgs()[reg]));
     }
     popScope();
     scf::YieldOp::create(builder, loc, next);

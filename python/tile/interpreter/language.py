@@ -796,35 +796,35 @@ def histogram(input: Any, num_bins: Any, mask: Any = None) -> Tensor:
 def dot(input: Any, other: Any, acc: Any = None, input_precision: Any = None,
         allow_tf32: Any = None, max_num_imprecise_acc: Any = None,
         out_dtype: Any = T.float32) -> Tensor:
-    """fp16/bf16/fp32 operands, products and sums in f32 (as the compiled
-    kernel's f32 FMA loop; the order of the sums differs)."""
+    """The compiler's typing (core.dot_operand_types): float operands with
+    products and sums in f32 (as the compiled kernel's f32 FMA loop; the
+    order of the sums differs), int8 ones exactly in int32."""
     a, b = O.to_value(input), O.to_value(other)
     if len(a.shape) != 2 or len(b.shape) != 2:
         raise TileError(f"tl.dot needs two rank-2 blocks, got shapes {a.shape} and {b.shape}")
     if a.shape[1] != b.shape[0]:
         raise TileError(f"tl.dot shapes do not agree: {a.shape[0]}x{a.shape[1]} times "
                         f"{b.shape[0]}x{b.shape[1]} ({a.shape[1]} != {b.shape[0]})")
-    if a.dtype.is_fp8() and b.dtype.is_fp8():  # exact in f16, as compiled
-        a, b = O.cast(a, T.float16), O.cast(b, T.float16)
-    if a.dtype not in C._DOT_TYPES or b.dtype not in C._DOT_TYPES:
-        raise TileError(f"tl.dot supports fp16, bf16 and fp32 operands, and two fp8 ones, "
-                        f"got {a.dtype} and {b.dtype}")
-    if a.dtype != b.dtype:
-        common = S.computation_type(a.dtype, b.dtype, False)
-        a, b = O.cast(a, common), O.cast(b, common)
+    operand, accumulator_type = C.dot_operand_types(a.dtype, b.dtype)
+    a, b = O.cast(a, operand), O.cast(b, operand)
     result_shape = [a.shape[0], b.shape[1]]
-    out = _dtype(out_dtype)
     if unwrap(acc) is None:
-        accumulator = full(result_shape, 0.0, T.float32)
+        out = C.dot_result_type(accumulator_type, None, out_dtype)
+        accumulator = full(result_shape, 0, accumulator_type)
     else:
         accumulator = O.to_value(acc)
         if accumulator.shape != result_shape:
             raise TileError(f"tl.dot accumulator has shape {accumulator.shape}, "
                             f"expected {result_shape}")
-        out = accumulator.dtype
-        accumulator = O.cast(accumulator, T.float32)
-    products = np.matmul(a.data.astype(np.float32), b.data.astype(np.float32))
-    return O.cast(make(accumulator.data + products, T.float32), out)
+        C.check_dot_accumulator(accumulator_type, accumulator.dtype)
+        out = C.dot_result_type(accumulator_type, accumulator.dtype, out_dtype)
+        accumulator = O.cast(accumulator, accumulator_type)
+    wide = np.int32 if accumulator_type == T.int32 else np.float32
+    # int32 products of int8s and their sums wrap as the compiled i32 ones do.
+    with np.errstate(over="ignore"):
+        products = np.matmul(a.data.astype(wide), b.data.astype(wide))
+        total = accumulator.data + products
+    return O.cast(make(total.astype(wide), accumulator_type), out)
 
 
 # ----------------------------------------------------------------------------

@@ -951,6 +951,37 @@ def inline_asm_elementwise(asm: Any, constraints: Any, args: Any, dtype: Any, is
 _DOT_TYPES = (T.float16, T.bfloat16, T.float32)
 
 
+def dot_operand_types(a: dtype, b: dtype) -> tuple[dtype, dtype]:
+    """Triton's dot typing, shared by the compiler and the interpreter: the
+    element type both operands are computed in and the accumulator's. Two
+    int8 operands accumulate in int32 (exactly); fp16/bf16/fp32 ones in fp32
+    (mixed ones in their common type); two fp8 ones in fp16 (their products
+    are exact there) with fp32 sums."""
+    if a == T.int8 and b == T.int8:
+        return T.int8, T.int32
+    if a.is_fp8() and b.is_fp8():
+        return T.float16, T.float32
+    if a not in _DOT_TYPES or b not in _DOT_TYPES:
+        raise TileError(f"tl.dot supports fp16, bf16 and fp32 operands, two fp8 ones, and two "
+                        f"int8 ones (int32 result), got {a} and {b}")
+    return (a if a == b else S.computation_type(a, b, False)), T.float32
+
+
+def dot_result_type(accumulator: dtype, acc: Any, out_dtype: Any) -> dtype:
+    """The result's element type: the `acc=` block's if given, else out_dtype
+    (int8 dots give int32, as Triton's do, whatever out_dtype says)."""
+    if acc is not None:
+        return acc
+    return T.int32 if accumulator == T.int32 else _dtype(out_dtype)
+
+
+def check_dot_accumulator(accumulator: dtype, acc: dtype) -> None:
+    if accumulator == T.int32 and acc != T.int32:
+        raise TileError(f"tl.dot of int8 blocks accumulates in int32; acc= is {acc}")
+    if accumulator != T.int32 and acc.is_int():
+        raise TileError(f"tl.dot of float blocks accumulates in float32; acc= is {acc}")
+
+
 @builtin
 def dot(input: Any, other: Any, acc: Any = None, input_precision: Any = None,
         allow_tf32: Any = None, max_num_imprecise_acc: Any = None, out_dtype: Any = T.float32,
@@ -962,26 +993,20 @@ def dot(input: Any, other: Any, acc: Any = None, input_precision: Any = None,
     if a.shape[1] != bb.shape[0]:
         raise TileError(f"tl.dot shapes do not agree: {a.shape[0]}x{a.shape[1]} times "
                         f"{bb.shape[0]}x{bb.shape[1]} ({a.shape[1]} != {bb.shape[0]})")
-    if a.dtype.is_fp8() and bb.dtype.is_fp8():
-        # Their products are exact in f16's tensor-core path (f32 sums).
-        a, bb = S.cast(b, a, T.float16), S.cast(b, bb, T.float16)
-    if a.dtype not in _DOT_TYPES or bb.dtype not in _DOT_TYPES:
-        raise TileError(f"tl.dot supports fp16, bf16 and fp32 operands, and two fp8 ones, "
-                        f"got {a.dtype} and {bb.dtype}")
-    if a.dtype != bb.dtype:
-        common = S.computation_type(a.dtype, bb.dtype, False)
-        a, bb = S.cast(b, a, common), S.cast(b, bb, common)
+    operand, accumulator_type = dot_operand_types(a.dtype, bb.dtype)
+    a, bb = S.cast(b, a, operand), S.cast(b, bb, operand)
     result_shape = [a.shape[0], bb.shape[1]]
-    out = _dtype(out_dtype)
     if unwrap(acc) is None:
-        accumulator = S.block_constant(b, 0.0, block_type(T.float32, result_shape))
+        out = dot_result_type(accumulator_type, None, out_dtype)
+        accumulator = S.block_constant(b, 0, block_type(accumulator_type, result_shape))
     else:
         accumulator = S.to_tensor(b, acc)
         if accumulator.shape != result_shape:
             raise TileError(f"tl.dot accumulator has shape {accumulator.shape}, "
                             f"expected {result_shape}")
-        out = accumulator.dtype
-        accumulator = S.cast(b, accumulator, T.float32)
+        check_dot_accumulator(accumulator_type, accumulator.dtype)
+        out = dot_result_type(accumulator_type, accumulator.dtype, out_dtype)
+        accumulator = S.cast(b, accumulator, accumulator_type)
     result = tensor(b.dot(a.handle, bb.handle, accumulator.handle))
     return S.cast(b, result, out)
 

@@ -209,12 +209,16 @@ class JITFunction:
 
     def warmup(self, *args: Any, grid: Any = (1,), **kwargs: Any) -> Any:
         """Compiles for these arguments without launching; returns the artifact.
-        As in Triton, a dtype (`torch.float32`, `tl.float16`) stands for a
-        pointer to it: `kernel.warmup(torch.float32, BLOCK=128)`."""
+        As in Triton, a dtype (`torch.float32`, `tl.float16`) given
+        positionally for a runtime parameter stands for a pointer to it:
+        `kernel.warmup(torch.float32, BLOCK=128)`."""
         from .launch import compile_for_args, split_options
         self.forget_stale_kernels()
-        args = tuple(MockTensor.wrap_dtype(arg) for arg in args)
-        kwargs = {name: MockTensor.wrap_dtype(value) for name, value in kwargs.items()}
+        # Positional runtime arguments, as Triton wraps them (a constexpr
+        # parameter keeps its dtype).
+        args = tuple(arg if name in self.constexpr_names else MockTensor.wrap_dtype(arg)
+                     for name, arg in zip(self.arg_names, args)) + args[len(self.arg_names):]
+        kwargs = dict(kwargs)
         options = split_options(self, kwargs)
         compiled = compile_for_args(self, args, kwargs, options)[0]
         # `compiled[grid](...)` launches through this function with the same

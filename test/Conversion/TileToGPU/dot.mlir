@@ -24,3 +24,28 @@ func.func @dot_fma(%a: !tile.ptr<f16>, %c: !tile.ptr<f32>) {
   tile.store %cp, %f : !tile.block<256x!tile.ptr<f32>>
   return
 }
+
+// int8 dot: the same loop in i32, each i8 sign-extended; no float anywhere.
+// CHECK-LABEL: gpu.func @dot_int8
+// CHECK: llvm.store {{.*}} : i8, !llvm.ptr<3>
+// CHECK: scf.for
+// CHECK: llvm.load {{.*}} : !llvm.ptr<3> -> i8
+// CHECK: arith.extsi {{.*}} : i8 to i32
+// CHECK: arith.muli {{.*}} : i32
+// CHECK: arith.addi {{.*}} : i32
+// CHECK-NOT: math.fma
+// CHECK: gpu.return
+func.func @dot_int8(%a: !tile.ptr<i8>, %c: !tile.ptr<i32>) {
+  %r = tile.arange 0, 256 : !tile.block<256xi32>
+  %ab = tile.splat %a : !tile.ptr<i8> -> !tile.block<256x!tile.ptr<i8>>
+  %ap = tile.addptr %ab, %r : !tile.block<256x!tile.ptr<i8>>, !tile.block<256xi32>
+  %av = tile.load %ap : !tile.block<256x!tile.ptr<i8>>
+  %m = tile.reshape %av : !tile.block<256xi8> -> !tile.block<16x16xi8>
+  %zero = tile.constant dense<0> : !tile.block<16x16xi32>
+  %d = tile.dot %m, %m, %zero : !tile.block<16x16xi8>, !tile.block<16x16xi8> -> !tile.block<16x16xi32>
+  %f = tile.reshape %d : !tile.block<16x16xi32> -> !tile.block<256xi32>
+  %cb = tile.splat %c : !tile.ptr<i32> -> !tile.block<256x!tile.ptr<i32>>
+  %cp = tile.addptr %cb, %r : !tile.block<256x!tile.ptr<i32>>, !tile.block<256xi32>
+  tile.store %cp, %f : !tile.block<256x!tile.ptr<i32>>
+  return
+}

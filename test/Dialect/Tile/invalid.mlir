@@ -927,16 +927,32 @@ func.func @dot_mixed_inputs(%a: !tile.block<32x16xf16>, %b: !tile.block<16x64xbf
 // -----
 
 func.func @dot_f64_inputs(%a: !tile.block<32x16xf64>, %b: !tile.block<16x64xf64>, %c: !tile.block<32x64xf32>) {
-  // expected-error @+1 {{'tile.dot' op inputs must be f16, bf16 or f32, not 'f64'}}
+  // expected-error @+1 {{'tile.dot' op inputs must be f16, bf16 or f32 (f32 accumulator), or i8 (i32 accumulator), not 'f64'}}
   %0 = tile.dot %a, %b, %c : !tile.block<32x16xf64>, !tile.block<16x64xf64> -> !tile.block<32x64xf32>
   return
 }
 
 // -----
 
-func.func @dot_int_inputs(%a: !tile.block<32x16xi8>, %b: !tile.block<16x64xi8>, %c: !tile.block<32x64xf32>) {
-  // expected-error @+1 {{'tile.dot' op operand #0 must be block of f16, bf16, f32 or f64, but got '!tile.block<32x16xi8>'}}
+func.func @dot_int8_float_acc(%a: !tile.block<32x16xi8>, %b: !tile.block<16x64xi8>, %c: !tile.block<32x64xf32>) {
+  // expected-error @+1 {{'tile.dot' op accumulator of i8 inputs must be i32, not 'f32'}}
   %0 = tile.dot %a, %b, %c : !tile.block<32x16xi8>, !tile.block<16x64xi8> -> !tile.block<32x64xf32>
+  return
+}
+
+// -----
+
+func.func @dot_int16_inputs(%a: !tile.block<32x16xi16>, %b: !tile.block<16x64xi16>, %c: !tile.block<32x64xi32>) {
+  // expected-error @+1 {{'tile.dot' op inputs must be f16, bf16 or f32 (f32 accumulator), or i8 (i32 accumulator), not 'i16'}}
+  %0 = tile.dot %a, %b, %c : !tile.block<32x16xi16>, !tile.block<16x64xi16> -> !tile.block<32x64xi32>
+  return
+}
+
+// -----
+
+func.func @dot_pointer_inputs(%a: !tile.block<32x16x!tile.ptr<f32>>, %b: !tile.block<16x64x!tile.ptr<f32>>, %c: !tile.block<32x64xf32>) {
+  // expected-error @+1 {{'tile.dot' op operand #0 must be block of scalars, but got '!tile.block<32x16x!tile.ptr<f32>>'}}
+  %0 = tile.dot %a, %b, %c : !tile.block<32x16x!tile.ptr<f32>>, !tile.block<16x64x!tile.ptr<f32>> -> !tile.block<32x64xf32>
   return
 }
 

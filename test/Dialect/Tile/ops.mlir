@@ -803,3 +803,10 @@ func.func @inline_asm(%x: !tile.block<128xi32>, %b: !tile.block<128xi8>, %n: i32
   %one = tile.inline_asm "mov.b32 $0, 1;", "=r" {pack = 1 : i32} : () -> (i32)
   return
 }
+
+// CHECK-LABEL: func.func @dot_int8
+func.func @dot_int8(%a: !tile.block<32x16xi8>, %b: !tile.block<16x64xi8>, %c: !tile.block<32x64xi32>) -> !tile.block<32x64xi32> {
+  // CHECK: tile.dot %{{.*}}, %{{.*}}, %{{.*}} : !tile.block<32x16xi8>, !tile.block<16x64xi8> -> !tile.block<32x64xi32>
+  %0 = tile.dot %a, %b, %c : !tile.block<32x16xi8>, !tile.block<16x64xi8> -> !tile.block<32x64xi32>
+  return %0 : !tile.block<32x64xi32>
+}

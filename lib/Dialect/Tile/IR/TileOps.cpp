@@ -947,8 +947,10 @@ LogicalResult ScanOp::verify() {
 
 /// The checks `tile.dot` and `tile.warp_group_dot` share: a[M x K] * b[K x N]
 /// + acc[M x N] with one input element type and an f32 accumulator.
+/// `allowInt8`: i8 operands with an i32 accumulator (tile.dot's FMA path)
+/// are allowed too.
 static LogicalResult verifyDotShapes(Operation *op, BlockType a, BlockType b,
-                                     BlockType acc) {
+                                     BlockType acc, bool allowInt8 = false) {
   if (a.getRank() != 2 || b.getRank() != 2 || acc.getRank() != 2)
     return op->emitOpError()
            << "needs rank-2 operands, got " << formatShape(a.getShape()) << ", "
@@ -966,9 +968,17 @@ static LogicalResult verifyDotShapes(Operation *op, BlockType a, BlockType b,
   if (element != b.getElementType())
     return op->emitOpError() << "a and b must have one element type, got "
                              << element << " and " << b.getElementType();
+  if (allowInt8 && element.isInteger(8)) {
+    if (!acc.getElementType().isInteger(32))
+      return op->emitOpError() << "accumulator of i8 inputs must be i32, not "
+                               << acc.getElementType();
+    return success();
+  }
   if (!element.isF16() && !element.isBF16() && !element.isF32())
     return op->emitOpError()
-           << "inputs must be f16, bf16 or f32, not " << element;
+           << "inputs must be f16, bf16 or f32"
+           << (allowInt8 ? " (f32 accumulator), or i8 (i32 accumulator)" : "")
+           << ", not " << element;
   if (!acc.getElementType().isF32())
     return op->emitOpError()
            << "accumulator must be f32, not " << acc.getElementType();
@@ -978,7 +988,8 @@ static LogicalResult verifyDotShapes(Operation *op, BlockType a, BlockType b,
 LogicalResult DotOp::verify() {
   return verifyDotShapes(*this, cast<BlockType>(getA().getType()),
                          cast<BlockType>(getB().getType()),
-                         cast<BlockType>(getAcc().getType()));
+                         cast<BlockType>(getAcc().getType()),
+                         /*allowInt8=*/true);
 }
 
 //===----------------------------------------------------------------------===//

@@ -595,16 +595,19 @@ def Tile_DotOp : Tile_Op<"dot", [Pure,
   let summary = "Matrix product with accumulation";
   let description = [{
     `a[M x K] * b[K x N] + acc[M x N]`. `a` and `b` are f16, bf16 or f32
-    blocks of one element type; the accumulator and result are f32. Products
-    are accumulated in f32.
+    blocks of one element type, with an f32 accumulator and result: products
+    are accumulated in f32. Or both are i8, with an i32 accumulator and
+    result (Triton's int8 dot): exact, wrapping as i32 arithmetic does.
 
     ```mlir
     %d = tile.dot %a, %b, %c : !tile.block<32x16xf16>, !tile.block<16x64xf16>
         -> !tile.block<32x64xf32>
+    %e = tile.dot %p, %q, %r : !tile.block<32x32xi8>, !tile.block<32x16xi8>
+        -> !tile.block<32x16xi32>
     ```
   }];
-  let arguments = (ins Tile_FloatBlock:$a, Tile_FloatBlock:$b, Tile_FloatBlock:$acc);
-  let results = (outs Tile_FloatBlock:$result);
+  let arguments = (ins Tile_ScalarBlock:$a, Tile_ScalarBlock:$b, Tile_ScalarBlock:$acc);
+  let results = (outs Tile_ScalarBlock:$result);
   let assemblyFormat = [{
     $a `,` $b `,` $acc attr-dict `:` type($a) `,` type($b) `->` type($acc)
   }];
