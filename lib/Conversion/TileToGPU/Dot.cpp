@@ -97,21 +97,26 @@ LogicalResult KernelEmitter::emitDot(DotOp op) {
   }
   // Register-tiled FMA: a and b go to shared memory in their own type (in
   // the row-major order of their padded shapes); each thread accumulates its
-  // registers of the result in f32 over k (i8 inputs: in i32, exactly).
-  // Rows and columns in the padding read padding and are never stored.
+  // registers of the result over k, in f32 (i8 inputs: in i32, exactly; f64
+  // ones in f64). A rank-3 dot is a batch of them: the leading coordinate of
+  // a result register picks its a and b. Rows and columns in the padding
+  // read padding and are never stored.
   Location loc = op.getLoc();
   auto aType = cast<BlockType>(op.getA().getType());
   auto bType = cast<BlockType>(op.getB().getType());
   auto cType = cast<BlockType>(op.getAcc().getType());
   BlockLayout aLayout = getBlockLayout(aType), bLayout = getBlockLayout(bType);
-  int64_t k = aType.getShape()[1];
-  int64_t kPadded = aLayout.linear.getShape()[1];
-  int64_t nPadded = bLayout.linear.getShape()[1];
+  int64_t rank = aType.getRank();
+  ArrayRef<int64_t> aPadded = aLayout.linear.getShape();
+  ArrayRef<int64_t> bPadded = bLayout.linear.getShape();
+  int64_t k = aType.getShape()[rank - 1];
+  int64_t mPadded = aPadded[rank - 2], kPadded = aPadded[rank - 1];
+  int64_t bkPadded = bPadded[rank - 2], nPadded = bPadded[rank - 1];
   Type element = aType.getElementType();
   int64_t bytes = elementBytes(element);
   int64_t bOffset =
-      (aLayout.linear.getShape()[0] * kPadded * bytes + 15) / 16 * 16;
-  reserveShared(bOffset + kPadded * nPadded * bytes);
+      (ShapedType::getNumElements(aPadded) * bytes + 15) / 16 * 16;
+  reserveShared(bOffset + ShapedType::getNumElements(bPadded) * bytes);
   Value zero = constI32(loc, 0);
   Value bBase = constI32(loc, bOffset);
   barrier(loc);
@@ -120,11 +125,39 @@ LogicalResult KernelEmitter::emitDot(DotOp op) {
   barrier(loc);
   BlockLayout layout = getBlockLayout(cType);
   SmallVector<Value> accumulators = getRegisters(op.getAcc());
-  SmallVector<SmallVector<Value>> coords;
-  for (int64_t reg = 0; reg < layout.numRegisters(); ++reg)
-    coords.push_back(registerCoords(layout, reg));
+  // Per result register: the first element of its row of a and of its
+  // column of b (the batch's matrices, in a batch), one value per distinct
+  // row or column, so that the loop loads each once.
+  llvm::DenseMap<std::pair<Value, Value>, Value> aStarts, bStarts;
+  SmallVector<Value> aRowStarts, bColumnStarts;
+  for (int64_t reg = 0; reg < layout.numRegisters(); ++reg) {
+    SmallVector<Value> coords = registerCoords(layout, reg);
+    Value batch = rank == 3 ? coords[0] : Value();
+    Value row = coords[rank - 2], col = coords[rank - 1];
+    auto start = [&](int64_t batchStride, Value offset) -> Value {
+      if (!batch)
+        return offset;
+      return arith::AddIOp::create(
+          builder, loc,
+          arith::MulIOp::create(builder, loc, batch,
+                                constI32(loc, batchStride)),
+          offset);
+    };
+    Value &aRow = aStarts[{batch, row}];
+    if (!aRow)
+      aRow = start(
+          mPadded * kPadded,
+          arith::MulIOp::create(builder, loc, row, constI32(loc, kPadded)));
+    Value &bColumn = bStarts[{batch, col}];
+    if (!bColumn)
+      bColumn = start(bkPadded * nPadded, col);
+    aRowStarts.push_back(aRow);
+    bColumnStarts.push_back(bColumn);
+  }
   bool integer = element.isInteger(8);
-  Type wide = integer ? Type(builder.getI32Type()) : builder.getF32Type();
+  Type wide = integer           ? Type(builder.getI32Type())
+              : element.isF64() ? element
+                                : builder.getF32Type();
   auto widen = [&](Value value) -> Value {
     if (value.getType() == wide)
       return value;
@@ -145,26 +178,22 @@ LogicalResult KernelEmitter::emitDot(DotOp op) {
     builder.setInsertionPointToStart(kLoop.getBody());
     pushScope();
     Value kk = kLoop.getInductionVar();
+    Value kRow =
+        arith::MulIOp::create(builder, loc, kk, constI32(loc, nPadded));
     SmallVector<Value> next;
     llvm::DenseMap<Value, Value> aCache, bCache;
     for (int64_t reg = 0; reg < layout.numRegisters(); ++reg) {
-      Value row = coords[reg][0], col = coords[reg][1];
-      Value &a = aCache[row];
-      if (!a) {
-        Value index = arith::AddIOp::create(
-            builder, loc,
-            arith::MulIOp::create(builder, loc, row, constI32(loc, kPadded)),
-            kk);
-        a = widen(loadShared(loc, zero, index, element));
-      }
-      Value &b = bCache[col];
-      if (!b) {
-        Value index = arith::AddIOp::create(
-            builder, loc,
-            arith::MulIOp::create(builder, loc, kk, constI32(loc, nPadded)),
-            col);
-        b = widen(loadShared(loc, bBase, index, element));
-      }
+      Value &a = aCache[aRowStarts[reg]];
+      if (!a)
+        a = widen(loadShared(
+            loc, zero, arith::AddIOp::create(builder, loc, aRowStarts[reg], kk),
+            element));
+      Value &b = bCache[bColumnStarts[reg]];
+      if (!b)
+        b = widen(loadShared(
+            loc, bBase,
+            arith::AddIOp::create(builder, loc, kRow, bColumnStarts[reg]),
+            element));
       next.push_back(multiplyAdd(a, b, kLoop.getRegionIterArgs()[reg]));
     }
     popScope();

@@ -28,6 +28,58 @@ static Type operandType(OpBuilder &builder, Type type, int64_t count) {
   return builder.getIntegerType(count * type.getIntOrFloatBitWidth());
 }
 
+/// Checks the asm text and constraints against the `numOutputs` output and
+/// `numInputs` input operands each instance of the asm gets: LLVM's asm
+/// printer aborts the process on a `$N` past them or on a `$` it cannot
+/// read, so they are errors here. The text may use `$N`, `${N}` and `$$` (a
+/// dollar sign); the constraints are one entry per operand (outputs, `=`,
+/// first), clobbers (`~{...}`) aside.
+static LogicalResult checkAsmOperands(InlineAsmOp op, int64_t numOutputs,
+                                      int64_t numInputs) {
+  int64_t numOperands = numOutputs + numInputs;
+  SmallVector<StringRef> entries;
+  op.getConstraints().split(entries, ',');
+  int64_t outputs = 0, inputs = 0;
+  for (StringRef entry : entries) {
+    entry = entry.trim();
+    if (entry.starts_with("~"))
+      continue;
+    (entry.starts_with("=") ? outputs : inputs) += 1;
+  }
+  if (outputs != numOutputs || inputs != numInputs)
+    return op.emitOpError()
+           << "constraints \"" << op.getConstraints() << "\" give " << outputs
+           << " outputs and " << inputs << " inputs, but each instance of the "
+           << "asm (pack " << op.getPack() << ") has " << numOutputs
+           << " output and " << numInputs << " input operands";
+  StringRef text = op.getAsmString();
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (text[i] != '$')
+      continue;
+    StringRef rest = text.drop_front(i + 1);
+    if (rest.starts_with("$")) {
+      ++i;
+      continue;
+    }
+    bool braced = rest.consume_front("{");
+    size_t digits = rest.find_first_not_of("0123456789");
+    StringRef number = rest.take_front(digits);
+    unsigned index;
+    if (number.empty() || number.getAsInteger(10, index) ||
+        (braced && !rest.drop_front(number.size()).starts_with("}")))
+      return op.emitOpError()
+             << "asm text has a '$' at offset " << i
+             << " that is none of $N, ${N} and $$ (a dollar sign)";
+    if (index >= numOperands)
+      return op.emitOpError()
+             << "asm text refers to $" << index << ", but each instance "
+             << "of the asm (pack " << op.getPack() << ") has " << numOperands
+             << " operands, $0 to $" << numOperands - 1;
+    i += number.size() + (braced ? 2 : 0);
+  }
+  return success();
+}
+
 LogicalResult KernelEmitter::emitInlineAsm(InlineAsmOp op) {
   Location loc = op.getLoc();
   int64_t pack = op.getPack();
@@ -71,6 +123,11 @@ LogicalResult KernelEmitter::emitInlineAsm(InlineAsmOp op) {
     for (int64_t i = 0; i < pack / per; ++i)
       outputTypes.push_back(operandType(builder, element, per));
   }
+  int64_t numInputs = 0;
+  for (Value arg : op.getArgs())
+    numInputs += pack / elementsPerOperand(elementOf(arg), pack);
+  if (failed(checkAsmOperands(op, outputTypes.size(), numInputs)))
+    return failure();
   Type asmType =
       outputTypes.size() == 1
           ? outputTypes.front()

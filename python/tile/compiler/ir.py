@@ -754,9 +754,10 @@ class Builder:
 
     def dot(self, a: Value, b: Value, acc: Value) -> Value:
         sa, sb, sc = _shape(a.type), _shape(b.type), _shape(acc.type)
-        _require(len(sa) == len(sb) == 2 and sa[1] == sb[0] and sc == (sa[0], sb[1])
-                 and _element(a.type) == _element(b.type)
-                 and _element(acc.type) == (T.int32 if _element(a.type) == T.int8 else T.float32),
+        accumulator = {T.int8: T.int32, T.float64: T.float64}.get(_element(a.type), T.float32)
+        _require(len(sa) == len(sb) and len(sa) in (2, 3) and sa[:-2] == sb[:-2]
+                 and sa[-1] == sb[-2] and sc == (*sa[:-1], sb[-1])
+                 and _element(a.type) == _element(b.type) and _element(acc.type) == accumulator,
                  f"malformed dot of {a.type} and {b.type} into {acc.type}")
         return self._op(f"tile.dot {a}, {b}, {acc} : {a.type.to_ir()}, {b.type.to_ir()} -> "
                         f"{acc.type.to_ir()}", acc.type)

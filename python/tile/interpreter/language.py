@@ -798,18 +798,14 @@ def dot(input: Any, other: Any, acc: Any = None, input_precision: Any = None,
         out_dtype: Any = T.float32) -> Tensor:
     """The compiler's typing (core.dot_operand_types): float operands with
     products and sums in f32 (as the compiled kernel's f32 FMA loop; the
-    order of the sums differs), int8 ones exactly in int32."""
+    order of the sums differs), int8 ones exactly in int32, fp64 in fp64;
+    rank-3 blocks are a batch of products."""
     a, b = O.to_value(input), O.to_value(other)
-    if len(a.shape) != 2 or len(b.shape) != 2:
-        raise TileError(f"tl.dot needs two rank-2 blocks, got shapes {a.shape} and {b.shape}")
-    if a.shape[1] != b.shape[0]:
-        raise TileError(f"tl.dot shapes do not agree: {a.shape[0]}x{a.shape[1]} times "
-                        f"{b.shape[0]}x{b.shape[1]} ({a.shape[1]} != {b.shape[0]})")
+    result_shape = C.check_dot_shapes(list(a.shape), list(b.shape))
     operand, accumulator_type = C.dot_operand_types(a.dtype, b.dtype)
     a, b = O.cast(a, operand), O.cast(b, operand)
-    result_shape = [a.shape[0], b.shape[1]]
     if unwrap(acc) is None:
-        out = C.dot_result_type(accumulator_type, None, out_dtype)
+        out = C.dot_result_type(operand, accumulator_type, None, out_dtype)
         accumulator = full(result_shape, 0, accumulator_type)
     else:
         accumulator = O.to_value(acc)
@@ -817,9 +813,9 @@ def dot(input: Any, other: Any, acc: Any = None, input_precision: Any = None,
             raise TileError(f"tl.dot accumulator has shape {accumulator.shape}, "
                             f"expected {result_shape}")
         C.check_dot_accumulator(accumulator_type, accumulator.dtype)
-        out = C.dot_result_type(accumulator_type, accumulator.dtype, out_dtype)
+        out = C.dot_result_type(operand, accumulator_type, accumulator.dtype, out_dtype)
         accumulator = O.cast(accumulator, accumulator_type)
-    wide = np.int32 if accumulator_type == T.int32 else np.float32
+    wide = {T.int32: np.int32, T.float64: np.float64}.get(accumulator_type, np.float32)
     # int32 products of int8s and their sums wrap as the compiled i32 ones do.
     with np.errstate(over="ignore"):
         products = np.matmul(a.data.astype(wide), b.data.astype(wide))

@@ -954,32 +954,55 @@ _DOT_TYPES = (T.float16, T.bfloat16, T.float32)
 def dot_operand_types(a: dtype, b: dtype) -> tuple[dtype, dtype]:
     """Triton's dot typing, shared by the compiler and the interpreter: the
     element type both operands are computed in and the accumulator's. Two
-    int8 operands accumulate in int32 (exactly); fp16/bf16/fp32 ones in fp32
-    (mixed ones in their common type); two fp8 ones in fp16 (their products
-    are exact there) with fp32 sums."""
+    int8 operands accumulate in int32 (exactly), two fp64 ones in fp64;
+    fp16/bf16/fp32 ones in fp32 (mixed ones in their common type); two fp8
+    ones in fp16 (their products are exact there) with fp32 sums."""
     if a == T.int8 and b == T.int8:
         return T.int8, T.int32
+    if a == T.float64 and b == T.float64:
+        return T.float64, T.float64
     if a.is_fp8() and b.is_fp8():
         return T.float16, T.float32
     if a not in _DOT_TYPES or b not in _DOT_TYPES:
-        raise TileError(f"tl.dot supports fp16, bf16 and fp32 operands, two fp8 ones, and two "
-                        f"int8 ones (int32 result), got {a} and {b}")
+        raise TileError(f"tl.dot supports fp16, bf16 and fp32 operands, two fp8 ones, two "
+                        f"int8 ones (int32 result) and two fp64 ones, got {a} and {b}")
     return (a if a == b else S.computation_type(a, b, False)), T.float32
 
 
-def dot_result_type(accumulator: dtype, acc: Any, out_dtype: Any) -> dtype:
-    """The result's element type: the `acc=` block's if given, else out_dtype
-    (int8 dots give int32, as Triton's do, whatever out_dtype says)."""
+def dot_result_type(operand: dtype, accumulator: dtype, acc: Any, out_dtype: Any) -> dtype:
+    """The result's element type: the `acc=` block's if given, else Triton's
+    rule: int8 dots give int32 and fp64 ones fp64, fp32 and bf16 ones fp32,
+    whatever out_dtype says; fp16 and fp8 ones give out_dtype (fp32 or fp16)."""
     if acc is not None:
         return acc
-    return T.int32 if accumulator == T.int32 else _dtype(out_dtype)
+    if accumulator in (T.int32, T.float64):
+        return accumulator
+    out = _dtype(out_dtype)
+    if out == T.bfloat16:
+        raise TileError("out_dtype=bfloat16 is unsupported. Please use out_dtype=float32/float16 "
+                        "and cast with `.to(tl.bfloat16)`")
+    return T.float32 if operand in (T.float32, T.bfloat16) else out
 
 
 def check_dot_accumulator(accumulator: dtype, acc: dtype) -> None:
     if accumulator == T.int32 and acc != T.int32:
         raise TileError(f"tl.dot of int8 blocks accumulates in int32; acc= is {acc}")
     if accumulator != T.int32 and acc.is_int():
-        raise TileError(f"tl.dot of float blocks accumulates in float32; acc= is {acc}")
+        raise TileError(f"tl.dot of float blocks accumulates in {accumulator}; acc= is {acc}")
+
+
+def check_dot_shapes(a: list[int], b: list[int]) -> list[int]:
+    """The result shape of `a @ b`: rank-2 blocks, or rank-3 ones (a batch of
+    products, Triton's 3D dot)."""
+    if len(a) not in (2, 3) or len(b) != len(a):
+        raise TileError(f"tl.dot needs two rank-2 blocks or two rank-3 ones (a batch), got "
+                        f"shapes {a} and {b}")
+    if len(a) == 3 and a[0] != b[0]:
+        raise TileError(f"tl.dot batch sizes differ: {a[0]} and {b[0]} (shapes {a} and {b})")
+    if a[-1] != b[-2]:
+        raise TileError(f"tl.dot shapes do not agree: {a[-2]}x{a[-1]} times "
+                        f"{b[-2]}x{b[-1]} ({a[-1]} != {b[-2]})")
+    return [*a[:-1], b[-1]]
 
 
 @builtin
@@ -988,16 +1011,11 @@ def dot(input: Any, other: Any, acc: Any = None, input_precision: Any = None,
         _builder: Builder | None = None) -> tensor:
     b = _builder
     a, bb = S.to_tensor(b, input), S.to_tensor(b, other)
-    if len(a.shape) != 2 or len(bb.shape) != 2:
-        raise TileError(f"tl.dot needs two rank-2 blocks, got shapes {a.shape} and {bb.shape}")
-    if a.shape[1] != bb.shape[0]:
-        raise TileError(f"tl.dot shapes do not agree: {a.shape[0]}x{a.shape[1]} times "
-                        f"{bb.shape[0]}x{bb.shape[1]} ({a.shape[1]} != {bb.shape[0]})")
+    result_shape = check_dot_shapes(list(a.shape), list(bb.shape))
     operand, accumulator_type = dot_operand_types(a.dtype, bb.dtype)
     a, bb = S.cast(b, a, operand), S.cast(b, bb, operand)
-    result_shape = [a.shape[0], bb.shape[1]]
     if unwrap(acc) is None:
-        out = dot_result_type(accumulator_type, None, out_dtype)
+        out = dot_result_type(operand, accumulator_type, None, out_dtype)
         accumulator = S.block_constant(b, 0, block_type(accumulator_type, result_shape))
     else:
         accumulator = S.to_tensor(b, acc)
@@ -1005,7 +1023,7 @@ def dot(input: Any, other: Any, acc: Any = None, input_precision: Any = None,
             raise TileError(f"tl.dot accumulator has shape {accumulator.shape}, "
                             f"expected {result_shape}")
         check_dot_accumulator(accumulator_type, accumulator.dtype)
-        out = dot_result_type(accumulator_type, accumulator.dtype, out_dtype)
+        out = dot_result_type(operand, accumulator_type, accumulator.dtype, out_dtype)
         accumulator = S.cast(b, accumulator, accumulator_type)
     result = tensor(b.dot(a.handle, bb.handle, accumulator.handle))
     return S.cast(b, result, out)

@@ -49,3 +49,27 @@ func.func @dot_int8(%a: !tile.ptr<i8>, %c: !tile.ptr<i32>) {
   tile.store %cp, %f : !tile.block<256x!tile.ptr<i32>>
   return
 }
+
+// A batched (rank-3) dot: the batch coordinate of each result register
+// offsets its row of a and column of b; f64 inputs accumulate in f64.
+// CHECK-LABEL: gpu.func @dot_batched_f64
+// CHECK-SAME: tile.shared_bytes = 2048
+// CHECK: scf.for
+// CHECK: llvm.load {{.*}} : !llvm.ptr<3> -> f64
+// CHECK: math.fma {{.*}} : f64
+// CHECK-NOT: arith.extf
+// CHECK: gpu.return
+func.func @dot_batched_f64(%a: !tile.ptr<f64>, %c: !tile.ptr<f64>) {
+  %r = tile.arange 0, 128 : !tile.block<128xi32>
+  %ab = tile.splat %a : !tile.ptr<f64> -> !tile.block<128x!tile.ptr<f64>>
+  %ap = tile.addptr %ab, %r : !tile.block<128x!tile.ptr<f64>>, !tile.block<128xi32>
+  %av = tile.load %ap : !tile.block<128x!tile.ptr<f64>>
+  %m = tile.reshape %av : !tile.block<128xf64> -> !tile.block<2x8x8xf64>
+  %zero = tile.constant dense<0.0> : !tile.block<2x8x8xf64>
+  %d = tile.dot %m, %m, %zero : !tile.block<2x8x8xf64>, !tile.block<2x8x8xf64> -> !tile.block<2x8x8xf64>
+  %f = tile.reshape %d : !tile.block<2x8x8xf64> -> !tile.block<128xf64>
+  %cb = tile.splat %c : !tile.ptr<f64> -> !tile.block<128x!tile.ptr<f64>>
+  %cp = tile.addptr %cb, %r : !tile.block<128x!tile.ptr<f64>>, !tile.block<128xi32>
+  tile.store %cp, %f : !tile.block<128x!tile.ptr<f64>>
+  return
+}

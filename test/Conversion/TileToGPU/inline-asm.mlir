@@ -37,3 +37,66 @@ func.func @pack_too_wide(%x: !tile.ptr<i8>) attributes {tile.num_warps = 1 : i32
   tile.store %p, %c : !tile.block<32x!tile.ptr<i8>, #w>
   return
 }
+
+// -----
+
+// The asm text and constraints must fit the operands each instance gets:
+// LLVM's asm printer would abort the process (found by tile-fuzz-compile).
+
+#v4 = #tile.blocked<size_per_thread = [4], threads_per_warp = [32], warps = [1], order = [0]>
+
+func.func @operand_past_the_end(%x: !tile.ptr<i8>) attributes {tile.num_warps = 1 : i32} {
+  %r = tile.arange 0, 128 : !tile.block<128xi32, #v4>
+  %xb = tile.splat %x : !tile.ptr<i8> -> !tile.block<128x!tile.ptr<i8>, #v4>
+  %p = tile.addptr %xb, %r : !tile.block<128x!tile.ptr<i8>, #v4>, !tile.block<128xi32, #v4>
+  %b = tile.load %p : !tile.block<128x!tile.ptr<i8>, #v4>
+  // expected-error @+1 {{'tile.inline_asm' op asm text refers to $5, but each instance of the asm (pack 4) has 2 operands, $0 to $1}}
+  %c = tile.inline_asm "mov.b32 $5, $1;", "=r,r" %b {pack = 4 : i32, pure} : (!tile.block<128xi8, #v4>) -> (!tile.block<128xi8, #v4>)
+  tile.store %p, %c : !tile.block<128x!tile.ptr<i8>, #v4>
+  return
+}
+
+// -----
+
+#v4 = #tile.blocked<size_per_thread = [4], threads_per_warp = [32], warps = [1], order = [0]>
+
+func.func @bad_dollar(%x: !tile.ptr<i8>) attributes {tile.num_warps = 1 : i32} {
+  %r = tile.arange 0, 128 : !tile.block<128xi32, #v4>
+  %xb = tile.splat %x : !tile.ptr<i8> -> !tile.block<128x!tile.ptr<i8>, #v4>
+  %p = tile.addptr %xb, %r : !tile.block<128x!tile.ptr<i8>, #v4>, !tile.block<128xi32, #v4>
+  %b = tile.load %p : !tile.block<128x!tile.ptr<i8>, #v4>
+  // expected-error @+1 {{'tile.inline_asm' op asm text has a '$' at offset 12 that is none of $N, ${N} and $$ (a dollar sign)}}
+  %c = tile.inline_asm "mov.b32 $0, $x;", "=r,r" %b {pack = 4 : i32, pure} : (!tile.block<128xi8, #v4>) -> (!tile.block<128xi8, #v4>)
+  tile.store %p, %c : !tile.block<128x!tile.ptr<i8>, #v4>
+  return
+}
+
+// -----
+
+#v4 = #tile.blocked<size_per_thread = [4], threads_per_warp = [32], warps = [1], order = [0]>
+
+func.func @unclosed_brace(%x: !tile.ptr<i8>) attributes {tile.num_warps = 1 : i32} {
+  %r = tile.arange 0, 128 : !tile.block<128xi32, #v4>
+  %xb = tile.splat %x : !tile.ptr<i8> -> !tile.block<128x!tile.ptr<i8>, #v4>
+  %p = tile.addptr %xb, %r : !tile.block<128x!tile.ptr<i8>, #v4>, !tile.block<128xi32, #v4>
+  %b = tile.load %p : !tile.block<128x!tile.ptr<i8>, #v4>
+  // expected-error @+1 {{'tile.inline_asm' op asm text has a '$' at offset 8 that is none of $N, ${N} and $$ (a dollar sign)}}
+  %c = tile.inline_asm "mov.b32 ${0, $1;", "=r,r" %b {pack = 4 : i32, pure} : (!tile.block<128xi8, #v4>) -> (!tile.block<128xi8, #v4>)
+  tile.store %p, %c : !tile.block<128x!tile.ptr<i8>, #v4>
+  return
+}
+
+// -----
+
+#v4 = #tile.blocked<size_per_thread = [4], threads_per_warp = [32], warps = [1], order = [0]>
+
+func.func @constraint_count(%x: !tile.ptr<i8>) attributes {tile.num_warps = 1 : i32} {
+  %r = tile.arange 0, 128 : !tile.block<128xi32, #v4>
+  %xb = tile.splat %x : !tile.ptr<i8> -> !tile.block<128x!tile.ptr<i8>, #v4>
+  %p = tile.addptr %xb, %r : !tile.block<128x!tile.ptr<i8>, #v4>, !tile.block<128xi32, #v4>
+  %b = tile.load %p : !tile.block<128x!tile.ptr<i8>, #v4>
+  // expected-error @+1 {{'tile.inline_asm' op constraints "=r,r,r" give 1 outputs and 2 inputs, but each instance of the asm (pack 4) has 1 output and 1 input operands}}
+  %c = tile.inline_asm "mov.b32 $0, $1;", "=r,r,r" %b {pack = 4 : i32, pure} : (!tile.block<128xi8, #v4>) -> (!tile.block<128xi8, #v4>)
+  tile.store %p, %c : !tile.block<128x!tile.ptr<i8>, #v4>
+  return
+}

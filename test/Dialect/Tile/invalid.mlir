@@ -887,16 +887,24 @@ func.func @scan_region_yield(%x: !tile.block<128xi32>) {
 //===----------------------------------------------------------------------===//
 
 func.func @dot_rank(%a: !tile.block<32xf16>, %b: !tile.block<16x64xf16>, %c: !tile.block<32x64xf32>) {
-  // expected-error @+1 {{'tile.dot' op needs rank-2 operands, got 32, 16x64 and 32x64}}
+  // expected-error @+1 {{'tile.dot' op needs rank-2 or rank-3 (batched) operands of one rank, got 32, 16x64 and 32x64}}
   %0 = tile.dot %a, %b, %c : !tile.block<32xf16>, !tile.block<16x64xf16> -> !tile.block<32x64xf32>
   return
 }
 
 // -----
 
-func.func @dot_rank3(%a: !tile.block<2x32x16xf16>, %b: !tile.block<2x16x64xf16>, %c: !tile.block<2x32x64xf32>) {
-  // expected-error @+1 {{'tile.dot' op needs rank-2 operands, got 2x32x16, 2x16x64 and 2x32x64}}
-  %0 = tile.dot %a, %b, %c : !tile.block<2x32x16xf16>, !tile.block<2x16x64xf16> -> !tile.block<2x32x64xf32>
+func.func @dot_batch_mismatch(%a: !tile.block<2x32x16xf16>, %b: !tile.block<4x16x64xf16>, %c: !tile.block<2x32x64xf32>) {
+  // expected-error @+1 {{'tile.dot' op batch sizes differ: a is 2x32x16, b is 4x16x64 and the accumulator 2x32x64}}
+  %0 = tile.dot %a, %b, %c : !tile.block<2x32x16xf16>, !tile.block<4x16x64xf16> -> !tile.block<2x32x64xf32>
+  return
+}
+
+// -----
+
+func.func @dot_rank4(%a: !tile.block<2x2x32x16xf16>, %b: !tile.block<2x2x16x64xf16>, %c: !tile.block<2x2x32x64xf32>) {
+  // expected-error @+1 {{'tile.dot' op needs rank-2 or rank-3 (batched) operands of one rank, got 2x2x32x16, 2x2x16x64 and 2x2x32x64}}
+  %0 = tile.dot %a, %b, %c : !tile.block<2x2x32x16xf16>, !tile.block<2x2x16x64xf16> -> !tile.block<2x2x32x64xf32>
   return
 }
 
@@ -927,7 +935,7 @@ func.func @dot_mixed_inputs(%a: !tile.block<32x16xf16>, %b: !tile.block<16x64xbf
 // -----
 
 func.func @dot_f64_inputs(%a: !tile.block<32x16xf64>, %b: !tile.block<16x64xf64>, %c: !tile.block<32x64xf32>) {
-  // expected-error @+1 {{'tile.dot' op inputs must be f16, bf16 or f32 (f32 accumulator), or i8 (i32 accumulator), not 'f64'}}
+  // expected-error @+1 {{'tile.dot' op accumulator of 'f64' inputs must be 'f64', not 'f32'}}
   %0 = tile.dot %a, %b, %c : !tile.block<32x16xf64>, !tile.block<16x64xf64> -> !tile.block<32x64xf32>
   return
 }
@@ -935,7 +943,7 @@ func.func @dot_f64_inputs(%a: !tile.block<32x16xf64>, %b: !tile.block<16x64xf64>
 // -----
 
 func.func @dot_int8_float_acc(%a: !tile.block<32x16xi8>, %b: !tile.block<16x64xi8>, %c: !tile.block<32x64xf32>) {
-  // expected-error @+1 {{'tile.dot' op accumulator of i8 inputs must be i32, not 'f32'}}
+  // expected-error @+1 {{'tile.dot' op accumulator of 'i8' inputs must be 'i32', not 'f32'}}
   %0 = tile.dot %a, %b, %c : !tile.block<32x16xi8>, !tile.block<16x64xi8> -> !tile.block<32x64xf32>
   return
 }
@@ -943,7 +951,7 @@ func.func @dot_int8_float_acc(%a: !tile.block<32x16xi8>, %b: !tile.block<16x64xi
 // -----
 
 func.func @dot_int16_inputs(%a: !tile.block<32x16xi16>, %b: !tile.block<16x64xi16>, %c: !tile.block<32x64xi32>) {
-  // expected-error @+1 {{'tile.dot' op inputs must be f16, bf16 or f32 (f32 accumulator), or i8 (i32 accumulator), not 'i16'}}
+  // expected-error @+1 {{'tile.dot' op inputs must be f16, bf16 or f32 (f32 accumulator), i8 (i32 accumulator) or f64 (f64 accumulator), not 'i16'}}
   %0 = tile.dot %a, %b, %c : !tile.block<32x16xi16>, !tile.block<16x64xi16> -> !tile.block<32x64xi32>
   return
 }
@@ -959,7 +967,7 @@ func.func @dot_pointer_inputs(%a: !tile.block<32x16x!tile.ptr<f32>>, %b: !tile.b
 // -----
 
 func.func @dot_f16_acc(%a: !tile.block<32x16xf16>, %b: !tile.block<16x64xf16>, %c: !tile.block<32x64xf16>) {
-  // expected-error @+1 {{'tile.dot' op accumulator must be f32, not 'f16'}}
+  // expected-error @+1 {{'tile.dot' op accumulator of 'f16' inputs must be 'f32', not 'f16'}}
   %0 = tile.dot %a, %b, %c : !tile.block<32x16xf16>, !tile.block<16x64xf16> -> !tile.block<32x64xf16>
   return
 }

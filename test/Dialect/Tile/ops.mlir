@@ -810,3 +810,12 @@ func.func @dot_int8(%a: !tile.block<32x16xi8>, %b: !tile.block<16x64xi8>, %c: !t
   %0 = tile.dot %a, %b, %c : !tile.block<32x16xi8>, !tile.block<16x64xi8> -> !tile.block<32x64xi32>
   return %0 : !tile.block<32x64xi32>
 }
+
+// CHECK-LABEL: func.func @dot_batched
+func.func @dot_batched(%a: !tile.block<4x16x32xf32>, %b: !tile.block<4x32x8xf32>, %c: !tile.block<4x16x8xf32>, %x: !tile.block<16x16xf64>, %z: !tile.block<16x16xf64>) -> (!tile.block<4x16x8xf32>, !tile.block<16x16xf64>) {
+  // CHECK: tile.dot %{{.*}}, %{{.*}}, %{{.*}} : !tile.block<4x16x32xf32>, !tile.block<4x32x8xf32> -> !tile.block<4x16x8xf32>
+  %0 = tile.dot %a, %b, %c : !tile.block<4x16x32xf32>, !tile.block<4x32x8xf32> -> !tile.block<4x16x8xf32>
+  // CHECK: tile.dot %{{.*}}, %{{.*}}, %{{.*}} : !tile.block<16x16xf64>, !tile.block<16x16xf64> -> !tile.block<16x16xf64>
+  %1 = tile.dot %x, %x, %z : !tile.block<16x16xf64>, !tile.block<16x16xf64> -> !tile.block<16x16xf64>
+  return %0, %1 : !tile.block<4x16x8xf32>, !tile.block<16x16xf64>
+}

@@ -947,41 +947,55 @@ LogicalResult ScanOp::verify() {
 
 /// The checks `tile.dot` and `tile.warp_group_dot` share: a[M x K] * b[K x N]
 /// + acc[M x N] with one input element type and an f32 accumulator.
-/// `allowInt8`: i8 operands with an i32 accumulator (tile.dot's FMA path)
-/// are allowed too.
+/// The element rules: f16, bf16 or f32 inputs with an f32 accumulator; and,
+/// where `fmaTypes` (tile.dot, whose FMA path takes them), i8 inputs with an
+/// i32 accumulator and f64 inputs with an f64 one. `batched`: rank-3
+/// operands (a batch of products) are allowed too.
 static LogicalResult verifyDotShapes(Operation *op, BlockType a, BlockType b,
-                                     BlockType acc, bool allowInt8 = false) {
-  if (a.getRank() != 2 || b.getRank() != 2 || acc.getRank() != 2)
+                                     BlockType acc, bool fmaTypes = false,
+                                     bool batched = false) {
+  int64_t rank = a.getRank();
+  bool rankOk = rank == 2 || (batched && rank == 3);
+  if (!rankOk || b.getRank() != rank || acc.getRank() != rank)
     return op->emitOpError()
-           << "needs rank-2 operands, got " << formatShape(a.getShape()) << ", "
+           << "needs rank-2" << (batched ? " or rank-3 (batched)" : "")
+           << " operands of one rank, got " << formatShape(a.getShape()) << ", "
            << formatShape(b.getShape()) << " and "
            << formatShape(acc.getShape());
-  int64_t m = a.getShape()[0], k = a.getShape()[1], n = b.getShape()[1];
-  if (b.getShape()[0] != k)
+  ArrayRef<int64_t> as = a.getShape(), bs = b.getShape(), cs = acc.getShape();
+  if (rank == 3 && (bs[0] != as[0] || cs[0] != as[0]))
     return op->emitOpError()
-           << "inner dimensions differ: a is " << formatShape(a.getShape())
-           << " and b is " << formatShape(b.getShape());
-  if (acc.getShape()[0] != m || acc.getShape()[1] != n)
-    return op->emitOpError() << "accumulator is " << formatShape(acc.getShape())
+           << "batch sizes differ: a is " << formatShape(as) << ", b is "
+           << formatShape(bs) << " and the accumulator " << formatShape(cs);
+  int64_t m = as[rank - 2], k = as[rank - 1], n = bs[rank - 1];
+  if (bs[rank - 2] != k)
+    return op->emitOpError()
+           << "inner dimensions differ: a is " << formatShape(as)
+           << " and b is " << formatShape(bs);
+  if (cs[rank - 2] != m || cs[rank - 1] != n)
+    return op->emitOpError() << "accumulator is " << formatShape(cs)
                              << " but a*b is " << m << "x" << n;
   Type element = a.getElementType();
   if (element != b.getElementType())
     return op->emitOpError() << "a and b must have one element type, got "
                              << element << " and " << b.getElementType();
-  if (allowInt8 && element.isInteger(8)) {
-    if (!acc.getElementType().isInteger(32))
-      return op->emitOpError() << "accumulator of i8 inputs must be i32, not "
-                               << acc.getElementType();
-    return success();
-  }
-  if (!element.isF16() && !element.isBF16() && !element.isF32())
+  Type want;
+  if (element.isF16() || element.isBF16() || element.isF32())
+    want = Float32Type::get(op->getContext());
+  else if (fmaTypes && element.isInteger(8))
+    want = IntegerType::get(op->getContext(), 32);
+  else if (fmaTypes && element.isF64())
+    want = element;
+  else
     return op->emitOpError()
-           << "inputs must be f16, bf16 or f32"
-           << (allowInt8 ? " (f32 accumulator), or i8 (i32 accumulator)" : "")
+           << "inputs must be f16, bf16 or f32 (f32 accumulator)"
+           << (fmaTypes ? ", i8 (i32 accumulator) or f64 (f64 accumulator)"
+                        : "")
            << ", not " << element;
-  if (!acc.getElementType().isF32())
+  if (acc.getElementType() != want)
     return op->emitOpError()
-           << "accumulator must be f32, not " << acc.getElementType();
+           << "accumulator of " << element << " inputs must be " << want
+           << ", not " << acc.getElementType();
   return success();
 }
 
@@ -989,7 +1003,7 @@ LogicalResult DotOp::verify() {
   return verifyDotShapes(*this, cast<BlockType>(getA().getType()),
                          cast<BlockType>(getB().getType()),
                          cast<BlockType>(getAcc().getType()),
-                         /*allowInt8=*/true);
+                         /*fmaTypes=*/true, /*batched=*/true);
 }
 
 //===----------------------------------------------------------------------===//

@@ -89,7 +89,8 @@ MmaLayoutAttr mlir::tile::getMmaLayout(DotOp dot, unsigned numWarps,
   auto bType = cast<BlockType>(dot.getB().getType());
   auto cType = cast<BlockType>(dot.getType());
   Type element = aType.getElementType();
-  if (!(element.isF16() || element.isBF16()) ||
+  // wgmma multiplies single matrices: a batched (rank-3) dot runs on FMA.
+  if (aType.getRank() != 2 || !(element.isF16() || element.isBF16()) ||
       bType.getElementType() != element || !cType.getElementType().isF32())
     return {};
   int64_t m = cType.getShape()[0], n = cType.getShape()[1];

@@ -1,5 +1,6 @@
 """`tl.dot` of int8 blocks (exact int32 sums, masked odd shapes, `acc=`
-chains) against torch, and `enable_fp_fusion=False`: every multiply and
+chains), of fp64 ones and of rank-3 ones (Triton's test_dot3d kernel) against
+torch, and `enable_fp_fusion=False`: every multiply and
 add rounded on its own, bit-equal to torch's separate `a * b + c`, where the
 default fuses them into fmas."""
 from __future__ import annotations
@@ -50,6 +51,57 @@ def test_int8_dot_matches_torch_exactly(m, n, k, bm, bn, bk, chain):
     int8_matmul[(tile.cdiv(m, bm), tile.cdiv(n, bn))](
         a.to(dev), b.to(dev), c, m, n, k, BM=bm, BN=bn, BK=bk, CHAIN=chain)
     assert torch.equal(c.cpu(), want)
+
+
+@tile.jit
+def dot3d(q_ptr, k_ptr, o_ptr, stride_qb, stride_qm, stride_qk, stride_kb, stride_kk, stride_kn,
+          stride_ob, stride_om, stride_on, BLOCK_B: tl.constexpr, BLOCK_M: tl.constexpr,
+          BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr, out_dtype: tl.constexpr = tl.float32):
+    startm = tl.program_id(0) * BLOCK_M
+    startn = tl.program_id(1) * BLOCK_N
+    offs_b = tl.arange(0, BLOCK_B)
+    offs_m = startm + tl.arange(0, BLOCK_M)
+    offs_n = startn + tl.arange(0, BLOCK_N)
+    offs_k = tl.arange(0, BLOCK_K)
+    q = tl.load(q_ptr + offs_b[:, None, None] * stride_qb + offs_m[None, :, None] * stride_qm
+                + offs_k[None, None, :] * stride_qk)
+    k = tl.load(k_ptr + offs_b[:, None, None] * stride_kb + offs_k[None, :, None] * stride_kk
+                + offs_n[None, None, :] * stride_kn)
+    qk = tl.dot(q, k, out_dtype=out_dtype)
+    tl.store(o_ptr + offs_b[:, None, None] * stride_ob + offs_m[None, :, None] * stride_om
+             + offs_n[None, None, :] * stride_on, qk)
+
+
+@pytest.mark.interpretable
+@pytest.mark.parametrize("b,warps,dtype", [
+    (2, 4, "float16"), (4, 1, "float32"), (8, 2, "int8"), (2, 8, "float64")])
+def test_dot3d_matches_torch(b, warps, dtype):
+    import torch
+    m = n = k = 64
+    bm = bn = 32
+    gen = torch.Generator().manual_seed(b * warps)
+    kind = getattr(torch, dtype)
+    if dtype == "int8":
+        q = torch.randint(-128, 128, (b, m, k), dtype=kind, generator=gen)
+        kk = torch.randint(-128, 128, (b, k, n), dtype=kind, generator=gen)
+        want = (q.to(torch.int64) @ kk.to(torch.int64)).to(torch.int32)
+    else:
+        q = torch.randn((b, m, k), generator=gen).to(kind)
+        kk = torch.randn((b, k, n), generator=gen).to(kind)
+        want = torch.matmul(q.double(), kk.double())
+    out_dtype = {"int8": tl.int32, "float64": tl.float64}.get(dtype, tl.float32)
+    dev = device(torch)
+    out = torch.zeros((b, m, n), dtype=want.dtype if dtype == "int8" else
+                      (torch.float64 if dtype == "float64" else torch.float32), device=dev)
+    q, kk = q.to(dev), kk.to(dev)
+    dot3d[(m // bm, n // bn)](q, kk, out, *q.stride(), *kk.stride(), *out.stride(),
+                              BLOCK_B=b, BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=k,
+                              out_dtype=out_dtype, num_warps=warps)
+    if dtype == "int8":
+        assert torch.equal(out.cpu(), want)
+    else:
+        tol = {"float16": 1e-2, "float32": 1e-4, "float64": 1e-10}[dtype]
+        torch.testing.assert_close(out.cpu().double(), want, rtol=tol, atol=tol * k)
 
 
 @tile.jit
