@@ -15,5 +15,5 @@ if [[ ! $seconds =~ ^[1-9][0-9]*$ ]]; then
   exit 2
 fi
 shift $(($# > 0 ? 1 : 0))
-FUZZ_SECONDS=$seconds SKIP_ASAN=1 FUZZ_TARGETS="$*" \
+FUZZ_SECONDS=$seconds SKIP_ASAN=1 FUZZ_TARGETS="$*" FUZZ_SEED=${FUZZ_SEED:-0} \
   exec bash scripts/test-reliability.sh

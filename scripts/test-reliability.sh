@@ -10,6 +10,11 @@
 #   FUZZ_SECONDS=600 bash scripts/test-reliability.sh      # longer fuzzing
 #   SKIP_ASAN=1 / SKIP_FUZZ=1                               # one half only
 #   FUZZ_TARGETS="tile-fuzz-tritonc"                        # some targets only
+#   FUZZ_SEED=0                                             # libFuzzer picks the seed
+# The fuzzing seed is fixed (FUZZ_SEED, default 1), so that a run of a given
+# checkout mutates the same inputs in the same order wherever it runs: a
+# finding reproduces, and a test run does not fail by luck. The long runs
+# (scripts/fuzz-long.sh) take a fresh seed each time.
 # scripts/fuzz-long.sh runs the fuzzers for longer (nightly).
 # Expects the packages of scripts/setup.sh (clang-22, libclang-rt-22-dev).
 set -uo pipefail
@@ -17,6 +22,7 @@ cd "$(dirname "$0")/.."
 ROOT=$PWD
 JOBS="${JOBS:-2}"
 FUZZ_SECONDS="${FUZZ_SECONDS:-60}"
+FUZZ_SEED="${FUZZ_SEED:-1}"
 ASAN_DIR="${ASAN_BUILD_DIR:-build-asan}"
 FUZZ_DIR="${FUZZ_BUILD_DIR:-build-fuzz}"
 LIT=/usr/lib/llvm-22/bin/lit
@@ -93,14 +99,15 @@ if [[ -z "${SKIP_FUZZ:-}" ]]; then
       fi
     done
 
-    step "fuzzing ${FUZZ_SECONDS} s per target, ${#fuzzers[@]} targets in parallel"
+    step "fuzzing ${FUZZ_SECONDS} s per target, ${#fuzzers[@]} targets in parallel (seed $FUZZ_SEED)"
     pids=()
     for f in "${fuzzers[@]}"; do
       mkdir -p "$work/corpus-$f"
       seeds="$work/seeds"
       [[ $f == tile-fuzz-tritonc ]] && seeds="$work/seeds-tritonc"
       timeout $((FUZZ_SECONDS + 300)) "$FUZZ_DIR/bin/$f" "${opts[@]}" \
-        -max_total_time="$FUZZ_SECONDS" -artifact_prefix="$work/artifacts/$f-" \
+        -max_total_time="$FUZZ_SECONDS" -seed="$FUZZ_SEED" \
+        -artifact_prefix="$work/artifacts/$f-" \
         "$work/corpus-$f" "$seeds" >"$work/$f.log" 2>&1 &
       pids+=($!)
     done

@@ -74,7 +74,7 @@ def dot3d(q_ptr, k_ptr, o_ptr, stride_qb, stride_qm, stride_qk, stride_kb, strid
 
 @pytest.mark.interpretable
 @pytest.mark.parametrize("b,warps,dtype", [
-    (2, 4, "float16"), (4, 1, "float32"), (8, 2, "int8"), (2, 8, "float64")])
+    (2, 4, "float16"), (4, 4, "float32"), (8, 4, "int8"), (2, 8, "float64")])
 def test_dot3d_matches_torch(b, warps, dtype):
     import torch
     m = n = k = 64
