@@ -26,6 +26,7 @@ from .math import (  # noqa: E402,F401
 from .random import (  # noqa: E402,F401
     pair_uniform_to_normal, philox, philox_impl, rand, rand4x, randint, randint4x, randn,
     randn4x, uint_to_uniform_float)
+from .scaled import dot_scaled  # noqa: E402,F401
 from .standard import (cat, cumprod, flip, interleave, join, sort,  # noqa: E402,F401
                        split, squeeze, swizzle2d, topk, unsqueeze, xor_sum)
 # Tensor descriptors and block pointers (loads and stores of them are @jit
