@@ -73,6 +73,9 @@ typedef struct TileCompileOptions {
   /** Nonzero: a float multiply never fuses with an add into an fma
    *  (Triton's enable_fp_fusion=False). */
   int disableFpFusion;
+  /** Nonzero: libdevice's functions keep subnormals (Triton's
+   *  enable_reflect_ftz=False); by default they flush them to zero. */
+  int disableReflectFtz;
 } TileCompileOptions;
 
 /** Compiles tile IR text of `irSize` bytes with `options` (may be NULL).

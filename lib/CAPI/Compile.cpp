@@ -35,6 +35,7 @@ static TileCompileResult *compile(const char *irText, size_t irSize,
   options.emitCubin = in.emitCubin != 0;
   options.lineInfo = in.disableLineInfo == 0;
   options.fpFusion = in.disableFpFusion == 0;
+  options.reflectFtz = in.disableReflectFtz == 0;
   if (in.numStages > 0)
     options.numStages = in.numStages;
   // NULL is the default chip; any string, "" included, is checked.

@@ -5,6 +5,7 @@
 #include "tile/Conversion/TileToGPU/Passes.h"
 #include "tile/Dialect/Tile/IR/TileDialect.h"
 #include "tile/Dialect/Tile/Transforms/Passes.h"
+#include "tile/Target/CodegenFlags.h"
 #include "tile/Target/Compile.h"
 
 #include "mlir/IR/DialectRegistry.h"
@@ -49,16 +50,8 @@ struct TileTranslationOptions {
       llvm::cl::desc("tile-to-*: CUDA toolkit (ptxas, libdevice); default "
                      "$CUDA_HOME or the build's"),
       llvm::cl::init("")};
-  llvm::cl::opt<bool> lineInfo{
-      "tile-line-info",
-      llvm::cl::desc("tile-to-*: a line table in the PTX and the cubin "
-                     "(default on)"),
-      llvm::cl::init(tile::CompileOptions().lineInfo)};
-  llvm::cl::opt<bool> fpFusion{
-      "tile-fp-fusion",
-      llvm::cl::desc("tile-to-*: let a float multiply and add fuse into an "
-                     "fma (default on)"),
-      llvm::cl::init(tile::CompileOptions().fpFusion)};
+  /// --tile-line-info, --tile-fp-fusion, --tile-reflect-ftz.
+  tile::CodegenFlags codegen{"tile-", llvm::cl::getGeneralCategory()};
 };
 } // namespace
 
@@ -79,8 +72,7 @@ static LogicalResult translateTileModule(Operation *op, raw_ostream &os,
   options.numWarps = cl.numWarps;
   options.cudaToolkit = cl.cudaPath;
   options.emitCubin = output == TileOutput::Cubin;
-  options.lineInfo = cl.lineInfo;
-  options.fpFusion = cl.fpFusion;
+  cl.codegen.apply(options);
   tile::CompileResult result =
       tile::compileTileSource(source, "<tile-translation>", options);
   if (!result.succeeded) {

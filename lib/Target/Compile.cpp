@@ -107,6 +107,33 @@ static void buildTileToGPUPipeline(OpPassManager &pm,
   pm.addPass(createConvertTileToGPU(gpuOptions));
 }
 
+namespace {
+/// Gives the GPU module the LLVM module flag that libdevice's
+/// `__nvvm_reflect("__CUDA_FTZ")` reads (LLVM's NVVMReflect pass, early in
+/// the NVPTX -O3 pipeline): its functions then flush subnormals to zero.
+struct ReflectFtzPass
+    : public PassWrapper<ReflectFtzPass, OperationPass<gpu::GPUModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(ReflectFtzPass)
+  StringRef getArgument() const final { return "tile-reflect-ftz"; }
+  void runOnOperation() final {
+    gpu::GPUModuleOp module = getOperation();
+    MLIRContext *context = &getContext();
+    if (!module.getOps<LLVM::ModuleFlagsOp>().empty()) {
+      module.emitError("has llvm.module_flags already; the reflect-ftz "
+                       "option would replace them");
+      return signalPassFailure();
+    }
+    auto flag = LLVM::ModuleFlagAttr::get(
+        context, LLVM::ModFlagBehavior::Override,
+        StringAttr::get(context, "nvvm-reflect-ftz"),
+        IntegerAttr::get(IntegerType::get(context, 32), 1));
+    OpBuilder builder = OpBuilder::atBlockBegin(module.getBody());
+    LLVM::ModuleFlagsOp::create(builder, module.getLoc(),
+                                builder.getArrayAttr({flag}));
+  }
+};
+} // namespace
+
 //===----------------------------------------------------------------------===//
 // Options
 //===----------------------------------------------------------------------===//
@@ -142,6 +169,8 @@ static void buildGPUToNVVMPipeline(OpPassManager &pm,
   gpuModule.addPass(createCanonicalizerPass());
   gpuModule.addPass(createCSEPass());
   gpuModule.addPass(createReconcileUnrealizedCastsPass());
+  if (options.reflectFtz)
+    gpuModule.addPass(std::make_unique<ReflectFtzPass>());
   // A subprogram for each function turns the ops' source locations into the
   // line table of the PTX (`.file`/`.loc`).
   if (options.lineInfo)
@@ -179,6 +208,10 @@ struct TileToNVVMPipelineOptions
       *this, "fp-fusion",
       llvm::cl::desc("Let a float multiply and add fuse into an fma"),
       llvm::cl::init(CompileOptions().fpFusion)};
+  Option<bool> reflectFtz{
+      *this, "reflect-ftz",
+      llvm::cl::desc("Make libdevice's functions flush subnormals to zero"),
+      llvm::cl::init(CompileOptions().reflectFtz)};
 };
 } // namespace
 
@@ -205,6 +238,7 @@ void mlir::tile::registerTilePipelines() {
         compile.numStages = options.numStages;
         compile.lineInfo = options.lineInfo;
         compile.fpFusion = options.fpFusion;
+        compile.reflectFtz = options.reflectFtz;
         buildTileToNVVMPipeline(pm, compile);
         return success();
       },

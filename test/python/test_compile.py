@@ -35,14 +35,14 @@ class RecordingBackend:
     def __init__(self) -> None:
         self.calls: list[tuple[str, str, int]] = []
         self.stages: list[int | None] = []
-        # (line_info, fp_fusion) of each compile.
-        self.flags: list[tuple[bool, bool]] = []
+        # (line_info, fp_fusion, reflect_ftz) of each compile.
+        self.flags: list[tuple[bool, bool, bool]] = []
 
     def __call__(self, ir, chip, num_warps, emit_cubin=True, num_stages=None,
-                 line_info=True, fp_fusion=True):
+                 line_info=True, fp_fusion=True, reflect_ftz=True):
         self.calls.append((ir, chip, num_warps))
         self.stages.append(num_stages)
-        self.flags.append((line_info, fp_fusion))
+        self.flags.append((line_info, fp_fusion, reflect_ftz))
         return capi.BackendResult("", "// ptx", b"", {"chip": chip, "kernels": []})
 
 

@@ -81,25 +81,28 @@ def test_override_arch_recompiles_kernels_already_compiled(backend):  # noqa: F8
         mul_add.warmup(FakeTensor(1 << 20, "float32"), grid=(1,), num_ctas=2)
 
 
-def test_line_info_and_fp_fusion_reach_the_compile_and_recompile(backend):  # noqa: F811
+def test_line_info_fp_fusion_and_reflect_ftz_reach_the_compile_and_recompile(backend):  # noqa: F811
     x = FakeTensor(1 << 20, "float32")
     knobs.language.default_fp_fusion = False
     mul_add.warmup(x, grid=(1,))
-    assert backend.flags[-1] == (True, False)  # line info: Triton's default
+    assert backend.flags[-1] == (True, False, True)  # line info: Triton's default
     # The launch option wins over the knob's default.
     mul_add.warmup(x, grid=(1,), enable_fp_fusion=True)
-    assert backend.flags[-1] == (True, True)
+    assert backend.flags[-1] == (True, True, True)
     calls = len(backend.calls)
     mul_add.warmup(x, grid=(1,), enable_fp_fusion=True)
     assert len(backend.calls) == calls  # memoized with its flags
     knobs.language.reset()
     knobs.compilation.disable_line_info = True
     mul_add.warmup(x, grid=(1,))
-    assert backend.flags[-1] == (False, True)
+    assert backend.flags[-1] == (False, True, True)
     mul_add.warmup(x, grid=(1,), enable_fp_fusion=False)
-    assert backend.flags[-1] == (False, False)
+    assert backend.flags[-1] == (False, False, True)
     with pytest.raises(TypeError, match="enable_fp_fusion is True or False, got 0"):
         mul_add.warmup(x, grid=(1,), enable_fp_fusion=0)
     knobs.compilation.reset()
     tile.compile(mul_add, "*fp32", options={"enable_fp_fusion": False}, target="sm_80")
-    assert backend.flags[-1] == (True, False)
+    assert backend.flags[-1] == (True, False, True)
+    calls = len(backend.calls)
+    mul_add.warmup(x, grid=(1,), enable_reflect_ftz=False)
+    assert backend.flags[-1] == (True, True, False) and len(backend.calls) == calls + 1

@@ -1,8 +1,9 @@
-"""The line table (Triton's default, `knobs.compilation.disable_line_info`)
-and fp fusion (`enable_fp_fusion=`, `knobs.language.default_fp_fusion`),
-through the real compile: the PTX's `.loc` lines name this file's lines, the
-cubin keeps them, and fusion off leaves every multiply and add rounded on
-its own."""
+"""The line table (Triton's default, `knobs.compilation.disable_line_info`),
+fp fusion (`enable_fp_fusion=`, `knobs.language.default_fp_fusion`) and
+libdevice's flush-to-zero (`enable_reflect_ftz=`), through the real compile:
+the PTX's `.loc` lines name this file's lines, the cubin keeps them, fusion
+off leaves every multiply and add rounded on its own, and ftz picks
+libdevice's `.ftz` instructions."""
 from __future__ import annotations
 
 import inspect
@@ -121,3 +122,59 @@ def test_fp_fusion_is_on_by_default_and_off_rounds_each_operation():
     knobs.language.default_fp_fusion = False
     by_knob = body(tile.compile(axpy, signature, {"BLOCK": 128}, target="sm_90").asm["ptx"])
     assert "fma" not in by_knob and "mul.rn.f32" in by_knob
+
+
+@tile.jit
+def exp2_sqrt(data):
+    ptrs = data + tl.arange(0, 128)
+    x = tl.load(ptrs)
+    tl.store(ptrs, tl.math.exp2(x) + tl.sqrt(x) + tl.exp(x))
+
+
+class Float32Array:
+    """Enough of an array for a warmup: an address and a dtype."""
+    dtype = "float32"
+
+    def data_ptr(self) -> int:
+        return 1 << 20
+
+
+@pytest.mark.parametrize("enable_reflect_ftz", [False, True])
+def test_enable_reflect_ftz_flushes_libdevice_subnormals(enable_reflect_ftz):
+    # Triton's test_enable_reflect_ftz, through a warmup as there.
+    h = exp2_sqrt.warmup(Float32Array(), grid=(1,), enable_reflect_ftz=enable_reflect_ftz)
+    ptx = body(h.asm["ptx"])
+    assert ("ex2.approx.ftz.f32" in ptx) == enable_reflect_ftz
+    assert ("sqrt.approx.ftz.f32" in ptx) == enable_reflect_ftz
+    # tl.exp is tile's own ex2.approx of x * log2(e), as Triton's: never ftz.
+    assert re.search(r"ex2\.approx\.f32 ", ptx)
+    assert ("nvvm-reflect-ftz" in h.asm["llir"]) == enable_reflect_ftz
+
+
+def test_reflect_ftz_is_on_by_default_and_a_bool():
+    ptx = body(tile.compile(exp2_sqrt, "*fp32", {}, target="sm_90").asm["ptx"])
+    assert "ex2.approx.ftz.f32" in ptx
+    off = tile.compile(exp2_sqrt, "*fp32", {}, target="sm_90",
+                       options={"enable_reflect_ftz": False}).asm["ptx"]
+    assert ".ftz." not in body(off)
+    with pytest.raises(TypeError, match="enable_reflect_ftz is True or False, got 1"):
+        exp2_sqrt.warmup(Float32Array(), grid=(1,), enable_reflect_ftz=1)
+
+
+@tile.jit
+def exact_ops(data, W, BLOCK: tl.constexpr):
+    ptrs = data + tl.arange(0, BLOCK)
+    x = tl.load(ptrs)
+    w = tl.load(W + tl.arange(0, BLOCK)[:, None] * BLOCK + tl.arange(0, BLOCK)[None, :])
+    y = tl.abs(x) + tl.maximum(x, 1.0) + tl.fma(x, x, x)
+    y += tl.math.div_rn(x, y) + tl.math.sqrt_rn(y)
+    tl.store(ptrs, y + tl.sum(tl.dot(w, w, input_precision="ieee"), axis=0))
+
+
+def test_reflect_ftz_leaves_the_ops_triton_keeps_exact_unflushed():
+    # Triton emits abs, maximum, fma, div_rn, sqrt_rn and the FMA dot as PTX
+    # of their own, not libdevice calls: none flushes subnormals.
+    ptx = body(tile.compile(exact_ops, "*fp32,*fp32", {"BLOCK": 16}, target="sm_90").asm["ptx"])
+    assert ".ftz." not in ptx, [line for line in ptx.splitlines() if ".ftz." in line][:5]
+    for instruction in ("max.f32", "fma.rn.f32", "div.rn.f32", "sqrt.rn.f32"):
+        assert instruction in ptx, instruction

@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tile/Target/CodegenFlags.h"
 #include "tile/Target/Compile.h"
 #include "tile/TritonC/Frontend.h"
 
@@ -58,15 +59,7 @@ cl::opt<bool>
     noAssumeAligned(cl::cat(toolOptions), "fno-assume-aligned",
                     cl::desc("Do not assume 16-byte aligned pointer arguments"),
                     cl::init(false));
-cl::opt<bool> lineInfo(
-    cl::cat(toolOptions), "line-info",
-    cl::desc("Put the source's line table in the PTX and the cubin (default "
-             "on; --line-info=false leaves it out)"),
-    cl::init(mlir::tile::CompileOptions().lineInfo));
-cl::opt<bool> fpFusion(
-    cl::cat(toolOptions), "fp-fusion",
-    cl::desc("Let a float multiply and add fuse into an fma (default on)"),
-    cl::init(mlir::tile::CompileOptions().fpFusion));
+mlir::tile::CodegenFlags codegenFlags("", toolOptions);
 cl::opt<std::string> cudaPath(cl::cat(toolOptions), "cuda-path",
                               cl::desc("CUDA toolkit (ptxas, libdevice)"),
                               cl::init(""));
@@ -137,8 +130,7 @@ bool compileVariant(StringRef source, const Variant &variant,
   compile.numWarps = tile.numWarps;
   compile.cudaToolkit = cudaPath;
   compile.emitCubin = emit == Emit::Cubin;
-  compile.lineInfo = lineInfo;
-  compile.fpFusion = fpFusion;
+  codegenFlags.apply(compile);
   // The IR buffer has its own name: its ops are located in the Triton-C
   // file, whose lines the diagnostics then quote.
   mlir::tile::CompileResult compiled = mlir::tile::compileTileSource(

@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tile/Target/CodegenFlags.h"
 #include "tile/Target/Compile.h"
 
 #include "mlir/Support/FileUtilities.h"
@@ -53,15 +54,7 @@ cl::opt<std::string> cudaPath(cl::cat(toolOptions), "cuda-path",
                               cl::desc("CUDA toolkit (ptxas, libdevice); "
                                        "default $CUDA_HOME or the build's"),
                               cl::init(""));
-cl::opt<bool> lineInfo(
-    cl::cat(toolOptions), "line-info",
-    cl::desc("Put the source's line table in the PTX and the cubin (default "
-             "on; --line-info=false leaves it out)"),
-    cl::init(mlir::tile::CompileOptions().lineInfo));
-cl::opt<bool> fpFusion(
-    cl::cat(toolOptions), "fp-fusion",
-    cl::desc("Let a float multiply and add fuse into an fma (default on)"),
-    cl::init(mlir::tile::CompileOptions().fpFusion));
+mlir::tile::CodegenFlags codegenFlags("", toolOptions);
 cl::opt<std::string> metadataFilename(
     cl::cat(toolOptions), "metadata",
     cl::desc("Where to write the launch facts as JSON (default: "
@@ -87,8 +80,7 @@ int main(int argc, char **argv) {
   options.numStages = numStages;
   options.cudaToolkit = cudaPath;
   options.emitCubin = action == Action::Cubin;
-  options.lineInfo = lineInfo;
-  options.fpFusion = fpFusion;
+  codegenFlags.apply(options);
   mlir::tile::CompileResult result = mlir::tile::compileTileSource(
       input->getBuffer(),
       inputFilename == "-" ? std::string("<stdin>")

@@ -58,6 +58,11 @@ struct CompileOptions {
   /// fma, as Triton's default (enable_fp_fusion) allows; off, each rounds
   /// (`mul.rn`, `add.rn`).
   bool fpFusion = true;
+  /// Whether libdevice's functions flush subnormals to zero (its
+  /// `__nvvm_reflect("__CUDA_FTZ")` answers 1: `ex2.approx.ftz.f32`,
+  /// `sqrt.approx.ftz.f32`, ...), as Triton's default (enable_reflect_ftz)
+  /// has. Operations tile emits itself are not affected.
+  bool reflectFtz = true;
 };
 
 /// What one kernel needs to be launched.

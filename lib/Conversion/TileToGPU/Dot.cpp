@@ -166,8 +166,10 @@ LogicalResult KernelEmitter::emitDot(DotOp op) {
     return arith::ExtFOp::create(builder, loc, wide, value);
   };
   auto multiplyAdd = [&](Value a, Value b, Value acc) -> Value {
+    // LLVM's fma, not math.fma: the latter becomes libdevice's __nv_fmaf,
+    // which flushes subnormals under reflect-ftz; Triton's FMA dot does not.
     if (!integer)
-      return math::FmaOp::create(builder, loc, a, b, acc);
+      return LLVM::FMAOp::create(builder, loc, a, b, acc);
     return arith::AddIOp::create(
         builder, loc, arith::MulIOp::create(builder, loc, a, b), acc);
   };

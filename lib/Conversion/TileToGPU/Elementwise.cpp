@@ -168,8 +168,11 @@ Value KernelEmitter::emitScalarOp(Operation *op, ValueRange operands,
       .Case<MaxUIOp>([&](auto) { return binary(arith::MaxUIOp()); })
       .Case<MinimumFOp>([&](auto) { return binary(arith::MinimumFOp()); })
       .Case<MaximumFOp>([&](auto) { return binary(arith::MaximumFOp()); })
-      .Case<MinNumFOp>([&](auto) { return binary(arith::MinNumFOp()); })
-      .Case<MaxNumFOp>([&](auto) { return binary(arith::MaxNumFOp()); })
+      // fma, minnum and maxnum as LLVM's own ops: the GPU-to-NVVM
+      // patterns would call libdevice (__nv_fmaf, ...), whose versions flush
+      // subnormals under reflect-ftz, where Triton's ops never do.
+      .Case<MinNumFOp>([&](auto) { return binary(LLVM::MinNumOp()); })
+      .Case<MaxNumFOp>([&](auto) { return binary(LLVM::MaxNumOp()); })
       .Case<AndIOp>([&](auto) { return binary(arith::AndIOp()); })
       .Case<OrIOp>([&](auto) { return binary(arith::OrIOp()); })
       .Case<XOrIOp>([&](auto) { return binary(arith::XOrIOp()); })
@@ -193,7 +196,19 @@ Value KernelEmitter::emitScalarOp(Operation *op, ValueRange operands,
         return arith::MaxSIOp::create(builder, loc, operands[0], negated);
       })
       .Case<AbsFOp>([&](auto) -> Value {
-        return math::AbsFOp::create(builder, loc, operands[0]);
+        // |x| as a sign-bit clear, as Triton emits it: GPU-to-NVVM takes
+        // math.absf to libdevice's __nv_fabsf (ftz under reflect-ftz) and
+        // refuses llvm.intr.fabs.
+        Value x = operands[0];
+        unsigned width = x.getType().getIntOrFloatBitWidth();
+        Type bits = builder.getIntegerType(width);
+        Value mask = arith::ConstantOp::create(
+            builder, loc,
+            builder.getIntegerAttr(bits, APInt::getSignedMaxValue(width)));
+        Value cleared = arith::AndIOp::create(
+            builder, loc, arith::BitcastOp::create(builder, loc, bits, x),
+            mask);
+        return arith::BitcastOp::create(builder, loc, x.getType(), cleared);
       })
       .Case<ExpOp>([&](auto) -> Value {
         // exp(x) = 2^(x log2 e) with the hardware's ex2.approx, as Triton
@@ -215,7 +230,7 @@ Value KernelEmitter::emitScalarOp(Operation *op, ValueRange operands,
       .Case<SinOp>([&](auto) { return transcendental(math::SinOp()); })
       .Case<CosOp>([&](auto) { return transcendental(math::CosOp()); })
       .Case<FmaOp>([&](auto) -> Value {
-        return math::FmaOp::create(builder, loc, operands[0], operands[1],
+        return LLVM::FMAOp::create(builder, loc, operands[0], operands[1],
                                    operands[2]);
       })
       .Case<CmpIOp>([&](CmpIOp cmp) -> Value {

@@ -71,15 +71,20 @@ def check_target(value: Any) -> str:
     return value
 
 
+def check_flag(value: Any, name: str) -> bool:
+    """A launch or compile option that is True or False."""
+    if not isinstance(value, bool):
+        raise TypeError(f"{name} is True or False, got {value!r}")
+    return value
+
+
 def check_fp_fusion(value: Any) -> bool:
     """Triton's `enable_fp_fusion` launch option: a bool, or None for
     tile.knobs.language.default_fp_fusion (read when a kernel is compiled)."""
     if value is None:
         from .. import knobs
         return knobs.language.default_fp_fusion
-    if not isinstance(value, bool):
-        raise TypeError(f"enable_fp_fusion is True or False, got {value!r}")
-    return value
+    return check_flag(value, "enable_fp_fusion")
 
 
 def debug_enabled(jit_debug: bool | None) -> bool:

@@ -11,7 +11,7 @@ from ..language.types import dtype
 from . import capi
 from .cache import FileCache
 from .. import knobs
-from .options import check_fp_fusion, check_target, debug_enabled
+from .options import check_flag, check_fp_fusion, check_target, debug_enabled
 from .kernel import (SignatureLike, Specialization, generate_ir, kernel_name,
                      normalize_signature, resolve)
 
@@ -77,7 +77,8 @@ def frontend_version() -> str:
 def cache_key(jit: Any, signature: Mapping[str, str], specialization: Specialization,
               constexprs: Mapping[str, Any], target: str, num_warps: int,
               num_stages: int | None = None, debug: bool = False,
-              line_info: bool = True, fp_fusion: bool = True) -> str:
+              line_info: bool = True, fp_fusion: bool = True,
+              reflect_ftz: bool = True) -> str:
     """The on-disk cache key: the sources, the compile's inputs, the compiler
     build and the frontend."""
     parts = {
@@ -92,6 +93,7 @@ def cache_key(jit: Any, signature: Mapping[str, str], specialization: Specializa
         "debug": debug,
         "line_info": line_info,
         "fp_fusion": fp_fusion,
+        "reflect_ftz": reflect_ftz,
         "compiler": capi.version(),
         "frontend": frontend_version(),
     }
@@ -143,7 +145,7 @@ def _parameter_name(jit: Any, key: Any) -> str:
 
 
 # `tile.compile(..., options={...})`: Triton's option names tile takes there.
-_COMPILE_OPTIONS = ("num_warps", "num_stages", "enable_fp_fusion")
+_COMPILE_OPTIONS = ("num_warps", "num_stages", "enable_fp_fusion", "enable_reflect_ftz")
 
 
 def compile(src: Any, signature: SignatureLike | None = None,
@@ -152,17 +154,21 @@ def compile(src: Any, signature: SignatureLike | None = None,
             specialization: Specialization | None = None, emit_cubin: bool = True,
             cache: FileCache | None = None,
             options: Mapping[str, Any] | None = None,
-            enable_fp_fusion: bool | None = None) -> CompiledKernel:
+            enable_fp_fusion: bool | None = None,
+            enable_reflect_ftz: bool = True) -> CompiledKernel:
     """Compiles `src`, a @tile.jit function, for `signature` (Triton type strings:
     {"x": "*fp32", "n": "i32"} or "*fp32,i32" in parameter order) through the
     C++ library, with an on-disk cache.
 
     As Triton's `triton.compile(src, target=None, options=None)`, `src` may be
     an `ASTSource` (which gives the signature and constexprs) and `options`
-    a dict of num_warps / num_stages / enable_fp_fusion. `target`: a chip name
+    a dict of num_warps / num_stages / enable_fp_fusion / enable_reflect_ftz.
+    `target`: a chip name
     ("sm_90a") or a `GPUTarget`; None is the current device's chip (sm_90
     without a GPU). `enable_fp_fusion` None is tile.knobs.language.default_fp_fusion;
-    the line table is there unless tile.knobs.compilation.disable_line_info."""
+    `enable_reflect_ftz` (Triton's default, True): libdevice's functions flush
+    subnormals to zero; the line table is there unless
+    tile.knobs.compilation.disable_line_info."""
     fn = src
     if isinstance(fn, ASTSource):
         if signature is not None or constexprs is not None or specialization is not None:
@@ -180,8 +186,10 @@ def compile(src: Any, signature: SignatureLike | None = None,
             num_warps = value
         elif key == "num_stages":
             num_stages = value
-        else:
+        elif key == "enable_fp_fusion":
             enable_fp_fusion = value
+        else:
+            enable_reflect_ftz = value
     if target is None:
         from ..runtime.launch import default_target
         target = default_target()
@@ -191,15 +199,17 @@ def compile(src: Any, signature: SignatureLike | None = None,
     types = normalize_signature(jit, signature, constexprs)
     debug = debug_enabled(jit.debug)
     fp_fusion = check_fp_fusion(enable_fp_fusion)
+    reflect_ftz = check_flag(enable_reflect_ftz, "enable_reflect_ftz")
     line_info = not knobs.compilation.disable_line_info
     ir = generate_ir(jit, types, constexprs, specialization, debug=debug)
     cache = cache if cache is not None else FileCache()
     key = cache_key(jit, types, specialization, constexprs, target, num_warps, num_stages,
-                    debug, line_info, fp_fusion)
+                    debug, line_info, fp_fusion, reflect_ftz)
     entry = cache.get(key)
     if entry is None:
         result = capi.compile_ir(ir, target, num_warps, emit_cubin, num_stages=num_stages,
-                                 line_info=line_info, fp_fusion=fp_fusion)
+                                 line_info=line_info, fp_fusion=fp_fusion,
+                                 reflect_ftz=reflect_ftz)
         entry = {"asm": {"tile": ir, "llir": result.llir, "ptx": result.ptx,
                          "cubin": result.cubin},
                  "metadata": _metadata(jit, result.metadata, types, constexprs,

@@ -1,7 +1,8 @@
 """`tl.math`: Triton's math functions. The core ones (`exp`, `log`, `sqrt`,
 ...) are tile ops; the precise and fast variants (`div_rn`, `sqrt_rn`, `erf`,
 `rint`, `umulhi`, `fast_expf`, ...) are calls of libdevice functions
-(`tile.extern_elementwise`), linked at compile time."""
+(`tile.extern_elementwise`), linked at compile time, but for f32 `div_rn` and
+`sqrt_rn`, which are PTX instructions as in Triton."""
 from __future__ import annotations
 
 from typing import Any, Mapping
@@ -29,6 +30,15 @@ FLOAT_FUNCTIONS = {
 }
 
 
+# Triton computes these two in f32 with PTX's own instructions, not
+# libdevice: they keep subnormals where libdevice's versions flush them under
+# enable_reflect_ftz.
+F32_INSTRUCTIONS = {
+    "div_rn": ("div.rn.f32 $0, $1, $2;", "=f,f,f"),
+    "sqrt_rn": ("sqrt.rn.f32 $0, $1;", "=f,f"),
+}
+
+
 def float_function_types(name: str, operands: list[dtype]) -> tuple[dtype, dtype]:
     """The result and computation types of a libdevice float function of
     `operands` (also the interpreter's rule)."""
@@ -47,9 +57,14 @@ def _libdevice_float(b: Builder, name: str, args: tuple[Any, ...]) -> tensor:
     operands = [S.to_tensor(b, v, like=like) for v in values]
     result_type, compute = float_function_types(name, [o.dtype for o in operands])
     operands = S.broadcast_together(b, *(S.cast(b, o, compute) for o in operands))
+    handles = [o.handle for o in operands]
+    if compute == T.float32 and name in F32_INSTRUCTIONS:
+        asm, constraints = F32_INSTRUCTIONS[name]
+        value, = b.inline_asm(asm, constraints, handles, [handles[0].type], pure=True, pack=1)
+        return S.cast(b, tensor(value), result_type)
     _, fp32_symbol, fp64_symbol, _ = FLOAT_FUNCTIONS[name]
     symbol = fp64_symbol if compute == T.float64 else fp32_symbol
-    result = tensor(b.extern(symbol, [o.handle for o in operands], compute))
+    result = tensor(b.extern(symbol, handles, compute))
     return S.cast(b, result, result_type)
 
 

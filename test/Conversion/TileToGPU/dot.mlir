@@ -9,7 +9,7 @@
 // CHECK: gpu.barrier
 // CHECK: scf.for
 // CHECK: llvm.load {{.*}} : !llvm.ptr<3> -> f16
-// CHECK: math.fma {{.*}} : f32
+// CHECK: llvm.intr.fma({{.*}}) : (f32, f32, f32) -> f32
 func.func @dot_fma(%a: !tile.ptr<f16>, %c: !tile.ptr<f32>) {
   %r = tile.arange 0, 256 : !tile.block<256xi32>
   %ab = tile.splat %a : !tile.ptr<f16> -> !tile.block<256x!tile.ptr<f16>>
@@ -56,7 +56,7 @@ func.func @dot_int8(%a: !tile.ptr<i8>, %c: !tile.ptr<i32>) {
 // CHECK-SAME: tile.shared_bytes = 2048
 // CHECK: scf.for
 // CHECK: llvm.load {{.*}} : !llvm.ptr<3> -> f64
-// CHECK: math.fma {{.*}} : f64
+// CHECK: llvm.intr.fma({{.*}}) : (f64, f64, f64) -> f64
 // CHECK-NOT: arith.extf
 // CHECK: gpu.return
 func.func @dot_batched_f64(%a: !tile.ptr<f64>, %c: !tile.ptr<f64>) {
