@@ -59,6 +59,18 @@ typedef struct {
   unsigned numAttrs;
 } CUlaunchConfig;
 
+/* cuda.h's CUlaunchAttribute: an id, padding to 8 bytes, a 64-byte value. */
+#define CU_LAUNCH_ATTRIBUTE_COOPERATIVE 2
+typedef struct {
+  int id;
+  char pad[4];
+  union {
+    char pad[64];
+    int cooperative;
+  } value;
+} CUlaunchAttribute;
+_Static_assert(sizeof(CUlaunchAttribute) == 72, "cuda.h's CUlaunchAttribute");
+
 typedef CUresult (*LaunchExFn)(const CUlaunchConfig *, CUfunction, void **,
                                void **);
 typedef CUresult (*LaunchFn)(CUfunction, unsigned, unsigned, unsigned, unsigned,
@@ -705,6 +717,7 @@ typedef struct {
   unsigned threads;
   unsigned shared;
   unsigned max_grid[3];
+  int cooperative; /* Triton's launch_cooperative_grid: all blocks co-resident */
   PyObject *name;        /* str */
   PyObject *param_names; /* tuple of str */
   PyObject *codes_obj;   /* bytes, one code per parameter */
@@ -715,16 +728,24 @@ typedef struct {
 static PyTypeObject *KernelType;
 
 static int kernel_init(Kernel *self, PyObject *args, PyObject *kwargs) {
-  static char *names[] = {"function",    "context", "device",   "codes",
-                          "threads",     "shared",  "max_grid", "name",
-                          "param_names", NULL};
+  static char *names[] = {"function", "context",     "device",
+                          "codes",    "threads",     "shared",
+                          "max_grid", "name",        "param_names",
+                          "cooperative", NULL};
   unsigned long long function, context;
   PyObject *codes, *max_grid, *name, *param_names;
-  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "KKlSIIOUO", names, &function,
-                                   &context, &self->device, &codes,
+  self->cooperative = 0;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "KKlSIIOUO|p", names,
+                                   &function, &context, &self->device, &codes,
                                    &self->threads, &self->shared, &max_grid,
-                                   &name, &param_names))
+                                   &name, &param_names, &self->cooperative))
     return -1;
+  if (self->cooperative && !cu_launch_ex) {
+    PyErr_SetString(PyExc_RuntimeError,
+                    "launch_cooperative_grid needs cuLaunchKernelEx (a CUDA "
+                    "driver of 11.8 or later)");
+    return -1;
+  }
   if (!PyArg_ParseTuple(max_grid, "III", &self->max_grid[0], &self->max_grid[1],
                         &self->max_grid[2]))
     return -1;
@@ -771,10 +792,20 @@ static void kernel_dealloc(Kernel *self) {
 static CUresult launch_now(Kernel *self, const unsigned dims[3],
                            uint64_t stream, void **params) {
   if (cu_launch_ex) {
-    CUlaunchConfig config = {
-        dims[0], dims[1], dims[2],      self->threads,
-        1,       1,       self->shared, (CUstream)(uintptr_t)stream,
-        NULL,    0};
+    CUlaunchAttribute cooperative;
+    memset(&cooperative, 0, sizeof cooperative);
+    cooperative.id = CU_LAUNCH_ATTRIBUTE_COOPERATIVE;
+    cooperative.value.cooperative = 1;
+    CUlaunchConfig config = {dims[0],
+                             dims[1],
+                             dims[2],
+                             self->threads,
+                             1,
+                             1,
+                             self->shared,
+                             (CUstream)(uintptr_t)stream,
+                             self->cooperative ? &cooperative : NULL,
+                             self->cooperative ? 1u : 0u};
     return cu_launch_ex(&config, self->function, self->count ? params : NULL,
                         NULL);
   }
@@ -882,7 +913,7 @@ static PyGetSetDef kernel_getset[] = {
 /* Type docstrings (writable arrays: Py_tp_doc takes a void *). */
 static char kernel_doc[] =
     "Kernel(function, context, device, codes, threads, shared, "
-    "max_grid, name, param_names): one loaded kernel";
+    "max_grid, name, param_names, cooperative=False): one loaded kernel";
 static char dispatcher_doc[] =
     "Dispatcher(name, arg_names, constexpr, defaults, slow_path): "
     "the launch cache of one @jit function; d[grid](*args)";

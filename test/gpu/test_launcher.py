@@ -103,3 +103,45 @@ def test_autotuner_times_configs_on_the_device():
     assert tuned.best_config is min(tuned.configs_timings, key=tuned.configs_timings.get)
     assert torch.equal(y, torch.ones_like(y))  # reset before each timed run; one real run
     print("autotuner timings (ms):", {str(c): t for c, t in tuned.configs_timings.items()})
+
+
+@tile.jit
+def rotate_through_grid_barrier(x_ptr, scratch_ptr, out_ptr, arrived_ptr,
+                                BLOCK: tl.constexpr):
+    # Each program publishes its block, waits for every program (a grid
+    # barrier, which only a co-resident grid is sure to pass), then reads
+    # its neighbour's block.
+    pid = tl.program_id(0)
+    n = tl.num_programs(0)
+    offs = tl.arange(0, BLOCK)
+    tl.store(scratch_ptr + pid * BLOCK + offs, tl.load(x_ptr + pid * BLOCK + offs) * 2.0)
+    tl.debug_barrier()
+    tl.atomic_add(arrived_ptr, 1, sem="release")
+    while tl.atomic_add(arrived_ptr, 0, sem="acquire") < n:
+        pass
+    tl.debug_barrier()
+    neighbour = (pid + 1) % n
+    tl.store(out_ptr + pid * BLOCK + offs, tl.load(scratch_ptr + neighbour * BLOCK + offs))
+
+
+def test_launch_cooperative_grid_runs_a_grid_barrier_and_refuses_a_grid_too_large():
+    import torch
+    from tile.driver import CudaError
+    programs = torch.cuda.get_device_properties(0).multi_processor_count
+    x = torch.randn(programs * 128, device="cuda")
+    scratch = torch.empty_like(x)
+    out = torch.empty_like(x)
+    arrived = torch.zeros(1, dtype=torch.int32, device="cuda")
+    rotate_through_grid_barrier[(programs,)](x, scratch, out, arrived, BLOCK=128,
+                                             launch_cooperative_grid=True)
+    torch.cuda.synchronize()
+    assert arrived.item() == programs
+    assert torch.equal(out.view(programs, 128), (x * 2).view(programs, 128).roll(-1, 0))
+    # More blocks than the device holds at once: refused by the driver, where
+    # a plain launch of the same grid (with no barrier) runs.
+    too_many = programs * 64 * 16
+    y = torch.zeros(too_many * 128, device="cuda")
+    with pytest.raises(CudaError, match="COOPERATIVE_LAUNCH_TOO_LARGE"):
+        axpy[(too_many,)](y, y, y.numel(), 1.0, BLOCK=128, launch_cooperative_grid=True)
+    axpy[(too_many,)](y, y, y.numel(), 1.0, BLOCK=128)
+    torch.cuda.synchronize()

@@ -238,6 +238,18 @@ def test_launch_option_names_can_be_kernel_parameters(backend):
     assert "3.0 : f32" in ir and num_warps == 2
 
 
+
+def test_launch_cooperative_grid_is_a_launch_flag_not_a_recompile(backend):
+    # Triton's option: a bool, taken by warmup and launches; the code is the
+    # same, only the launch differs (test/gpu/test_launcher.py).
+    staged.warmup(FakeTensor(0, "float32"), num_stages=5)
+    calls = len(backend.calls)
+    staged.warmup(FakeTensor(0, "float32"), num_stages=5, launch_cooperative_grid=True)
+    assert len(backend.calls) == calls
+    with pytest.raises(TypeError, match="launch_cooperative_grid is True or False, got 'yes'"):
+        staged.warmup(FakeTensor(0, "float32"), launch_cooperative_grid="yes")
+
+
 @tile.jit
 def offset_copy(x_ptr, y_ptr, start, BLOCK: tl.constexpr, HINT: tl.constexpr):
     offs = start + tl.arange(0, BLOCK)

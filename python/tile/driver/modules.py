@@ -77,11 +77,26 @@ class Kernel:
                                              bindings.FUNC_MAX_DYNAMIC_SHARED_SIZE_BYTES,
                                              self.shared),
                       "cuFuncSetAttribute", f"kernel {self.name!r}, {self.shared} bytes")
-        self.launcher = launcher.configured().Kernel(
+        self.launcher = self._make_launcher(cooperative=False)
+        self.launch = self.launcher.launch  # launch(grid, args, stream=None)
+        self._cooperative_launcher: Any = None
+
+    def _make_launcher(self, cooperative: bool) -> Any:
+        dev = self.module.device
+        return launcher.configured().Kernel(
             function=self.handle, context=dev.context, device=dev.ordinal,
             codes=packing.codes(self.param_types), threads=self.threads, shared=self.shared,
-            max_grid=dev.max_grid, name=self.name, param_names=self.param_names)
-        self.launch = self.launcher.launch  # launch(grid, args, stream=None)
+            max_grid=dev.max_grid, name=self.name, param_names=self.param_names,
+            cooperative=cooperative)
+
+    @property
+    def cooperative_launcher(self) -> Any:
+        """The C launcher of Triton's `launch_cooperative_grid=True`: the
+        driver launches the grid only if all its blocks fit on the device at
+        once (else CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE)."""
+        if self._cooperative_launcher is None:
+            self._cooperative_launcher = self._make_launcher(cooperative=True)
+        return self._cooperative_launcher
 
     def __repr__(self) -> str:
         sig = ", ".join(f"{n}: {t}" for n, t in zip(self.param_names, self.param_types))

@@ -182,6 +182,7 @@ def compile_for_args(jit: Any, args: Sequence[Any], kwargs: Mapping[str, Any],
     num_stages = options.pop("num_stages", None)
     fp_fusion = check_fp_fusion(options.pop("enable_fp_fusion", None))
     reflect_ftz = check_flag(options.pop("enable_reflect_ftz", True), "enable_reflect_ftz")
+    cooperative_grid(options.pop("launch_cooperative_grid", False))  # a launch's, not the code's
     num_ctas = check_num_ctas(options.pop("num_ctas", 1))
     target = t if (t := options.pop("target", None)) is not None else default_target()
     # arch= (Triton's), else tile.knobs.runtime.override_arch, over the device's chip.
@@ -249,7 +250,12 @@ def _driver_module() -> Any:
 
 # Launch options that are not kernel arguments (the interpreter takes the same).
 LAUNCH_OPTIONS = ("num_warps", "num_stages", "num_ctas", "target", "arch", "enable_fp_fusion",
-                  "enable_reflect_ftz")
+                  "enable_reflect_ftz", "launch_cooperative_grid")
+
+
+def cooperative_grid(value: Any) -> bool:
+    """Triton's `launch_cooperative_grid` option: launch all blocks at once."""
+    return check_flag(value, "launch_cooperative_grid")
 
 
 def split_options(jit: Any, kwargs: dict[str, Any]) -> dict[str, Any]:
@@ -281,8 +287,10 @@ def slow_launch(jit: Any, grid: Any, args: tuple[Any, ...], kwargs: Mapping[str,
     options.setdefault("target", driver.target(device))
     compiled, values, named = compile_for_args(jit, args, kwargs, options)
     kernel = driver.kernel_for(compiled, device)
+    launcher = kernel.cooperative_launcher \
+        if cooperative_grid(options.get("launch_cooperative_grid", False)) else kernel.launcher
     if key is None:
-        kernel.launch(normalize_grid(grid, named), values, stream)
+        launcher.launch(normalize_grid(grid, named), values, stream)
         return None
     sources: list[Any] = []
     for name, value in zip(runtime, values):
@@ -293,7 +301,7 @@ def slow_launch(jit: Any, grid: Any, args: tuple[Any, ...], kwargs: Mapping[str,
             sources.append(-1 - keyword_order.index(name))
         else:
             sources.append(value)  # its default
-    return kernel.launcher, tuple(sources)
+    return launcher, tuple(sources)
 
 
 def dispatcher(jit: Any) -> Any:
