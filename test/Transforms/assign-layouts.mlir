@@ -454,3 +454,24 @@ func.func @loop_invariant_a(%q: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %
   tile.store %op, %acc#0 : !tile.block<128x64x!tile.ptr<f32>>
   return
 }
+
+// -----
+
+// A mapped function on pack 4: each instance takes four registers of one
+// thread, so the operands and the result get four consecutive elements per
+// thread, whatever the load alone would have had.
+// CHECK: #[[P4:.*]] = #tile.blocked<size_per_thread = [4], threads_per_warp = [32], warps = [4], order = [0]>
+// CHECK-LABEL: func.func @map_pack
+// CHECK: tile.map_elementwise {{.*}} -> !tile.block<256xi32, #[[P4]]>
+func.func @map_pack(%x: !tile.ptr<i32>) {
+  %r = tile.arange 0, 256 : !tile.block<256xi32>
+  %xb = tile.splat %x : !tile.ptr<i32> -> !tile.block<256x!tile.ptr<i32>>
+  %p = tile.addptr %xb, %r : !tile.block<256x!tile.ptr<i32>>, !tile.block<256xi32>
+  %a = tile.load %p : !tile.block<256x!tile.ptr<i32>>
+  %y = tile.map_elementwise %a {pack = 4 : i32} : (!tile.block<256xi32>) -> (!tile.block<256xi32>) {
+  ^bb0(%a0: i32, %a1: i32, %a2: i32, %a3: i32):
+    tile.yield %a3, %a2, %a1, %a0 : i32, i32, i32, i32
+  }
+  tile.store %p, %y : !tile.block<256x!tile.ptr<i32>>
+  return
+}

@@ -652,3 +652,18 @@ def prod_and_xor(x_ptr, prod_ptr, rprod_ptr, xor_ptr, M: tl.constexpr, N: tl.con
     tl.store(prod_ptr + rows * N + cols, tl.cumprod(x, 1))
     tl.store(rprod_ptr + rows * N + cols, tl.cumprod(x, 0, reverse=True))
     tl.store(xor_ptr + tl.arange(0, M), tl.xor_sum(x, 1))
+
+
+# -- dots of several batch dimensions (Triton's test_dot_multidim) --------------
+
+@triton.jit
+def multidim_dot(x_ptr, y_ptr, z_ptr, RANK: tl.constexpr, TRANS_A: tl.constexpr,
+                 TRANS_B: tl.constexpr):
+    x = tl.load(x_ptr + tl.arange(0, 256 << RANK)).reshape([2] * (RANK - 2) + [32, 32])
+    y = tl.load(y_ptr + tl.arange(0, 256 << RANK)).reshape([2] * (RANK - 2) + [32, 32])
+    if TRANS_A:
+        x = tl.trans(x)
+    if TRANS_B:
+        y = tl.trans(y)
+    z = tl.dot(x, y)
+    tl.store(z_ptr + tl.arange(0, 256 << RANK), z.reshape([256 << RANK]))

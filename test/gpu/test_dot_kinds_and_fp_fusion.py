@@ -1,5 +1,6 @@
 """`tl.dot` of int8 blocks (exact int32 sums, masked odd shapes, `acc=`
-chains), of fp64 ones and of rank-3 ones (Triton's test_dot3d kernel) against
+chains), of fp64 ones, of rank-3 ones (Triton's test_dot3d kernel) and of
+rank 4 to 6 ones with transposes (its test_dot_multidim kernel) against
 torch, and `enable_fp_fusion=False`: every multiply and
 add rounded on its own, bit-equal to torch's separate `a * b + c`, where the
 default fuses them into fmas."""
@@ -128,3 +129,23 @@ def test_fp_fusion_off_rounds_each_operation_and_on_fuses():
     assert not torch.equal(fused, separate), "fusion changed no result: no fma?"
     # One rounding is never worse than two.
     assert ((fused.double() - exact).abs() <= (separate.double() - exact).abs()).all()
+
+
+@pytest.mark.interpretable
+@pytest.mark.parametrize("rank", [2, 3, 4, 6])
+@pytest.mark.parametrize("trans_a, trans_b", [(False, False), (True, False), (False, True)])
+def test_multidim_dot_matches_torch(rank: int, trans_a: bool, trans_b: bool) -> None:
+    import torch
+    from conformance_kernels import multidim_dot
+    dev = device(torch)
+    shape = (2,) * (rank - 2) + (32, 32)
+    gen = torch.Generator().manual_seed(rank)
+    a = torch.randint(-4, 5, shape, generator=gen).to(torch.bfloat16)
+    b = torch.randint(-4, 5, shape, generator=gen).to(torch.bfloat16)
+    c = torch.empty(shape, dtype=torch.float32, device=dev)
+    multidim_dot[(1,)](a.to(dev), b.to(dev), c, rank, trans_a, trans_b)
+    a = a.transpose(-1, -2) if trans_a else a
+    b = b.transpose(-1, -2) if trans_b else b
+    # Small integers: every product and sum is exact in fp32.
+    assert torch.equal(c.cpu(), a.float() @ b.float())
+

@@ -46,3 +46,27 @@ def test_shape_and_scalar_builtins(dim: int, descending: bool) -> None:
     assert torch.equal(got[32:36], top) and torch.equal(got[36:40], 2 * top)
     assert got[40] == x[5] + 1000 and got[41] == int(x[5]) + 0.5
     assert got[42:44].tolist() == [0.0, 1.0]
+
+
+@tile.jit
+def unsplat(x_ptr, EXPLICIT: tl.constexpr):
+    # Triton's test_unsplat: a block of one element as an `if` condition is
+    # its element, as `.item()` gives it.
+    condition = tl.load(x_ptr + tl.arange(0, 1)) > 42
+    if EXPLICIT:
+        condition = condition.item()
+    if condition:
+        tl.store(x_ptr, 42)
+    i = tl.zeros((1, 1), tl.int32)
+    while i < 3:  # and a `while` condition likewise
+        i += 1
+    tl.store(x_ptr + 1, tl.sum(tl.sum(i, 1), 0))
+
+
+@pytest.mark.parametrize("explicit", [False, True])
+@pytest.mark.parametrize("value, expected", [(41, 41), (43, 42)])
+def test_one_element_block_as_a_condition(explicit: bool, value: int, expected: int) -> None:
+    import torch
+    x = torch.tensor([value, 0], dtype=torch.int32, device=device(torch))
+    unsplat[(1,)](x, explicit, num_warps=1)
+    assert x.tolist() == [expected, 3]

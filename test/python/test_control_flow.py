@@ -1,6 +1,8 @@
 """Python control flow -> scf (if/for/while), constexpr resolution, calls."""
 from __future__ import annotations
 
+import pytest
+
 from conftest import check_order, verify
 
 import tile
@@ -462,3 +464,15 @@ def test_early_exits_compile_to_ptx():
             (while_break, "*fp32,i32", {})]:
         compiled = tile.compile(kernel, signature, constexprs, target="sm_90", emit_cubin=False)
         assert f".entry {kernel.__name__}" in compiled.asm["ptx"]
+
+
+def test_a_condition_of_several_elements_is_a_located_error() -> None:
+    @tile.jit
+    def k(x_ptr):
+        c = tl.load(x_ptr + tl.arange(0, 2)) > 0
+        if c:
+            tl.store(x_ptr, 1)
+
+    with pytest.raises(tile.CompilationError, match=r"an if condition must be a scalar, got a "
+                                                    r"block of shape \[2\]; use tl.where"):
+        tile.generate_ir(k, "*i32")

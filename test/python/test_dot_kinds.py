@@ -5,11 +5,12 @@ and the errors for misuse. Values: test/gpu/test_dot_kinds_and_fp_fusion.py."""
 from __future__ import annotations
 
 import re
+import sys
 from pathlib import Path
 
 import pytest
 
-from conftest import assert_error_at_case, requires_library, verify
+from conftest import REPO, assert_error_at_case, requires_library, verify
 
 import tile
 import tile.language as tl
@@ -59,8 +60,10 @@ def bad_dot(a_ptr, b_ptr, WHAT: tl.constexpr):
         tl.dot(a, b.to(tl.float16))
     elif WHAT == "batch":
         tl.dot(tl.reshape(a, (2, 8, 16)), tl.reshape(b, (4, 16, 4)))
-    elif WHAT == "rank4":
-        tl.dot(tl.reshape(a, (2, 2, 4, 16)), tl.reshape(b, (2, 2, 16, 4)))
+    elif WHAT == "batch_shape":
+        tl.dot(tl.reshape(a, (2, 2, 4, 16)), tl.reshape(b, (4, 1, 16, 4)))
+    elif WHAT == "ranks":
+        tl.dot(tl.reshape(a, (2, 8, 16)), b)
     elif WHAT == "bf16_out":
         tl.dot(a.to(tl.float16), b.to(tl.float16), out_dtype=tl.bfloat16)
 
@@ -70,9 +73,10 @@ def bad_dot(a_ptr, b_ptr, WHAT: tl.constexpr):
     ("int_acc", "tl.dot of float blocks accumulates in fp32; acc= is int32"),
     ("mixed", "tl.dot supports fp16, bf16 and fp32 operands, two fp8 ones, two int8 ones "
               "(int32 result) and two fp64 ones, got int8 and fp16"),
-    ("batch", "tl.dot batch sizes differ: 2 and 4 (shapes [2, 8, 16] and [4, 16, 4])"),
-    ("rank4", "tl.dot needs two rank-2 blocks or two rank-3 ones (a batch), got shapes "
-              "[2, 2, 4, 16] and [2, 2, 16, 4]"),
+    ("batch", "tl.dot batch shapes differ: [2] and [4] (shapes [2, 8, 16] and [4, 16, 4])"),
+    ("batch_shape", "tl.dot batch shapes differ: [2, 2] and [4, 1]"),
+    ("ranks", "tl.dot needs two blocks of one rank, at least 2 (more: a batch), got shapes "
+              "[2, 8, 16] and [16, 16]"),
     ("bf16_out", "out_dtype=bfloat16 is unsupported"),
 ])
 def test_int8_dot_misuse_is_located(what, message):
@@ -109,3 +113,26 @@ def test_batched_f64_dot_ptx_runs_in_f64():
     ptx = tile.compile(batched_dot, "*fp64,*fp64,*fp64", {"B": 2, "M": 16, "N": 16, "K": 16},
                        target="sm_90a").asm["ptx"].split(".section")[0]
     assert "fma.rn.f64" in ptx and "wgmma" not in ptx and "cvt.rn.f32.f64" not in ptx
+
+
+def test_batch_dimensions_become_one_and_trans_swaps_the_last_two():
+    sys.path.insert(0, str(REPO / "test" / "gpu"))
+    from conformance_kernels import multidim_dot
+    ir = verify(tile.generate_ir(multidim_dot, "*bf16,*bf16,*fp32",
+                                 {"RANK": 5, "TRANS_A": True, "TRANS_B": False}))
+    # tl.trans of a rank-5 block swaps its last two dimensions only.
+    assert "tile.trans %" in ir and "{order = array<i32: 0, 1, 2, 4, 3>}" in ir
+    # The 2x2x2 batch is one of 8 for the product, and back after it.
+    assert "tile.dot" in ir and "!tile.block<8x32x32xf32>" in ir
+    assert "!tile.block<8x32x32xf32> -> !tile.block<2x2x2x32x32xf32>" in ir
+
+
+def test_trans_of_fewer_than_two_dimensions_is_an_error():
+    @tile.jit
+    def k(x_ptr):
+        tl.store(x_ptr + tl.arange(0, 8), tl.trans(tl.load(x_ptr + tl.arange(0, 8))))
+
+    with pytest.raises(tile.CompilationError, match="tl.trans invoked with a 0- or "
+                                                    "1-dimensional tensor"):
+        tile.generate_ir(k, "*fp32")
+

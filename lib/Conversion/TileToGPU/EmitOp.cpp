@@ -57,6 +57,8 @@ LogicalResult KernelEmitter::emitOp(Operation *op) {
     return emitScan(scan);
   if (auto inlineAsm = dyn_cast<InlineAsmOp>(op))
     return emitInlineAsm(inlineAsm);
+  if (auto map = dyn_cast<MapElementwiseOp>(op))
+    return emitMapElementwise(map);
   if (auto gather = dyn_cast<GatherOp>(op))
     return emitGather(gather);
   if (auto histogram = dyn_cast<HistogramOp>(op))

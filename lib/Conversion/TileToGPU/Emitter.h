@@ -26,8 +26,9 @@
 // stores explicitly (LoadStore.cpp).
 //
 // The emitter is one class whose methods live in one file per op family:
-// ControlFlow.cpp, IndexFunctions.cpp, Elementwise.cpp, LoadStore.cpp,
-// Atomics.cpp, SharedMemory.cpp, Relayout.cpp, Reduce.cpp, Scan.cpp, Dot.cpp;
+// ControlFlow.cpp, IndexFunctions.cpp, Elementwise.cpp, MapElementwise.cpp,
+// InlineAsm.cpp, LoadStore.cpp, Atomics.cpp, SharedMemory.cpp, Relayout.cpp,
+// Reduce.cpp, Scan.cpp, Dot.cpp;
 // the pass and its resource limits are in TileToGPU.cpp and ResourceLimits.cpp.
 //
 //===----------------------------------------------------------------------===//
@@ -381,8 +382,16 @@ private:
   Accumulator shuffleAccumulator(Location loc, Accumulator acc, Value lane,
                                  gpu::ShuffleMode mode);
 
-  // User PTX (InlineAsm.cpp).
+  // User PTX (InlineAsm.cpp) and scalar functions (MapElementwise.cpp).
   LogicalResult emitInlineAsm(InlineAsmOp op);
+  LogicalResult emitMapElementwise(MapElementwiseOp op);
+  /// The registers of each of `args` in the layout of `result`, which is
+  /// set in `layout` (one scalar each, and `layout` unset, when `result` is
+  /// a scalar); the op runs once per `pack` registers, which must divide
+  /// them. Fails with an error at `op`.
+  FailureOr<SmallVector<SmallVector<Value>>>
+  packedOperands(Operation *op, ValueRange args, Value result, int64_t pack,
+                 std::optional<BlockLayout> &layout);
 
   // Gathers and histograms (Gather.cpp).
   LogicalResult emitGather(GatherOp op);

@@ -93,27 +93,12 @@ LogicalResult KernelEmitter::emitInlineAsm(InlineAsmOp op) {
              << " " << element << " elements";
   }
 
-  // The registers of each argument and the number of groups of `pack`.
-  SmallVector<SmallVector<Value>> args;
-  int64_t elements = 1;
   std::optional<BlockLayout> layout;
-  if (auto block = dyn_cast<BlockType>(op.getResults().front().getType())) {
-    layout = getBlockLayout(block);
-    elements = layout->numRegisters();
-    for (Value arg : op.getArgs()) {
-      std::optional<SmallVector<Value>> in = registersIn(arg, *layout);
-      if (!in)
-        return op.emitOpError() << "has operands in another layout than its "
-                                   "results";
-      args.push_back(std::move(*in));
-    }
-  } else {
-    for (Value arg : op.getArgs())
-      args.push_back({getScalar(arg)});
-  }
-  if (elements % pack != 0)
-    return op.emitOpError() << "pack " << pack << " does not divide the "
-                            << elements << " elements a thread holds";
+  FailureOr<SmallVector<SmallVector<Value>>> args =
+      packedOperands(op, op.getArgs(), op.getResults().front(), pack, layout);
+  if (failed(args))
+    return failure();
+  int64_t elements = layout ? layout->numRegisters() : 1;
 
   // The asm's result: one operand, or a struct of all output operands.
   SmallVector<Type> outputTypes;
@@ -136,7 +121,7 @@ LogicalResult KernelEmitter::emitInlineAsm(InlineAsmOp op) {
   SmallVector<SmallVector<Value>> results(op.getNumResults());
   for (int64_t first = 0; first < elements; first += pack) {
     SmallVector<Value> operands;
-    for (auto [arg, values] : llvm::zip(op.getArgs(), args)) {
+    for (auto [arg, values] : llvm::zip(op.getArgs(), *args)) {
       Type element = elementOf(arg);
       int64_t per = elementsPerOperand(element, pack);
       for (int64_t start = first; start < first + pack; start += per) {
@@ -184,4 +169,30 @@ LogicalResult KernelEmitter::emitInlineAsm(InlineAsmOp op) {
       scalars.map(result, values.front());
   }
   return success();
+}
+
+FailureOr<SmallVector<SmallVector<Value>>>
+KernelEmitter::packedOperands(Operation *op, ValueRange args, Value result,
+                              int64_t pack,
+                              std::optional<BlockLayout> &layout) {
+  SmallVector<SmallVector<Value>> registersOfArgs;
+  auto block = dyn_cast<BlockType>(result.getType());
+  if (!block) {
+    for (Value arg : args)
+      registersOfArgs.push_back({getScalar(arg)});
+    return registersOfArgs;
+  }
+  layout = getBlockLayout(block);
+  for (Value arg : args) {
+    std::optional<SmallVector<Value>> in = registersIn(arg, *layout);
+    if (!in)
+      return op->emitOpError() << "has operands in another layout than its "
+                                  "results";
+    registersOfArgs.push_back(std::move(*in));
+  }
+  if (layout->numRegisters() % pack != 0)
+    return op->emitOpError()
+           << "pack " << pack << " does not divide the "
+           << layout->numRegisters() << " elements a thread holds";
+  return registersOfArgs;
 }

@@ -341,12 +341,19 @@ class CodeGenerator(ast.NodeVisitor):
             return
         self.visit_if_runtime(node, condition)
 
+    def scalar_condition(self, condition: tensor, what: str) -> tensor:
+        """A branch's or loop's condition: a scalar, or as in Triton a block of
+        one element (its element)."""
+        if not condition.is_block():
+            return condition
+        if condition.numel == 1:
+            return tl.item(condition, _builder=self.builder)
+        raise TileError(f"{what} condition must be a scalar, got a block of shape "
+                        f"{condition.shape}; use tl.where to select elementwise")
+
     def visit_if_runtime(self, node: ast.If, condition: tensor, else_is_rest: bool = False
                          ) -> None:
-        if condition.is_block():
-            raise TileError(f"an if condition must be a scalar, got a block of shape "
-                            f"{condition.shape}; use tl.where to select elementwise")
-        condition = S.to_bool(self.builder, condition)
+        condition = S.to_bool(self.builder, self.scalar_condition(condition, "an if"))
         with self.runtime_region():
             self.emit_if_fn(condition, lambda: self.visit_body(node.body),
                             lambda: self.visit_body(node.orelse, top_level=else_is_rest),
@@ -663,9 +670,7 @@ class CodeGenerator(ast.NodeVisitor):
             if not is_runtime(condition):
                 raise TileError("a while condition must be a runtime value (a loop on a "
                                 "compile-time condition would never end or never run)")
-            if condition.is_block():
-                raise TileError("a while condition must be a scalar, not a block")
-            return S.to_bool(b, condition)
+            return S.to_bool(b, self.scalar_condition(condition, "a while"))
 
         if exited is False:
             return user_condition()

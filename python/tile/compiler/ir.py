@@ -412,7 +412,9 @@ class Builder:
         _require(isinstance(x.type, block_type) and sorted(perm) == list(range(len(shape))),
                  f"trans order {perm} is not a permutation of the {len(shape)} dimensions")
         ty = block_type(_element(x.type), [shape[p] for p in perm])
-        attr = "" if not order else f" {{order = array<i32: {', '.join(map(str, perm))}>}}"
+        reversed_order = list(reversed(range(len(shape))))  # tile.trans's default
+        attr = "" if perm == reversed_order else \
+            f" {{order = array<i32: {', '.join(map(str, perm))}>}}"
         return self._op(f"tile.trans {x}{attr} : {x.type.to_ir()} -> {ty.to_ir()}", ty)
 
     # -- memory ---------------------------------------------------------------
@@ -656,6 +658,28 @@ class Builder:
         self.block.items.append(f"{name}:{len(result_types)} = {text} {self.loc}")
         return [Value(f"{name}#{i}", t) for i, t in enumerate(result_types)]
 
+    def map_region(self, elements: Sequence[dtype], pack: int) -> Block:
+        """The region of a `tile.map_elementwise` over operands of `elements`:
+        `pack` scalars of each operand in turn; fill it, then end it with
+        `combine_yield` (`pack` scalars of each result in turn)."""
+        return self.new_block([e for e in elements for _ in range(pack)], labelled=True)
+
+    def map_elementwise(self, args: Sequence[Value], result_types: Sequence[IRType],
+                        pack: int, body: Block) -> list[Value]:
+        """`tile.map_elementwise`: `body` (from `map_region`) once per `pack`
+        elements of `args`, which have the results' shape."""
+        shape = list(_shape(result_types[0])) if result_types else []
+        _require(bool(args) and bool(result_types) and pack >= 1
+                 and all(list(_shape(v.type)) == shape for v in args)
+                 and all(list(_shape(t)) == shape for t in result_types)
+                 and (pack == 1 or bool(shape)),
+                 f"malformed map_elementwise of {', '.join(str(a.type) for a in args)} "
+                 f"to {', '.join(str(t) for t in result_types)} with pack {pack}")
+        header = (f"tile.map_elementwise {', '.join(str(a) for a in args)} "
+                  f"{{pack = {pack} : i32}} : ({', '.join(a.type.to_ir() for a in args)}) -> "
+                  f"({', '.join(t.to_ir() for t in result_types)}) ")
+        return self._region_op([header, body], result_types)
+
     # -- debugging ------------------------------------------------------------
 
     def print_values(self, prefix: str, values: Sequence[Value], is_signed: Sequence[bool],
@@ -690,6 +714,7 @@ class Builder:
         return self.new_block([*elements, *elements], labelled=True)
 
     def combine_yield(self, values: Sequence[Value]) -> None:
+        """`tile.yield` of scalars: the end of a combine or map region."""
         _require(all(not isinstance(v.type, block_type) for v in values),
                  "a combine function must return scalars")
         self._void(_yield_text("tile.yield", values))

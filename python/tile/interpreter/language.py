@@ -737,6 +737,50 @@ def inline_asm_elementwise(asm: Any, constraints: Any, args: Any, dtype: Any, is
                     "run it (compile the kernel, or write the operation with tl builtins)")
 
 
+@_implements
+def map_elementwise(scalar_fn: Any, *args: Any, pack: Any = 1) -> Any:
+    """The scalar function called on `pack` elements of each argument at a
+    time, in row-major order (a short last group repeats its last element;
+    those results are dropped)."""
+    from .runner import callable_jit
+    what = "tl.map_elementwise"
+    fn = callable_jit(scalar_fn)
+    if fn is None:
+        raise TileError(f"{what}: the scalar function must be a @tile.jit function, "
+                        f"got {scalar_fn!r}")
+    if not args:
+        raise TileError(f"{what} needs at least one input tensor")
+    values = O.broadcast_together(*[O.to_value(a) for a in args])
+    shape = list(values[0].shape)
+    pack = C.map_pack(pack, shape, what)
+    count = int(np.prod(shape, dtype=np.int64)) if shape else 1
+    flat = [v.data.reshape(-1) for v in values]
+    single, types, outs = True, None, []
+    for first in builtins.range(0, count, pack):
+        group = [builtins.min(first + i, count - 1) for i in builtins.range(pack)]
+        scalars = [Tensor(data[i], v.dtype) for v, data in zip(values, flat) for i in group]
+        result = fn(*scalars)
+        single = not isinstance(result, (tuple, list))
+        results = [O.to_value(r) for r in ([result] if single else result)]
+        if any(r.is_block() for r in results):
+            raise TileError(f"{what}: {scalar_fn.__name__} must return scalars, got "
+                            f"{', '.join(str(r.dtype) for r in results)}")
+        got = C.mapped_result_types(scalar_fn.__name__, [r.dtype for r in results], pack)
+        if types is None:
+            types = got
+            outs = [np.empty(count, dtype=r.data.dtype) for r in results[::pack]]
+        elif got != types:
+            raise TileError(f"{what}: {scalar_fn.__name__} returns "
+                            f"{', '.join(str(t) for t in got)} here but "
+                            f"{', '.join(str(t) for t in types)} for earlier elements")
+        for index, out in enumerate(outs):
+            for i in builtins.range(pack):
+                if first + i < count:
+                    out[first + i] = results[index * pack + i].data
+    results = [make(out.reshape(shape) if shape else out[0], t) for out, t in zip(outs, types)]
+    return results[0] if single else tuple(results)
+
+
 # ----------------------------------------------------------------------------
 # gather, histogram
 # ----------------------------------------------------------------------------

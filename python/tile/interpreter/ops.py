@@ -123,11 +123,7 @@ def reshape(x: Tensor, shape: Sequence[int]) -> Tensor:
 def trans(x: Tensor, order: Sequence[int] | None) -> Tensor:
     if not x.is_block():
         raise TileError("trans needs a block")
-    rank = len(x.shape)
-    perm = list(order) if order else list(reversed(range(rank)))
-    if sorted(perm) != list(range(rank)):
-        raise TileError(f"trans order {perm} is not a permutation of the {rank} dimensions")
-    return _like(x, np.transpose(x.data, perm))
+    return _like(x, np.transpose(x.data, S.trans_order(x.shape, order)))
 
 
 # ----------------------------------------------------------------------------

@@ -168,7 +168,7 @@ class Tensor(S.tensor):
 
     def python_scalar(self) -> Any:
         """The Python value of a scalar (`x.item()` is the kernel's tl.item)."""
-        if self.is_block():
+        if self.is_block() and self.data.size != 1:  # one element: Triton's unsplat
             raise BlockTruthError(f"a block of shape {self.shape} is not one value")
         value = self.data.item()
         return value
@@ -180,7 +180,7 @@ class Tensor(S.tensor):
             # of a block) only with debugging on.
             from .program import current
             return not current().debug or bool(np.all(self.data))
-        if self.is_block():
+        if self.is_block() and self.data.size != 1:  # one element: Triton's unsplat
             raise BlockTruthError(
                 f"the truth value of a block of shape {self.shape} is ambiguous; an `if` or "
                 "`while` condition must be a scalar (use tl.where to select elementwise)")

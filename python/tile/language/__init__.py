@@ -16,6 +16,7 @@ bool_ = int1  # noqa: F405
 half = float16
 float = float32  # noqa: A001 - Triton exports tl.float
 double = float64
+pi32_t = pointer_type(int32)
 
 # `tl.math.exp(...)`, the precise and fast variants, and libdevice.
 from . import extra, math  # noqa: E402,F401

@@ -8,9 +8,10 @@ from __future__ import annotations
 import builtins
 import functools
 import inspect
+import math as _math
 import string
 from enum import Enum as _Enum
-from typing import Any, Callable, TypeVar
+from typing import Any, Callable, Sequence, TypeVar
 
 from ..compiler.ir import LOAD_CACHE_OPERATORS, STORE_CACHE_OPERATORS, Block, Builder
 from ..errors import ConstantRequired, StaticAssertionError, TileError
@@ -922,12 +923,10 @@ def inline_asm_elementwise(asm: Any, constraints: Any, args: Any, dtype: Any, is
     packed into 32-bit registers, and gives `pack` elements of each result
     (`dtype`, or a tuple of dtypes for several results)."""
     b = _builder
-    asm, constraints, pack = unwrap(asm), unwrap(constraints), unwrap(pack)
+    asm, constraints = unwrap(asm), unwrap(constraints)
     what = "tl.inline_asm_elementwise"
     if not isinstance(asm, str) or not isinstance(constraints, str):
         raise TileError(f"{what}: asm and constraints must be strings")
-    if isinstance(pack, bool) or not isinstance(pack, int) or pack < 1:
-        raise TileError(f"{what}: pack must be a positive int, got {pack!r}")
     many = isinstance(unwrap(dtype), (tuple, list))
     dtypes = [_dtype(d) for d in (unwrap(dtype) if many else [dtype])]
     if not dtypes:
@@ -939,13 +938,73 @@ def inline_asm_elementwise(asm: Any, constraints: Any, args: Any, dtype: Any, is
             raise TileError(f"{what} takes and gives numbers, not {d}")
     values = S.broadcast_together(b, *values) if values else []
     shape = list(values[0].shape) if values else []
-    if not shape and pack != 1:
-        raise TileError(f"{what}: scalars are one element: pack must be 1, got {pack}")
+    pack = map_pack(pack, shape, what)
     results = b.inline_asm(asm, constraints, [v.handle for v in values],
                            [block_type(d, shape) if shape else d for d in dtypes],
                            bool(unwrap(is_pure)), pack)
     results = [tensor(r) for r in results]
     return tuple(results) if many else results[0]
+
+
+def map_pack(pack: Any, shape: Sequence[int], what: str) -> int:
+    """`pack` of tl.map_elementwise / tl.inline_asm_elementwise, checked:
+    a positive int, 1 for scalars."""
+    pack = unwrap(pack)
+    if isinstance(pack, bool) or not isinstance(pack, int) or pack < 1:
+        raise TileError(f"{what}: pack must be a positive int, got {pack!r}")
+    if not shape and pack != 1:
+        raise TileError(f"{what}: scalars are one element: pack must be 1, got {pack}")
+    return pack
+
+
+def mapped_result_types(fn_name: str, results: list[dtype], pack: int) -> list[dtype]:
+    """The element types of tl.map_elementwise's results from what one call
+    of the scalar function returned: `pack` scalars of each result in turn."""
+    if not results or len(results) % pack:
+        raise TileError(f"tl.map_elementwise: {fn_name} returns {len(results)} value"
+                        f"{'s' if len(results) != 1 else ''}; with pack={pack} it must return "
+                        f"{pack} per result")
+    types = results[::pack]
+    for offset in builtins.range(1, pack):
+        if results[offset::pack] != types:
+            raise TileError(f"tl.map_elementwise: {fn_name} returns "
+                            f"{', '.join(str(t) for t in results)}: with pack={pack} the "
+                            f"{pack} values of each result must have one type")
+    return types
+
+
+@builtin
+def map_elementwise(scalar_fn: Any, *args: Any, pack: Any = 1,
+                    _builder: Builder | None = None) -> Any:
+    """A @jit function of scalars over the elements of blocks (Triton's): the
+    arguments broadcast together; each call takes `pack` elements of each and
+    returns `pack` elements of each result, so control flow in it picks a
+    branch per element. One result, or a tuple if the function returns one."""
+    from ..runtime.jit import JITFunction
+    b, what = _builder, "tl.map_elementwise"
+    if not isinstance(scalar_fn, JITFunction):
+        raise TileError(f"{what}: the scalar function must be a @tile.jit function, "
+                        f"got {scalar_fn!r}")
+    if not args:
+        raise TileError(f"{what} needs at least one input tensor")
+    values = S.broadcast_together(b, *[S.to_tensor(b, a) for a in args])
+    shape = list(values[0].shape)
+    pack = map_pack(pack, shape, what)
+    body = b.map_region([v.dtype for v in values], pack)
+    with b.insertion_point(body):
+        result = b.call_jit(scalar_fn, [tensor(arg) for arg in body.args])
+        single = not isinstance(result, (tuple, list))
+        scalars = [S.to_tensor(b, r) for r in ([result] if single else result)]
+        if any(r.is_block() for r in scalars):
+            raise TileError(f"{what}: {scalar_fn.__name__} must return scalars, got "
+                            f"{', '.join(str(r.type) for r in scalars)}")
+        types = mapped_result_types(scalar_fn.__name__, [r.dtype for r in scalars], pack)
+        b.combine_yield([r.handle for r in scalars])
+    results = b.map_elementwise([v.handle for v in values],
+                                [block_type(t, shape) if shape else t for t in types],
+                                pack, body)
+    results = [tensor(r) for r in results]
+    return results[0] if single else tuple(results)
 
 
 _DOT_TYPES = (T.float16, T.bfloat16, T.float32)
@@ -992,13 +1051,14 @@ def check_dot_accumulator(accumulator: dtype, acc: dtype) -> None:
 
 
 def check_dot_shapes(a: list[int], b: list[int]) -> list[int]:
-    """The result shape of `a @ b`: rank-2 blocks, or rank-3 ones (a batch of
-    products, Triton's 3D dot)."""
-    if len(a) not in (2, 3) or len(b) != len(a):
-        raise TileError(f"tl.dot needs two rank-2 blocks or two rank-3 ones (a batch), got "
-                        f"shapes {a} and {b}")
-    if len(a) == 3 and a[0] != b[0]:
-        raise TileError(f"tl.dot batch sizes differ: {a[0]} and {b[0]} (shapes {a} and {b})")
+    """The result shape of `a @ b`: rank-2 blocks, or blocks of a higher rank
+    whose leading dimensions are a batch of products (Triton's 3D dot, and
+    its reshape of more batch dimensions into one)."""
+    if len(a) < 2 or len(b) != len(a):
+        raise TileError(f"tl.dot needs two blocks of one rank, at least 2 (more: a batch), "
+                        f"got shapes {a} and {b}")
+    if a[:-2] != b[:-2]:
+        raise TileError(f"tl.dot batch shapes differ: {a[:-2]} and {b[:-2]} (shapes {a} and {b})")
     if a[-1] != b[-2]:
         raise TileError(f"tl.dot shapes do not agree: {a[-2]}x{a[-1]} times "
                         f"{b[-2]}x{b[-1]} ({a[-1]} != {b[-2]})")
@@ -1025,7 +1085,14 @@ def dot(input: Any, other: Any, acc: Any = None, input_precision: Any = None,
         check_dot_accumulator(accumulator_type, accumulator.dtype)
         out = dot_result_type(operand, accumulator_type, accumulator.dtype, out_dtype)
         accumulator = S.cast(b, accumulator, accumulator_type)
+    if len(result_shape) > 3:
+        # Several batch dimensions: one, as Triton does (the data stays put).
+        batch = _math.prod(result_shape[:-2])
+        a, bb, accumulator = (S.reshape(b, x, [batch, *x.shape[-2:]])
+                              for x in (a, bb, accumulator))
     result = tensor(b.dot(a.handle, bb.handle, accumulator.handle))
+    if len(result_shape) > 3:
+        result = S.reshape(b, result, result_shape)
     return S.cast(b, result, out)
 
 

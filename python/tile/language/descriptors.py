@@ -382,7 +382,8 @@ class block_pointer(NamedTuple):
 
     @property
     def dtype(self) -> dtype:
-        return self.base.dtype.element_ty
+        """A pointer type, as in Triton: `.element_ty` is the element type."""
+        return self.base.dtype
 
 
 def _check_dimensions(boundary_check: Any, rank: int, what: str) -> tuple[bool, ...]:
@@ -413,7 +414,7 @@ def load_block_pointer(to_value: ToValue, builder: Any, pointer: block_pointer,
     """tl.load of a block pointer."""
     rank = len(pointer.block_shape)
     check = _check_dimensions(boundary_check, rank, "tl.load")
-    padding = _padding(padding_option, pointer.dtype, "tl.load", allow_empty=True)
+    padding = _padding(padding_option, pointer.dtype.element_ty, "tl.load", allow_empty=True)
     return _inline(_load_block, [pointer.base, pointer.shape, pointer.strides, pointer.offsets,
                                  pointer.block_shape, _unit_strides(pointer.strides), check,
                                  padding == "nan"], builder)

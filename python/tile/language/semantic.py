@@ -194,14 +194,24 @@ def reshape(b: Builder, x: tensor, shape: Sequence[int]) -> tensor:
     return tensor(b.reshape(x.handle, shape))
 
 
+def trans_order(shape: Sequence[int], order: Sequence[int] | None) -> list[int]:
+    """The permutation of tl.trans / tl.permute, checked: `order`, or, as in
+    Triton, the last two dimensions swapped (a batched 2-D transpose)."""
+    rank = len(shape)
+    if not order:
+        if rank < 2:
+            raise TileError("tl.trans invoked with a 0- or 1-dimensional tensor")
+        return list(range(rank - 2)) + [rank - 1, rank - 2]
+    perm = list(order)
+    if sorted(perm) != list(range(rank)):
+        raise TileError(f"trans order {perm} is not a permutation of the {rank} dimensions")
+    return perm
+
+
 def trans(b: Builder, x: tensor, order: Sequence[int] | None) -> tensor:
     if not x.is_block():
         raise TileError("trans needs a block")
-    rank = len(x.shape)
-    perm = list(order) if order else list(reversed(range(rank)))
-    if sorted(perm) != list(range(rank)):
-        raise TileError(f"trans order {perm} is not a permutation of the {rank} dimensions")
-    return tensor(b.trans(x.handle, list(order) if order else None))
+    return tensor(b.trans(x.handle, trans_order(x.shape, order)))
 
 
 # ----------------------------------------------------------------------------

@@ -815,7 +815,7 @@ func.func @reduce_region_terminator(%x: !tile.block<16xf32>) {
 // -----
 
 func.func @yield_outside(%a: f32) {
-  // expected-error @+1 {{'tile.yield' op expects parent op to be one of 'tile.reduce, tile.scan'}}
+  // expected-error @+1 {{'tile.yield' op expects parent op to be one of 'tile.reduce, tile.scan, tile.map_elementwise'}}
   tile.yield %a : f32
 }
 
@@ -1597,6 +1597,86 @@ func.func @cast_rtz_to_e4m3(%x: !tile.block<8xf32>) {
 func.func @f8_arithmetic(%x: !tile.block<8xf8E5M2>) {
   // expected-error @+1 {{'tile.addf' op operand #0 must be block of f16, bf16, f32 or f64, but got '!tile.block<8xf8E5M2>'}}
   %0 = tile.addf %x, %x : !tile.block<8xf8E5M2>
+  return
+}
+
+// -----
+
+func.func @map_shapes(%x: !tile.block<128xi32>) {
+  // expected-error @+1 {{'tile.map_elementwise' op operands and results must have one shape, got 128 and 64}}
+  %y = tile.map_elementwise %x {pack = 1 : i32} : (!tile.block<128xi32>) -> (!tile.block<64xi32>) {
+  ^bb0(%a: i32):
+    tile.yield %a : i32
+  }
+  return
+}
+
+// -----
+
+func.func @map_scalar_pack(%n: i32) {
+  // expected-error @+1 {{'tile.map_elementwise' op on scalars takes pack 1, not 2}}
+  %y = tile.map_elementwise %n {pack = 2 : i32} : (i32) -> (i32) {
+  ^bb0(%a: i32, %b: i32):
+    tile.yield %a, %b : i32, i32
+  }
+  return
+}
+
+// -----
+
+func.func @map_no_operand() {
+  // expected-error @+1 {{'tile.map_elementwise' op needs at least one operand}}
+  %y = tile.map_elementwise {pack = 1 : i32} : () -> (i32) {
+  ^bb0:
+    %c = arith.constant 1 : i32
+    tile.yield %c : i32
+  }
+  return
+}
+
+// -----
+
+func.func @map_region_arguments(%x: !tile.block<128xi32>, %f: !tile.block<128xf32>) {
+  // expected-error @+1 {{'tile.map_elementwise' op region must take 2 scalar(s) of each operand's element type ('i32', 'i32', 'f32', 'f32')}}
+  %y = tile.map_elementwise %x, %f {pack = 2 : i32} : (!tile.block<128xi32>, !tile.block<128xf32>) -> (!tile.block<128xi32>) {
+  ^bb0(%a: i32, %b: f32, %c: i32, %d: f32):
+    tile.yield %a, %c : i32, i32
+  }
+  return
+}
+
+// -----
+
+func.func @map_region_results(%x: !tile.block<128xi32>) {
+  // expected-error @+1 {{'tile.map_elementwise' op region must yield 1 scalar(s) of each result's element type ('f32')}}
+  %y = tile.map_elementwise %x {pack = 1 : i32} : (!tile.block<128xi32>) -> (!tile.block<128xf32>) {
+  ^bb0(%a: i32):
+    tile.yield %a : i32
+  }
+  return
+}
+
+// -----
+
+func.func @map_region_store(%x: !tile.block<128xi32>, %p: !tile.ptr<i32>) {
+  %y = tile.map_elementwise %x {pack = 1 : i32} : (!tile.block<128xi32>) -> (!tile.block<128xi32>) {
+  ^bb0(%a: i32):
+    // expected-error @+1 {{'tile.store' op is in a tile.map_elementwise region, which computes on the scalars of one element and cannot write memory}}
+    tile.store %p, %a : !tile.ptr<i32>
+    tile.yield %a : i32
+  }
+  return
+}
+
+// -----
+
+func.func @map_region_block(%x: !tile.block<128xi32>) {
+  %y = tile.map_elementwise %x {pack = 1 : i32} : (!tile.block<128xi32>) -> (!tile.block<128xi32>) {
+  ^bb0(%a: i32):
+    // expected-error @+1 {{'tile.splat' op is in a tile.map_elementwise region, which computes on the scalars of one element and cannot compute on blocks}}
+    %b = tile.splat %a : i32 -> !tile.block<4xi32>
+    tile.yield %a : i32
+  }
   return
 }
 

@@ -804,6 +804,33 @@ func.func @inline_asm(%x: !tile.block<128xi32>, %b: !tile.block<128xi8>, %n: i32
   return
 }
 
+// CHECK-LABEL: func @map_elementwise
+func.func @map_elementwise(%x: !tile.block<128xi32>, %y: !tile.block<128xi32>, %n: f32) -> (!tile.block<128xi32>, f32) {
+  // CHECK: %{{.*}}:2 = tile.map_elementwise %{{.*}}, %{{.*}} {pack = 2 : i32} : (!tile.block<128xi32>, !tile.block<128xi32>) -> (!tile.block<128xi32>, !tile.block<128xi1>) {
+  // CHECK: ^bb0(%{{.*}}: i32, %{{.*}}: i32, %{{.*}}: i32, %{{.*}}: i32):
+  // CHECK: scf.if
+  // CHECK: tile.yield %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : i32, i32, i1, i1
+  %r:2 = tile.map_elementwise %x, %y {pack = 2 : i32} : (!tile.block<128xi32>, !tile.block<128xi32>) -> (!tile.block<128xi32>, !tile.block<128xi1>) {
+  ^bb0(%a0: i32, %a1: i32, %b0: i32, %b1: i32):
+    %lt = arith.cmpi slt, %a0, %b0 : i32
+    %q = scf.if %lt -> (i32) {
+      scf.yield %a0 : i32
+    } else {
+      %d = arith.divsi %a0, %b0 : i32
+      scf.yield %d : i32
+    }
+    %e = arith.cmpi eq, %a1, %b1 : i32
+    tile.yield %q, %a1, %lt, %e : i32, i32, i1, i1
+  }
+  // CHECK: tile.map_elementwise %{{.*}} {pack = 1 : i32} : (f32) -> f32
+  %s = tile.map_elementwise %n {pack = 1 : i32} : (f32) -> (f32) {
+  ^bb0(%v: f32):
+    %w = math.exp %v : f32
+    tile.yield %w : f32
+  }
+  return %r#0, %s : !tile.block<128xi32>, f32
+}
+
 // CHECK-LABEL: func.func @dot_int8
 func.func @dot_int8(%a: !tile.block<32x16xi8>, %b: !tile.block<16x64xi8>, %c: !tile.block<32x64xi32>) -> !tile.block<32x64xi32> {
   // CHECK: tile.dot %{{.*}}, %{{.*}}, %{{.*}} : !tile.block<32x16xi8>, !tile.block<16x64xi8> -> !tile.block<32x64xi32>

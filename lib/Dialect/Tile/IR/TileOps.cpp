@@ -1341,6 +1341,90 @@ LogicalResult HistogramOp::verify() {
 }
 
 //===----------------------------------------------------------------------===//
+// MapElementwiseOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult MapElementwiseOp::verify() {
+  if (getArgs().empty())
+    return emitOpError() << "needs at least one operand";
+  if (getResults().empty())
+    return emitOpError() << "needs at least one result";
+  std::optional<ArrayRef<int64_t>> shape;
+  for (Value value : llvm::concat<Value>(getArgs(), getResults())) {
+    auto block = dyn_cast<BlockType>(value.getType());
+    ArrayRef<int64_t> extents = block ? block.getShape() : ArrayRef<int64_t>();
+    if (shape && *shape != extents)
+      return emitOpError() << "operands and results must have one shape, got "
+                           << formatShape(*shape) << " and "
+                           << formatShape(extents);
+    shape = extents;
+  }
+  if (shape->empty() && getPack() != 1)
+    return emitOpError() << "on scalars takes pack 1, not " << getPack();
+  return success();
+}
+
+/// `pack` copies of each element type of `values`, value by value.
+static SmallVector<Type> packedElementTypes(ValueRange values, unsigned pack) {
+  SmallVector<Type> types;
+  for (Value value : values)
+    types.append(pack, getElementTypeOrSelf(value.getType()));
+  return types;
+}
+
+static void describeTypes(InFlightDiagnostic &diag, ArrayRef<Type> types) {
+  diag << "(";
+  llvm::interleaveComma(types, diag);
+  diag << ")";
+}
+
+LogicalResult MapElementwiseOp::verifyRegions() {
+  Block &body = getBody().front();
+  unsigned pack = getPack();
+  SmallVector<Type> argTypes = packedElementTypes(getArgs(), pack);
+  if (SmallVector<Type>(body.getArgumentTypes()) != argTypes) {
+    InFlightDiagnostic diag = emitOpError()
+                              << "region must take " << pack
+                              << " scalar(s) of each operand's element type ";
+    describeTypes(diag, argTypes);
+    return diag;
+  }
+  SmallVector<Type> resultTypes = packedElementTypes(getResults(), pack);
+  auto yield = dyn_cast<YieldOp>(body.getTerminator());
+  if (!yield ||
+      SmallVector<Type>(yield.getValues().getTypes()) != resultTypes) {
+    InFlightDiagnostic diag = emitOpError()
+                              << "region must yield " << pack
+                              << " scalar(s) of each result's element type ";
+    describeTypes(diag, resultTypes);
+    return diag;
+  }
+  // The lowering runs the region on the scalars of one thread, once per
+  // group of elements: what needs the other threads, or happens once per
+  // program, has no meaning there.
+  WalkResult walk = getBody().walk([&](Operation *op) {
+    auto isBlock = [](Type type) { return isa<BlockType>(type); };
+    StringRef what;
+    if (isa<StoreOp, AtomicRMWOp, AtomicCASOp>(op))
+      what = "write memory";
+    else if (isa<PrintOp>(op))
+      what = "print";
+    else if (isa<BarrierOp>(op))
+      what = "synchronize threads";
+    else if (llvm::any_of(op->getOperandTypes(), isBlock) ||
+             llvm::any_of(op->getResultTypes(), isBlock))
+      what = "compute on blocks";
+    if (what.empty())
+      return WalkResult::advance();
+    op->emitOpError() << "is in a tile.map_elementwise region, which computes "
+                         "on the scalars of one element and cannot "
+                      << what;
+    return WalkResult::interrupt();
+  });
+  return failure(walk.wasInterrupted());
+}
+
+//===----------------------------------------------------------------------===//
 // InlineAsmOp
 //===----------------------------------------------------------------------===//
 

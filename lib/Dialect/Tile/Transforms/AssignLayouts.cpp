@@ -463,22 +463,26 @@ void LayoutAssigner::assignOp(Operation *op) {
                kCarriedPriority);
     return;
   }
-  // User asm: operands and results in one layout, the first block
-  // operand's (each asm runs on registers of one thread).
-  if (auto inlineAsm = dyn_cast<InlineAsmOp>(op)) {
-    if (!isBlock(inlineAsm.getResults().front()))
+  // User asm and mapped scalar functions: operands and results in one
+  // layout, the first block operand's (each instance runs on registers of
+  // one thread).
+  if (isa<InlineAsmOp, MapElementwiseOp>(op)) {
+    auto inlineAsm = dyn_cast<InlineAsmOp>(op);
+    auto map = dyn_cast<MapElementwiseOp>(op);
+    MutableOperandRange args =
+        inlineAsm ? inlineAsm.getArgsMutable() : map.getArgsMutable();
+    unsigned pack = inlineAsm ? inlineAsm.getPack() : map.getPack();
+    if (!isBlock(op->getResult(0)))
       return;
     Attribute layout;
-    for (Value arg : inlineAsm.getArgs())
-      if ((layout = layoutOf(arg)))
+    for (OpOperand &arg : args)
+      if ((layout = layoutOf(arg.get())))
         break;
-    layout = orDefault(layout, inlineAsm.getResults().front());
-    // Each asm takes `pack` registers: a thread must hold a multiple of
+    layout = orDefault(layout, op->getResult(0));
+    // Each instance takes `pack` registers: a thread must hold a multiple of
     // them, else `pack` consecutive elements per thread along the last
     // dimension.
-    auto shape =
-        cast<BlockType>(inlineAsm.getResults().front().getType()).getShape();
-    unsigned pack = inlineAsm.getPack();
+    auto shape = cast<BlockType>(op->getResult(0).getType()).getShape();
     if (cast<DistributedLayoutAttrInterface>(layout)
                 .toLinearLayout(shape)
                 .getNumRegisters() %
@@ -491,9 +495,9 @@ void LayoutAssigner::assignOp(Operation *op) {
       layout =
           buildBlockedLayout(context, shape, sizePerThread, order, numWarps);
     }
-    for (OpOperand &operand : inlineAsm.getArgsMutable())
+    for (OpOperand &operand : args)
       want(operand, layout);
-    for (Value result : inlineAsm.getResults())
+    for (Value result : op->getResults())
       assign(result, layout, 0);
     return;
   }

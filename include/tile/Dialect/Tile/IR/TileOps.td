@@ -533,9 +533,56 @@ def Tile_ScanOp : Tile_Op<"scan", [
   }];
 }
 
+def Tile_MapElementwiseOp : Tile_Op<"map_elementwise", [
+    SingleBlockImplicitTerminator<"YieldOp">, RecursiveMemoryEffects]> {
+  let summary = "A scalar function mapped over the elements of blocks";
+  let description = [{
+    Triton's `tl.map_elementwise(scalar_fn, *args, pack=1)`: the region runs
+    once per `pack` elements of the operands, which are blocks of one shape
+    (or scalars, with `pack` 1), and yields `pack` elements of each result
+    block. Unlike an elementwise expression with `tile.select`, only the
+    branch an element takes runs: the region may hold `scf.if` and loops on
+    its scalars.
+
+    The region takes, for each operand in turn, `pack` scalars of its element
+    type (`%a0, %a1, %b0, %b1` for two operands and `pack` 2), and yields, for
+    each result in turn, `pack` scalars of its element type. Which elements
+    travel together is the lowering's choice; element `j` of a group of each
+    operand gives element `j` of that group of each result. The region
+    computes on scalars only: it may not store, print, use atomics or
+    barriers, or make blocks.
+
+    ```mlir
+    %sign = tile.map_elementwise %x, %y {pack = 1 : i32}
+        : (!tile.block<128xi32>, !tile.block<128xi32>) -> (!tile.block<128xi32>) {
+    ^bb0(%a: i32, %b: i32):
+      %lt = arith.cmpi slt, %a, %b : i32
+      %r = scf.if %lt -> (i32) {
+        %m = arith.constant -1 : i32
+        scf.yield %m : i32
+      } else {
+        %gt = arith.cmpi sgt, %a, %b : i32
+        %one = arith.extui %gt : i1 to i32
+        scf.yield %one : i32
+      }
+      tile.yield %r : i32
+    }
+    ```
+  }];
+  let arguments = (ins Variadic<Tile_ScalarLike>:$args,
+                       ConfinedAttr<I32Attr, [IntPositive]>:$pack);
+  let results = (outs Variadic<Tile_ScalarLike>:$results);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    $args attr-dict `:` functional-type($args, $results) $body
+  }];
+  let hasVerifier = 1;
+  let hasRegionVerifier = 1;
+}
+
 def Tile_YieldOp : Tile_Op<"yield", [Pure, Terminator,
-    ParentOneOf<["ReduceOp", "ScanOp"]>]> {
-  let summary = "Yield the combined value of a reduction or scan region";
+    ParentOneOf<["ReduceOp", "ScanOp", "MapElementwiseOp"]>]> {
+  let summary = "Yield the values of a reduction, scan or map_elementwise region";
   let description = [{
     ```mlir
     tile.yield %m : f32
