@@ -1,8 +1,8 @@
 """This session's Triton API on the GPU: `tl.const` pointers read, a pointer
 chosen by a runtime flag and returned from a runtime `if`, u64 and i64 int
 arguments, `@jit(repr=)` names of launched kernels, `tl.extra.cuda.smid()`
-and `globaltimer()`, and `arch=` (a Hopper device runs what it compiles for
-sm_90a). Compiled on the GPU; the interpretable ones also interpreted."""
+and `globaltimer()`, `arch=` (a Hopper device runs what it compiles for
+sm_90a), and tuple arguments with None, constexpr and @jit elements. Compiled on the GPU; the interpretable ones also interpreted."""
 from __future__ import annotations
 
 import pytest
@@ -101,3 +101,33 @@ def test_arch_option_on_this_device():
     arch = f"sm{capability[0]}{capability[1]}"
     store_int[(1,)](out, 7, arch=arch)
     assert out.item() == 7
+
+
+@tile.jit
+def add_one(v):
+    return v + 1
+
+
+@tile.jit
+def tuple_assign(x_ptrs, y_ptrs, values):
+    # Triton's test_assign, with a @jit element and a constexpr one besides None.
+    x0_ptr, x1_ptr = x_ptrs
+    x0, x1, nothing = values
+    tl.static_assert(nothing is None)
+    y0_ptr, y1_ptr, (fn, step) = y_ptrs
+    tl.store(x0_ptr, x0)
+    tl.store(x1_ptr, x1)
+    tl.store(y0_ptr, fn(x0) * step)
+    tl.store(y1_ptr, x1 + 10)
+
+
+@pytest.mark.interpretable
+def test_tuple_arguments_with_compile_time_elements():
+    import torch
+    dev = device(torch)
+    x = tuple(torch.zeros(1, device=dev) for _ in range(2))
+    y = tuple(torch.zeros(1, device=dev) for _ in range(2))
+    for step in (2, 3):  # another constexpr: another compile
+        tuple_assign[(1,)](x, (*y, (add_one, tl.constexpr(step))), (2.0, 3.0, None))
+        assert [t.item() for t in x + y] == [2.0, 3.0, 3.0 * step, 13.0]
+

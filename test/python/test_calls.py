@@ -283,3 +283,40 @@ def test_src_and_unsafe_update_src_patch_a_kernel_as_triton_tests_do():
     line = next(i for i, text in enumerate(Path(__file__).read_text().splitlines(), 1)
                 if "tl.store(x_ptr + offs, GENERATE_TEST_HERE)" in text)
     assert f'"{Path(__file__).resolve()}":{line}:' in ir
+
+
+@tile.jit
+def tuple_with_compile_time_elements(ptrs, values):
+    x0, x1, unused = values
+    tl.static_assert(unused is None)
+    fn, = ptrs[2]
+    tl.store(ptrs[0], fn(x0))
+    tl.store(ptrs[1], x1)
+
+
+def test_compile_time_elements_of_tuple_arguments_are_constexprs():
+    from tile.runtime.launch import argument_type, compile_time_elements, kernel_arguments
+    value = (2.0, 3.0, None)
+    ptrs = ("p0", "p1", (twice_scaled,))
+    # None, tl.constexpr and @jit elements are "constexpr" in the signature,
+    # values of the compile by their element names, and no kernel parameters.
+    assert argument_type(value) == "(fp32,fp32,constexpr)"
+    assert argument_type((1, (tl.constexpr(2),))) == "(i32,constexpr)"
+    assert compile_time_elements("v", value) == {"v[2]": None}
+    assert compile_time_elements("p", ((1, twice_scaled), tl.constexpr(4))) == \
+        {"p[0][1]": twice_scaled, "p[1]": 4}
+    assert [n for n, _ in kernel_arguments("v", value)] == ["v[0]", "v[1]"]
+    assert [n for n, _ in kernel_arguments("p", ptrs)] == ["p[0]", "p[1]"]
+    ir = verify(tile.generate_ir(
+        tuple_with_compile_time_elements, "(*fp32,*fp32,(constexpr)),(fp32,fp32,constexpr)",
+        {"ptrs[2][0]": scale, "values[2]": None}))
+    assert "%arg3: f32" in ir and "%arg4" not in ir  # two pointers, two floats
+    assert ir.count("tile.store") == 2 and "arith.mulf" in ir
+
+
+def test_a_constexpr_tuple_element_needs_a_value():
+    with pytest.raises(tile.CompilationError, match=r"tuple element 'values\[2\]' is a "
+                                                    r"constexpr in the signature but has no value"):
+        tile.generate_ir(tuple_with_compile_time_elements,
+                         "(*fp32,*fp32,(constexpr)),(fp32,fp32,constexpr)",
+                         {"ptrs[2][0]": scale})

@@ -476,3 +476,20 @@ def test_a_condition_of_several_elements_is_a_located_error() -> None:
     with pytest.raises(tile.CompilationError, match=r"an if condition must be a scalar, got a "
                                                     r"block of shape \[2\]; use tl.where"):
         tile.generate_ir(k, "*i32")
+
+
+@tile.jit
+def store_if_int_pointer(x):
+    # Triton's test_short_circuiting: isinstance and hasattr of a parameter
+    # are compile-time facts, and `and` stops before the load of a non-pointer.
+    if (x is not None) and hasattr(x, "dtype") and isinstance(
+            x.dtype, tl.pointer_type) and (x.dtype.element_ty == tl.int32) and (tl.load(x) > 42):
+        tl.store(x, 42)
+
+
+@pytest.mark.parametrize("signature, stores", [("*i32", True), ("*fp32", False),
+                                               ("*i64", False), ("i32", False)])
+def test_hasattr_and_isinstance_of_parameters(signature: str, stores: bool) -> None:
+    ir = verify(tile.generate_ir(store_if_int_pointer, signature))
+    assert ("tile.store" in ir) == stores
+    assert ("tile.load" in ir) == stores

@@ -408,3 +408,41 @@ def unsigned_signature(a_ptr, b):
 def test_signature_types(text, expected):
     ir = ir_of(unsigned_signature, {"a_ptr": text, "b": "i32"})
     assert f"%arg0: {expected}" in ir
+
+
+@tile.jit
+def none_indexing(out, XBLOCK: tl.constexpr):
+    # Triton's test_slice: slices whose bounds are None are `:`, trailing
+    # dimensions are kept (NumPy's rule), and a scalar indexed with None
+    # (and `:`, as Triton allows) becomes a block of ones.
+    data = tl.arange(0, XBLOCK)
+    tl.static_assert(data[None, None:].shape == [1, XBLOCK])
+    tl.static_assert(data[None, :None].shape == [1, XBLOCK])
+    tl.static_assert(data[None, None:None:None, None].shape == [1, XBLOCK, 1])
+    tl.static_assert(data[None].shape == [1, XBLOCK])
+    one = tl.full([], 1, tl.int32)[None, None]
+    tl.static_assert(one.shape == [1, 1])
+    ptrs = out[None, None, :]
+    tl.static_assert(ptrs.shape == [1, 1])
+    tl.store(ptrs, one)
+
+
+def test_none_slices_and_scalar_indexing(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert "tile.store" in verify(tile.generate_ir(none_indexing, "*i32", {"XBLOCK": 32}))
+    np = pytest.importorskip("numpy", reason="the interpreter needs NumPy")
+    monkeypatch.setenv("TILE_INTERPRET", "1")
+    out = np.zeros(1, np.int32)
+    none_indexing[(1,)](out, XBLOCK=32)
+    assert out.tolist() == [1]
+
+
+@tile.jit
+def too_many_slices(x_ptr):
+    x = tl.load(x_ptr + tl.arange(0, 8))
+    tl.store(x_ptr + tl.arange(0, 8), x[:, :])
+
+
+def test_more_slices_than_dimensions_is_an_error() -> None:
+    with pytest.raises(tile.CompilationError, match="index has 2 `:` entries but the block "
+                                                    "has rank 1"):
+        tile.generate_ir(too_many_slices, "*i32")

@@ -1086,20 +1086,23 @@ class CodeGenerator(ast.NodeVisitor):
             return unwrap(value[self.visit(node.slice)])
         index = node.slice
         entries = list(index.elts) if isinstance(index, ast.Tuple) else [index]
+
+        def is_none(node: ast.AST | None) -> bool:
+            return node is None or unwrap(self.visit(node)) is None
+
         result, axis = value, 0
         for entry in entries:
-            if isinstance(entry, ast.Constant) and entry.value is None:
-                result = S.expand_dims(self.builder, result, axis)
-            elif isinstance(entry, ast.Slice) and entry.lower is None and entry.upper is None \
-                    and entry.step is None:
-                pass
+            if not isinstance(entry, ast.Slice) and is_none(entry):
+                result = S.expand_dims(self.builder, result, axis) if result.is_block() \
+                    else S.splat(self.builder, result, [1])
+            elif isinstance(entry, ast.Slice) and all(
+                    is_none(part) for part in (entry.lower, entry.upper, entry.step)):
+                pass  # `:`, `None:`, `::None`, ...: the whole dimension
             else:
                 raise TileError(S.NO_ELEMENT_ACCESS)
             axis += 1
-        kept = sum(1 for e in entries if isinstance(e, ast.Slice))
-        if kept != len(value.shape):
-            raise TileError(f"index has {kept} `:` entries but the block has rank "
-                            f"{len(value.shape)}")
+        S.check_subscript(sum(1 for e in entries if isinstance(e, ast.Slice)),
+                          value.shape if value.is_block() else None)
         return result
 
     def visit_Starred(self, node: ast.Starred) -> Any:
@@ -1135,8 +1138,10 @@ class CodeGenerator(ast.NodeVisitor):
             return result
         if isinstance(fn, type) and issubclass(fn, tuple):
             return fn(*args, **kwargs)  # a NamedTuple holds values of any kind
-        if fn is builtins.isinstance:  # of frontend values: tl.tensor, tl.tensor_descriptor
-            return isinstance(*args)
+        if fn in (builtins.isinstance, builtins.hasattr):
+            # Of frontend values (tl.tensor, tl.tensor_descriptor, dtypes): what
+            # they are, known at compile time, as in Triton.
+            return fn(*args)
         if any(is_runtime(a) for a in list(args) + list(kwargs.values())):
             name = getattr(fn, "__qualname__", repr(fn))
             raise TileError(f"cannot call the Python function {name} on runtime values; "

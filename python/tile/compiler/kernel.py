@@ -9,8 +9,8 @@ from ..errors import CompilationError
 from ..language.semantic import tensor
 from ..language import types as T
 from ..language.descriptors import BlockShape, tensor_descriptor
-from ..language.types import (parameter_type, pointer_type, split_signature,
-                              tensor_descriptor_type)
+from ..language.types import (COMPILE_TIME_ELEMENT, parameter_type, pointer_type,
+                              split_signature, tensor_descriptor_type)
 from .codegen import CodeGenerator
 from .options import check_num_warps, debug_enabled
 from .ir import Builder, Value, is_symbol_name
@@ -164,6 +164,11 @@ def generate_ir(fn: Any, signature: SignatureLike,
         base, shape and strides but the last, which is 1)."""
         if isinstance(ty, tuple):
             return tuple(parameter(f"{name}[{i}]", item, node) for i, item in enumerate(ty))
+        if ty == COMPILE_TIME_ELEMENT:
+            if name not in constexprs:
+                raise source.error(node, f"tuple element '{name}' is a constexpr in the "
+                                   f"signature but has no value; pass it in constexprs")
+            return constexprs[name]
         if isinstance(ty, tensor_descriptor_type):
             names = ty.parameter_names(name)
             rank = len(ty.block_shape)

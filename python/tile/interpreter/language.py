@@ -1089,15 +1089,15 @@ def _getitem(self: Tensor, index: Any) -> Tensor:
     entries = list(index) if isinstance(index, tuple) else [index]
     result, axis = self, 0
     for entry in entries:
-        if entry is None:
-            result = O.expand_dims(result, axis)
-        elif not (isinstance(entry, slice) and entry == slice(None)):
+        if unwrap(entry) is None:
+            result = O.expand_dims(result, axis) if result.is_block() else \
+                O.broadcast_to(result, [1])
+        elif not (isinstance(entry, slice) and all(
+                unwrap(part) is None for part in (entry.start, entry.stop, entry.step))):
             raise TileError(S.NO_ELEMENT_ACCESS)
         axis += 1
-    kept = builtins.sum(1 for e in entries if isinstance(e, slice))
-    if kept != len(self.shape):
-        raise TileError(f"index has {kept} `:` entries but the block has rank "
-                        f"{len(self.shape)}")
+    S.check_subscript(builtins.sum(1 for e in entries if isinstance(e, slice)),
+                      self.shape if self.is_block() else None)
     return result
 
 

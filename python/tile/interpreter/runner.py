@@ -189,11 +189,15 @@ class _NumpyProbe:
         return 0
 
 
-def _runtime_argument(host: HostArrays, name: str, value: Any, jit: Any = None) -> Any:
+def _runtime_argument(host: HostArrays, name: str, value: Any, jit: Any = None,
+                      compile_time: Callable[[Any], Any] | None = None) -> Any:
     """A runtime argument as the compiled kernel receives it: tuples element by
-    element, a TensorDescriptor as a tl.tensor_descriptor of its parts."""
+    element (their compile-time elements through `compile_time`), a
+    TensorDescriptor as a tl.tensor_descriptor of its parts."""
     if isinstance(value, tuple):
-        return tuple(_runtime_argument(host, f"{name}[{i}]", item) for i, item in enumerate(value))
+        return tuple(compile_time(item) if compile_time and compile_time_argument(item)
+                     else _runtime_argument(host, f"{name}[{i}]", item, None, compile_time)
+                     for i, item in enumerate(value))
     if isinstance(value, TensorDescriptor):
         parts = dict(kernel_arguments(name, value))
         ty = descriptor_type(value)
@@ -223,13 +227,17 @@ def _arguments(jit: JITFunction, named: Mapping[str, Any], session: Session,
     """The kernel's arguments by name: runtime values typed as a compiled
     launch types them; constexprs as Python values (@jit functions interpreted)."""
     values: dict[str, Any] = {}
+
+    def compile_time(value: Any) -> Any:
+        return session.translate(python_value(compile_time_value(value)))
+
     for name in jit.arg_names:
         value = named[name]
         if name in jit.constexpr_names or compile_time_argument(value):
-            values[name] = session.translate(python_value(compile_time_value(value)))
+            values[name] = compile_time(value)
             continue
         try:
-            values[name] = _runtime_argument(host, name, value, jit)
+            values[name] = _runtime_argument(host, name, value, jit, compile_time)
         except (TypeError, TileError) as exc:
             source = jit.source()
             raise source.error(source.tree, f"argument '{name}': {exc}") from None

@@ -382,6 +382,14 @@ def computation_type(a: dtype, b_: dtype, div_or_mod: bool) -> dtype:
     return integer_promote(a, b_)
 
 
+def check_subscript(kept: int, shape: Sequence[int] | None) -> None:
+    """`x[...]` with `kept` `:` entries of a block of `shape` (None: a
+    scalar): as NumPy, dimensions past the entries are kept; as Triton, a
+    scalar takes `:` entries too (`z_ptr[None, None, :]` of a pointer)."""
+    if shape is not None and kept > len(shape):
+        raise TileError(f"index has {kept} `:` entries but the block has rank {len(shape)}")
+
+
 def check_item(shape: Sequence[int], element: dtype) -> None:
     """What `x.item()` takes: a block of one element, not of pointers."""
     count = 1

@@ -353,9 +353,14 @@ def _tensor_descriptor_type(text: str) -> tensor_descriptor_type:
     return tensor_descriptor_type(element, shape, padding)
 
 
+COMPILE_TIME_ELEMENT = "constexpr"
+
+
 def parameter_type(spec: Any) -> Any:
     """A parameter's type from its signature entry: a dtype, or for a tuple
-    parameter ("(*fp32,i32)" or ("*fp32", "i32")) a tuple of them."""
+    parameter ("(*fp32,i32)" or ("*fp32", "i32")) a tuple of them, where
+    "constexpr" (COMPILE_TIME_ELEMENT) is an element given as a constexpr
+    of the compile (named `t[1]`), not a kernel parameter."""
     if isinstance(spec, (tuple, list)):
         return tuple(parameter_type(item) for item in spec)
     if not isinstance(spec, str):
@@ -363,7 +368,9 @@ def parameter_type(spec: Any) -> Any:
     text = spec.strip()
     if text.startswith("(") and text.endswith(")"):
         inner = text[1:-1].strip()
-        return tuple(parameter_type(part) for part in split_signature(inner)) if inner else ()
+        return tuple(COMPILE_TIME_ELEMENT if part.strip() == COMPILE_TIME_ELEMENT
+                     else parameter_type(part)
+                     for part in split_signature(inner)) if inner else ()
     if text.startswith("tensordesc"):
         return _tensor_descriptor_type(text)
     return dtype_from_signature(text)

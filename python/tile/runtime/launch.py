@@ -22,8 +22,8 @@ from ..compiler.kernel import Specialization, const_annotated
 from .. import knobs
 from ..compiler.options import check_flag, check_fp_fusion, check_num_ctas, chip_of_arch
 from ..errors import CompilationError
-from ..language.types import (constexpr, dtype, dtype_from_signature, signature_of,
-                              tensor_descriptor_type, unwrap)
+from ..language.types import (COMPILE_TIME_ELEMENT, constexpr, dtype, dtype_from_signature,
+                              signature_of, tensor_descriptor_type, unwrap)
 from ..tools.tensor_descriptor import TensorDescriptor
 
 # Element types of array arguments, by the dtype's string (torch, NumPy/CuPy).
@@ -51,7 +51,8 @@ def argument_type(value: Any) -> str:
     """The Triton type string of a runtime argument ("(..)" for a tuple,
     "tensordesc<..>" for a TensorDescriptor)."""
     if isinstance(value, tuple):
-        return "(" + ",".join(argument_type(item) for item in value) + ")"
+        return "(" + ",".join(COMPILE_TIME_ELEMENT if compile_time_argument(item) else
+                              argument_type(item) for item in value) + ")"
     if isinstance(value, TensorDescriptor):
         return descriptor_type(value).signature()
     if isinstance(value, bool):
@@ -106,7 +107,7 @@ def kernel_arguments(name: str, value: Any) -> list[tuple[str, Any]]:
     compiler/kernel.py names them): itself; a tuple's elements; a tensor
     descriptor's base, shape (i32) and strides but the last."""
     if isinstance(value, tuple):
-        return [leaf for i, item in enumerate(value)
+        return [leaf for i, item in enumerate(value) if not compile_time_argument(item)
                 for leaf in kernel_arguments(f"{name}[{i}]", item)]
     if isinstance(value, TensorDescriptor):
         for n in value.shape:
@@ -151,12 +152,31 @@ def bind_arguments(jit: Any, args: Sequence[Any], kwargs: Mapping[str, Any]) -> 
 
 def compile_time_argument(value: Any) -> bool:
     """Whether an argument of a parameter not marked constexpr is still a
-    compile-time value, as in Triton: None, a `tl.constexpr(...)`, or a tuple
-    of them (tutorial tests pass block shapes so)."""
-    if value is None or isinstance(value, constexpr):
+    compile-time value, as in Triton: None, a `tl.constexpr(...)`, a @jit
+    function, or a tuple of `tl.constexpr`s (tutorial tests pass block shapes
+    so). In a tuple of runtime values, such elements are compile-time ones
+    (compile_time_elements)."""
+    from .jit import JITFunction
+    if value is None or isinstance(value, (constexpr, JITFunction)):
         return True
     return isinstance(value, tuple) and bool(value) and all(
         isinstance(item, constexpr) for item in value)
+
+
+def compile_time_elements(name: str, value: Any) -> dict[str, Any]:
+    """The compile-time elements of a runtime tuple argument (None,
+    `tl.constexpr`s, @jit functions; at any depth), by the name of the kernel
+    parameter they would have been (`t[2]`, `t[1][0]`): their signature entry
+    is "constexpr" and their value a constexpr of the compile."""
+    if not isinstance(value, tuple):
+        return {}
+    found: dict[str, Any] = {}
+    for i, item in enumerate(value):
+        if compile_time_argument(item):
+            found[f"{name}[{i}]"] = compile_time_value(item)
+        else:
+            found.update(compile_time_elements(f"{name}[{i}]", item))
+    return found
 
 
 def compile_time_value(value: Any) -> Any:
@@ -197,6 +217,8 @@ def compile_for_args(jit: Any, args: Sequence[Any], kwargs: Mapping[str, Any],
     runtime = runtime_names(jit, bound)
     constexprs = {n: compile_time_value(v) for n, v in bound.items() if n not in runtime}
     values = [bound[n] for n in runtime]
+    for name, value in zip(runtime, values):
+        constexprs.update(compile_time_elements(name, value))
     try:
         signature = {n: parameter_type(jit, n, v) for n, v in zip(runtime, values)}
         parameters = [leaf for n, v in zip(runtime, values) for leaf in kernel_arguments(n, v)]
