@@ -76,6 +76,9 @@ typedef struct TileCompileOptions {
   /** Nonzero: libdevice's functions keep subnormals (Triton's
    *  enable_reflect_ftz=False); by default they flush them to zero. */
   int disableReflectFtz;
+  /** The most registers a kernel's thread may use, 1 to 255 (Triton's
+   *  maxnreg; PTX .maxnreg); 0: no limit. */
+  int maxRegisters;
 } TileCompileOptions;
 
 /** Compiles tile IR text of `irSize` bytes with `options` (may be NULL).

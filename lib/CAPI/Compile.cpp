@@ -26,7 +26,10 @@ static TileCompileResult *compile(const char *irText, size_t irSize,
                                   const TileCompileOptions &in, int numWarps) {
   auto *handle = new TileCompileResult();
   // Checked here as an int: a negative count must not wrap to a large one.
-  if (std::optional<std::string> error = mlir::tile::checkNumWarps(numWarps)) {
+  std::optional<std::string> error = mlir::tile::checkNumWarps(numWarps);
+  if (!error)
+    error = mlir::tile::checkMaxRegisters(in.maxRegisters);
+  if (error) {
     handle->result.diagnostics = "error: " + *error + "\n";
     return handle;
   }
@@ -36,6 +39,7 @@ static TileCompileResult *compile(const char *irText, size_t irSize,
   options.lineInfo = in.disableLineInfo == 0;
   options.fpFusion = in.disableFpFusion == 0;
   options.reflectFtz = in.disableReflectFtz == 0;
+  options.maxRegisters = static_cast<unsigned>(in.maxRegisters);
   if (in.numStages > 0)
     options.numStages = in.numStages;
   // NULL is the default chip; any string, "" included, is checked.

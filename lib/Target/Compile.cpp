@@ -132,6 +132,24 @@ struct ReflectFtzPass
                                 builder.getArrayAttr({flag}));
   }
 };
+
+/// Limits the registers of each kernel (`nvvm.maxnreg`, PTX `.maxnreg`),
+/// not of the functions it calls: Triton's maxnreg.
+struct MaxRegistersPass
+    : public PassWrapper<MaxRegistersPass, OperationPass<gpu::GPUModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(MaxRegistersPass)
+  explicit MaxRegistersPass(unsigned maxRegisters)
+      : maxRegisters(maxRegisters) {}
+  StringRef getArgument() const final { return "tile-max-registers"; }
+  void runOnOperation() final {
+    Builder builder(&getContext());
+    for (auto func : getOperation().getOps<LLVM::LLVMFuncOp>())
+      if (func->hasAttr(NVVM::NVVMDialect::getKernelFuncAttrName()))
+        func->setAttr(NVVM::NVVMDialect::getMaxnregAttrName(),
+                      builder.getI32IntegerAttr(maxRegisters));
+  }
+  unsigned maxRegisters;
+};
 } // namespace
 
 //===----------------------------------------------------------------------===//
@@ -146,9 +164,19 @@ std::optional<std::string> mlir::tile::checkNumWarps(int64_t numWarps) {
          std::to_string(numWarps);
 }
 
+std::optional<std::string> mlir::tile::checkMaxRegisters(int64_t maxRegisters) {
+  if (maxRegisters >= 0 && maxRegisters <= 255)
+    return std::nullopt;
+  return "maxnreg must be from 1 to 255 registers per thread (0: no limit), "
+         "not " +
+         std::to_string(maxRegisters);
+}
+
 std::optional<std::string>
 mlir::tile::checkCompileOptions(const CompileOptions &options) {
   if (auto error = checkChip(options.chip))
+    return error;
+  if (auto error = checkMaxRegisters(options.maxRegisters))
     return error;
   return checkNumWarps(options.numWarps);
 }
@@ -171,6 +199,8 @@ static void buildGPUToNVVMPipeline(OpPassManager &pm,
   gpuModule.addPass(createReconcileUnrealizedCastsPass());
   if (options.reflectFtz)
     gpuModule.addPass(std::make_unique<ReflectFtzPass>());
+  if (options.maxRegisters)
+    gpuModule.addPass(std::make_unique<MaxRegistersPass>(options.maxRegisters));
   // A subprogram for each function turns the ops' source locations into the
   // line table of the PTX (`.file`/`.loc`).
   if (options.lineInfo)
@@ -212,6 +242,10 @@ struct TileToNVVMPipelineOptions
       *this, "reflect-ftz",
       llvm::cl::desc("Make libdevice's functions flush subnormals to zero"),
       llvm::cl::init(CompileOptions().reflectFtz)};
+  Option<unsigned> maxnreg{
+      *this, "maxnreg",
+      llvm::cl::desc("Registers per thread a kernel may use (0: no limit)"),
+      llvm::cl::init(CompileOptions().maxRegisters)};
 };
 } // namespace
 
@@ -230,6 +264,8 @@ void mlir::tile::registerTilePipelines() {
         std::optional<std::string> error = checkChip(options.chip);
         if (!error)
           error = checkNumWarps(options.numWarps);
+        if (!error)
+          error = checkMaxRegisters(options.maxnreg);
         if (error)
           return errorHandler("tile-to-nvvm: " + *error);
         CompileOptions compile;
@@ -239,6 +275,7 @@ void mlir::tile::registerTilePipelines() {
         compile.lineInfo = options.lineInfo;
         compile.fpFusion = options.fpFusion;
         compile.reflectFtz = options.reflectFtz;
+        compile.maxRegisters = options.maxnreg;
         buildTileToNVVMPipeline(pm, compile);
         return success();
       },

@@ -35,14 +35,16 @@ class RecordingBackend:
     def __init__(self) -> None:
         self.calls: list[tuple[str, str, int]] = []
         self.stages: list[int | None] = []
-        # (line_info, fp_fusion, reflect_ftz) of each compile.
+        # (line_info, fp_fusion, reflect_ftz) of each compile, and maxnreg.
         self.flags: list[tuple[bool, bool, bool]] = []
+        self.register_limits: list[int | None] = []
 
     def __call__(self, ir, chip, num_warps, emit_cubin=True, num_stages=None,
-                 line_info=True, fp_fusion=True, reflect_ftz=True):
+                 line_info=True, fp_fusion=True, reflect_ftz=True, maxnreg=None):
         self.calls.append((ir, chip, num_warps))
         self.stages.append(num_stages)
         self.flags.append((line_info, fp_fusion, reflect_ftz))
+        self.register_limits.append(maxnreg)
         return capi.BackendResult("", "// ptx", b"", {"chip": chip, "kernels": []})
 
 
@@ -289,8 +291,7 @@ def test_num_ctas_is_a_cluster_size_that_runs_as_one_cta(monkeypatch):
     assert tile.Config({"BLOCK": 64}, num_ctas=2).num_ctas == 2
     with pytest.raises(ValueError, match="num_ctas must be a power of two"):
         tile.Config({"BLOCK": 64}, num_ctas=5)
-    with pytest.raises(NotImplementedError, match="maxnreg=128 .* is not supported yet"):
-        tile.Config({"BLOCK": 64}, maxnreg=128)
+    assert tile.Config({"BLOCK": 64}, maxnreg=128).maxnreg == 128  # test_knobs.py: its use
 
 
 @tile.jit

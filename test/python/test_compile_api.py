@@ -60,8 +60,10 @@ def test_targets_tile_cannot_compile_for_are_errors(target, message):
 
 
 def test_compile_options_are_checked():
-    with pytest.raises(ValueError, match="unknown option 'maxnreg'"):
-        tile.compile(ASTSource(offset_copy, SIGNATURE, {"N": 1}), options={"maxnreg": 32})
+    with pytest.raises(ValueError, match="unknown option 'maxnregs'"):
+        tile.compile(ASTSource(offset_copy, SIGNATURE, {"N": 1}), options={"maxnregs": 32})
+    with pytest.raises(ValueError, match="maxnreg must be from 1 to 255"):
+        tile.compile(ASTSource(offset_copy, SIGNATURE, {"N": 1}), options={"maxnreg": 300})
     with pytest.raises(TypeError, match="the source gives the signature"):
         tile.compile(ASTSource(offset_copy, SIGNATURE, {"N": 1}), "*fp32,*fp32")
 

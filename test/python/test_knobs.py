@@ -106,3 +106,28 @@ def test_line_info_fp_fusion_and_reflect_ftz_reach_the_compile_and_recompile(bac
     calls = len(backend.calls)
     mul_add.warmup(x, grid=(1,), enable_reflect_ftz=False)
     assert backend.flags[-1] == (True, True, False) and len(backend.calls) == calls + 1
+
+
+def test_maxnreg_reaches_the_compile_from_launches_configs_and_options(backend):  # noqa: F811
+    x = FakeTensor(1 << 20, "float32")
+    mul_add.warmup(x, grid=(1,))
+    assert backend.register_limits[-1] is None
+    mul_add.warmup(x, grid=(1,), maxnreg=42)
+    assert backend.register_limits[-1] == 42
+    calls = len(backend.calls)
+    mul_add.warmup(x, grid=(1,), maxnreg=42)
+    assert len(backend.calls) == calls  # memoized with its limit
+    tile.compile(mul_add, "*fp32", options={"maxnreg": 64}, target="sm_80")
+    assert backend.register_limits[-1] == 64
+    config = tile.Config({}, num_warps=4, maxnreg=128)
+    assert config.all_kwargs()["maxnreg"] == 128 and "maxnreg: 128" in repr(config)
+    assert "maxnreg" not in tile.Config({}).all_kwargs()
+    for bad, error, message in [(0, ValueError, "maxnreg must be from 1 to 255 registers "
+                                                "per thread, got 0"),
+                                (256, ValueError, "got 256"),
+                                (True, TypeError, "maxnreg must be an int, got True")]:
+        with pytest.raises(error, match=message):
+            mul_add.warmup(x, grid=(1,), maxnreg=bad)
+        with pytest.raises(error, match=message):
+            tile.Config({}, maxnreg=bad)
+

@@ -178,3 +178,11 @@ def test_reflect_ftz_leaves_the_ops_triton_keeps_exact_unflushed():
     assert ".ftz." not in ptx, [line for line in ptx.splitlines() if ".ftz." in line][:5]
     for instruction in ("max.f32", "fma.rn.f32", "div.rn.f32", "sqrt.rn.f32"):
         assert instruction in ptx, instruction
+
+
+def test_maxnreg_limits_the_kernel_entry():
+    # Triton's test_maxnreg: `.maxnreg 42` on the .entry; none without it.
+    ptx = exp2_sqrt.warmup(Float32Array(), grid=(1,), maxnreg=42).asm["ptx"]
+    assert re.search(r"\.visible \.entry [^{;]*\.maxnreg 42", ptx)
+    assert ".maxnreg" not in exp2_sqrt.warmup(Float32Array(), grid=(1,)).asm["ptx"]
+

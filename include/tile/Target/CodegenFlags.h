@@ -4,7 +4,7 @@
 // defined once for every tool that compiles: tile-translate and tile-cc
 // (`--line-info`), and the translations registered into other tools, whose
 // options share the process-wide registry and so carry a prefix
-// (`--tile-line-info`). Each default is CompileOptions' own.
+// (`--tile-line-info`), and `--maxnreg`. Each default is CompileOptions' own.
 //
 //===----------------------------------------------------------------------===//
 
@@ -26,6 +26,7 @@ public:
       : lineInfoName((prefix + "line-info").str()),
         fpFusionName((prefix + "fp-fusion").str()),
         reflectFtzName((prefix + "reflect-ftz").str()),
+        maxnregName((prefix + "maxnreg").str()),
         lineInfo(llvm::StringRef(lineInfoName), llvm::cl::cat(category),
                  llvm::cl::desc("Put the source's line table in the PTX and "
                                 "the cubin (=false leaves it out)"),
@@ -38,20 +39,26 @@ public:
                    llvm::cl::desc("Make libdevice's functions flush "
                                   "subnormals to zero, as Triton's "
                                   "enable_reflect_ftz (=false keeps them)"),
-                   llvm::cl::init(CompileOptions().reflectFtz)) {}
+                   llvm::cl::init(CompileOptions().reflectFtz)),
+        maxnreg(llvm::StringRef(maxnregName), llvm::cl::cat(category),
+                llvm::cl::desc("The most registers a kernel's thread may use, "
+                               "as Triton's maxnreg (0: no limit)"),
+                llvm::cl::init(CompileOptions().maxRegisters)) {}
 
   /// Sets the switches in `options` as the command line gave them.
   void apply(CompileOptions &options) const {
     options.lineInfo = lineInfo;
     options.fpFusion = fpFusion;
     options.reflectFtz = reflectFtz;
+    options.maxRegisters = maxnreg;
   }
 
 private:
   // The registry keeps the names as references: they live as long as the
   // options.
-  std::string lineInfoName, fpFusionName, reflectFtzName;
+  std::string lineInfoName, fpFusionName, reflectFtzName, maxnregName;
   llvm::cl::opt<bool> lineInfo, fpFusion, reflectFtz;
+  llvm::cl::opt<unsigned> maxnreg;
 };
 
 } // namespace mlir::tile

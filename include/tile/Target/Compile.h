@@ -63,6 +63,9 @@ struct CompileOptions {
   /// `sqrt.approx.ftz.f32`, ...), as Triton's default (enable_reflect_ftz)
   /// has. Operations tile emits itself are not affected.
   bool reflectFtz = true;
+  /// The most registers a thread of a kernel may use (PTX `.maxnreg`, as
+  /// Triton's maxnreg); 0 leaves the choice to the assembler.
+  unsigned maxRegisters = 0;
 };
 
 /// What one kernel needs to be launched.
@@ -108,6 +111,10 @@ struct CompileResult {
 /// The message for a number of warps that is not a power of two from 1 to
 /// 32, or nothing.
 std::optional<std::string> checkNumWarps(int64_t numWarps);
+
+/// The message for a register limit that is not 0 (none) or 1 to 255 (a
+/// thread has at most 255), or nothing.
+std::optional<std::string> checkMaxRegisters(int64_t maxRegisters);
 
 /// The message for the first invalid option of `options`, or nothing.
 std::optional<std::string> checkCompileOptions(const CompileOptions &options);

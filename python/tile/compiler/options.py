@@ -71,6 +71,22 @@ def check_target(value: Any) -> str:
     return value
 
 
+MAX_REGISTERS = 255  # per thread, the hardware's limit
+
+
+def check_maxnreg(value: Any) -> int | None:
+    """Triton's `maxnreg` (launch, `tile.Config` and compile option): the most
+    registers a kernel's thread may use, an int from 1 to 255 (PTX
+    `.maxnreg`), or None for the assembler's choice."""
+    if value is None:
+        return None
+    value = _exact_int(value, "maxnreg")
+    if not 1 <= value <= MAX_REGISTERS:
+        raise ValueError(f"maxnreg must be from 1 to {MAX_REGISTERS} registers per thread, "
+                         f"got {value}")
+    return value
+
+
 def check_flag(value: Any, name: str) -> bool:
     """A launch or compile option that is True or False."""
     if not isinstance(value, bool):

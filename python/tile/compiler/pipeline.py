@@ -11,7 +11,7 @@ from ..language.types import dtype
 from . import capi
 from .cache import FileCache
 from .. import knobs
-from .options import check_flag, check_fp_fusion, check_target, debug_enabled
+from .options import check_flag, check_fp_fusion, check_maxnreg, check_target, debug_enabled
 from .kernel import (SignatureLike, Specialization, generate_ir, kernel_name,
                      normalize_signature, resolve)
 
@@ -78,7 +78,7 @@ def cache_key(jit: Any, signature: Mapping[str, str], specialization: Specializa
               constexprs: Mapping[str, Any], target: str, num_warps: int,
               num_stages: int | None = None, debug: bool = False,
               line_info: bool = True, fp_fusion: bool = True,
-              reflect_ftz: bool = True) -> str:
+              reflect_ftz: bool = True, maxnreg: int | None = None) -> str:
     """The on-disk cache key: the sources, the compile's inputs, the compiler
     build and the frontend."""
     parts = {
@@ -94,6 +94,7 @@ def cache_key(jit: Any, signature: Mapping[str, str], specialization: Specializa
         "line_info": line_info,
         "fp_fusion": fp_fusion,
         "reflect_ftz": reflect_ftz,
+        "maxnreg": maxnreg,
         "compiler": capi.version(),
         "frontend": frontend_version(),
     }
@@ -145,7 +146,8 @@ def _parameter_name(jit: Any, key: Any) -> str:
 
 
 # `tile.compile(..., options={...})`: Triton's option names tile takes there.
-_COMPILE_OPTIONS = ("num_warps", "num_stages", "enable_fp_fusion", "enable_reflect_ftz")
+_COMPILE_OPTIONS = ("num_warps", "num_stages", "enable_fp_fusion", "enable_reflect_ftz",
+                    "maxnreg")
 
 
 def compile(src: Any, signature: SignatureLike | None = None,
@@ -155,20 +157,22 @@ def compile(src: Any, signature: SignatureLike | None = None,
             cache: FileCache | None = None,
             options: Mapping[str, Any] | None = None,
             enable_fp_fusion: bool | None = None,
-            enable_reflect_ftz: bool = True) -> CompiledKernel:
+            enable_reflect_ftz: bool = True, maxnreg: int | None = None) -> CompiledKernel:
     """Compiles `src`, a @tile.jit function, for `signature` (Triton type strings:
     {"x": "*fp32", "n": "i32"} or "*fp32,i32" in parameter order) through the
     C++ library, with an on-disk cache.
 
     As Triton's `triton.compile(src, target=None, options=None)`, `src` may be
     an `ASTSource` (which gives the signature and constexprs) and `options`
-    a dict of num_warps / num_stages / enable_fp_fusion / enable_reflect_ftz.
+    a dict of num_warps / num_stages / enable_fp_fusion / enable_reflect_ftz /
+    maxnreg.
     `target`: a chip name
     ("sm_90a") or a `GPUTarget`; None is the current device's chip (sm_90
     without a GPU). `enable_fp_fusion` None is tile.knobs.language.default_fp_fusion;
     `enable_reflect_ftz` (Triton's default, True): libdevice's functions flush
-    subnormals to zero; the line table is there unless
-    tile.knobs.compilation.disable_line_info."""
+    subnormals to zero; `maxnreg` (Triton's): the most registers a kernel's
+    thread may use, 1 to 255 (None: the assembler's choice); the line table
+    is there unless tile.knobs.compilation.disable_line_info."""
     fn = src
     if isinstance(fn, ASTSource):
         if signature is not None or constexprs is not None or specialization is not None:
@@ -188,6 +192,8 @@ def compile(src: Any, signature: SignatureLike | None = None,
             num_stages = value
         elif key == "enable_fp_fusion":
             enable_fp_fusion = value
+        elif key == "maxnreg":
+            maxnreg = value
         else:
             enable_reflect_ftz = value
     if target is None:
@@ -200,16 +206,17 @@ def compile(src: Any, signature: SignatureLike | None = None,
     debug = debug_enabled(jit.debug)
     fp_fusion = check_fp_fusion(enable_fp_fusion)
     reflect_ftz = check_flag(enable_reflect_ftz, "enable_reflect_ftz")
+    maxnreg = check_maxnreg(maxnreg)
     line_info = not knobs.compilation.disable_line_info
     ir = generate_ir(jit, types, constexprs, specialization, debug=debug)
     cache = cache if cache is not None else FileCache()
     key = cache_key(jit, types, specialization, constexprs, target, num_warps, num_stages,
-                    debug, line_info, fp_fusion, reflect_ftz)
+                    debug, line_info, fp_fusion, reflect_ftz, maxnreg)
     entry = cache.get(key)
     if entry is None:
         result = capi.compile_ir(ir, target, num_warps, emit_cubin, num_stages=num_stages,
                                  line_info=line_info, fp_fusion=fp_fusion,
-                                 reflect_ftz=reflect_ftz)
+                                 reflect_ftz=reflect_ftz, maxnreg=maxnreg)
         entry = {"asm": {"tile": ir, "llir": result.llir, "ptx": result.ptx,
                          "cubin": result.cubin},
                  "metadata": _metadata(jit, result.metadata, types, constexprs,

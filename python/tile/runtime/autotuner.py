@@ -16,7 +16,7 @@ import time
 from typing import Any, Callable, Mapping, Sequence
 
 from .. import interpreter, knobs
-from ..compiler.options import check_num_ctas, check_num_stages, check_num_warps
+from ..compiler.options import check_maxnreg, check_num_ctas, check_num_stages, check_num_warps
 from ..errors import CompilationError
 from .launch import bind_arguments, launch_jit
 
@@ -31,18 +31,19 @@ class Config:
         self.num_warps = check_num_warps(num_warps)
         self.num_stages = check_num_stages(num_stages)
         self.num_ctas = check_num_ctas(num_ctas)
-        if maxnreg is not None:
-            raise NotImplementedError(f"tile.Config: maxnreg={maxnreg} (a register cap) is not "
-                                      "supported yet")
-        self.maxnreg = maxnreg
+        self.maxnreg = check_maxnreg(maxnreg)
         self.pre_hook = pre_hook
 
     def all_kwargs(self) -> dict[str, Any]:
-        return {**self.kwargs, "num_warps": self.num_warps, "num_stages": self.num_stages}
+        limit = {} if self.maxnreg is None else {"maxnreg": self.maxnreg}
+        return {**self.kwargs, "num_warps": self.num_warps, "num_stages": self.num_stages,
+                **limit}
 
     def __repr__(self) -> str:
         items = ", ".join(f"{k}: {v}" for k, v in self.kwargs.items())
-        return f"Config({items}, num_warps: {self.num_warps}, num_stages: {self.num_stages})"
+        limit = "" if self.maxnreg is None else f", maxnreg: {self.maxnreg}"
+        return f"Config({items}, num_warps: {self.num_warps}, num_stages: {self.num_stages}" \
+            f"{limit})"
 
 
 def _underlying_jit(fn: Any) -> Any:

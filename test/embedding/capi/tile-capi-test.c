@@ -308,7 +308,26 @@ static void checkCompile(const char *source, size_t size) {
   CHECK(tileCompileSucceeded(result));
   ptx = tileCompileResultGet(result, "ptx", NULL);
   CHECK(ptx && strstr(ptx, ".target sm_90a") != NULL);
+  CHECK(strstr(ptx, ".maxnreg") == NULL);
   tileCompileResultDestroy(result);
+  /* maxRegisters (Triton's maxnreg): .maxnreg on the kernel; out of range,
+   * a diagnostic (a negative int does not wrap). */
+  options.maxRegisters = 48;
+  result = tileCompileWith(source, size, &options);
+  CHECK(tileCompileSucceeded(result));
+  ptx = tileCompileResultGet(result, "ptx", NULL);
+  CHECK(ptx && strstr(ptx, ".maxnreg 48") != NULL);
+  tileCompileResultDestroy(result);
+  int badLimits[] = {-1, 256};
+  for (size_t i = 0; i < sizeof badLimits / sizeof *badLimits; ++i) {
+    options.maxRegisters = badLimits[i];
+    result = tileCompileWith(source, size, &options);
+    CHECK(!tileCompileSucceeded(result));
+    diagnostics = tileCompileResultGet(result, "diagnostics", NULL);
+    CHECK(diagnostics && strstr(diagnostics, "maxnreg must be from 1 to 255") != NULL);
+    tileCompileResultDestroy(result);
+  }
+  options.maxRegisters = 0;
 
   /* A kernel name LLVM cannot emit used to abort the calling process. */
   const char *dotted = "func.func @\"my.kernel\"() {\n  return\n}\n";
