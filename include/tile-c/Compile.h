@@ -79,6 +79,9 @@ typedef struct TileCompileOptions {
   /** The most registers a kernel's thread may use, 1 to 255 (Triton's
    *  maxnreg; PTX .maxnreg); 0: no limit. */
   int maxRegisters;
+  /** A libdevice bitcode file to link instead of the toolkit's (Triton's
+   *  extern_libs={"libdevice": path}); NULL: the toolkit's. */
+  const char *libdevice;
 } TileCompileOptions;
 
 /** Compiles tile IR text of `irSize` bytes with `options` (may be NULL).

@@ -48,6 +48,7 @@ static TileCompileResult *compile(const char *irText, size_t irSize,
   setIfGiven(options.cudaToolkit, in.cudaToolkit);
   setIfGiven(options.ptxas, in.ptxas);
   setIfGiven(options.nvJitLink, in.nvJitLink);
+  setIfGiven(options.libdevice, in.libdevice);
   handle->result = mlir::tile::compileTileSource(
       llvm::StringRef(irText ? irText : "", irText ? irSize : 0),
       in.bufferName && *in.bufferName ? in.bufferName : "<tile>", options);

@@ -564,12 +564,26 @@ static void compile(StringRef source, StringRef bufferName,
     llvmModule->print(os, nullptr);
   }
 
-  // libdevice is linked from <toolkit>/nvvm/libdevice/libdevice.10.bc.
+  // libdevice is linked from <toolkit>/nvvm/libdevice/libdevice.10.bc, or
+  // from the file the options name. That one goes first in the serializer's
+  // list of libraries, before the toolkit's (which it appends itself): with
+  // only needed symbols linked, its definitions are the ones used.
   CudaToolkit toolkit = getCudaToolkit(options);
   SmallString<256> libdevice(toolkit.path);
   llvm::sys::path::append(libdevice, "nvvm", "libdevice", "libdevice.10.bc");
-  if (failed(checkLibdevice(gpuModule, toolkit, libdevice)))
+  SmallVector<Attribute> librariesToLink;
+  if (!options.libdevice.empty()) {
+    if (!llvm::sys::fs::is_regular_file(options.libdevice)) {
+      emitError(gpuModule.getLoc())
+          << "the libdevice to link, " << options.libdevice
+          << " (extern_libs), does not exist or is not a file";
+      return;
+    }
+    libdevice = options.libdevice;
+    librariesToLink.push_back(StringAttr::get(&context, libdevice));
+  } else if (failed(checkLibdevice(gpuModule, toolkit, libdevice))) {
     return;
+  }
   auto target = cast<gpu::TargetAttrInterface>(gpuModule.getTargetsAttr()[0]);
   // The serializer needs the toolkit only for libdevice (checked above) and
   // reports a missing one as an error with the whole module attached: a PTX
@@ -577,8 +591,8 @@ static void compile(StringRef source, StringRef bufferName,
   if (llvm::sys::fs::is_regular_file(libdevice))
     result.libdevice = libdevice.str().str();
   gpu::TargetOptions targetOptions(
-      llvm::sys::fs::is_directory(toolkit.path) ? toolkit.path : "", {}, "", "",
-      gpu::CompilationTarget::Assembly);
+      llvm::sys::fs::is_directory(toolkit.path) ? toolkit.path : "",
+      librariesToLink, "", "", gpu::CompilationTarget::Assembly);
   limitSlpVectorizer();
   std::optional<SmallVector<char, 0>> ptx =
       target.serializeToObject(gpuModule, targetOptions);

@@ -2,7 +2,8 @@
 chosen by a runtime flag and returned from a runtime `if`, u64 and i64 int
 arguments, `@jit(repr=)` names of launched kernels, `tl.extra.cuda.smid()`
 and `globaltimer()`, `arch=` (a Hopper device runs what it compiles for
-sm_90a), and tuple arguments with None, constexpr and @jit elements. Compiled on the GPU; the interpretable ones also interpreted."""
+sm_90a), tuple arguments with None, constexpr and @jit elements, and
+`extern_libs={"libdevice": path}` (tutorial 07's asin). Compiled on the GPU; the interpretable ones also interpreted."""
 from __future__ import annotations
 
 import pytest
@@ -130,4 +131,27 @@ def test_tuple_arguments_with_compile_time_elements():
     for step in (2, 3):  # another constexpr: another compile
         tuple_assign[(1,)](x, (*y, (add_one, tl.constexpr(step))), (2.0, 3.0, None))
         assert [t.item() for t in x + y] == [2.0, 3.0, 3.0 * step, 13.0]
+
+
+@tile.jit
+def asin_kernel(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs, mask=offs < n)
+    tl.store(y_ptr + offs, tl.extra.cuda.libdevice.asin(x), mask=offs < n)
+
+
+def test_extern_libs_links_that_libdevice(tmp_path):
+    import torch
+    from tile.compiler import toolchain
+    found = toolchain.toolchain().libdevice
+    assert found is not None, "the wheel ships libdevice"
+    copy = tmp_path / "libdevice.10.bc"
+    copy.write_bytes(found.read_bytes())
+    x = torch.rand(98432, device="cuda") * 2 - 1
+    y = torch.empty_like(x)
+    asin_kernel[(97,)](x, y, x.numel(), BLOCK=1024, extern_libs={"libdevice": str(copy)})
+    torch.testing.assert_close(y, torch.asin(x))
+    h = asin_kernel.warmup(x, y, x.numel(), BLOCK=1024, grid=(97,),
+                           extern_libs={"libdevice": str(copy)})
+    assert h.metadata["libdevice"] == str(copy)
 

@@ -45,7 +45,7 @@ class FakeBackend:
     def __call__(self, ir: str, chip: str, num_warps: int, emit_cubin: bool = True,
                  num_stages: int | None = None, line_info: bool = True,
                  fp_fusion: bool = True, reflect_ftz: bool = True,
-                 maxnreg: int | None = None):
+                 maxnreg: int | None = None, libdevice: str | None = None):
         self.calls += 1
         time.sleep(self.delay)
         return capi.BackendResult(

@@ -35,16 +35,20 @@ class RecordingBackend:
     def __init__(self) -> None:
         self.calls: list[tuple[str, str, int]] = []
         self.stages: list[int | None] = []
-        # (line_info, fp_fusion, reflect_ftz) of each compile, and maxnreg.
+        # (line_info, fp_fusion, reflect_ftz) of each compile, its maxnreg
+        # and its libdevice.
         self.flags: list[tuple[bool, bool, bool]] = []
         self.register_limits: list[int | None] = []
+        self.libdevices: list[str | None] = []
 
     def __call__(self, ir, chip, num_warps, emit_cubin=True, num_stages=None,
-                 line_info=True, fp_fusion=True, reflect_ftz=True, maxnreg=None):
+                 line_info=True, fp_fusion=True, reflect_ftz=True, maxnreg=None,
+                 libdevice=None):
         self.calls.append((ir, chip, num_warps))
         self.stages.append(num_stages)
         self.flags.append((line_info, fp_fusion, reflect_ftz))
         self.register_limits.append(maxnreg)
+        self.libdevices.append(libdevice)
         return capi.BackendResult("", "// ptx", b"", {"chip": chip, "kernels": []})
 
 

@@ -110,7 +110,7 @@ def test_line_info_fp_fusion_and_reflect_ftz_reach_the_compile_and_recompile(bac
 
 def test_maxnreg_reaches_the_compile_from_launches_configs_and_options(backend):  # noqa: F811
     x = FakeTensor(1 << 20, "float32")
-    mul_add.warmup(x, grid=(1,))
+    mul_add.warmup(x, grid=(1,), num_warps=2)  # compiled anew here: no earlier test asks it
     assert backend.register_limits[-1] is None
     mul_add.warmup(x, grid=(1,), maxnreg=42)
     assert backend.register_limits[-1] == 42
@@ -130,4 +130,24 @@ def test_maxnreg_reaches_the_compile_from_launches_configs_and_options(backend):
             mul_add.warmup(x, grid=(1,), maxnreg=bad)
         with pytest.raises(error, match=message):
             tile.Config({}, maxnreg=bad)
+
+
+def test_extern_libs_names_the_libdevice_the_compile_links(backend, tmp_path):  # noqa: F811
+    x = FakeTensor(1 << 20, "float32")
+    copy = tmp_path / "libdevice.10.bc"
+    copy.write_bytes(b"BC")  # the fake backend does not read it
+    mul_add.warmup(x, grid=(1,), maxnreg=200)  # compiled anew here: no earlier test asks it
+    assert backend.libdevices[-1] is None
+    mul_add.warmup(x, grid=(1,), extern_libs={"libdevice": str(copy)})
+    assert backend.libdevices[-1] == str(copy)
+    tile.compile(mul_add, "*fp32", options={"extern_libs": {"libdevice": copy}},
+                 target="sm_80")
+    assert backend.libdevices[-1] == str(copy)
+    for bad, error, message in [
+            ({"libdevice": str(tmp_path / "none.bc")}, ValueError,
+             "extern_libs: the libdevice .*none.bc does not exist or is not a file"),
+            ({"ocml": "ocml.bc"}, ValueError, "tile links only libdevice .* not ocml"),
+            ("libdevice.bc", TypeError, "extern_libs is a dict of library name to bitcode path")]:
+        with pytest.raises(error, match=message):
+            mul_add.warmup(x, grid=(1,), extern_libs=bad)
 

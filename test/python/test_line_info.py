@@ -186,3 +186,24 @@ def test_maxnreg_limits_the_kernel_entry():
     assert re.search(r"\.visible \.entry [^{;]*\.maxnreg 42", ptx)
     assert ".maxnreg" not in exp2_sqrt.warmup(Float32Array(), grid=(1,)).asm["ptx"]
 
+
+@tile.jit
+def asin_kernel(data):
+    offs = tl.arange(0, 128)
+    tl.store(data + offs, tl.extra.cuda.libdevice.asin(tl.load(data + offs)))
+
+
+def test_extern_libs_links_the_given_libdevice(tmp_path):
+    # Tutorial 07's extern_libs={"libdevice": path}: that file is linked (a
+    # copy of the toolchain's here), and the launch facts name it.
+    from tile.compiler import toolchain
+    found = toolchain.toolchain().libdevice
+    if found is None:
+        pytest.skip("no libdevice in this toolchain")
+    copy = tmp_path / "libdevice.10.bc"
+    copy.write_bytes(found.read_bytes())
+    h = asin_kernel.warmup(Float32Array(), grid=(1,), extern_libs={"libdevice": str(copy)})
+    assert h.metadata["libdevice"] == str(copy)
+    assert ".extern .func" not in h.asm["ptx"] and "__nv_asinf" not in h.asm["ptx"]
+    assert asin_kernel.warmup(Float32Array(), grid=(1,)).metadata["libdevice"] == str(found)
+

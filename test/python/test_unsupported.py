@@ -91,8 +91,8 @@ def test_noinline_is_inlined_and_runtime_asserts_are_not_emitted() -> None:
 
 
 
-def test_extern_libs_is_refused_as_the_table_says(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_launch_pdl_is_refused_as_the_table_says(monkeypatch: pytest.MonkeyPatch) -> None:
     np = pytest.importorskip("numpy", reason="the interpreter needs NumPy")
     monkeypatch.setenv("TILE_INTERPRET", "1")
-    with pytest.raises(Exception, match="got an unexpected keyword argument 'extern_libs'"):
-        uses[(1,)](np.zeros(4, np.float32), WHAT="none", extern_libs={"libdevice": "x.bc"})
+    with pytest.raises(Exception, match="got an unexpected keyword argument 'launch_pdl'"):
+        uses[(1,)](np.zeros(4, np.float32), WHAT="none", launch_pdl=True)

@@ -44,6 +44,9 @@ struct CompileOptions {
   /// here or in $CUDA_HOME must hold what is used from it; only the build
   /// default falls back to a ptxas on PATH (CompileResult::assembler says).
   std::string cudaToolkit;
+  /// A libdevice bitcode file to link instead of the toolkit's (Triton's
+  /// `extern_libs={"libdevice": path}`); it must exist.
+  std::string libdevice;
   /// A ptxas executable to assemble with (empty: the toolkit's, else PATH's).
   std::string ptxas;
   /// A libnvJitLink.so to assemble with in-process; wins over `ptxas`.

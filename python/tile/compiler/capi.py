@@ -48,7 +48,8 @@ class _Options(ctypes.Structure):
                 ("cudaToolkit", ctypes.c_char_p), ("ptxas", ctypes.c_char_p),
                 ("nvJitLink", ctypes.c_char_p), ("numStages", ctypes.c_int),
                 ("disableLineInfo", ctypes.c_int), ("disableFpFusion", ctypes.c_int),
-                ("disableReflectFtz", ctypes.c_int), ("maxRegisters", ctypes.c_int)]
+                ("disableReflectFtz", ctypes.c_int), ("maxRegisters", ctypes.c_int),
+                ("libdevice", ctypes.c_char_p)]
 
 
 @functools.lru_cache(maxsize=None)
@@ -118,14 +119,15 @@ def _get(lib: ctypes.CDLL, result: int, what: str) -> bytes:
 def compile_ir(ir: str, chip: str, num_warps: int, emit_cubin: bool = True,
                num_stages: int | None = None, line_info: bool = True,
                fp_fusion: bool = True, reflect_ftz: bool = True,
-               maxnreg: int | None = None) -> BackendResult:
+               maxnreg: int | None = None, libdevice: str | None = None) -> BackendResult:
     """Runs the whole C++ pipeline on tile IR text; failures raise CompilationError
     located in the user's source (the IR carries Python locations). `num_stages`
     is Triton's: None is the library's default, 0 and 1 no software pipelining.
     `line_info`: the PTX and cubin carry the IR's locations as a line table;
     `fp_fusion`: float multiplies and adds may fuse into fmas; `reflect_ftz`:
     libdevice's functions flush subnormals to zero; `maxnreg`: the most
-    registers a kernel's thread may use (None: the assembler's choice)."""
+    registers a kernel's thread may use (None: the assembler's choice);
+    `libdevice`: a libdevice bitcode file to link instead of the toolchain's."""
     lib = library()
     tools = _toolchain.toolchain()
     if emit_cubin:
@@ -139,7 +141,7 @@ def compile_ir(ir: str, chip: str, num_warps: int, emit_cubin: bool = True,
                        text(tools.libdevice_root), text(tools.ptxas), text(tools.nvjitlink),
                        0 if num_stages is None else max(1, int(num_stages)),
                        int(not line_info), int(not fp_fusion), int(not reflect_ftz),
-                       maxnreg or 0)
+                       maxnreg or 0, text(libdevice))
     result = lib.tileCompileWith(data, len(data), ctypes.byref(options))
     if not result:
         raise CompilerUnavailableError("tileCompile returned no result")

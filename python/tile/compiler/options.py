@@ -6,8 +6,9 @@ not 4 warps or the default chip.
 """
 from __future__ import annotations
 
+import os
 import re
-from typing import Any
+from typing import Any, Mapping
 
 # The compile library's range (include/tile-c/Compile.h: 1 to 32 warps).
 MIN_NUM_WARPS, MAX_NUM_WARPS = 1, 32
@@ -85,6 +86,29 @@ def check_maxnreg(value: Any) -> int | None:
         raise ValueError(f"maxnreg must be from 1 to {MAX_REGISTERS} registers per thread, "
                          f"got {value}")
     return value
+
+
+def check_extern_libs(value: Any) -> str | None:
+    """Triton's `extern_libs` (launch and compile option): `{"libdevice":
+    path}` links that libdevice bitcode file instead of the toolchain's; the
+    path, or None for the toolchain's. Other libraries are not linked by tile."""
+    if value is None:
+        return None
+    if not isinstance(value, Mapping):
+        raise TypeError(f"extern_libs is a dict of library name to bitcode path, got {value!r}")
+    others = sorted(str(name) for name in value if name != "libdevice")
+    if others:
+        raise ValueError(f"extern_libs: tile links only libdevice "
+                         f"(extern_libs={{'libdevice': path}}), not {', '.join(others)}")
+    if "libdevice" not in value:
+        return None
+    path = value["libdevice"]
+    if not isinstance(path, (str, os.PathLike)):
+        raise TypeError(f"extern_libs['libdevice'] is a path, got {path!r}")
+    if not os.path.isfile(path):
+        raise ValueError(f"extern_libs: the libdevice {os.fspath(path)} does not exist or is "
+                         "not a file")
+    return os.path.abspath(os.fspath(path))
 
 
 def check_flag(value: Any, name: str) -> bool:

@@ -4,6 +4,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+import os
 from pathlib import Path
 from typing import Any, Mapping
 
@@ -11,7 +12,8 @@ from ..language.types import dtype
 from . import capi
 from .cache import FileCache
 from .. import knobs
-from .options import check_flag, check_fp_fusion, check_maxnreg, check_target, debug_enabled
+from .options import (check_extern_libs, check_flag, check_fp_fusion, check_maxnreg,
+                      check_target, debug_enabled)
 from .kernel import (SignatureLike, Specialization, generate_ir, kernel_name,
                      normalize_signature, resolve)
 
@@ -78,7 +80,8 @@ def cache_key(jit: Any, signature: Mapping[str, str], specialization: Specializa
               constexprs: Mapping[str, Any], target: str, num_warps: int,
               num_stages: int | None = None, debug: bool = False,
               line_info: bool = True, fp_fusion: bool = True,
-              reflect_ftz: bool = True, maxnreg: int | None = None) -> str:
+              reflect_ftz: bool = True, maxnreg: int | None = None,
+              libdevice: str | None = None) -> str:
     """The on-disk cache key: the sources, the compile's inputs, the compiler
     build and the frontend."""
     parts = {
@@ -95,10 +98,22 @@ def cache_key(jit: Any, signature: Mapping[str, str], specialization: Specializa
         "fp_fusion": fp_fusion,
         "reflect_ftz": reflect_ftz,
         "maxnreg": maxnreg,
+        "libdevice": _file_key(libdevice) if libdevice else None,
         "compiler": capi.version(),
         "frontend": frontend_version(),
     }
     return hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()
+
+
+@functools.lru_cache(maxsize=None)
+def _file_digest(path: str, size: int, mtime_ns: int) -> str:
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
+def _file_key(path: str) -> str:
+    """A linked file's part of a cache key: its path and its contents."""
+    stat = os.stat(path)
+    return f"{path}:{_file_digest(path, stat.st_size, stat.st_mtime_ns)}"
 
 
 def _constexpr_key(value: Any) -> str:
@@ -147,7 +162,7 @@ def _parameter_name(jit: Any, key: Any) -> str:
 
 # `tile.compile(..., options={...})`: Triton's option names tile takes there.
 _COMPILE_OPTIONS = ("num_warps", "num_stages", "enable_fp_fusion", "enable_reflect_ftz",
-                    "maxnreg")
+                    "maxnreg", "extern_libs")
 
 
 def compile(src: Any, signature: SignatureLike | None = None,
@@ -157,7 +172,8 @@ def compile(src: Any, signature: SignatureLike | None = None,
             cache: FileCache | None = None,
             options: Mapping[str, Any] | None = None,
             enable_fp_fusion: bool | None = None,
-            enable_reflect_ftz: bool = True, maxnreg: int | None = None) -> CompiledKernel:
+            enable_reflect_ftz: bool = True, maxnreg: int | None = None,
+            extern_libs: Mapping[str, Any] | None = None) -> CompiledKernel:
     """Compiles `src`, a @tile.jit function, for `signature` (Triton type strings:
     {"x": "*fp32", "n": "i32"} or "*fp32,i32" in parameter order) through the
     C++ library, with an on-disk cache.
@@ -165,14 +181,16 @@ def compile(src: Any, signature: SignatureLike | None = None,
     As Triton's `triton.compile(src, target=None, options=None)`, `src` may be
     an `ASTSource` (which gives the signature and constexprs) and `options`
     a dict of num_warps / num_stages / enable_fp_fusion / enable_reflect_ftz /
-    maxnreg.
+    maxnreg / extern_libs.
     `target`: a chip name
     ("sm_90a") or a `GPUTarget`; None is the current device's chip (sm_90
     without a GPU). `enable_fp_fusion` None is tile.knobs.language.default_fp_fusion;
     `enable_reflect_ftz` (Triton's default, True): libdevice's functions flush
     subnormals to zero; `maxnreg` (Triton's): the most registers a kernel's
-    thread may use, 1 to 255 (None: the assembler's choice); the line table
-    is there unless tile.knobs.compilation.disable_line_info."""
+    thread may use, 1 to 255 (None: the assembler's choice); `extern_libs`
+    (Triton's): `{"libdevice": path}` links that libdevice instead of the
+    toolchain's; the line table is there unless
+    tile.knobs.compilation.disable_line_info."""
     fn = src
     if isinstance(fn, ASTSource):
         if signature is not None or constexprs is not None or specialization is not None:
@@ -194,6 +212,8 @@ def compile(src: Any, signature: SignatureLike | None = None,
             enable_fp_fusion = value
         elif key == "maxnreg":
             maxnreg = value
+        elif key == "extern_libs":
+            extern_libs = value
         else:
             enable_reflect_ftz = value
     if target is None:
@@ -207,16 +227,18 @@ def compile(src: Any, signature: SignatureLike | None = None,
     fp_fusion = check_fp_fusion(enable_fp_fusion)
     reflect_ftz = check_flag(enable_reflect_ftz, "enable_reflect_ftz")
     maxnreg = check_maxnreg(maxnreg)
+    libdevice = check_extern_libs(extern_libs)
     line_info = not knobs.compilation.disable_line_info
     ir = generate_ir(jit, types, constexprs, specialization, debug=debug)
     cache = cache if cache is not None else FileCache()
     key = cache_key(jit, types, specialization, constexprs, target, num_warps, num_stages,
-                    debug, line_info, fp_fusion, reflect_ftz, maxnreg)
+                    debug, line_info, fp_fusion, reflect_ftz, maxnreg, libdevice)
     entry = cache.get(key)
     if entry is None:
         result = capi.compile_ir(ir, target, num_warps, emit_cubin, num_stages=num_stages,
                                  line_info=line_info, fp_fusion=fp_fusion,
-                                 reflect_ftz=reflect_ftz, maxnreg=maxnreg)
+                                 reflect_ftz=reflect_ftz, maxnreg=maxnreg,
+                                 libdevice=libdevice)
         entry = {"asm": {"tile": ir, "llir": result.llir, "ptx": result.ptx,
                          "cubin": result.cubin},
                  "metadata": _metadata(jit, result.metadata, types, constexprs,

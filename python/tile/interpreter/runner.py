@@ -17,7 +17,7 @@ from ..language.types import dtype_from_signature, unwrap
 from ..runtime.jit import JITFunction
 from ..language import types as T
 from ..language.descriptors import BlockShape, tensor_descriptor
-from ..compiler.options import check_maxnreg, check_num_ctas
+from ..compiler.options import check_extern_libs, check_maxnreg, check_num_ctas
 from ..runtime.launch import (LAUNCH_OPTIONS, argument_type, compile_time_argument,
                               compile_time_value, bind_arguments, descriptor_type,
                               kernel_arguments, normalize_grid, parameter_type)
@@ -250,6 +250,8 @@ def launch(jit: JITFunction, grid: Any, args: Sequence[Any], kwargs: Mapping[str
         check_num_ctas(kwargs["num_ctas"])
     if "maxnreg" in kwargs and "maxnreg" not in jit.arg_names:
         check_maxnreg(kwargs["maxnreg"])
+    if "extern_libs" in kwargs and "extern_libs" not in jit.arg_names:
+        check_extern_libs(kwargs["extern_libs"])  # NumPy computes libdevice's functions
     kwargs = {k: v for k, v in kwargs.items()
               if k not in LAUNCH_OPTIONS or k in jit.arg_names}
     named = bind_arguments(jit, args, kwargs)

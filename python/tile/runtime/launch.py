@@ -20,8 +20,8 @@ from .. import interpreter
 from ..compiler.pipeline import CompiledKernel, compile
 from ..compiler.kernel import Specialization, const_annotated
 from .. import knobs
-from ..compiler.options import (check_flag, check_fp_fusion, check_maxnreg, check_num_ctas,
-                                chip_of_arch)
+from ..compiler.options import (check_extern_libs, check_flag, check_fp_fusion, check_maxnreg,
+                                check_num_ctas, chip_of_arch)
 from ..errors import CompilationError
 from ..language.types import (COMPILE_TIME_ELEMENT, constexpr, dtype, dtype_from_signature,
                               signature_of, tensor_descriptor_type, unwrap)
@@ -204,6 +204,8 @@ def compile_for_args(jit: Any, args: Sequence[Any], kwargs: Mapping[str, Any],
     fp_fusion = check_fp_fusion(options.pop("enable_fp_fusion", None))
     reflect_ftz = check_flag(options.pop("enable_reflect_ftz", True), "enable_reflect_ftz")
     maxnreg = check_maxnreg(options.pop("maxnreg", None))
+    extern_libs = options.pop("extern_libs", None)
+    libdevice = check_extern_libs(extern_libs)
     cooperative_grid(options.pop("launch_cooperative_grid", False))  # a launch's, not the code's
     num_ctas = check_num_ctas(options.pop("num_ctas", 1))
     target = t if (t := options.pop("target", None)) is not None else default_target()
@@ -234,13 +236,13 @@ def compile_for_args(jit: Any, args: Sequence[Any], kwargs: Mapping[str, Any],
                                 jit.do_not_specialize | set(jit.annotated_types))
     key = (tuple(signature.items()), specialization,
            tuple((k, repr(v)) for k, v in constexprs.items()), target, num_warps,
-           num_stages, fp_fusion, reflect_ftz, maxnreg)
+           num_stages, fp_fusion, reflect_ftz, maxnreg, libdevice)
     compiled = jit._compiled.get(key)
     if compiled is None:
         compiled = compile(jit, signature, constexprs, target=target, num_warps=num_warps,
                            num_stages=num_stages, specialization=specialization,
                            enable_fp_fusion=fp_fusion, enable_reflect_ftz=reflect_ftz,
-                           maxnreg=maxnreg)
+                           maxnreg=maxnreg, extern_libs=extern_libs)
         jit._compiled[key] = compiled
     return compiled, values, bound
 
@@ -275,7 +277,7 @@ def _driver_module() -> Any:
 
 # Launch options that are not kernel arguments (the interpreter takes the same).
 LAUNCH_OPTIONS = ("num_warps", "num_stages", "num_ctas", "target", "arch", "enable_fp_fusion",
-                  "enable_reflect_ftz", "launch_cooperative_grid", "maxnreg")
+                  "enable_reflect_ftz", "launch_cooperative_grid", "maxnreg", "extern_libs")
 
 
 def cooperative_grid(value: Any) -> bool:
