@@ -4,6 +4,7 @@ element, not a select), the errors for misuse, in the compiler and the
 interpreter alike, and the verifier's checks of hand-written IR."""
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -42,8 +43,9 @@ def mapped(x_ptr, y_ptr, out_ptr, PACK: tl.constexpr, BLOCK: tl.constexpr):
 def test_the_region_takes_scalars_and_branches() -> None:
     ir = verify(tile.generate_ir(mapped, "*i32,*i32,*i32", {"PACK": 1, "BLOCK": 256}))
     line = next(line for line in ir.splitlines() if "tile.map_elementwise" in line)
-    assert "{pack = 1 : i32} : (!tile.block<256xi32>, !tile.block<256xi32>) -> " \
-        "!tile.block<256xi32>" in line
+    # (-> (T) as the frontend writes it, -> T as tile-opt prints it back.)
+    assert re.search(r"\{pack = 1 : i32\} : \(!tile.block<256xi32>, !tile.block<256xi32>\) -> "
+                     r"\(?!tile.block<256xi32>\)?", line)
     region = ir[ir.index("tile.map_elementwise"):]
     assert "^bb0(" in region and ": i32, " in region.splitlines()[1]
     assert "scf.if" in region.split("tile.yield")[0]
