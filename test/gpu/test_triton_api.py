@@ -2,9 +2,12 @@
 chosen by a runtime flag and returned from a runtime `if`, u64 and i64 int
 arguments, `@jit(repr=)` names of launched kernels, `tl.extra.cuda.smid()`
 and `globaltimer()`, `arch=` (a Hopper device runs what it compiles for
-sm_90a), tuple arguments with None, constexpr and @jit elements, and
+sm_90a), tuple arguments with None, constexpr and @jit elements and
+NamedTuple ones with their fields, and
 `extern_libs={"libdevice": path}` (tutorial 07's asin). Compiled on the GPU; the interpretable ones also interpreted."""
 from __future__ import annotations
+
+from typing import Any, NamedTuple
 
 import pytest
 
@@ -154,4 +157,50 @@ def test_extern_libs_links_that_libdevice(tmp_path):
     h = asin_kernel.warmup(x, y, x.numel(), BLOCK=1024, grid=(97,),
                            extern_libs={"libdevice": str(copy)})
     assert h.metadata["libdevice"] == str(copy)
+
+
+class Closure(NamedTuple):
+    fn: Any
+    captured: tuple
+
+
+class Strided(NamedTuple):
+    ptr: Any
+    shape: tuple
+    stride: tuple
+
+
+@tile.jit
+def scaled_by(x, a_ptr):
+    return x * tl.load(a_ptr)
+
+
+@tile.jit
+def strided_mask(t, BM: tl.constexpr, BN: tl.constexpr):
+    rm, rn = tl.arange(0, BM), tl.arange(0, BN)
+    return (rm[:, None] < t.shape[0]) & (rn[None, :] < t.shape[1])
+
+
+@tile.jit
+def apply_closure(closure, src, dst, BM: tl.constexpr, BN: tl.constexpr):
+    # Triton's test_namedtuple: NamedTuple arguments keep their fields, a @jit
+    # function among them is a compile-time element.
+    rm, rn = tl.arange(0, BM), tl.arange(0, BN)
+    x = tl.load(src.ptr + rm[:, None] * src.stride[0] + rn[None, :] * src.stride[1],
+                mask=strided_mask(src, BM, BN), other=0)
+    y = closure.fn(x, *closure.captured)
+    tl.store(dst.ptr + rm[:, None] * dst.stride[0] + rn[None, :] * dst.stride[1], y,
+             mask=strided_mask(dst, BM, BN))
+
+
+@pytest.mark.interpretable
+def test_named_tuple_arguments_keep_their_fields():
+    import torch
+    dev = device(torch)
+    x = torch.randn((32, 32), device=dev)
+    y = torch.zeros((16, 16), device=dev)
+    a = torch.tensor([5.25], device=dev)
+    apply_closure[(1,)](Closure(scaled_by, (a,)), Strided(x, x.shape, x.stride()),
+                        Strided(y, y.shape, y.stride()), 64, 64)
+    torch.testing.assert_close(y, x[:16, :16] * a)
 

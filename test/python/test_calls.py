@@ -207,6 +207,7 @@ def uses_constexpr_function(x_ptr, N: tl.constexpr):
 
 def test_constexpr_functions_run_at_compile_time():
     assert "tile.arange 0, 64" in ir_of(uses_constexpr_function, "*fp32", {"N": 40})
+    assert tile.constexpr_function is tl.constexpr_function  # triton.constexpr_function too
 
 
 def test_do_not_specialize_takes_names_and_positions():
@@ -306,6 +307,8 @@ def test_compile_time_elements_of_tuple_arguments_are_constexprs():
     assert compile_time_elements("p", ((1, twice_scaled), tl.constexpr(4))) == \
         {"p[0][1]": twice_scaled, "p[1]": 4}
     assert [n for n, _ in kernel_arguments("v", value)] == ["v[0]", "v[1]"]
+    # A NamedTuple's class is a constexpr too, so its fields have names in the kernel.
+    assert compile_time_elements("p", Pair(1.5, None)) == {"p.__class__": Pair, "p[1]": None}
     assert [n for n, _ in kernel_arguments("p", ptrs)] == ["p[0]", "p[1]"]
     ir = verify(tile.generate_ir(
         tuple_with_compile_time_elements, "(*fp32,*fp32,(constexpr)),(fp32,fp32,constexpr)",

@@ -28,6 +28,14 @@ def uses(p, WHAT: tl.constexpr):
     if WHAT == "step":
         for i in range(0, 4, 0):
             tl.store(p + i, 1.0)
+    if WHAT == "condition":
+        tl.condition(tl.sum(x) > 0, disable_licm=True)
+    if WHAT == "asm_pointer":
+        tl.inline_asm_elementwise("mov.b64 $0, $1;", "=l,l", [p + tl.arange(0, 4)],
+                                  dtype=tl.pointer_type(tl.uint8), is_pure=True, pack=1)
+    if WHAT == "descriptor_min":
+        tl.make_tensor_descriptor(p.to(tl.pointer_type(tl.float16)), [8, 8], [8, 1],
+                                  [8, 8]).atomic_min([0, 0], tl.zeros([8, 8], tl.float16))
 
 
 NO_ATTRIBUTE = "AttributeError: module 'tile.language' has no attribute"
@@ -38,6 +46,10 @@ CASES = [
     ("element", "blocks can only be indexed with `:` and `None`"),
     ("element_store", "only names, tuples of names and tuple elements can be assigned"),
     ("step", "a range step must not be zero"),
+    ("condition", f"{NO_ATTRIBUTE} 'condition'"),
+    ("asm_pointer", "tl.inline_asm_elementwise takes and gives numbers, not *uint8"),
+    ("descriptor_min", "desc.atomic_min does not support fp16 elements, only uint32, int32, "
+                       "uint64, int64"),
 ]
 
 
@@ -48,8 +60,9 @@ def test_compiled_error_is_located_at_the_use(what: str, message: str) -> None:
     assert_error_at_case(info.value, THIS_FILE, what, message)
 
 
-# The step-0 loop is Python's range in the interpreter.
-INTERPRETED = [c for c in CASES if c[0] not in ("step",)]
+# The step-0 loop is Python's range in the interpreter, which cannot run PTX
+# at all (test_inline_asm.py) nor cast pointers to other element types.
+INTERPRETED = [c for c in CASES if c[0] not in ("step", "asm_pointer", "descriptor_min")]
 
 
 @pytest.mark.parametrize("what, message", INTERPRETED, ids=[c[0] for c in INTERPRETED])

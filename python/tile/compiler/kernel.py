@@ -10,7 +10,7 @@ from ..language.semantic import tensor
 from ..language import types as T
 from ..language.descriptors import BlockShape, tensor_descriptor
 from ..language.types import (COMPILE_TIME_ELEMENT, parameter_type, pointer_type,
-                              split_signature, tensor_descriptor_type)
+                              split_signature, tensor_descriptor_type, tuple_class_key)
 from .codegen import CodeGenerator
 from .options import check_num_warps, debug_enabled
 from .ir import Builder, Value, is_symbol_name
@@ -163,7 +163,9 @@ def generate_ir(fn: Any, signature: SignatureLike,
         per element, named `t[0]`, `t[1]`, ...; a tensor descriptor: its
         base, shape and strides but the last, which is 1)."""
         if isinstance(ty, tuple):
-            return tuple(parameter(f"{name}[{i}]", item, node) for i, item in enumerate(ty))
+            items = tuple(parameter(f"{name}[{i}]", item, node) for i, item in enumerate(ty))
+            named = constexprs.get(tuple_class_key(name))
+            return named(*items) if named is not None else items
         if ty == COMPILE_TIME_ELEMENT:
             if name not in constexprs:
                 raise source.error(node, f"tuple element '{name}' is a constexpr in the "

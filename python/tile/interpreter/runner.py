@@ -13,7 +13,7 @@ from .. import language as _tl
 from ..compiler.options import debug_enabled
 from ..errors import TileError
 from ..language import core as C
-from ..language.types import dtype_from_signature, unwrap
+from ..language.types import dtype_from_signature, is_named_tuple, unwrap
 from ..runtime.jit import JITFunction
 from ..language import types as T
 from ..language.descriptors import BlockShape, tensor_descriptor
@@ -195,9 +195,10 @@ def _runtime_argument(host: HostArrays, name: str, value: Any, jit: Any = None,
     element (their compile-time elements through `compile_time`), a
     TensorDescriptor as a tl.tensor_descriptor of its parts."""
     if isinstance(value, tuple):
-        return tuple(compile_time(item) if compile_time and compile_time_argument(item)
-                     else _runtime_argument(host, f"{name}[{i}]", item, None, compile_time)
-                     for i, item in enumerate(value))
+        items = [compile_time(item) if compile_time and compile_time_argument(item)
+                 else _runtime_argument(host, f"{name}[{i}]", item, None, compile_time)
+                 for i, item in enumerate(value)]
+        return type(value)(*items) if is_named_tuple(value) else tuple(items)
     if isinstance(value, TensorDescriptor):
         parts = dict(kernel_arguments(name, value))
         ty = descriptor_type(value)

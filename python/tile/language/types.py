@@ -356,6 +356,17 @@ def _tensor_descriptor_type(text: str) -> tensor_descriptor_type:
 COMPILE_TIME_ELEMENT = "constexpr"
 
 
+def is_named_tuple(value: Any) -> bool:
+    return isinstance(value, tuple) and hasattr(type(value), "_fields")
+
+
+def tuple_class_key(parameter: str) -> str:
+    """The constexpr of a compile that gives tuple parameter `parameter` (a
+    launch's NamedTuple argument) its class, so that its fields have names
+    in the kernel as in Triton."""
+    return f"{parameter}.__class__"
+
+
 def parameter_type(spec: Any) -> Any:
     """A parameter's type from its signature entry: a dtype, or for a tuple
     parameter ("(*fp32,i32)" or ("*fp32", "i32")) a tuple of them, where

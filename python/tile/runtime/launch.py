@@ -24,7 +24,8 @@ from ..compiler.options import (check_extern_libs, check_flag, check_fp_fusion, 
                                 check_num_ctas, chip_of_arch)
 from ..errors import CompilationError
 from ..language.types import (COMPILE_TIME_ELEMENT, constexpr, dtype, dtype_from_signature,
-                              signature_of, tensor_descriptor_type, unwrap)
+                              is_named_tuple, signature_of, tensor_descriptor_type,
+                              tuple_class_key, unwrap)
 from ..tools.tensor_descriptor import TensorDescriptor
 
 # Element types of array arguments, by the dtype's string (torch, NumPy/CuPy).
@@ -168,10 +169,11 @@ def compile_time_elements(name: str, value: Any) -> dict[str, Any]:
     """The compile-time elements of a runtime tuple argument (None,
     `tl.constexpr`s, @jit functions; at any depth), by the name of the kernel
     parameter they would have been (`t[2]`, `t[1][0]`): their signature entry
-    is "constexpr" and their value a constexpr of the compile."""
+    is "constexpr" and their value a constexpr of the compile; and the class
+    of each NamedTuple in it (tuple_class_key)."""
     if not isinstance(value, tuple):
         return {}
-    found: dict[str, Any] = {}
+    found: dict[str, Any] = {tuple_class_key(name): type(value)} if is_named_tuple(value) else {}
     for i, item in enumerate(value):
         if compile_time_argument(item):
             found[f"{name}[{i}]"] = compile_time_value(item)
