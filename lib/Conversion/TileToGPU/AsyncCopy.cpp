@@ -151,17 +151,30 @@ LogicalResult KernelEmitter::emitAsyncCopy(AsyncCopyOp op) {
                       ptrs[first], pred, sourceBytes, width * bytes);
       continue;
     }
-    // One element: read it (zero where masked off) and store it.
+    // One element: read it, only where the mask holds (a masked-off address
+    // may lie outside any allocation: the loop pipeliner masks off the
+    // copies of iterations past the end), else zero, and store it.
     auto ifOp = scf::IfOp::create(builder, loc, TypeRange{}, pred, false);
     OpBuilder::InsertionGuard guard(builder);
     builder.setInsertionPointToStart(&ifOp.getThenRegion().front());
-    Value value =
-        LLVM::LoadOp::create(builder, loc, element, ptrs[first]).getResult();
-    if (valid)
-      value = arith::SelectOp::create(
-          builder, loc, valid, value,
-          arith::ConstantOp::create(builder, loc,
-                                    builder.getZeroAttr(element)));
+    Value value;
+    if (valid) {
+      auto read = scf::IfOp::create(builder, loc, TypeRange{element}, valid,
+                                    /*withElseRegion=*/true);
+      OpBuilder::InsertionGuard readGuard(builder);
+      builder.setInsertionPointToStart(&read.getThenRegion().front());
+      scf::YieldOp::create(
+          builder, loc,
+          LLVM::LoadOp::create(builder, loc, element, ptrs[first]).getResult());
+      builder.setInsertionPointToStart(&read.getElseRegion().front());
+      scf::YieldOp::create(builder, loc,
+                           Value(arith::ConstantOp::create(
+                               builder, loc, builder.getZeroAttr(element))));
+      value = read.getResult(0);
+    } else {
+      value =
+          LLVM::LoadOp::create(builder, loc, element, ptrs[first]).getResult();
+    }
     // Rings start at ringBase (storeShared addresses the scratch space).
     auto sharedPtr = LLVM::LLVMPointerType::get(builder.getContext(), 3);
     Value address =

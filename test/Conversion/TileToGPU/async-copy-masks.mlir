@@ -1,0 +1,57 @@
+// RUN: tile-opt %s -tile-pipeline-loops=num-stages=3 -tile-assign-layouts="chip=sm_90a num-warps=8" -tile-async-dot-operands -convert-tile-to-gpu | FileCheck %s
+
+// Copies into a wgmma ring from pointers without alignment facts go one
+// element at a time through registers. Where the copy's mask is off (the
+// pipeliner masks off the copies of iterations past the loop's end), the
+// element must not be read: the address may lie past any allocation.
+// Triton's tutorial 08 (grouped GEMM, pointers loaded from a table) read
+// them and hit an illegal address on the H200. Each element's load is
+// behind its mask, and zero is stored where the mask is off.
+// CHECK-LABEL: gpu.func @narrow_ring_loop
+// CHECK: scf.if %{{.*}} -> (f16) {
+// CHECK-NEXT: llvm.load %{{.*}} : !llvm.ptr<1> -> f16
+// CHECK: } else {
+// CHECK-NEXT: arith.constant 0.000000e+00 : f16
+// CHECK-NOT: arith.select {{.*}} : f16
+func.func @narrow_ring_loop(%a: !tile.ptr<f16>, %b: !tile.ptr<f16>, %c: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %n: i32, %limit: i32 {tile.divisibility = 16 : i32}) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %tileStep = arith.constant 8192 : i32
+  %ra = tile.arange 0, 8192 : !tile.block<8192xi32>
+  %ia = tile.reshape %ra : !tile.block<8192xi32> -> !tile.block<128x64xi32>
+  %ib = tile.reshape %ra : !tile.block<8192xi32> -> !tile.block<64x128xi32>
+  %abase = tile.splat %a : !tile.ptr<f16> -> !tile.block<128x64x!tile.ptr<f16>>
+  %ap = tile.addptr %abase, %ia : !tile.block<128x64x!tile.ptr<f16>>, !tile.block<128x64xi32>
+  %bbase = tile.splat %b : !tile.ptr<f16> -> !tile.block<64x128x!tile.ptr<f16>>
+  %bp = tile.addptr %bbase, %ib : !tile.block<64x128x!tile.ptr<f16>>, !tile.block<64x128xi32>
+  %lim = tile.splat %limit : i32 -> !tile.block<128x64xi32>
+  %mask = tile.cmpi slt, %ia, %lim : !tile.block<128x64xi32>
+  %zero16 = tile.constant dense<0.0> : !tile.block<128x64xf16>
+  %zero = tile.constant dense<0.0> : !tile.block<128x128xf32>
+  %stepA = tile.splat %tileStep : i32 -> !tile.block<128x64xi32>
+  %stepB = tile.splat %tileStep : i32 -> !tile.block<64x128xi32>
+  %acc:3 = scf.for %k = %c0 to %n step %c1 iter_args(%sum = %zero, %pa = %ap, %pb = %bp) -> (!tile.block<128x128xf32>, !tile.block<128x64x!tile.ptr<f16>>, !tile.block<64x128x!tile.ptr<f16>>) : i32 {
+    %va = tile.load %pa mask %mask other %zero16 : !tile.block<128x64x!tile.ptr<f16>>
+    %vb = tile.load %pb : !tile.block<64x128x!tile.ptr<f16>>
+    %d = tile.dot %va, %vb, %sum : !tile.block<128x64xf16>, !tile.block<64x128xf16> -> !tile.block<128x128xf32>
+    %pa2 = tile.addptr %pa, %stepA : !tile.block<128x64x!tile.ptr<f16>>, !tile.block<128x64xi32>
+    %pb2 = tile.addptr %pb, %stepB : !tile.block<64x128x!tile.ptr<f16>>, !tile.block<64x128xi32>
+    scf.yield %d, %pa2, %pb2 : !tile.block<128x128xf32>, !tile.block<128x64x!tile.ptr<f16>>, !tile.block<64x128x!tile.ptr<f16>>
+  }
+  %rc = tile.arange 0, 16384 : !tile.block<16384xi32>
+  %ic = tile.reshape %rc : !tile.block<16384xi32> -> !tile.block<128x128xi32>
+  %cb = tile.splat %c : !tile.ptr<f32> -> !tile.block<128x128x!tile.ptr<f32>>
+  %cp = tile.addptr %cb, %ic : !tile.block<128x128x!tile.ptr<f32>>, !tile.block<128x128xi32>
+  tile.store %cp, %acc#0 : !tile.block<128x128x!tile.ptr<f32>>
+  return
+}
+
+// The accumulator starts from a loaded block (C = D + A @ B): its conversion
+// to the wgmma layout goes through the scratch space the rings then take, so
+// a barrier separates the conversion's last reads from the prologue's first
+// copy into a ring.
+// PTX-LABEL: .entry ring_loop_loaded_acc
+// PTX: ld.shared
+// PTX-NOT: cp.async
+// PTX: bar.sync
+// PTX: cp.async.cg.shared.global
