@@ -259,8 +259,13 @@ def test_launch_cooperative_grid_is_a_launch_flag_not_a_recompile(backend):
 @tile.jit
 def offset_copy(x_ptr, y_ptr, start, BLOCK: tl.constexpr, HINT: tl.constexpr):
     offs = start + tl.arange(0, BLOCK)
-    if HINT:
+    if HINT == "value":
         offs = tl.max_contiguous(tl.multiple_of(offs, 16), 16)
+    if HINT == "statement":
+        # As Triton (tutorial 08): a hint called as a statement states its fact
+        # about the variable itself.
+        tl.multiple_of(offs, 16)
+        tl.max_contiguous(offs, 16)
     tl.store(y_ptr + offs, tl.load(x_ptr + offs))
 
 
@@ -274,11 +279,13 @@ def test_vectorization_hints_reach_ptx():
         kernel = tile.compile(offset_copy, "*fp32,*fp32,i32", {"BLOCK": 1024, "HINT": hint},
                               specialization=aligned)
         return kernel.asm["ptx"]
-    plain, hinted = accesses(False), accesses(True)
+    plain = accesses("")
     assert "ld.global.b32" in plain and "st.global.b32" in plain
     assert ".v4" not in plain and ".v2" not in plain
-    assert "ld.global.v4.b32" in hinted and "st.global.v4.b32" in hinted
-    assert "ld.global.b32" not in hinted and "st.global.b32" not in hinted
+    for form in ("value", "statement"):
+        hinted = accesses(form)
+        assert "ld.global.v4.b32" in hinted and "st.global.v4.b32" in hinted, form
+        assert "ld.global.b32" not in hinted and "st.global.b32" not in hinted, form
 
 
 def test_num_ctas_is_a_cluster_size_that_runs_as_one_cta(monkeypatch):

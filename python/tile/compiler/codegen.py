@@ -168,7 +168,15 @@ class CodeGenerator(ast.NodeVisitor):
     def visit_Expr(self, node: ast.Expr) -> None:
         if isinstance(node.value, ast.Constant):  # docstrings, bare literals
             return
-        self.visit(node.value)
+        value = self.visit(node.value)
+        # `tl.multiple_of(x, 16)` as a statement states a fact about `x` itself:
+        # Triton sets it on x's defining op, so every later use of x has it
+        # (tutorial 08 writes its hints so). Here x's name takes the hinted value.
+        call = node.value
+        if isinstance(call, ast.Call) and isinstance(call.func, (ast.Name, ast.Attribute)) \
+                and call.args and isinstance(call.args[0], ast.Name) and is_runtime(value) \
+                and self.visit(call.func) in (tl.multiple_of, tl.max_contiguous, tl.max_constancy):
+            self.assign(call.args[0], value)
 
     def visit_Pass(self, node: ast.Pass) -> None:
         return None
