@@ -108,6 +108,8 @@ def misuse(x_ptr, WHAT: tl.constexpr):
         tl.map_elementwise(mixed_types, x, pack=2)
     if WHAT == "pack_count":
         tl.map_elementwise(one_value, x, pack=2)
+    if WHAT == "pointers":
+        tl.map_elementwise(clamp_or_divide, x_ptr + tl.arange(0, 16), x)
 
 
 MISUSES = [
@@ -118,6 +120,7 @@ MISUSES = [
     ("block_result", "tl.map_elementwise: returns_a_block must return scalars"),
     ("pack_types", "with pack=2 the 2 values of each result must have one type"),
     ("pack_count", "one_value returns 1 value; with pack=2 it must return 2 per result"),
+    ("pointers", "tl.map_elementwise takes and gives numbers, not *int32"),
 ]
 
 

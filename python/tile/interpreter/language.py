@@ -751,6 +751,7 @@ def map_elementwise(scalar_fn: Any, *args: Any, pack: Any = 1) -> Any:
     if not args:
         raise TileError(f"{what} needs at least one input tensor")
     values = O.broadcast_together(*[O.to_value(a) for a in args])
+    C.check_numbers([v.dtype for v in values], what)
     shape = list(values[0].shape)
     pack = C.map_pack(pack, shape, what)
     count = int(np.prod(shape, dtype=np.int64)) if shape else 1
@@ -766,6 +767,7 @@ def map_elementwise(scalar_fn: Any, *args: Any, pack: Any = 1) -> Any:
             raise TileError(f"{what}: {scalar_fn.__name__} must return scalars, got "
                             f"{', '.join(str(r.dtype) for r in results)}")
         got = C.mapped_result_types(scalar_fn.__name__, [r.dtype for r in results], pack)
+        C.check_numbers(got, what)
         if types is None:
             types = got
             outs = [np.empty(count, dtype=r.data.dtype) for r in results[::pack]]

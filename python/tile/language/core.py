@@ -957,6 +957,14 @@ def map_pack(pack: Any, shape: Sequence[int], what: str) -> int:
     return pack
 
 
+def check_numbers(types: Sequence[dtype], what: str) -> None:
+    """What tl.map_elementwise takes and gives: numbers and bools, not
+    pointers (tile.map_elementwise's operands are scalars or their blocks)."""
+    for t in types:
+        if t.is_ptr():
+            raise TileError(f"{what} takes and gives numbers, not {t}")
+
+
 def mapped_result_types(fn_name: str, results: list[dtype], pack: int) -> list[dtype]:
     """The element types of tl.map_elementwise's results from what one call
     of the scalar function returned: `pack` scalars of each result in turn."""
@@ -988,6 +996,7 @@ def map_elementwise(scalar_fn: Any, *args: Any, pack: Any = 1,
     if not args:
         raise TileError(f"{what} needs at least one input tensor")
     values = S.broadcast_together(b, *[S.to_tensor(b, a) for a in args])
+    check_numbers([v.dtype for v in values], what)
     shape = list(values[0].shape)
     pack = map_pack(pack, shape, what)
     body = b.map_region([v.dtype for v in values], pack)
@@ -999,6 +1008,7 @@ def map_elementwise(scalar_fn: Any, *args: Any, pack: Any = 1,
             raise TileError(f"{what}: {scalar_fn.__name__} must return scalars, got "
                             f"{', '.join(str(r.type) for r in scalars)}")
         types = mapped_result_types(scalar_fn.__name__, [r.dtype for r in scalars], pack)
+        check_numbers(types, what)
         b.combine_yield([r.handle for r in scalars])
     results = b.map_elementwise([v.handle for v in values],
                                 [block_type(t, shape) if shape else t for t in types],
