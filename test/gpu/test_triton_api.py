@@ -3,8 +3,9 @@ chosen by a runtime flag and returned from a runtime `if`, u64 and i64 int
 arguments, `@jit(repr=)` names of launched kernels, `tl.extra.cuda.smid()`
 and `globaltimer()`, `arch=` (a Hopper device runs what it compiles for
 sm_90a), tuple arguments with None, constexpr and @jit elements and
-NamedTuple ones with their fields, and
-`extern_libs={"libdevice": path}` (tutorial 07's asin). Compiled on the GPU; the interpretable ones also interpreted."""
+NamedTuple ones with their fields, and `extern_libs={"libdevice": path}`
+(tutorial 07's asin). Compiled on the GPU; the interpretable ones also
+interpreted."""
 from __future__ import annotations
 
 from typing import Any, NamedTuple
