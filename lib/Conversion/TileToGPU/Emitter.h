@@ -392,6 +392,11 @@ private:
   FailureOr<SmallVector<SmallVector<Value>>>
   packedOperands(Operation *op, ValueRange args, Value result, int64_t pack,
                  std::optional<BlockLayout> &layout);
+  /// Gives `results` the registers (`layout` set) or scalars computed for
+  /// them, one list per result.
+  void bindPackedResults(ValueRange results,
+                         SmallVector<SmallVector<Value>> &values,
+                         const std::optional<BlockLayout> &layout);
 
   // Gathers and histograms (Gather.cpp).
   LogicalResult emitGather(GatherOp op);

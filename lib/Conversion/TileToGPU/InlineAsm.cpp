@@ -162,12 +162,7 @@ LogicalResult KernelEmitter::emitInlineAsm(InlineAsmOp op) {
       }
     }
   }
-  for (auto [result, values] : llvm::zip(op.getResults(), results)) {
-    if (layout)
-      registers[result] = std::move(values);
-    else
-      scalars.map(result, values.front());
-  }
+  bindPackedResults(op.getResults(), results, layout);
   return success();
 }
 
@@ -195,4 +190,15 @@ KernelEmitter::packedOperands(Operation *op, ValueRange args, Value result,
            << "pack " << pack << " does not divide the "
            << layout->numRegisters() << " elements a thread holds";
   return registersOfArgs;
+}
+
+void KernelEmitter::bindPackedResults(
+    ValueRange results, SmallVector<SmallVector<Value>> &values,
+    const std::optional<BlockLayout> &layout) {
+  for (auto [result, resultValues] : llvm::zip(results, values)) {
+    if (layout)
+      registers[result] = std::move(resultValues);
+    else
+      scalars.map(result, resultValues.front());
+  }
 }

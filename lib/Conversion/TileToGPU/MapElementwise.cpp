@@ -43,11 +43,6 @@ LogicalResult KernelEmitter::emitMapElementwise(MapElementwiseOp op) {
         values.push_back(value);
       }
   }
-  for (auto [result, values] : llvm::zip(op.getResults(), results)) {
-    if (layout)
-      registers[result] = std::move(values);
-    else
-      scalars.map(result, values.front());
-  }
+  bindPackedResults(op.getResults(), results, layout);
   return success();
 }

@@ -1344,24 +1344,32 @@ LogicalResult HistogramOp::verify() {
 // MapElementwiseOp
 //===----------------------------------------------------------------------===//
 
-LogicalResult MapElementwiseOp::verify() {
-  if (getArgs().empty())
-    return emitOpError() << "needs at least one operand";
-  if (getResults().empty())
-    return emitOpError() << "needs at least one result";
+/// The shape rule of ops that run once per `pack` elements of their
+/// operands (tile.map_elementwise, tile.inline_asm): at least one result,
+/// operands and results of one shape (scalars, with `pack` 1).
+static LogicalResult verifyPackedShapes(Operation *op, ValueRange args,
+                                        ValueRange results, unsigned pack) {
+  if (results.empty())
+    return op->emitOpError() << "needs at least one result";
   std::optional<ArrayRef<int64_t>> shape;
-  for (Value value : llvm::concat<Value>(getArgs(), getResults())) {
+  for (Value value : llvm::concat<Value>(args, results)) {
     auto block = dyn_cast<BlockType>(value.getType());
     ArrayRef<int64_t> extents = block ? block.getShape() : ArrayRef<int64_t>();
     if (shape && *shape != extents)
-      return emitOpError() << "operands and results must have one shape, got "
-                           << formatShape(*shape) << " and "
-                           << formatShape(extents);
+      return op->emitOpError()
+             << "operands and results must have one shape, got "
+             << formatShape(*shape) << " and " << formatShape(extents);
     shape = extents;
   }
-  if (shape->empty() && getPack() != 1)
-    return emitOpError() << "on scalars takes pack 1, not " << getPack();
+  if (shape->empty() && pack != 1)
+    return op->emitOpError() << "on scalars takes pack 1, not " << pack;
   return success();
+}
+
+LogicalResult MapElementwiseOp::verify() {
+  if (getArgs().empty())
+    return emitOpError() << "needs at least one operand";
+  return verifyPackedShapes(*this, getArgs(), getResults(), getPack());
 }
 
 /// `pack` copies of each element type of `values`, value by value.
@@ -1429,23 +1437,11 @@ LogicalResult MapElementwiseOp::verifyRegions() {
 //===----------------------------------------------------------------------===//
 
 LogicalResult InlineAsmOp::verify() {
-  if (getResults().empty())
-    return emitOpError() << "needs at least one result";
-  std::optional<ArrayRef<int64_t>> shape;
-  for (Value value : llvm::concat<Value>(getArgs(), getResults())) {
-    auto block = dyn_cast<BlockType>(value.getType());
-    ArrayRef<int64_t> extents = block ? block.getShape() : ArrayRef<int64_t>();
-    if (shape && *shape != extents)
-      return emitOpError() << "operands and results must have one shape, got "
-                           << formatShape(*shape) << " and "
-                           << formatShape(extents);
-    shape = extents;
-    Type element = getElementTypeOrSelf(value);
-    if (element.isInteger(1))
+  if (failed(verifyPackedShapes(*this, getArgs(), getResults(), getPack())))
+    return failure();
+  for (Value value : llvm::concat<Value>(getArgs(), getResults()))
+    if (getElementTypeOrSelf(value).isInteger(1))
       return emitOpError() << "takes and gives numbers, not i1";
-  }
-  if (shape->empty() && getPack() != 1)
-    return emitOpError() << "on scalars takes pack 1, not " << getPack();
   return success();
 }
 
