@@ -127,18 +127,28 @@ def test_fp8_tensors_load_compute_and_store(name: str) -> None:
 
 @pytest.mark.parametrize("name_a,name_b", [("fp8e4nv", "fp8e4nv"), ("fp8e5", "fp8e5"),
                                            ("fp8e4nv", "fp8e5")])
-def test_fp8_dot_matches_torch(name_a: str, name_b: str) -> None:
+@pytest.mark.parametrize("b_major,shape,num_warps", [
+    ("k", (129, 65, 100), 4),   # K-major B, as tutorial 03; unaligned rows
+    ("k", (256, 128, 512), 4),  # aligned: the K loop copies into rings
+    ("n", (256, 128, 512), 4),  # N-major B: staged K-major from registers
+    ("k", (129, 65, 100), 2),   # two warps: no warpgroup, the FMA dot
+])
+def test_fp8_dot_matches_torch(name_a: str, name_b: str, b_major: str,
+                               shape: tuple[int, int, int], num_warps: int) -> None:
     import torch
     gen = torch.Generator().manual_seed(3)
-    M, N, K = 129, 65, 100
+    M, N, K = shape
     a = torch.randn(M, K, generator=gen).to(_torch_fp8(name_a))
-    b = torch.randn(N, K, generator=gen).to(_torch_fp8(name_b)).T  # K-major, as tutorial 03
+    if b_major == "k":
+        b = torch.randn(N, K, generator=gen).to(_torch_fp8(name_b)).T
+    else:
+        b = torch.randn(K, N, generator=gen).to(_torch_fp8(name_b))
     c = torch.zeros(M, N, dtype=torch.float16)
     ad, bd, cd = a.to(device(torch)), b.to(device(torch)), c.to(device(torch))
     grid = (triton_cdiv(M, 64), triton_cdiv(N, 64))
     dot_matmul[grid](ad, bd, cd, M, N, K, ad.stride(0), ad.stride(1), bd.stride(0),
                      bd.stride(1), cd.stride(0), cd.stride(1), BLOCK_M=64, BLOCK_N=64,
-                     BLOCK_K=32)
+                     BLOCK_K=32, num_warps=num_warps)
     expected = (a.float() @ b.float()).to(torch.float16)
     torch.testing.assert_close(cd.cpu(), expected, atol=2e-2, rtol=1e-2)
 

@@ -124,11 +124,44 @@ def fp8_dot(a_ptr, b_ptr, c_ptr):
 
 
 @requires_library
-def test_fp8_dot_runs_on_tensor_cores() -> None:
+def test_fp8_dot_runs_on_fp8_tensor_cores() -> None:
+    """wgmma takes the 8-bit floats themselves, each operand its own kind, 32
+    deep; nothing widens them (B runs along N here: it is staged K-major)."""
     kernel = tile.compile(fp8_dot, "*fp8e4nv,*fp8e5,*fp32", target="sm_90a")
     ptx = kernel.asm["ptx"]
-    assert "wgmma.mma_async" in ptx and ".f16.f16" in ptx  # fp8 widened exactly to f16
+    assert "wgmma.mma_async.sync.aligned.m64n64k32.f32.e4m3.e5m2" in ptx
+    assert "cvt.rn.f16x2" not in ptx
+
+
+@requires_library
+def test_fp8_dot_without_wgmma_widens_to_f16() -> None:
+    kernel = tile.compile(fp8_dot, "*fp8e4nv,*fp8e5,*fp32", target="sm_90")
+    ptx = kernel.asm["ptx"]
+    assert "wgmma" not in ptx
     assert "cvt.rn.f16x2.e4m3x2" in ptx and "cvt.rn.f16x2.e5m2x2" in ptx
+
+
+@tile.jit
+def fp8_k_loop(a_ptr, b_ptr, c_ptr, K):
+    r = tl.arange(0, 64)
+    a_ptrs = a_ptr + r[:, None] * K + r[None, :]
+    b_ptrs = b_ptr + r[:, None] + r[None, :] * K  # K-major, as tutorial 03's fp8 B
+    acc = tl.zeros((64, 64), tl.float32)
+    for _ in range(0, K, 64):
+        acc = tl.dot(tl.load(a_ptrs), tl.load(b_ptrs), acc)
+        a_ptrs += 64
+        b_ptrs += 64
+    tl.store(c_ptr + r[:, None] * 64 + r[None, :], acc)
+
+
+@requires_library
+def test_fp8_k_major_operands_are_copied_asynchronously() -> None:
+    spec = tile.Specialization(divisible_by_16=frozenset({"a_ptr", "b_ptr", "c_ptr", "K"}))
+    kernel = tile.compile(fp8_k_loop, "*fp8e5,*fp8e5,*fp32,i32", target="sm_90a",
+                          num_stages=3, specialization=spec)
+    ptx = kernel.asm["ptx"]
+    assert "wgmma.mma_async.sync.aligned.m64n64k32.f32.e5m2.e5m2" in ptx
+    assert "cp.async.cg.shared.global" in ptx and "st.shared.b8" not in ptx
 
 
 @requires_library

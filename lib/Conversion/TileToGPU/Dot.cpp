@@ -106,13 +106,26 @@ LogicalResult KernelEmitter::emitDot(DotOp op) {
   auto bType = cast<BlockType>(op.getB().getType());
   auto cType = cast<BlockType>(op.getAcc().getType());
   BlockLayout aLayout = getBlockLayout(aType), bLayout = getBlockLayout(bType);
+  SmallVector<Value> aValues = getRegisters(op.getA());
+  SmallVector<Value> bValues = getRegisters(op.getB());
+  Type element = aType.getElementType();
+  if (isFloat8Type(element) || isFloat8Type(bType.getElementType())) {
+    // 8-bit floats (each operand its own kind) multiply exactly in f16, as
+    // Triton's FMA dot computes them.
+    element = builder.getF16Type();
+    auto widen = [&](SmallVector<Value> &values, Type from) {
+      for (Value &value : values)
+        value = castElement(loc, value, from, element, false, false, false);
+    };
+    widen(aValues, aType.getElementType());
+    widen(bValues, bType.getElementType());
+  }
   int64_t rank = aType.getRank();
   ArrayRef<int64_t> aPadded = aLayout.linear.getShape();
   ArrayRef<int64_t> bPadded = bLayout.linear.getShape();
   int64_t k = aType.getShape()[rank - 1];
   int64_t mPadded = aPadded[rank - 2], kPadded = aPadded[rank - 1];
   int64_t bkPadded = bPadded[rank - 2], nPadded = bPadded[rank - 1];
-  Type element = aType.getElementType();
   int64_t bytes = elementBytes(element);
   int64_t bOffset =
       (ShapedType::getNumElements(aPadded) * bytes + 15) / 16 * 16;
@@ -120,8 +133,8 @@ LogicalResult KernelEmitter::emitDot(DotOp op) {
   Value zero = constI32(loc, 0);
   Value bBase = constI32(loc, bOffset);
   barrier(loc);
-  spillToShared(loc, getRegisters(op.getA()), aLayout, zero);
-  spillToShared(loc, getRegisters(op.getB()), bLayout, bBase);
+  spillToShared(loc, aValues, aLayout, zero);
+  spillToShared(loc, bValues, bLayout, bBase);
   barrier(loc);
   BlockLayout layout = getBlockLayout(cType);
   SmallVector<Value> accumulators = getRegisters(op.getAcc());
@@ -205,11 +218,20 @@ LogicalResult KernelEmitter::emitDot(DotOp op) {
   return success();
 }
 
+/// Whether wgmma reads the operands of `a`'s element type K-major only
+/// (8-bit ones): A stored row-major, B transposed.
+static bool needsKMajorOperands(BlockType a) {
+  return a.getElementType().getIntOrFloatBitWidth() == 8;
+}
+
 /// The operands of a wgmma dot, stored transposed where asked, or a
 /// diagnostic on `op` saying why the tensor cores cannot take them.
 static FailureOr<std::pair<StagedMatrix, StagedMatrix>>
 stageForTensorCores(Operation *op, BlockType a, BlockType b, bool aTransposed,
                     bool bTransposed) {
+  if (needsKMajorOperands(a) && (aTransposed || !bTransposed))
+    return op->emitOpError() << "on tensor cores needs K-major 8-bit operands "
+                                "(A and B with K contiguous)";
   int64_t bytes = elementBytes(a.getElementType());
   int64_t m = a.getShape()[0], k = a.getShape()[1], n = b.getShape()[1];
   for (int64_t extent : {m, n, k})
@@ -275,9 +297,12 @@ LogicalResult KernelEmitter::emitWarpGroupDot(DotOp op, MmaLayoutAttr mma) {
   Location loc = op.getLoc();
   auto aType = cast<BlockType>(op.getA().getType());
   auto bType = cast<BlockType>(op.getB().getType());
-  auto staged = stageForTensorCores(op, aType, bType,
-                                    runsAlongRows(getBlockLayout(aType)),
-                                    runsAlongRows(getBlockLayout(bType)));
+  // 8-bit operands are stored K-major whatever their registers hold (then
+  // element by element where those run along M or N).
+  bool kMajor = needsKMajorOperands(aType);
+  auto staged = stageForTensorCores(
+      op, aType, bType, !kMajor && runsAlongRows(getBlockLayout(aType)),
+      kMajor || runsAlongRows(getBlockLayout(bType)));
   if (failed(staged))
     return failure();
   auto [a, b] = *staged;
@@ -327,7 +352,7 @@ LogicalResult KernelEmitter::emitWarpGroupDot(DotOp op, MmaLayoutAttr mma) {
   return issueWarpGroupMma(
       op, mma, a, start, aFragments, b,
       arith::AddIOp::create(builder, loc, start, constI32(loc, bOffset)),
-      aType.getElementType(), op.getAcc());
+      aType.getElementType(), bType.getElementType(), op.getAcc());
 }
 
 LogicalResult KernelEmitter::emitWarpGroupDot(WarpGroupDotOp op) {
@@ -375,9 +400,10 @@ LogicalResult KernelEmitter::emitWarpGroupDot(WarpGroupDotOp op) {
                                  offset);
   };
   Value aStart = aRing ? slotStart(aRing, op.getASlot(), a) : Value();
-  if (failed(issueWarpGroupMma(op, mma, a, aStart, aFragments, b,
-                               slotStart(op.getB(), op.getBSlot(), b),
-                               aType.getElementType(), op.getAcc())))
+  if (failed(issueWarpGroupMma(
+          op, mma, a, aStart, aFragments, b,
+          slotStart(op.getB(), op.getBSlot(), b), aType.getElementType(),
+          op.getB().getType().getBlock().getElementType(), op.getAcc())))
     return failure();
   if (overlap) {
     // The previous group is complete in this warp after wait_group 1, and in
@@ -392,7 +418,7 @@ LogicalResult KernelEmitter::emitWarpGroupDot(WarpGroupDotOp op) {
 LogicalResult KernelEmitter::issueWarpGroupMma(
     Operation *op, MmaLayoutAttr mma, const StagedMatrix &a, Value aStart,
     ArrayRef<SmallVector<Value, 4>> aFragments, const StagedMatrix &b,
-    Value bStart, Type element, Value accumulator) {
+    Value bStart, Type aElement, Type bElement, Value accumulator) {
   // Each warpgroup's tiles: 64 rows from its first warp's position, instr
   // columns from the warp's column; repetitions as the layout has them.
   Location loc = op->getLoc();
@@ -417,7 +443,15 @@ LogicalResult KernelEmitter::issueWarpGroupMma(
   if (int64_t(acc.size()) != repsM * repsN * perTile)
     return op->emitOpError() << "accumulator registers do not match the "
                                 "wgmma tiles of its layout";
-  StringRef type = element.isBF16() ? "bf16" : "f16";
+  WarpGroupMmaShape shape{instrN, mma.getInstrK(),
+                          getWarpGroupMmaType(aElement),
+                          getWarpGroupMmaType(bElement)};
+  bool eightBit = a.elementBytes == 1;
+  if (shape.aType.empty() || shape.bType.empty() ||
+      b.elementBytes != a.elementBytes || shape.k != (eightBit ? 32u : 16u) ||
+      k % shape.k != 0)
+    return op->emitOpError()
+           << "has no wgmma for its operands at instruction depth " << shape.k;
   createSideEffectAsm(builder, loc, "wgmma.fence.sync.aligned;");
   Value one = constI32(loc, 1);
   SmallVector<Value> result(acc.size());
@@ -429,20 +463,20 @@ LogicalResult KernelEmitter::issueWarpGroupMma(
                                              constI32(loc, rn * colTile));
       int64_t base = (rm * repsN + rn) * perTile;
       SmallVector<Value> tile(acc.begin() + base, acc.begin() + base + perTile);
-      for (int64_t kk = 0; kk < k; kk += 16) {
+      for (int64_t kk = 0; kk < k; kk += shape.k) {
         Value kStart = constI32(loc, kk);
         Value bDescriptor =
             b.descriptor(builder, loc, bStart, kStart, colStart);
         if (!aFragments.empty()) {
           tile = createWarpGroupMmaFromRegisters(
               builder, loc, tile, aFragments[rm * (k / 16) + kk / 16],
-              bDescriptor, one, instrN, type, /*transB=*/!b.transposed);
+              bDescriptor, one, shape, /*transB=*/!b.transposed);
           continue;
         }
         tile = createWarpGroupMma(
             builder, loc, tile,
             a.descriptor(builder, loc, aStart, rowStart, kStart), bDescriptor,
-            one, instrN, type, /*transA=*/a.transposed,
+            one, shape, /*transA=*/a.transposed,
             /*transB=*/!b.transposed);
       }
       llvm::copy(tile, result.begin() + base);

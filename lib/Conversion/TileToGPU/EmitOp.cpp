@@ -46,7 +46,7 @@ LogicalResult KernelEmitter::emitOp(Operation *op) {
     return emitLoad(load);
   if (auto store = dyn_cast<StoreOp>(op))
     return emitStore(store);
-  if (isa<AtomicRMWOp, AtomicCASOp, ReduceOp, ScanOp, DotOp>(op) &&
+  if (isa<AtomicRMWOp, AtomicCASOp, ReduceOp, ScanOp>(op) &&
       failed(rejectFloat8Arithmetic(op)))
     return failure();
   if (isa<AtomicRMWOp, AtomicCASOp>(op))

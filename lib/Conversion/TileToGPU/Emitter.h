@@ -421,7 +421,8 @@ private:
                                   const StagedMatrix &a, Value aStart,
                                   ArrayRef<SmallVector<Value, 4>> aFragments,
                                   const StagedMatrix &b, Value bStart,
-                                  Type element, Value accumulator);
+                                  Type aElement, Type bElement,
+                                  Value accumulator);
   /// The A operand `operand` (m x k, in an mma layout wgmma reads from
   /// registers) as wgmma register fragments, per row tile and 16-deep step.
   SmallVector<SmallVector<Value, 4>> registerFragments(Value operand, int64_t m,

@@ -196,12 +196,23 @@ static Type accumulatorStruct(OpBuilder &builder, ArrayRef<Value> acc) {
              : LLVM::LLVMStructType::getLiteral(builder.getContext(), types);
 }
 
+StringRef mlir::tile::lowering::getWarpGroupMmaType(Type element) {
+  if (element.isF16())
+    return "f16";
+  if (element.isBF16())
+    return "bf16";
+  if (isa<Float8E4M3FNType>(element))
+    return "e4m3";
+  if (isa<Float8E5M2Type>(element))
+    return "e5m2";
+  return "";
+}
+
 /// One wgmma: A from a descriptor (`aFragment` empty) or from registers.
-static SmallVector<Value> warpGroupMma(OpBuilder &builder, Location loc,
-                                       ArrayRef<Value> acc, Value descA,
-                                       ArrayRef<Value> aFragment, Value descB,
-                                       Value useAcc, unsigned n, StringRef type,
-                                       bool transA, bool transB) {
+static SmallVector<Value>
+warpGroupMma(OpBuilder &builder, Location loc, ArrayRef<Value> acc, Value descA,
+             ArrayRef<Value> aFragment, Value descB, Value useAcc,
+             const WarpGroupMmaShape &shape, bool transA, bool transB) {
   size_t count = acc.size();
   size_t aCount = aFragment.empty() ? 1 : aFragment.size();
   std::string text, constraints;
@@ -210,8 +221,8 @@ static SmallVector<Value> warpGroupMma(OpBuilder &builder, Location loc,
   // descriptor, the scale-d flag, and the accumulators tied to the outputs.
   size_t b = count + aCount, scaleD = b + 1;
   asmText << "{\n\t.reg .pred p;\n\tsetp.ne.b32 p, $" << scaleD
-          << ", 0;\n\twgmma.mma_async.sync.aligned.m64n" << n << "k16.f32."
-          << type << "." << type << " ";
+          << ", 0;\n\twgmma.mma_async.sync.aligned.m64n" << shape.n << "k"
+          << shape.k << ".f32." << shape.aType << "." << shape.bType << " ";
   printOperandList(asmText, 0, count);
   if (aFragment.empty()) {
     asmText << ", $" << count;
@@ -219,10 +230,13 @@ static SmallVector<Value> warpGroupMma(OpBuilder &builder, Location loc,
     asmText << ", ";
     printOperandList(asmText, count, aCount);
   }
-  asmText << ", $" << b << ", p, 1, 1, ";
-  if (aFragment.empty())
-    asmText << (transA ? 1 : 0) << ", ";
-  asmText << (transB ? 1 : 0) << ";\n\t}";
+  asmText << ", $" << b << ", p, 1, 1";
+  if (shape.hasTransposeFlags()) {
+    if (aFragment.empty())
+      asmText << ", " << (transA ? 1 : 0);
+    asmText << ", " << (transB ? 1 : 0);
+  }
+  asmText << ";\n\t}";
   for (size_t i = 0; i < count; ++i)
     constraintText << "=f,";
   for (size_t i = 0; i < aCount; ++i)
@@ -245,18 +259,18 @@ static SmallVector<Value> warpGroupMma(OpBuilder &builder, Location loc,
 
 SmallVector<Value> mlir::tile::lowering::createWarpGroupMma(
     OpBuilder &builder, Location loc, ArrayRef<Value> acc, Value descA,
-    Value descB, Value useAcc, unsigned n, StringRef type, bool transA,
+    Value descB, Value useAcc, const WarpGroupMmaShape &shape, bool transA,
     bool transB) {
-  return warpGroupMma(builder, loc, acc, descA, {}, descB, useAcc, n, type,
+  return warpGroupMma(builder, loc, acc, descA, {}, descB, useAcc, shape,
                       transA, transB);
 }
 
 SmallVector<Value> mlir::tile::lowering::createWarpGroupMmaFromRegisters(
     OpBuilder &builder, Location loc, ArrayRef<Value> acc,
-    ArrayRef<Value> aFragment, Value descB, Value useAcc, unsigned n,
-    StringRef type, bool transB) {
-  return warpGroupMma(builder, loc, acc, Value(), aFragment, descB, useAcc, n,
-                      type, /*transA=*/false, transB);
+    ArrayRef<Value> aFragment, Value descB, Value useAcc,
+    const WarpGroupMmaShape &shape, bool transB) {
+  return warpGroupMma(builder, loc, acc, Value(), aFragment, descB, useAcc,
+                      shape, /*transA=*/false, transB);
 }
 
 SmallVector<Value> mlir::tile::lowering::createWarpGroupWait(

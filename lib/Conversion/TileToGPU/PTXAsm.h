@@ -74,15 +74,31 @@ void createSideEffectAsm(OpBuilder &builder, Location loc, StringRef text);
 void createAsyncCopy(OpBuilder &builder, Location loc, Value sharedAddress,
                      Value ptr, Value pred, Value sourceBytes, int64_t bytes);
 
-/// `wgmma.mma_async.sync.aligned.m64n<n>k16.f32.<type>.<type>` of the
+/// What one wgmma multiplies: an m64 x `n` x `k` tile of A and B elements of
+/// the PTX types `aType` and `bType` (f16 and bf16: k = 16; e4m3 and e5m2:
+/// k = 32), into f32 accumulators.
+struct WarpGroupMmaShape {
+  unsigned n, k;
+  StringRef aType, bType;
+  /// 8-bit operands are read K-major only: the instruction has no
+  /// transpose flags for them.
+  bool hasTransposeFlags() const { return k == 16; }
+};
+
+/// The wgmma PTX type of an operand element (f16, bf16, e4m3, e5m2), or an
+/// empty string for an element type the tensor cores do not take.
+StringRef getWarpGroupMmaType(Type element);
+
+/// `wgmma.mma_async.sync.aligned.m64<n>k<k>.f32.<aType>.<bType>` of the
 /// accumulators `acc` (f32, tied in and out) with shared-memory operands
 /// described by `descA` and `descB` (i64); `useAcc` (i32) non-zero adds to
 /// the accumulators, zero overwrites them. `transA`/`transB` select M-major A
-/// and N-major B.
+/// and N-major B (16-bit operands only).
 SmallVector<Value> createWarpGroupMma(OpBuilder &builder, Location loc,
                                       ArrayRef<Value> acc, Value descA,
-                                      Value descB, Value useAcc, unsigned n,
-                                      StringRef type, bool transA, bool transB);
+                                      Value descB, Value useAcc,
+                                      const WarpGroupMmaShape &shape,
+                                      bool transA, bool transB);
 
 /// The same with A from registers: `aFragment` is the thread's four 32-bit
 /// registers of the 64x16 A tile (two 16-bit elements each, in the order of
@@ -90,8 +106,8 @@ SmallVector<Value> createWarpGroupMma(OpBuilder &builder, Location loc,
 SmallVector<Value>
 createWarpGroupMmaFromRegisters(OpBuilder &builder, Location loc,
                                 ArrayRef<Value> acc, ArrayRef<Value> aFragment,
-                                Value descB, Value useAcc, unsigned n,
-                                StringRef type, bool transB);
+                                Value descB, Value useAcc,
+                                const WarpGroupMmaShape &shape, bool transB);
 
 /// `wgmma.wait_group.sync.aligned <pending>`, threading `acc` through it so
 /// that nothing reads the accumulators before the wait.

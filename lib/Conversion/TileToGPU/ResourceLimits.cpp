@@ -122,20 +122,25 @@ LogicalResult mlir::tile::lowering::checkChipSupport(func::FuncOp kernel,
                         << chip;
       return WalkResult::interrupt();
     }
-    auto cast = dyn_cast<CastOp>(op);
-    if (cast && version < 89) {
-      Type from = getElementTypeOrSelf(cast.getSrc().getType());
-      Type to = getElementTypeOrSelf(cast.getType());
-      if (isFloat8Type(from) || isFloat8Type(to)) {
-        emitError(userFacingLoc(op))
-            << "converts " << from << " to " << to
-            << ": 8-bit float conversions need sm_89 or later (PTX cvt with "
-               "e4m3x2/e5m2x2); the chip is "
-            << chip;
-        return WalkResult::interrupt();
-      }
-    }
-    return WalkResult::advance();
+    if (version >= 89 || !isa<CastOp, DotOp>(op))
+      return WalkResult::advance();
+    // A dot below sm_89 runs on FMA, which widens 8-bit floats to f16.
+    Type from = getElementTypeOrSelf(op->getOperand(0).getType());
+    Type to = getElementTypeOrSelf(op->getOperand(isa<DotOp>(op)).getType());
+    if (!isa<DotOp>(op))
+      to = getElementTypeOrSelf(op->getResult(0).getType());
+    if (!isFloat8Type(from) && !isFloat8Type(to))
+      return WalkResult::advance();
+    InFlightDiagnostic diagnostic = emitError(userFacingLoc(op));
+    if (isa<DotOp>(op))
+      diagnostic << "multiplies " << from << " by " << to
+                 << " (widened to f16)";
+    else
+      diagnostic << "converts " << from << " to " << to;
+    diagnostic << ": 8-bit float conversions need sm_89 or later (PTX cvt "
+                  "with e4m3x2/e5m2x2); the chip is "
+               << chip;
+    return WalkResult::interrupt();
   });
   return failure(result.wasInterrupted());
 }

@@ -782,7 +782,9 @@ class Builder:
         accumulator = {T.int8: T.int32, T.float64: T.float64}.get(_element(a.type), T.float32)
         _require(len(sa) == len(sb) and len(sa) in (2, 3) and sa[:-2] == sb[:-2]
                  and sa[-1] == sb[-2] and sc == (*sa[:-1], sb[-1])
-                 and _element(a.type) == _element(b.type) and _element(acc.type) == accumulator,
+                 and (_element(a.type) == _element(b.type)
+                      or (_element(a.type).is_fp8() and _element(b.type).is_fp8()))
+                 and _element(acc.type) == accumulator,
                  f"malformed dot of {a.type} and {b.type} into {acc.type}")
         return self._op(f"tile.dot {a}, {b}, {acc} : {a.type.to_ir()}, {b.type.to_ir()} -> "
                         f"{acc.type.to_ir()}", acc.type)

@@ -1018,6 +1018,7 @@ def map_elementwise(scalar_fn: Any, *args: Any, pack: Any = 1,
 
 
 _DOT_TYPES = (T.float16, T.bfloat16, T.float32)
+_FP8_DOT_TYPES = (T.float8e4nv, T.float8e5)
 
 
 def dot_operand_types(a: dtype, b: dtype) -> tuple[dtype, dtype]:
@@ -1083,7 +1084,10 @@ def dot(input: Any, other: Any, acc: Any = None, input_precision: Any = None,
     a, bb = S.to_tensor(b, input), S.to_tensor(b, other)
     result_shape = check_dot_shapes(list(a.shape), list(bb.shape))
     operand, accumulator_type = dot_operand_types(a.dtype, bb.dtype)
-    a, bb = S.cast(b, a, operand), S.cast(b, bb, operand)
+    # 8-bit floats reach tile.dot as they are: wgmma multiplies them (e4m3
+    # and e5m2, mixed too), the FMA lowering widens them to fp16 itself.
+    if not (a.dtype in _FP8_DOT_TYPES and bb.dtype in _FP8_DOT_TYPES):
+        a, bb = S.cast(b, a, operand), S.cast(b, bb, operand)
     if unwrap(acc) is None:
         out = dot_result_type(operand, accumulator_type, None, out_dtype)
         accumulator = S.block_constant(b, 0, block_type(accumulator_type, result_shape))

@@ -927,8 +927,24 @@ func.func @dot_acc_shape(%a: !tile.block<32x16xf16>, %b: !tile.block<16x64xf16>,
 // -----
 
 func.func @dot_mixed_inputs(%a: !tile.block<32x16xf16>, %b: !tile.block<16x64xbf16>, %c: !tile.block<32x64xf32>) {
-  // expected-error @+1 {{'tile.dot' op a and b must have one element type, got 'f16' and 'bf16'}}
+  // expected-error @+1 {{'tile.dot' op a and b must have one element type (or both be 8-bit floats), got 'f16' and 'bf16'}}
   %0 = tile.dot %a, %b, %c : !tile.block<32x16xf16>, !tile.block<16x64xbf16> -> !tile.block<32x64xf32>
+  return
+}
+
+// -----
+
+func.func @dot_float8_and_f16(%a: !tile.block<64x32xf8E4M3FN>, %b: !tile.block<32x64xf16>, %c: !tile.block<64x64xf32>) {
+  // expected-error @+1 {{'tile.dot' op a and b must have one element type (or both be 8-bit floats), got 'f8E4M3FN' and 'f16'}}
+  %0 = tile.dot %a, %b, %c : !tile.block<64x32xf8E4M3FN>, !tile.block<32x64xf16> -> !tile.block<64x64xf32>
+  return
+}
+
+// -----
+
+func.func @dot_float8_f16_acc(%a: !tile.block<64x32xf8E5M2>, %b: !tile.block<32x64xf8E5M2>, %c: !tile.block<64x64xf16>) {
+  // expected-error @+1 {{'tile.dot' op accumulator of 'f8E5M2' inputs must be 'f32', not 'f16'}}
+  %0 = tile.dot %a, %b, %c : !tile.block<64x32xf8E5M2>, !tile.block<32x64xf8E5M2> -> !tile.block<64x64xf16>
   return
 }
 
@@ -951,7 +967,7 @@ func.func @dot_int8_float_acc(%a: !tile.block<32x16xi8>, %b: !tile.block<16x64xi
 // -----
 
 func.func @dot_int16_inputs(%a: !tile.block<32x16xi16>, %b: !tile.block<16x64xi16>, %c: !tile.block<32x64xi32>) {
-  // expected-error @+1 {{'tile.dot' op inputs must be f16, bf16 or f32 (f32 accumulator), i8 (i32 accumulator) or f64 (f64 accumulator), not 'i16'}}
+  // expected-error @+1 {{'tile.dot' op inputs must be f16, bf16, f32 or 8-bit floats (f32 accumulator), i8 (i32 accumulator) or f64 (f64 accumulator), not 'i16'}}
   %0 = tile.dot %a, %b, %c : !tile.block<32x16xi16>, !tile.block<16x64xi16> -> !tile.block<32x64xi32>
   return
 }

@@ -312,6 +312,15 @@ func.func @dot(%a16: !tile.block<32x16xf16>, %b16: !tile.block<16x64xf16>,
   return
 }
 
+// CHECK-LABEL: func @dot_float8
+func.func @dot_float8(%a: !tile.block<64x32xf8E4M3FN>, %b: !tile.block<32x64xf8E5M2>,
+                      %c: !tile.block<64x64xf32>) {
+  // 8-bit floats of two kinds multiply into f32.
+  // CHECK: tile.dot %{{.*}}, %{{.*}}, %{{.*}} : !tile.block<64x32xf8E4M3FN>, !tile.block<32x64xf8E5M2> -> !tile.block<64x64xf32>
+  %0 = tile.dot %a, %b, %c : !tile.block<64x32xf8E4M3FN>, !tile.block<32x64xf8E5M2> -> !tile.block<64x64xf32>
+  return
+}
+
 // CHECK-LABEL: func @int_elementwise
 func.func @int_elementwise(%a: !tile.block<16x32xi32>, %b: !tile.block<16x32xi32>) {
   // CHECK: tile.addi %{{.*}}, %{{.*}} : !tile.block<16x32xi32>

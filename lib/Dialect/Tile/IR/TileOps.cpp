@@ -976,11 +976,14 @@ static LogicalResult verifyDotShapes(Operation *op, BlockType a, BlockType b,
     return op->emitOpError() << "accumulator is " << formatShape(cs)
                              << " but a*b is " << m << "x" << n;
   Type element = a.getElementType();
-  if (element != b.getElementType())
-    return op->emitOpError() << "a and b must have one element type, got "
+  // 8-bit floats may mix kinds (wgmma takes e4m3 times e5m2).
+  bool float8 = isFloat8Type(element) && isFloat8Type(b.getElementType());
+  if (element != b.getElementType() && !float8)
+    return op->emitOpError() << "a and b must have one element type (or "
+                                "both be 8-bit floats), got "
                              << element << " and " << b.getElementType();
   Type want;
-  if (element.isF16() || element.isBF16() || element.isF32())
+  if (element.isF16() || element.isBF16() || element.isF32() || float8)
     want = Float32Type::get(op->getContext());
   else if (fmaTypes && element.isInteger(8))
     want = IntegerType::get(op->getContext(), 32);
@@ -988,7 +991,8 @@ static LogicalResult verifyDotShapes(Operation *op, BlockType a, BlockType b,
     want = element;
   else
     return op->emitOpError()
-           << "inputs must be f16, bf16 or f32 (f32 accumulator)"
+           << "inputs must be f16, bf16, f32 or 8-bit floats (f32 "
+              "accumulator)"
            << (fmaTypes ? ", i8 (i32 accumulator) or f64 (f64 accumulator)"
                         : "")
            << ", not " << element;

@@ -55,17 +55,39 @@ bool isZero(Value value) {
   return false;
 }
 
-/// A load whose only use is `user` and that a copy can replace: a block of
-/// f16/bf16 read without volatility, zero (or nothing) where masked off.
-bool isCopyable(LoadOp load, Operation *user) {
+/// Whether a ring of `load`'s blocks can hold operand `operand` (0: A, 1: B)
+/// of a wgmma dot: f16/bf16 ones either way (the ring stores them along the
+/// dimension the load's registers run), 8-bit floats only where that
+/// dimension is K, since wgmma reads them K-major only.
+bool fitsRing(LoadOp load, unsigned operand) {
+  Type element = cast<BlockType>(load.getType()).getElementType();
+  if (element.isF16() || element.isBF16())
+    return true;
+  if (!isFloat8Type(element))
+    return false;
+  auto type = cast<BlockType>(load.getType());
+  auto layout =
+      dyn_cast_or_null<DistributedLayoutAttrInterface>(type.getEncoding());
+  if (!layout)
+    return false;
+  LinearLayout::Run run =
+      layout.toLinearLayout(type.getShape()).getContiguousRun();
+  unsigned k = operand == 0 ? 1 : 0;
+  return run.length > 1 && run.dim == k;
+}
+
+/// A load whose only use is `user` and that a copy into a ring for operand
+/// `operand` of a dot can replace: read without volatility, zero (or
+/// nothing) where masked off.
+bool isCopyable(LoadOp load, Operation *user, unsigned operand) {
   auto type = dyn_cast<BlockType>(load.getType());
   return type && load->hasOneUse() && *load->getUsers().begin() == user &&
-         (type.getElementType().isF16() || type.getElementType().isBF16()) &&
-         !load.getIsVolatile() && !load.getSem() &&
+         fitsRing(load, operand) && !load.getIsVolatile() && !load.getSem() &&
          (!load.getOther() || isZero(load.getOther()));
 }
 
-FailureOr<OperandChain> traceOperand(scf::ForOp loop, Value operand) {
+FailureOr<OperandChain> traceOperand(scf::ForOp loop, Value operand,
+                                     unsigned operandNumber) {
   OperandChain chain;
   while (auto conversion = operand.getDefiningOp<ConvertLayoutOp>()) {
     if (!conversion->hasOneUse())
@@ -81,7 +103,8 @@ FailureOr<OperandChain> traceOperand(scf::ForOp loop, Value operand) {
       return failure();
     unsigned index = arg.getArgNumber() - 1;
     auto init = loop.getInitArgs()[index].getDefiningOp<LoadOp>();
-    if (!init || !isCopyable(init, loop) || !loop.getResult(index).use_empty())
+    if (!init || !isCopyable(init, loop, operandNumber) ||
+        !loop.getResult(index).use_empty())
       return failure();
     chain.args.push_back(index);
     chain.prologue.push_back(init);
@@ -89,7 +112,7 @@ FailureOr<OperandChain> traceOperand(scf::ForOp loop, Value operand) {
   }
   auto producer = value.getDefiningOp<LoadOp>();
   if (!producer || producer->getBlock() != body ||
-      !isCopyable(producer, yield) || chain.args.empty())
+      !isCopyable(producer, yield, operandNumber) || chain.args.empty())
     return failure();
   chain.producer = producer;
   return chain;
@@ -212,7 +235,7 @@ struct TileAsyncDotOperandsPass
             cast<BlockType>(dot.getType()).getEncoding());
         if (!mma || mma.getVersion() != 3)
           continue;
-        FailureOr<OperandChain> b = traceOperand(loop, dot.getB());
+        FailureOr<OperandChain> b = traceOperand(loop, dot.getB(), 1);
         if (failed(b))
           continue;
         if (isWarpGroupRegisterOperand(cast<BlockType>(dot.getA().getType()),
@@ -220,7 +243,7 @@ struct TileAsyncDotOperandsPass
           dots.push_back({dot, std::nullopt, *b});
           continue;
         }
-        FailureOr<OperandChain> a = traceOperand(loop, dot.getA());
+        FailureOr<OperandChain> a = traceOperand(loop, dot.getA(), 0);
         if (failed(a) || a->args.size() != b->args.size())
           continue;
         dots.push_back({dot, *a, *b});

@@ -90,12 +90,18 @@ MmaLayoutAttr mlir::tile::getMmaLayout(DotOp dot, unsigned numWarps,
   auto cType = cast<BlockType>(dot.getType());
   Type element = aType.getElementType();
   // wgmma multiplies single matrices: a batched (rank-3) dot runs on FMA.
-  if (aType.getRank() != 2 || !(element.isF16() || element.isBF16()) ||
-      bType.getElementType() != element || !cType.getElementType().isF32())
+  // It takes f16 or bf16 operands 16 deep, or 8-bit floats (e4m3 and e5m2,
+  // mixed as well) 32 deep.
+  bool float8 = isFloat8Type(element) && isFloat8Type(bType.getElementType());
+  bool sixteenBit = (element.isF16() || element.isBF16()) &&
+                    bType.getElementType() == element;
+  if (aType.getRank() != 2 || !(float8 || sixteenBit) ||
+      !cType.getElementType().isF32())
     return {};
   int64_t m = cType.getShape()[0], n = cType.getShape()[1];
   int64_t k = aType.getShape()[1];
-  if (m % 64 != 0 || n % 8 != 0 || k % 16 != 0)
+  unsigned depth = float8 ? 32 : 16;
+  if (m % 64 != 0 || n % 8 != 0 || k % depth != 0)
     return {};
   // Warpgroups along the rows while there are 64-row tiles for them, the
   // other warps along the columns.
@@ -108,7 +114,7 @@ MmaLayoutAttr mlir::tile::getMmaLayout(DotOp dot, unsigned numWarps,
   if (instrN < 8)
     return {};
   return MmaLayoutAttr::get(dot.getContext(), 3, {rowWarps, colWarps},
-                            {16, unsigned(instrN), 16});
+                            {16, unsigned(instrN), depth});
 }
 
 static LinearLayout linearOf(Attribute layout, ArrayRef<int64_t> shape) {

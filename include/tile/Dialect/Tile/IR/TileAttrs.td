@@ -147,7 +147,7 @@ def Tile_MmaLayoutAttr : Tile_LayoutAttr<"MmaLayout", "mma"> {
     4 warps along the rows computing 64 x `instr[1]`) lay them out. `warps`
     spreads the warps over rows (first) and columns; the tiles repeat in
     registers, along columns first, until the block is covered. `instr[2]`
-    is the instruction's depth (16 for f16 and bf16).
+    is the instruction's depth (16 for f16 and bf16, 32 for 8-bit floats).
 
     ```mlir
     // 128x128 f32 accumulator of 8 warps: two warpgroups of 64 rows, each

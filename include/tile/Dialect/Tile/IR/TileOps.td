@@ -644,15 +644,19 @@ def Tile_DotOp : Tile_Op<"dot", [Pure,
     `a[M x K] * b[K x N] + acc[M x N]`, or a batch of them: `a[B x M x K] *
     b[B x K x N] + acc[B x M x N]` (rank 3, on FMA). `a` and `b` are f16,
     bf16 or f32 blocks of one element type, with an f32 accumulator and
-    result: products are accumulated in f32. Or both are i8, with an i32
-    accumulator and result (Triton's int8 dot): exact, wrapping as i32
-    arithmetic does. Or both are f64, accumulated in f64.
+    result: products are accumulated in f32. Or both are 8-bit floats
+    (f8E4M3FN, f8E5M2, one kind each), with an f32 accumulator: wgmma
+    multiplies them as they are, the FMA lowering in f16 (exactly). Or both
+    are i8, with an i32 accumulator and result (Triton's int8 dot): exact,
+    wrapping as i32 arithmetic does. Or both are f64, accumulated in f64.
 
     ```mlir
     %d = tile.dot %a, %b, %c : !tile.block<32x16xf16>, !tile.block<16x64xf16>
         -> !tile.block<32x64xf32>
     %e = tile.dot %p, %q, %r : !tile.block<32x32xi8>, !tile.block<32x16xi8>
         -> !tile.block<32x16xi32>
+    %g = tile.dot %u, %v, %w : !tile.block<64x32xf8E4M3FN>,
+        !tile.block<32x64xf8E5M2> -> !tile.block<64x64xf32>
     %f = tile.dot %x, %y, %z : !tile.block<4x16x32xf32>, !tile.block<4x32x8xf32>
         -> !tile.block<4x16x8xf32>
     ```

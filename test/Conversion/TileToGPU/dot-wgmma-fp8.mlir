@@ -1,0 +1,123 @@
+// RUN: tile-opt %s -tile-pipeline-loops=num-stages=3 -tile-assign-layouts="chip=sm_90a num-warps=4" -tile-async-dot-operands | FileCheck %s --check-prefix=RING
+// RUN: tile-translate --tile-to-ptx --chip=sm_90a --num-warps=4 --num-stages=3 %s | FileCheck %s --check-prefix=PTX
+// RUN: tile-translate --tile-to-ptx --chip=sm_90 --num-warps=4 %s | FileCheck %s --check-prefix=FMA
+// RUN: %if ptxas %{ tile-translate --tile-to-ptx --chip=sm_90a --num-warps=4 --num-stages=3 %s -o %t.ptx %}
+// RUN: %if ptxas %{ %ptxas -arch=sm_90a %t.ptx -o %t.o %}
+
+// Dots of 8-bit floats on wgmma: m64nNk32 with each operand's own type
+// (e4m3 times e5m2 here), read K-major only, so without the transpose
+// immediates of the 16-bit forms. @fp8_ring's operands come K-major from
+// global memory (A with K contiguous, B with K contiguous): the pipelined
+// loop copies them into rings with 16-byte cp.async. @fp8_regs' B runs along
+// N, so it is staged K-major from registers, one byte at a time. Without
+// wgmma (sm_90) the FMA dot widens them to f16 exactly.
+
+// RING: #[[MMA:.*]] = #tile.mma<version = 3, warps = [4, 1], instr = [16, 64, 32]>
+// RING-LABEL: func.func @fp8_ring
+// RING-DAG: tile.ring_alloc : !tile.ring<3, !tile.block<64x64xf8E4M3FN>>
+// RING-DAG: tile.ring_alloc : !tile.ring<3, !tile.block<64x64xf8E5M2>>
+// RING: tile.warp_group_dot {{.*}}!tile.ring<3, !tile.block<64x64xf8E4M3FN>>{{.*}}!tile.ring<3, !tile.block<64x64xf8E5M2>>
+// RING-LABEL: func.func @fp8_regs
+// RING: tile.dot {{.*}} : !tile.block<64x64xf8E5M2, {{.*}}>, !tile.block<64x64xf8E5M2, {{.*}}> -> !tile.block<64x64xf32, #[[MMA]]>
+
+// PTX-LABEL: .entry fp8_ring(
+// PTX: cp.async.cg.shared.global [{{.*}}], [{{.*}}], 16
+// PTX: wgmma.mma_async.sync.aligned.m64n64k32.f32.e4m3.e5m2 {{.*}}, p, 1, 1;
+// PTX-LABEL: .entry fp8_regs(
+// PTX: st.shared.b8
+// PTX: wgmma.mma_async.sync.aligned.m64n64k32.f32.e5m2.e5m2 {{.*}}, p, 1, 1;
+
+// FMA-NOT: wgmma
+// FMA: cvt.rn.f16x2.e4m3x2
+// FMA: cvt.rn.f16x2.e5m2x2
+// FMA: fma.rn.f32
+
+func.func @fp8_ring(%arg0: !tile.ptr<f8E4M3FN> {tile.divisibility = 16 : i32}, %arg1: !tile.ptr<f8E5M2> {tile.divisibility = 16 : i32}, %arg2: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %arg3: i32 {tile.divisibility = 16 : i32}) {
+  %0 = tile.arange 0, 64 : !tile.block<64xi32>
+  %1 = tile.expand_dims %0 {axis = 1 : i32} : !tile.block<64xi32> -> !tile.block<64x1xi32>
+  %2 = tile.splat %arg3 : i32 -> !tile.block<64x1xi32>
+  %3 = tile.muli %1, %2 : !tile.block<64x1xi32>
+  %4 = tile.splat %arg0 : !tile.ptr<f8E4M3FN> -> !tile.block<64x1x!tile.ptr<f8E4M3FN>>
+  %5 = tile.addptr %4, %3 : !tile.block<64x1x!tile.ptr<f8E4M3FN>>, !tile.block<64x1xi32>
+  %6 = tile.expand_dims %0 {axis = 0 : i32} : !tile.block<64xi32> -> !tile.block<1x64xi32>
+  %7 = tile.broadcast %5 : !tile.block<64x1x!tile.ptr<f8E4M3FN>> -> !tile.block<64x64x!tile.ptr<f8E4M3FN>>
+  %8 = tile.broadcast %6 : !tile.block<1x64xi32> -> !tile.block<64x64xi32>
+  %9 = tile.addptr %7, %8 : !tile.block<64x64x!tile.ptr<f8E4M3FN>>, !tile.block<64x64xi32>
+  %10 = tile.expand_dims %0 {axis = 1 : i32} : !tile.block<64xi32> -> !tile.block<64x1xi32>
+  %11 = tile.splat %arg1 : !tile.ptr<f8E5M2> -> !tile.block<64x1x!tile.ptr<f8E5M2>>
+  %12 = tile.addptr %11, %10 : !tile.block<64x1x!tile.ptr<f8E5M2>>, !tile.block<64x1xi32>
+  %13 = tile.expand_dims %0 {axis = 0 : i32} : !tile.block<64xi32> -> !tile.block<1x64xi32>
+  %14 = tile.splat %arg3 : i32 -> !tile.block<1x64xi32>
+  %15 = tile.muli %13, %14 : !tile.block<1x64xi32>
+  %16 = tile.broadcast %12 : !tile.block<64x1x!tile.ptr<f8E5M2>> -> !tile.block<64x64x!tile.ptr<f8E5M2>>
+  %17 = tile.broadcast %15 : !tile.block<1x64xi32> -> !tile.block<64x64xi32>
+  %18 = tile.addptr %16, %17 : !tile.block<64x64x!tile.ptr<f8E5M2>>, !tile.block<64x64xi32>
+  %19 = tile.constant dense<0.0> : !tile.block<64x64xf32>
+  %20 = arith.constant 0 : i32
+  %21 = arith.constant 64 : i32
+  %35:3 = scf.for %22 = %20 to %arg3 step %21 iter_args(%23 = %9, %24 = %18, %25 = %19) -> (!tile.block<64x64x!tile.ptr<f8E4M3FN>>, !tile.block<64x64x!tile.ptr<f8E5M2>>, !tile.block<64x64xf32>) : i32 {
+    %26 = tile.load %23 : !tile.block<64x64x!tile.ptr<f8E4M3FN>>
+    %27 = tile.load %24 : !tile.block<64x64x!tile.ptr<f8E5M2>>
+    %28 = tile.dot %26, %27, %25 : !tile.block<64x64xf8E4M3FN>, !tile.block<64x64xf8E5M2> -> !tile.block<64x64xf32>
+    %29 = arith.constant 64 : i32
+    %30 = tile.splat %29 : i32 -> !tile.block<64x64xi32>
+    %31 = tile.addptr %23, %30 : !tile.block<64x64x!tile.ptr<f8E4M3FN>>, !tile.block<64x64xi32>
+    %32 = arith.constant 64 : i32
+    %33 = tile.splat %32 : i32 -> !tile.block<64x64xi32>
+    %34 = tile.addptr %24, %33 : !tile.block<64x64x!tile.ptr<f8E5M2>>, !tile.block<64x64xi32>
+    scf.yield %31, %34, %28 : !tile.block<64x64x!tile.ptr<f8E4M3FN>>, !tile.block<64x64x!tile.ptr<f8E5M2>>, !tile.block<64x64xf32>
+  }
+  %36 = tile.expand_dims %0 {axis = 1 : i32} : !tile.block<64xi32> -> !tile.block<64x1xi32>
+  %37 = arith.constant 64 : i32
+  %38 = tile.splat %37 : i32 -> !tile.block<64x1xi32>
+  %39 = tile.muli %36, %38 : !tile.block<64x1xi32>
+  %40 = tile.splat %arg2 : !tile.ptr<f32> -> !tile.block<64x1x!tile.ptr<f32>>
+  %41 = tile.addptr %40, %39 : !tile.block<64x1x!tile.ptr<f32>>, !tile.block<64x1xi32>
+  %42 = tile.expand_dims %0 {axis = 0 : i32} : !tile.block<64xi32> -> !tile.block<1x64xi32>
+  %43 = tile.broadcast %41 : !tile.block<64x1x!tile.ptr<f32>> -> !tile.block<64x64x!tile.ptr<f32>>
+  %44 = tile.broadcast %42 : !tile.block<1x64xi32> -> !tile.block<64x64xi32>
+  %45 = tile.addptr %43, %44 : !tile.block<64x64x!tile.ptr<f32>>, !tile.block<64x64xi32>
+  tile.store %45, %35#2 : !tile.block<64x64x!tile.ptr<f32>>
+  return
+}
+
+func.func @fp8_regs(%arg0: !tile.ptr<f8E5M2> {tile.divisibility = 16 : i32}, %arg1: !tile.ptr<f8E5M2> {tile.divisibility = 16 : i32}, %arg2: !tile.ptr<f32> {tile.divisibility = 16 : i32}) {
+  %0 = tile.arange 0, 64 : !tile.block<64xi32>
+  %1 = tile.expand_dims %0 {axis = 1 : i32} : !tile.block<64xi32> -> !tile.block<64x1xi32>
+  %2 = arith.constant 64 : i32
+  %3 = tile.splat %2 : i32 -> !tile.block<64x1xi32>
+  %4 = tile.muli %1, %3 : !tile.block<64x1xi32>
+  %5 = tile.splat %arg0 : !tile.ptr<f8E5M2> -> !tile.block<64x1x!tile.ptr<f8E5M2>>
+  %6 = tile.addptr %5, %4 : !tile.block<64x1x!tile.ptr<f8E5M2>>, !tile.block<64x1xi32>
+  %7 = tile.expand_dims %0 {axis = 0 : i32} : !tile.block<64xi32> -> !tile.block<1x64xi32>
+  %8 = tile.broadcast %6 : !tile.block<64x1x!tile.ptr<f8E5M2>> -> !tile.block<64x64x!tile.ptr<f8E5M2>>
+  %9 = tile.broadcast %7 : !tile.block<1x64xi32> -> !tile.block<64x64xi32>
+  %10 = tile.addptr %8, %9 : !tile.block<64x64x!tile.ptr<f8E5M2>>, !tile.block<64x64xi32>
+  %11 = tile.load %10 : !tile.block<64x64x!tile.ptr<f8E5M2>>
+  %12 = tile.expand_dims %0 {axis = 1 : i32} : !tile.block<64xi32> -> !tile.block<64x1xi32>
+  %13 = arith.constant 64 : i32
+  %14 = tile.splat %13 : i32 -> !tile.block<64x1xi32>
+  %15 = tile.muli %12, %14 : !tile.block<64x1xi32>
+  %16 = tile.splat %arg1 : !tile.ptr<f8E5M2> -> !tile.block<64x1x!tile.ptr<f8E5M2>>
+  %17 = tile.addptr %16, %15 : !tile.block<64x1x!tile.ptr<f8E5M2>>, !tile.block<64x1xi32>
+  %18 = tile.expand_dims %0 {axis = 0 : i32} : !tile.block<64xi32> -> !tile.block<1x64xi32>
+  %19 = tile.broadcast %17 : !tile.block<64x1x!tile.ptr<f8E5M2>> -> !tile.block<64x64x!tile.ptr<f8E5M2>>
+  %20 = tile.broadcast %18 : !tile.block<1x64xi32> -> !tile.block<64x64xi32>
+  %21 = tile.addptr %19, %20 : !tile.block<64x64x!tile.ptr<f8E5M2>>, !tile.block<64x64xi32>
+  %22 = tile.load %21 : !tile.block<64x64x!tile.ptr<f8E5M2>>
+  %23 = tile.expand_dims %0 {axis = 1 : i32} : !tile.block<64xi32> -> !tile.block<64x1xi32>
+  %24 = arith.constant 64 : i32
+  %25 = tile.splat %24 : i32 -> !tile.block<64x1xi32>
+  %26 = tile.muli %23, %25 : !tile.block<64x1xi32>
+  %27 = tile.splat %arg2 : !tile.ptr<f32> -> !tile.block<64x1x!tile.ptr<f32>>
+  %28 = tile.addptr %27, %26 : !tile.block<64x1x!tile.ptr<f32>>, !tile.block<64x1xi32>
+  %29 = tile.expand_dims %0 {axis = 0 : i32} : !tile.block<64xi32> -> !tile.block<1x64xi32>
+  %30 = tile.broadcast %28 : !tile.block<64x1x!tile.ptr<f32>> -> !tile.block<64x64x!tile.ptr<f32>>
+  %31 = tile.broadcast %29 : !tile.block<1x64xi32> -> !tile.block<64x64xi32>
+  %32 = tile.addptr %30, %31 : !tile.block<64x64x!tile.ptr<f32>>, !tile.block<64x64xi32>
+  %33 = tile.constant dense<0.0> : !tile.block<64x64xf32>
+  %34 = tile.dot %11, %22, %33 : !tile.block<64x64xf8E5M2>, !tile.block<64x64xf8E5M2> -> !tile.block<64x64xf32>
+  tile.store %32, %34 : !tile.block<64x64x!tile.ptr<f32>>
+  return
+}
+
