@@ -249,7 +249,7 @@ def case_matmul_tutorial03(dtype: str, size: int, weight_t: bool = False) -> Cas
                 torch_fn=None if fp8 else (lambda t, b: (lambda: t.matmul(b["a"], b["b"]))),
                 reps=200,
                 note="both backends autotune over the tutorial's configs; "
-                     + ("no torch (fp8 matmul); tile widens fp8 to f16" if fp8
+                     + ("no torch (torch.matmul has no fp8); both run fp8 wgmma" if fp8
                         else "torch is cuBLAS"),
                 config={"dtype": dtype, "size": size, "b_k_major": weight_t})
 

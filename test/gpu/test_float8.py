@@ -150,7 +150,11 @@ def test_fp8_dot_matches_torch(name_a: str, name_b: str, b_major: str,
                      bd.stride(1), cd.stride(0), cd.stride(1), BLOCK_M=64, BLOCK_N=64,
                      BLOCK_K=32, num_warps=num_warps)
     expected = (a.float() @ b.float()).to(torch.float16)
-    torch.testing.assert_close(cd.cpu(), expected, atol=2e-2, rtol=1e-2)
+    # Hopper's fp8 wgmma keeps fewer bits than f32 in its running sums
+    # (about 14, DeepSeek-V3's report), so the error grows with K: at K=512
+    # one sum in 32768 was 0.027 off (the products themselves are exact).
+    atol = 2e-2 if K <= 128 else 6e-2
+    torch.testing.assert_close(cd.cpu(), expected, atol=atol, rtol=1e-2)
 
 
 def triton_cdiv(a: int, b: int) -> int:
