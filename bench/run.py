@@ -221,8 +221,14 @@ def case_matmul_tutorial03(dtype: str, size: int, weight_t: bool = False) -> Cas
     """Tutorial 03's kernel; `weight_t`: B is the transpose of a row-major N x K
     weight (`x @ w.T`, a linear layer), so its K dimension is the contiguous one."""
     m = n = k_ = size
-    short = {"float16": "f16", "bfloat16": "bf16", "float8_e5m2": "fp8e5"}[dtype]
-    fp8 = dtype.startswith("float8")
+    short = {"float16": "f16", "bfloat16": "bf16", "float8_e5m2": "fp8e5",
+             "float32": "f32"}[dtype]
+    fp8, f32 = dtype.startswith("float8"), dtype == "float32"
+
+    def torch_matmul(t: Any, b: dict) -> Callable[[], Any]:
+        # f32: cuBLAS on tf32 too, as both backends' tl.dot (Triton's default).
+        t.backends.cuda.matmul.allow_tf32 = f32
+        return lambda: t.matmul(b["a"], b["b"])
 
     def make(alloc: Any) -> dict:
         b = alloc.randn((n, k_), dtype).t() if weight_t else alloc.randn((k_, n), dtype)
@@ -246,11 +252,12 @@ def case_matmul_tutorial03(dtype: str, size: int, weight_t: bool = False) -> Cas
                 metric="TFLOP/s",
                 work=2 * m * n * k_, check=check,
                 # torch.matmul has no fp8 (the tutorial compares Triton alone there).
-                torch_fn=None if fp8 else (lambda t, b: (lambda: t.matmul(b["a"], b["b"]))),
+                torch_fn=None if fp8 else torch_matmul,
                 reps=200,
                 note="both backends autotune over the tutorial's configs; "
                      + ("no torch (torch.matmul has no fp8); both run fp8 wgmma" if fp8
-                        else "torch is cuBLAS"),
+                        else "f32 inputs read as tf32 (Triton's default); torch is cuBLAS "
+                        "with allow_tf32" if f32 else "torch is cuBLAS"),
                 config={"dtype": dtype, "size": size, "b_k_major": weight_t})
 
 
@@ -448,6 +455,8 @@ def all_cases() -> list[Case]:
         case_matmul_tutorial03("float16", 4096, weight_t=True),
         # The tutorial's fp8 inputs: B transposed, K-major.
         case_matmul_tutorial03("float8_e5m2", 4096, weight_t=True),
+        case_matmul_tutorial03("float32", 4096),
+        case_matmul_tutorial03("float32", 4096, weight_t=True),
         case_row_cumsum(4096, 4096),
         case_column_sum(8192, 8192, 64, 64),
         case_column_sum(8192, 8192, 32, 128),

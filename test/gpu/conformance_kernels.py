@@ -250,9 +250,10 @@ def matmul_loop_k(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak, stride_bk,
 @triton.jit
 def dot_matmul(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak, stride_bk, stride_bn,
                stride_cm, stride_cn, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
-               BLOCK_K: tl.constexpr):
+               BLOCK_K: tl.constexpr, INPUT_PRECISION: tl.constexpr = "tf32"):
     """C = A @ B with tl.dot on BLOCK_M x BLOCK_K x BLOCK_N tiles, masked on M, N, K,
-    any strides (transposed operands are plain strided views)."""
+    any strides (transposed operands are plain strided views); f32 inputs read
+    as INPUT_PRECISION says (Triton's default: tf32)."""
     pid_m = tl.program_id(0)
     pid_n = tl.program_id(1)
     offs_m = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
@@ -265,7 +266,7 @@ def dot_matmul(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak, stride_bk, st
         k_left = K - k * BLOCK_K
         a = tl.load(a_ptrs, mask=(offs_m[:, None] < M) & (offs_k[None, :] < k_left), other=0.0)
         b = tl.load(b_ptrs, mask=(offs_k[:, None] < k_left) & (offs_n[None, :] < N), other=0.0)
-        acc = tl.dot(a, b, acc)
+        acc = tl.dot(a, b, acc, input_precision=INPUT_PRECISION)
         a_ptrs += BLOCK_K * stride_ak
         b_ptrs += BLOCK_K * stride_bk
     c_ptrs = c_ptr + offs_m[:, None] * stride_cm + offs_n[None, :] * stride_cn

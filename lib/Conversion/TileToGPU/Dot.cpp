@@ -219,9 +219,10 @@ LogicalResult KernelEmitter::emitDot(DotOp op) {
 }
 
 /// Whether wgmma reads the operands of `a`'s element type K-major only
-/// (8-bit ones): A stored row-major, B transposed.
+/// (8-bit floats and tf32; only 16-bit ones can be transposed): A stored
+/// row-major, B transposed.
 static bool needsKMajorOperands(BlockType a) {
-  return a.getElementType().getIntOrFloatBitWidth() == 8;
+  return a.getElementType().getIntOrFloatBitWidth() != 16;
 }
 
 /// The operands of a wgmma dot, stored transposed where asked, or a
@@ -231,7 +232,8 @@ stageForTensorCores(Operation *op, BlockType a, BlockType b, bool aTransposed,
                     bool bTransposed) {
   if (needsKMajorOperands(a) && (aTransposed || !bTransposed))
     return op->emitOpError() << "on tensor cores needs K-major 8-bit operands "
-                                "(A and B with K contiguous)";
+                                "and tf32 operands (A and B with K "
+                                "contiguous)";
   int64_t bytes = elementBytes(a.getElementType());
   int64_t m = a.getShape()[0], k = a.getShape()[1], n = b.getShape()[1];
   for (int64_t extent : {m, n, k})
@@ -446,9 +448,9 @@ LogicalResult KernelEmitter::issueWarpGroupMma(
   WarpGroupMmaShape shape{instrN, mma.getInstrK(),
                           getWarpGroupMmaType(aElement),
                           getWarpGroupMmaType(bElement)};
-  bool eightBit = a.elementBytes == 1;
+  // One instruction is 32 bytes deep: 32 8-bit, 16 16-bit or 8 tf32 elements.
   if (shape.aType.empty() || shape.bType.empty() ||
-      b.elementBytes != a.elementBytes || shape.k != (eightBit ? 32u : 16u) ||
+      b.elementBytes != a.elementBytes || shape.k * a.elementBytes != 32 ||
       k % shape.k != 0)
     return op->emitOpError()
            << "has no wgmma for its operands at instruction depth " << shape.k;

@@ -205,6 +205,8 @@ StringRef mlir::tile::lowering::getWarpGroupMmaType(Type element) {
     return "e4m3";
   if (isa<Float8E5M2Type>(element))
     return "e5m2";
+  if (element.isF32())
+    return "tf32";
   return "";
 }
 

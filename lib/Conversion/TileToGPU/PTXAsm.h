@@ -76,17 +76,17 @@ void createAsyncCopy(OpBuilder &builder, Location loc, Value sharedAddress,
 
 /// What one wgmma multiplies: an m64 x `n` x `k` tile of A and B elements of
 /// the PTX types `aType` and `bType` (f16 and bf16: k = 16; e4m3 and e5m2:
-/// k = 32), into f32 accumulators.
+/// k = 32; tf32, f32 bits: k = 8), into f32 accumulators.
 struct WarpGroupMmaShape {
   unsigned n, k;
   StringRef aType, bType;
-  /// 8-bit operands are read K-major only: the instruction has no
+  /// 8-bit and tf32 operands are read K-major only: the instruction has no
   /// transpose flags for them.
   bool hasTransposeFlags() const { return k == 16; }
 };
 
-/// The wgmma PTX type of an operand element (f16, bf16, e4m3, e5m2), or an
-/// empty string for an element type the tensor cores do not take.
+/// The wgmma PTX type of an operand element (f16, bf16, e4m3, e5m2; tf32
+/// for f32), or an empty string for an element type the tensor cores do not take.
 StringRef getWarpGroupMmaType(Type element);
 
 /// `wgmma.mma_async.sync.aligned.m64<n>k<k>.f32.<aType>.<bType>` of the

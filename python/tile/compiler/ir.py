@@ -777,7 +777,8 @@ class Builder:
         types = src.type.to_ir() + (f", {mask.type.to_ir()}" if mask is not None else "")
         return self._op(f"tile.histogram {src}{masked} : {types} -> {result.to_ir()}", result)
 
-    def dot(self, a: Value, b: Value, acc: Value) -> Value:
+    def dot(self, a: Value, b: Value, acc: Value, tf32: bool = False) -> Value:
+        """`tile.dot`; `tf32`: f32 inputs may be read as tf32 (tensor cores)."""
         sa, sb, sc = _shape(a.type), _shape(b.type), _shape(acc.type)
         accumulator = {T.int8: T.int32, T.float64: T.float64}.get(_element(a.type), T.float32)
         _require(len(sa) == len(sb) and len(sa) in (2, 3) and sa[:-2] == sb[:-2]
@@ -786,8 +787,10 @@ class Builder:
                       or (_element(a.type).is_fp8() and _element(b.type).is_fp8()))
                  and _element(acc.type) == accumulator,
                  f"malformed dot of {a.type} and {b.type} into {acc.type}")
-        return self._op(f"tile.dot {a}, {b}, {acc} : {a.type.to_ir()}, {b.type.to_ir()} -> "
-                        f"{acc.type.to_ir()}", acc.type)
+        _require(not tf32 or _element(a.type) == T.float32, "tf32 dot of non-f32 inputs")
+        attrs = " {tf32}" if tf32 else ""
+        return self._op(f"tile.dot {a}, {b}, {acc}{attrs} : {a.type.to_ir()}, "
+                        f"{b.type.to_ir()} -> {acc.type.to_ir()}", acc.type)
 
     # -- control flow ---------------------------------------------------------
 

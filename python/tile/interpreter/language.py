@@ -845,7 +845,9 @@ def dot(input: Any, other: Any, acc: Any = None, input_precision: Any = None,
     """The compiler's typing (core.dot_operand_types): float operands with
     products and sums in f32 (as the compiled kernel's f32 FMA loop; the
     order of the sums differs), int8 ones exactly in int32, fp64 in fp64;
-    rank-3 blocks are a batch of products."""
+    rank-3 blocks are a batch of products. tf32 is not modelled: f32
+    operands keep their bits (python/tile/README.md)."""
+    C.dot_reads_tf32(input_precision, allow_tf32)  # the compiler's checks
     a, b = O.to_value(input), O.to_value(other)
     result_shape = C.check_dot_shapes(list(a.shape), list(b.shape))
     operand, accumulator_type = C.dot_operand_types(a.dtype, b.dtype)

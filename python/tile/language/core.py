@@ -1076,11 +1076,33 @@ def check_dot_shapes(a: list[int], b: list[int]) -> list[int]:
     return [*a[:-1], b[-1]]
 
 
+# Triton's input_precision values for CUDA. tile's tensor cores read f32 as
+# tf32; the others (3xtf32 and bf16 splits, more precise than tf32) are exact
+# f32 FMAs, as "ieee".
+DOT_INPUT_PRECISIONS = ("tf32", "tf32x3", "ieee", "bf16x3", "bf16x6")
+
+
+def dot_reads_tf32(input_precision: Any, allow_tf32: Any) -> bool:
+    """Whether an f32 dot may read its inputs as tf32: Triton's default, its
+    `input_precision="tf32"` and its older `allow_tf32=True`."""
+    input_precision, allow_tf32 = unwrap(input_precision), unwrap(allow_tf32)
+    if input_precision is not None and allow_tf32 is not None:
+        raise TileError("Only one of input_precision and allow_tf32 can be specified")
+    if input_precision is None:
+        return allow_tf32 is None or bool(allow_tf32)
+    if not isinstance(input_precision, str) or \
+            input_precision.lower() not in DOT_INPUT_PRECISIONS:
+        raise TileError(f"input_precision must be one of {DOT_INPUT_PRECISIONS}. "
+                        f"Got {input_precision}")
+    return input_precision.lower() == "tf32"
+
+
 @builtin
 def dot(input: Any, other: Any, acc: Any = None, input_precision: Any = None,
         allow_tf32: Any = None, max_num_imprecise_acc: Any = None, out_dtype: Any = T.float32,
         _builder: Builder | None = None) -> tensor:
     b = _builder
+    tf32 = dot_reads_tf32(input_precision, allow_tf32)
     a, bb = S.to_tensor(b, input), S.to_tensor(b, other)
     result_shape = check_dot_shapes(list(a.shape), list(bb.shape))
     operand, accumulator_type = dot_operand_types(a.dtype, bb.dtype)
@@ -1104,7 +1126,8 @@ def dot(input: Any, other: Any, acc: Any = None, input_precision: Any = None,
         batch = _math.prod(result_shape[:-2])
         a, bb, accumulator = (S.reshape(b, x, [batch, *x.shape[-2:]])
                               for x in (a, bb, accumulator))
-    result = tensor(b.dot(a.handle, bb.handle, accumulator.handle))
+    result = tensor(b.dot(a.handle, bb.handle, accumulator.handle,
+                          tf32=tf32 and operand == T.float32))
     if len(result_shape) > 3:
         result = S.reshape(b, result, result_shape)
     return S.cast(b, result, out)

@@ -950,6 +950,14 @@ func.func @dot_float8_f16_acc(%a: !tile.block<64x32xf8E5M2>, %b: !tile.block<32x
 
 // -----
 
+func.func @dot_tf32_f16(%a: !tile.block<64x32xf16>, %b: !tile.block<32x64xf16>, %c: !tile.block<64x64xf32>) {
+  // expected-error @+1 {{'tile.dot' op reads tf32 from f32 inputs only, not 'f16'}}
+  %0 = tile.dot %a, %b, %c {tf32} : !tile.block<64x32xf16>, !tile.block<32x64xf16> -> !tile.block<64x64xf32>
+  return
+}
+
+// -----
+
 func.func @dot_f64_inputs(%a: !tile.block<32x16xf64>, %b: !tile.block<16x64xf64>, %c: !tile.block<32x64xf32>) {
   // expected-error @+1 {{'tile.dot' op accumulator of 'f64' inputs must be 'f64', not 'f32'}}
   %0 = tile.dot %a, %b, %c : !tile.block<32x16xf64>, !tile.block<16x64xf64> -> !tile.block<32x64xf32>

@@ -321,6 +321,14 @@ func.func @dot_float8(%a: !tile.block<64x32xf8E4M3FN>, %b: !tile.block<32x64xf8E
   return
 }
 
+// CHECK-LABEL: func @dot_tf32
+func.func @dot_tf32(%a: !tile.block<64x32xf32>, %b: !tile.block<32x64xf32>,
+                    %c: !tile.block<64x64xf32>) {
+  // CHECK: tile.dot %{{.*}}, %{{.*}}, %{{.*}} {tf32} : !tile.block<64x32xf32>, !tile.block<32x64xf32> -> !tile.block<64x64xf32>
+  %0 = tile.dot %a, %b, %c {tf32} : !tile.block<64x32xf32>, !tile.block<32x64xf32> -> !tile.block<64x64xf32>
+  return
+}
+
 // CHECK-LABEL: func @int_elementwise
 func.func @int_elementwise(%a: !tile.block<16x32xi32>, %b: !tile.block<16x32xi32>) {
   // CHECK: tile.addi %{{.*}}, %{{.*}} : !tile.block<16x32xi32>

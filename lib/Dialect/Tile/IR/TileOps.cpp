@@ -1004,8 +1004,11 @@ static LogicalResult verifyDotShapes(Operation *op, BlockType a, BlockType b,
 }
 
 LogicalResult DotOp::verify() {
-  return verifyDotShapes(*this, cast<BlockType>(getA().getType()),
-                         cast<BlockType>(getB().getType()),
+  auto a = cast<BlockType>(getA().getType());
+  if (getTf32() && !a.getElementType().isF32())
+    return emitOpError() << "reads tf32 from f32 inputs only, not "
+                         << a.getElementType();
+  return verifyDotShapes(*this, a, cast<BlockType>(getB().getType()),
                          cast<BlockType>(getAcc().getType()),
                          /*fmaTypes=*/true, /*batched=*/true);
 }

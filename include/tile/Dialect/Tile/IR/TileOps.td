@@ -650,6 +650,11 @@ def Tile_DotOp : Tile_Op<"dot", [Pure,
     are i8, with an i32 accumulator and result (Triton's int8 dot): exact,
     wrapping as i32 arithmetic does. Or both are f64, accumulated in f64.
 
+    `tf32` (f32 inputs only; Triton's `input_precision="tf32"`, its default)
+    lets the tensor cores read the inputs as tf32: wgmma's k8 form, which
+    keeps 10 of f32's 23 fraction bits. Without it, and wherever wgmma does
+    not apply, f32 products are exact f32 FMAs.
+
     ```mlir
     %d = tile.dot %a, %b, %c : !tile.block<32x16xf16>, !tile.block<16x64xf16>
         -> !tile.block<32x64xf32>
@@ -659,9 +664,12 @@ def Tile_DotOp : Tile_Op<"dot", [Pure,
         !tile.block<32x64xf8E5M2> -> !tile.block<64x64xf32>
     %f = tile.dot %x, %y, %z : !tile.block<4x16x32xf32>, !tile.block<4x32x8xf32>
         -> !tile.block<4x16x8xf32>
+    %h = tile.dot %s, %t, %w {tf32} : !tile.block<64x32xf32>,
+        !tile.block<32x64xf32> -> !tile.block<64x64xf32>
     ```
   }];
-  let arguments = (ins Tile_ScalarBlock:$a, Tile_ScalarBlock:$b, Tile_ScalarBlock:$acc);
+  let arguments = (ins Tile_ScalarBlock:$a, Tile_ScalarBlock:$b, Tile_ScalarBlock:$acc,
+                       UnitAttr:$tf32);
   let results = (outs Tile_ScalarBlock:$result);
   let assemblyFormat = [{
     $a `,` $b `,` $acc attr-dict `:` type($a) `,` type($b) `->` type($acc)
