@@ -4,6 +4,7 @@ the f32 FMA dot; wgmma's k8 tf32 form on sm_90a; the errors for bad values.
 Values against torch: test/gpu/conformance_cases.py's dot-float32 cases."""
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -77,3 +78,31 @@ def test_bad_input_precision_is_located(what, message) -> None:
     with pytest.raises(tile.CompilationError) as info:
         tile.generate_ir(bad_precision, "*fp32", {"WHAT": what})
     assert_error_at_case(info.value, THIS_FILE, what, message)
+
+
+@tile.jit
+def f32_k_loop(a_ptr, b_ptr, c_ptr, K, N):
+    rm, rn, rk = tl.arange(0, 64), tl.arange(0, 64), tl.arange(0, 32)
+    a_ptrs = a_ptr + rm[:, None] * K + rk[None, :]
+    b_ptrs = b_ptr + rk[:, None] * N + rn[None, :]  # row-major B: N contiguous
+    acc = tl.zeros((64, 64), tl.float32)
+    for _ in range(0, K, 32):
+        acc = tl.dot(tl.load(a_ptrs), tl.load(b_ptrs), acc)
+        a_ptrs += 32
+        b_ptrs += 32 * N
+    tl.store(c_ptr + rm[:, None] * 64 + rn[None, :], acc)
+
+
+@requires_library
+def test_row_major_tf32_b_is_copied_k_major_element_by_element() -> None:
+    """wgmma reads tf32 K-major only: a row-major B is loaded into runs along K
+    (lanes along N, so still coalesced) and copied into its ring 4 bytes at a
+    time with cp.async, A 16 bytes at a time."""
+    spec = tile.Specialization(divisible_by_16=frozenset({"a_ptr", "b_ptr", "c_ptr", "K", "N"}))
+    kernel = tile.compile(f32_k_loop, "*fp32,*fp32,*fp32,i32,i32", target="sm_90a",
+                          num_stages=3, specialization=spec)
+    ptx = kernel.asm["ptx"]
+    assert "wgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32" in ptx
+    assert re.search(r"cp\.async\.ca\.shared\.global \[[^\]]*\], \[[^\]]*\], 4", ptx)
+    assert re.search(r"cp\.async\.cg\.shared\.global \[[^\]]*\], \[[^\]]*\], 16", ptx)
+    assert "st.shared.b32" not in ptx

@@ -102,7 +102,9 @@ void KernelEmitter::placeRings() {
 LogicalResult KernelEmitter::emitAsyncCopy(AsyncCopyOp op) {
   Location loc = op.getLoc();
   auto ptrType = cast<BlockType>(op.getPtr().getType());
-  Type element = op.getRing().getType().getBlock().getElementType();
+  // 8-bit floats are copied as their bits.
+  Type element =
+      convertElementType(op.getRing().getType().getBlock().getElementType());
   int64_t bytes = elementBytes(element);
   StagedMatrix matrix = ringSlot(op.getRing());
   BlockLayout layout = getBlockLayout(ptrType);

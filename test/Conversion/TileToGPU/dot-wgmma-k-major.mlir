@@ -9,18 +9,21 @@
 // operand its own type, e4m3 times e5m2 here) and f32 read as tf32
 // (m64nNk8, where the dot says `tf32`). @fp8_ring's and @tf32_ring's operands
 // come K-major from global memory (A and B with K contiguous): the pipelined
-// loop copies them into rings with 16-byte cp.async. @fp8_regs' B runs along
-// N, so it is staged K-major from registers, one byte at a time. Without
+// loop copies them into rings with 16-byte cp.async. @fp8_regs' B has its
+// addresses contiguous along N: it is loaded a byte at a time (still
+// coalesced: the lanes run along N) into the K-run layout, 16 elements of K
+// per thread, which the dot stores K-major with one 16-byte store per run. Without
 // wgmma (sm_90) the FMA dot widens 8-bit floats to f16 exactly; @ieee's f32
 // dot (no `tf32`) stays exact FMA on sm_90a too.
 
+// RING: #[[KMAJOR:.*]] = #tile.linear<register = {{\[\[1, 0\], \[2, 0\], \[4, 0\], \[8, 0\], \[0, 32\]\]}}, lane = {{\[\[0, 1\], \[0, 2\], \[0, 4\], \[0, 8\], \[0, 16\]\]}}, warp = {{\[\[16, 0\], \[32, 0\]\]}}>
 // RING: #[[MMA:.*]] = #tile.mma<version = 3, warps = [4, 1], instr = [16, 64, 32]>
 // RING-LABEL: func.func @fp8_ring
 // RING-DAG: tile.ring_alloc : !tile.ring<3, !tile.block<64x64xf8E4M3FN>>
 // RING-DAG: tile.ring_alloc : !tile.ring<3, !tile.block<64x64xf8E5M2>>
 // RING: tile.warp_group_dot {{.*}}!tile.ring<3, !tile.block<64x64xf8E4M3FN>>{{.*}}!tile.ring<3, !tile.block<64x64xf8E5M2>>
 // RING-LABEL: func.func @fp8_regs
-// RING: tile.dot {{.*}} : !tile.block<64x64xf8E5M2, {{.*}}>, !tile.block<64x64xf8E5M2, {{.*}}> -> !tile.block<64x64xf32, #[[MMA]]>
+// RING: tile.dot {{.*}} : !tile.block<64x64xf8E5M2, {{.*}}>, !tile.block<64x64xf8E5M2, #[[KMAJOR]]> -> !tile.block<64x64xf32, #[[MMA]]>
 // RING-LABEL: func.func @tf32_ring
 // RING-DAG: tile.ring_alloc : !tile.ring<3, !tile.block<64x32xf32>>
 // RING-DAG: tile.ring_alloc : !tile.ring<3, !tile.block<32x64xf32>>
@@ -32,7 +35,9 @@
 // PTX: cp.async.cg.shared.global [{{.*}}], [{{.*}}], 16
 // PTX: wgmma.mma_async.sync.aligned.m64n64k32.f32.e4m3.e5m2 {{.*}}, p, 1, 1;
 // PTX-LABEL: .entry fp8_regs(
-// PTX: st.shared.b8
+// PTX: ld.global.b8
+// PTX-NOT: st.shared.b8
+// PTX: st.shared.v4.b32
 // PTX: wgmma.mma_async.sync.aligned.m64n64k32.f32.e5m2.e5m2 {{.*}}, p, 1, 1;
 // PTX-LABEL: .entry tf32_ring(
 // PTX: cp.async.cg.shared.global [{{.*}}], [{{.*}}], 16

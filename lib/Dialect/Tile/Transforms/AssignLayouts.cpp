@@ -100,6 +100,12 @@ private:
   // indices), whose small operands are what moves.
   bool isRecomputable(Value value);
 
+  /// A load's coalesced layout, or, for a load whose block only becomes a
+  /// wgmma operand read K-major only (8-bit floats, tf32) and whose
+  /// addresses run along M or N, the layout with 16-byte runs along K
+  /// (getKRunLayout), which the lowering stores K-major whole.
+  Attribute getLoadLayout(LoadOp load);
+
   // Step 2.
   void setDemand(Value value, Attribute layout);
   SmallVector<Attribute> demandsOf(ArrayRef<ValueRange> ranges);
@@ -233,8 +239,7 @@ void LayoutAssigner::demandOp(Operation *op) {
   if (auto load = dyn_cast<LoadOp>(op)) {
     // Pointers carried through a loop follow the load.
     if (isBlock(load.getPtr()) && !isFree(load.getPtr()))
-      setDemand(load.getPtr(), getCoalescedLayout(*axisInfo, load.getPtr(),
-                                                  load.getMask(), numWarps));
+      setDemand(load.getPtr(), getLoadLayout(load));
     return;
   }
   if (isElementwiseLike(op) || isa<ScanOp>(op)) {
@@ -323,6 +328,52 @@ void LayoutAssigner::assign(Value value, Attribute layout, int priority) {
   priorities[value] = priority;
 }
 
+/// The dot and the operand number (0: A, 1: B) that `value` alone reaches,
+/// through the loop-carried values of pipelined loops.
+static std::optional<std::pair<DotOp, unsigned>> findDotOperand(Value value) {
+  for (int hops = 0; hops < 16 && value.hasOneUse(); ++hops) {
+    OpOperand &use = *value.getUses().begin();
+    Operation *user = use.getOwner();
+    if (auto dot = dyn_cast<DotOp>(user)) {
+      if (use.getOperandNumber() > 1)
+        return std::nullopt;
+      return std::make_pair(dot, use.getOperandNumber());
+    }
+    if (auto yield = dyn_cast<scf::YieldOp>(user)) {
+      auto loop = dyn_cast<scf::ForOp>(yield->getParentOp());
+      if (!loop)
+        return std::nullopt;
+      value = loop.getRegionIterArgs()[use.getOperandNumber()];
+    } else if (auto loop = dyn_cast<scf::ForOp>(user)) {
+      unsigned first = loop.getNumControlOperands();
+      if (use.getOperandNumber() < first)
+        return std::nullopt;
+      value = loop.getRegionIterArgs()[use.getOperandNumber() - first];
+    } else {
+      return std::nullopt;
+    }
+  }
+  return std::nullopt;
+}
+
+Attribute LayoutAssigner::getLoadLayout(LoadOp load) {
+  BlockedLayoutAttr coalesced =
+      getCoalescedLayout(*axisInfo, load.getPtr(), load.getMask(), numWarps);
+  auto type = cast<BlockType>(load.getType());
+  unsigned bits = type.getElementType().getIntOrFloatBitWidth();
+  if (type.getRank() != 2 || bits == 16)
+    return coalesced;
+  auto use = findDotOperand(load.getResult());
+  if (!use || !getMmaLayout(use->first, numWarps, chip))
+    return coalesced;
+  unsigned kDim = use->second == 0 ? 1 : 0;
+  LinearLayout::Run run =
+      coalesced.toLinearLayout(type.getShape()).getContiguousRun();
+  if (run.dim == kDim || run.length == 1)
+    return coalesced;
+  return getKRunLayout(context, type.getShape(), kDim, bits / 8, numWarps);
+}
+
 Attribute LayoutAssigner::orDefault(Attribute layout, Value value) {
   if (layout)
     return layout;
@@ -401,8 +452,7 @@ void LayoutAssigner::assignOp(Operation *op) {
       return;
     Attribute layout = layoutOf(load.getPtr());
     if (!layout) {
-      layout = getCoalescedLayout(*axisInfo, load.getPtr(), load.getMask(),
-                                  numWarps);
+      layout = getLoadLayout(load);
       if (Attribute demand = demands.lookup(result))
         if (widthIn(load.getPtr(), load.getMask(), demand) >=
             widthIn(load.getPtr(), load.getMask(), layout))

@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tile/Analysis/AccessWidth.h"
 #include "tile/Dialect/Tile/IR/TileOps.h"
 #include "tile/Dialect/Tile/Transforms/Passes.h"
 
@@ -58,8 +59,11 @@ bool isZero(Value value) {
 /// Whether a ring of `load`'s blocks can hold operand `operand` (0: A, 1: B)
 /// of a wgmma dot: f16/bf16 ones either way (the ring stores them along the
 /// dimension the load's registers run), 8-bit floats and f32 (tf32) only
-/// where that dimension is K, since wgmma reads them K-major only.
-bool fitsRing(LoadOp load, unsigned operand) {
+/// where that dimension is K, since wgmma reads them K-major only, and
+/// 8-bit ones only where the addresses let cp.async copy 4 bytes or more
+/// along K (byte copies would be synchronous: the dot's own staging stores
+/// whole 16-byte runs instead).
+bool fitsRing(AxisInfoAnalysis &axisInfo, LoadOp load, unsigned operand) {
   Type element = cast<BlockType>(load.getType()).getElementType();
   if (element.isF16() || element.isBF16())
     return true;
@@ -73,20 +77,25 @@ bool fitsRing(LoadOp load, unsigned operand) {
   LinearLayout::Run run =
       layout.toLinearLayout(type.getShape()).getContiguousRun();
   unsigned k = operand == 0 ? 1 : 0;
-  return run.length > 1 && run.dim == k;
+  if (run.length == 1 || run.dim != k)
+    return false;
+  return element.isF32() ||
+         getAccessWidthAlong(axisInfo, load.getPtr(), load.getMask(), k) >= 4;
 }
 
 /// A load whose only use is `user` and that a copy into a ring for operand
 /// `operand` of a dot can replace: read without volatility, zero (or
 /// nothing) where masked off.
-bool isCopyable(LoadOp load, Operation *user, unsigned operand) {
+bool isCopyable(AxisInfoAnalysis &axisInfo, LoadOp load, Operation *user,
+                unsigned operand) {
   auto type = dyn_cast<BlockType>(load.getType());
   return type && load->hasOneUse() && *load->getUsers().begin() == user &&
-         fitsRing(load, operand) && !load.getIsVolatile() && !load.getSem() &&
-         (!load.getOther() || isZero(load.getOther()));
+         fitsRing(axisInfo, load, operand) && !load.getIsVolatile() &&
+         !load.getSem() && (!load.getOther() || isZero(load.getOther()));
 }
 
-FailureOr<OperandChain> traceOperand(scf::ForOp loop, Value operand,
+FailureOr<OperandChain> traceOperand(AxisInfoAnalysis &axisInfo,
+                                     scf::ForOp loop, Value operand,
                                      unsigned operandNumber) {
   OperandChain chain;
   while (auto conversion = operand.getDefiningOp<ConvertLayoutOp>()) {
@@ -103,7 +112,7 @@ FailureOr<OperandChain> traceOperand(scf::ForOp loop, Value operand,
       return failure();
     unsigned index = arg.getArgNumber() - 1;
     auto init = loop.getInitArgs()[index].getDefiningOp<LoadOp>();
-    if (!init || !isCopyable(init, loop, operandNumber) ||
+    if (!init || !isCopyable(axisInfo, init, loop, operandNumber) ||
         !loop.getResult(index).use_empty())
       return failure();
     chain.args.push_back(index);
@@ -112,7 +121,8 @@ FailureOr<OperandChain> traceOperand(scf::ForOp loop, Value operand,
   }
   auto producer = value.getDefiningOp<LoadOp>();
   if (!producer || producer->getBlock() != body ||
-      !isCopyable(producer, yield, operandNumber) || chain.args.empty())
+      !isCopyable(axisInfo, producer, yield, operandNumber) ||
+      chain.args.empty())
     return failure();
   chain.producer = producer;
   return chain;
@@ -227,6 +237,7 @@ void rewrite(scf::ForOp loop, ArrayRef<PipelinedDot> dots) {
 struct TileAsyncDotOperandsPass
     : public tile::impl::TileAsyncDotOperandsBase<TileAsyncDotOperandsPass> {
   void runOnOperation() override {
+    AxisInfoAnalysis axisInfo(getOperation());
     std::vector<std::pair<scf::ForOp, SmallVector<PipelinedDot, 1>>> loops;
     getOperation().walk([&](scf::ForOp loop) {
       SmallVector<PipelinedDot, 1> dots;
@@ -235,7 +246,7 @@ struct TileAsyncDotOperandsPass
             cast<BlockType>(dot.getType()).getEncoding());
         if (!mma || mma.getVersion() != 3)
           continue;
-        FailureOr<OperandChain> b = traceOperand(loop, dot.getB(), 1);
+        FailureOr<OperandChain> b = traceOperand(axisInfo, loop, dot.getB(), 1);
         if (failed(b))
           continue;
         if (isWarpGroupRegisterOperand(cast<BlockType>(dot.getA().getType()),
@@ -243,7 +254,7 @@ struct TileAsyncDotOperandsPass
           dots.push_back({dot, std::nullopt, *b});
           continue;
         }
-        FailureOr<OperandChain> a = traceOperand(loop, dot.getA(), 0);
+        FailureOr<OperandChain> a = traceOperand(axisInfo, loop, dot.getA(), 0);
         if (failed(a) || a->args.size() != b->args.size())
           continue;
         dots.push_back({dot, *a, *b});

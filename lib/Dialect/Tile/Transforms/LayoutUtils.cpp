@@ -119,6 +119,40 @@ MmaLayoutAttr mlir::tile::getMmaLayout(DotOp dot, unsigned numWarps,
                             {16, unsigned(instrN), depth});
 }
 
+LinearLayoutAttr mlir::tile::getKRunLayout(MLIRContext *context,
+                                           ArrayRef<int64_t> shape,
+                                           unsigned kDim, int64_t elementBytes,
+                                           unsigned numWarps) {
+  SmallVector<int64_t> padded;
+  for (int64_t extent : shape)
+    padded.push_back(paddedExtent(extent));
+  LinearLayout layout(padded);
+  unsigned otherDim = 1 - kDim;
+  // The next unused coordinate bit of each dimension.
+  int64_t next[2] = {1, 1};
+  auto take = [&](unsigned dim) -> LinearLayout::Coord {
+    LinearLayout::Coord basis(2, 0);
+    if (next[dim] < padded[dim]) {
+      basis[dim] = next[dim];
+      next[dim] *= 2;
+    }
+    return basis;
+  };
+  auto takeEither = [&](unsigned first, unsigned second) {
+    return next[first] < padded[first] ? take(first) : take(second);
+  };
+  int64_t run = std::min<int64_t>(16 / elementBytes, padded[kDim]);
+  for (int64_t r = 1; r < run; r *= 2)
+    layout.addBasis(HWDim::Register, take(kDim));
+  for (int64_t l = 1; l < kThreadsPerWarp; l *= 2)
+    layout.addBasis(HWDim::Lane, takeEither(otherDim, kDim));
+  for (unsigned w = 1; w < numWarps; w *= 2)
+    layout.addBasis(HWDim::Warp, takeEither(kDim, otherDim));
+  while (next[kDim] < padded[kDim] || next[otherDim] < padded[otherDim])
+    layout.addBasis(HWDim::Register, takeEither(kDim, otherDim));
+  return LinearLayoutAttr::get(context, layout);
+}
+
 static LinearLayout linearOf(Attribute layout, ArrayRef<int64_t> shape) {
   return cast<DistributedLayoutAttrInterface>(layout).toLinearLayout(shape);
 }

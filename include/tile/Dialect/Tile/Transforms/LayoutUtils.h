@@ -43,6 +43,17 @@ BlockedLayoutAttr getCoalescedLayout(AxisInfoAnalysis &axisInfo, Value ptr,
 /// two up to 256 that divides the warps' share of the columns.
 MmaLayoutAttr getMmaLayout(DotOp dot, unsigned numWarps, StringRef chip);
 
+/// For a wgmma operand that the tensor cores read K-major only (8-bit floats,
+/// tf32) but whose addresses are contiguous along the other dimension: each
+/// thread holds a 16-byte run along `kDim` (`kDim` 1 for A, 0 for B) and the
+/// lanes run along the other dimension. Its loads are element-wise but still
+/// coalesced (consecutive lanes, consecutive addresses), and its staging into
+/// the K-major swizzled layout is one 16-byte store per run, with the lanes
+/// of a store spread over all eight 16-byte chunks of a swizzle row.
+LinearLayoutAttr getKRunLayout(MLIRContext *context, ArrayRef<int64_t> shape,
+                               unsigned kDim, int64_t elementBytes,
+                               unsigned numWarps);
+
 /// `layout` as a layout of blocks of `shape`. A #tile.linear layout names
 /// coordinates of one shape; on a block with a smaller (padded) extent, as
 /// the extent-1 dimension of an expand_dims or of a broadcast operand, its
