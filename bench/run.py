@@ -71,6 +71,10 @@ class TorchAlloc:
             return self.randn(shape, "float16").to(getattr(self.torch, dtype))
         return self.torch.randn(shape, device="cuda", dtype=getattr(self.torch, dtype))
 
+    def randint(self, shape: tuple[int, ...], low: int, high: int, dtype: str) -> Any:
+        return self.torch.randint(low, high, shape, device="cuda",
+                                  dtype=getattr(self.torch, dtype))
+
     def empty(self, shape: tuple[int, ...], dtype: str = "float32") -> Any:
         return self.torch.empty(shape, device="cuda", dtype=getattr(self.torch, dtype))
 
@@ -87,7 +91,7 @@ class Case:
     shape: str
     make: Callable[[Any], dict]                      # alloc -> buffers
     launch: Callable[[Any, dict, str], None]         # (kernels module, buffers, backend)
-    metric: str = "GB/s"                             # "GB/s", "TFLOP/s" or "us/launch"
+    metric: str = "GB/s"                     # "GB/s", "TFLOP/s", "TOP/s" (int) or "us/launch"
     work: float = 0.0                                # bytes moved or flops
     check: Callable[[Any, dict], tuple] | None = None  # (torch, bufs) -> (got, expected, atol, rtol)
     output: str | None = "out"                       # buffer poisoned before the check
@@ -266,6 +270,42 @@ def case_matmul_tutorial03(dtype: str, size: int, weight_t: bool = False) -> Cas
                         else "f32 inputs read as tf32 (Triton's default); torch is cuBLAS "
                         "with allow_tf32" if f32 else "torch is cuBLAS"),
                 config={"dtype": dtype, "size": size, "b_k_major": weight_t})
+
+
+def case_matmul_tutorial03_int8(size: int) -> Case:
+    """Tutorial 03's kernel on int8 with an int32 accumulator and output, B the
+    transpose of a row-major weight (K-major, as torch's int8 matmul takes it);
+    torch is cuBLAS's int8 GEMM (torch._int_mm)."""
+    m = n = k_ = size
+
+    def make(alloc: Any) -> dict:
+        return {"a": alloc.randint((m, k_), -128, 128, "int8"),
+                "b": alloc.randint((n, k_), -128, 128, "int8").t(),
+                "out": alloc.empty((m, n), "int32")}
+
+    tuned: set[str] = set()
+
+    def launch(k: Any, b: dict, backend: str) -> None:
+        a, bb, c = b["a"], b["b"], b["out"]
+        if backend not in tuned:
+            k.matmul_tutorial03_int8.cache.clear()
+            tuned.add(backend)
+        grid = lambda meta: (((m + meta["BLOCK_SIZE_M"] - 1) // meta["BLOCK_SIZE_M"])  # noqa: E731
+                             * ((n + meta["BLOCK_SIZE_N"] - 1) // meta["BLOCK_SIZE_N"]),)
+        k.matmul_tutorial03_int8[grid](a, bb, c, m, n, k_, a.stride(0), a.stride(1),
+                                       bb.stride(0), bb.stride(1), c.stride(0), c.stride(1))
+
+    def check(t: Any, b: dict) -> tuple:
+        # Exact: f64 holds every sum of 4096 int8 products.
+        return b["out"].double(), t.matmul(b["a"].double(), b["b"].double()), 0.0, 0.0
+
+    return Case(f"matmul_tutorial03_int8_{size}_wt", "tutorial-03 matmul (autotuned)",
+                f"{size}^3 int8 -> int32, B = w.T (K-major), tutorial 03's 4 configs", make,
+                launch, metric="TOP/s", work=2 * m * n * k_, check=check,
+                torch_fn=lambda t, b: (lambda: t._int_mm(b["a"], b["b"])), reps=200,
+                note="tutorial 03's kernel with an int32 accumulator; both backends "
+                     "autotune over its configs; torch is cuBLAS (torch._int_mm)",
+                config={"dtype": "int8", "size": size, "b_k_major": True})
 
 
 def case_row_cumsum(rows: int, cols: int) -> Case:
@@ -464,6 +504,7 @@ def all_cases() -> list[Case]:
         case_matmul_tutorial03("float8_e5m2", 4096, weight_t=True),
         case_matmul_tutorial03("float32", 4096),
         case_matmul_tutorial03("float32", 4096, weight_t=True),
+        case_matmul_tutorial03_int8(4096),
         case_row_cumsum(4096, 4096),
         case_column_sum(8192, 8192, 64, 64),
         case_column_sum(8192, 8192, 32, 128),
@@ -539,7 +580,9 @@ def check_result(torch: Any, case: Case, bufs: dict) -> tuple[bool, str]:
 
 def poison(torch: Any, case: Case, bufs: dict) -> None:
     if case.output:
-        bufs[case.output].fill_(float("nan"))
+        out = bufs[case.output]
+        # Integer outputs have no NaN: a value no int8 product sum here reaches.
+        out.fill_(float("nan") if out.is_floating_point() else -2**31)
     torch.cuda.synchronize()
 
 
@@ -708,7 +751,7 @@ def _rate(r: dict | None, metric: str) -> str:
     value = r.get("throughput")
     if value is None:
         return "—"
-    return f"{value:.0f} GB/s" if metric == "GB/s" else f"{value:.2f} TFLOP/s"
+    return f"{value:.0f} GB/s" if metric == "GB/s" else f"{value:.2f} {metric}"
 
 
 def format_row(row: dict) -> list[str]:

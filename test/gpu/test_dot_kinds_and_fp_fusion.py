@@ -16,8 +16,8 @@ pytestmark = [pytest.mark.gpu]
 
 
 @tile.jit
-def int8_matmul(a_ptr, b_ptr, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.constexpr,
-                BK: tl.constexpr, CHAIN: tl.constexpr):
+def int8_matmul(a_ptr, b_ptr, c_ptr, M, N, K, stride_bk, stride_bn, BM: tl.constexpr,
+                BN: tl.constexpr, BK: tl.constexpr, CHAIN: tl.constexpr):
     rm = tl.program_id(0) * BM + tl.arange(0, BM)
     rn = tl.program_id(1) * BN + tl.arange(0, BN)
     acc = tl.zeros((BM, BN), dtype=tl.int32)
@@ -25,7 +25,7 @@ def int8_matmul(a_ptr, b_ptr, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.constexpr
         rk = k0 + tl.arange(0, BK)
         a = tl.load(a_ptr + rm[:, None] * K + rk[None, :],
                     mask=(rm[:, None] < M) & (rk[None, :] < K), other=0)
-        b = tl.load(b_ptr + rk[:, None] * N + rn[None, :],
+        b = tl.load(b_ptr + rk[:, None] * stride_bk + rn[None, :] * stride_bn,
                     mask=(rk[:, None] < K) & (rn[None, :] < N), other=0)
         if CHAIN:
             acc = tl.dot(a, b, acc)
@@ -35,22 +35,35 @@ def int8_matmul(a_ptr, b_ptr, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.constexpr
              mask=(rm[:, None] < M) & (rn[None, :] < N))
 
 
+# On sm_90a the blocks of 64 rows and 32-deep K steps with four or more warps
+# run on wgmma's s8 form (m64nNk32, s32 sums): K-major B (b = w.T, as
+# tutorial 03 takes it) through the pipelined loop's rings when aligned,
+# row-major B staged K-major from registers; the others on the FMA dot.
 @pytest.mark.interpretable
-@pytest.mark.parametrize("m,n,k,bm,bn,bk,chain", [
-    (64, 64, 64, 32, 32, 32, True),
-    (129, 65, 33, 64, 32, 16, True),
-    (48, 80, 200, 16, 16, 64, False),
+@pytest.mark.parametrize("m,n,k,bm,bn,bk,chain,b_major,num_warps", [
+    (64, 64, 64, 32, 32, 32, True, "n", 4),
+    (129, 65, 33, 64, 32, 16, True, "n", 4),
+    (48, 80, 200, 16, 16, 64, False, "n", 4),
+    (256, 256, 512, 128, 128, 64, True, "k", 8),
+    (256, 256, 512, 128, 128, 64, False, "n", 8),
+    (129, 65, 100, 64, 64, 32, True, "k", 4),
+    (129, 65, 100, 64, 64, 32, True, "n", 4),
 ])
-def test_int8_dot_matches_torch_exactly(m, n, k, bm, bn, bk, chain):
+def test_int8_dot_matches_torch_exactly(m, n, k, bm, bn, bk, chain, b_major, num_warps):
     import torch
     gen = torch.Generator().manual_seed(m * n + k)
     a = torch.randint(-128, 128, (m, k), dtype=torch.int8, generator=gen)
-    b = torch.randint(-128, 128, (k, n), dtype=torch.int8, generator=gen)
+    if b_major == "k":
+        b = torch.randint(-128, 128, (n, k), dtype=torch.int8, generator=gen).T
+    else:
+        b = torch.randint(-128, 128, (k, n), dtype=torch.int8, generator=gen)
     want = (a.to(torch.int64) @ b.to(torch.int64)).to(torch.int32)
     dev = device(torch)
     c = torch.zeros((m, n), dtype=torch.int32, device=dev)
+    bd = b.to(dev)
     int8_matmul[(tile.cdiv(m, bm), tile.cdiv(n, bn))](
-        a.to(dev), b.to(dev), c, m, n, k, BM=bm, BN=bn, BK=bk, CHAIN=chain)
+        a.to(dev), bd, c, m, n, k, bd.stride(0), bd.stride(1), BM=bm, BN=bn, BK=bk,
+        CHAIN=chain, num_warps=num_warps)
     assert torch.equal(c.cpu(), want)
 
 

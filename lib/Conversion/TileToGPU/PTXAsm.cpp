@@ -196,6 +196,11 @@ static Type accumulatorStruct(OpBuilder &builder, ArrayRef<Value> acc) {
              : LLVM::LLVMStructType::getLiteral(builder.getContext(), types);
 }
 
+/// The asm output constraint of a wgmma accumulator register: f32 or i32.
+static StringRef accumulatorConstraint(Value acc) {
+  return acc.getType().isInteger(32) ? "=r" : "=f";
+}
+
 StringRef mlir::tile::lowering::getWarpGroupMmaType(Type element) {
   if (element.isF16())
     return "f16";
@@ -207,6 +212,8 @@ StringRef mlir::tile::lowering::getWarpGroupMmaType(Type element) {
     return "e5m2";
   if (element.isF32())
     return "tf32";
+  if (element.isInteger(8))
+    return "s8";
   return "";
 }
 
@@ -224,7 +231,8 @@ warpGroupMma(OpBuilder &builder, Location loc, ArrayRef<Value> acc, Value descA,
   size_t b = count + aCount, scaleD = b + 1;
   asmText << "{\n\t.reg .pred p;\n\tsetp.ne.b32 p, $" << scaleD
           << ", 0;\n\twgmma.mma_async.sync.aligned.m64n" << shape.n << "k"
-          << shape.k << ".f32." << shape.aType << "." << shape.bType << " ";
+          << shape.k << "." << shape.accumulatorType() << "." << shape.aType
+          << "." << shape.bType << " ";
   printOperandList(asmText, 0, count);
   if (aFragment.empty()) {
     asmText << ", $" << count;
@@ -232,7 +240,9 @@ warpGroupMma(OpBuilder &builder, Location loc, ArrayRef<Value> acc, Value descA,
     asmText << ", ";
     printOperandList(asmText, count, aCount);
   }
-  asmText << ", $" << b << ", p, 1, 1";
+  asmText << ", $" << b << ", p";
+  if (!shape.isInteger())
+    asmText << ", 1, 1";
   if (shape.hasTransposeFlags()) {
     if (aFragment.empty())
       asmText << ", " << (transA ? 1 : 0);
@@ -240,7 +250,7 @@ warpGroupMma(OpBuilder &builder, Location loc, ArrayRef<Value> acc, Value descA,
   }
   asmText << ";\n\t}";
   for (size_t i = 0; i < count; ++i)
-    constraintText << "=f,";
+    constraintText << accumulatorConstraint(acc[i]) << ",";
   for (size_t i = 0; i < aCount; ++i)
     constraintText << (aFragment.empty() ? "l," : "r,");
   constraintText << "l,r";
@@ -283,7 +293,7 @@ SmallVector<Value> mlir::tile::lowering::createWarpGroupWait(
   std::string constraints;
   llvm::raw_string_ostream constraintText(constraints);
   for (size_t i = 0; i < count; ++i)
-    constraintText << (i ? "," : "") << "=f";
+    constraintText << (i ? "," : "") << accumulatorConstraint(acc[i]);
   for (size_t i = 0; i < count; ++i)
     constraintText << "," << i;
   auto asmOp = createAsm(builder, loc, accumulatorStruct(builder, acc), acc,

@@ -75,25 +75,30 @@ void createAsyncCopy(OpBuilder &builder, Location loc, Value sharedAddress,
                      Value ptr, Value pred, Value sourceBytes, int64_t bytes);
 
 /// What one wgmma multiplies: an m64 x `n` x `k` tile of A and B elements of
-/// the PTX types `aType` and `bType` (f16 and bf16: k = 16; e4m3 and e5m2:
-/// k = 32; tf32, f32 bits: k = 8), into f32 accumulators.
+/// the PTX types `aType` and `bType` (f16 and bf16: k = 16; e4m3, e5m2 and
+/// s8: k = 32; tf32, f32 bits: k = 8), into f32 accumulators (s8: s32 ones).
 struct WarpGroupMmaShape {
   unsigned n, k;
   StringRef aType, bType;
   /// 8-bit and tf32 operands are read K-major only: the instruction has no
   /// transpose flags for them.
   bool hasTransposeFlags() const { return k == 16; }
+  /// Integer products sum exactly in s32, without the scale immediates of
+  /// the float forms.
+  bool isInteger() const { return aType == "s8"; }
+  StringRef accumulatorType() const { return isInteger() ? "s32" : "f32"; }
 };
 
 /// The wgmma PTX type of an operand element (f16, bf16, e4m3, e5m2; tf32
-/// for f32), or an empty string for an element type the tensor cores do not take.
+/// for f32; s8 for i8, which tile.dot reads as signed), or an empty string
+/// for an element type the tensor cores do not take.
 StringRef getWarpGroupMmaType(Type element);
 
-/// `wgmma.mma_async.sync.aligned.m64<n>k<k>.f32.<aType>.<bType>` of the
-/// accumulators `acc` (f32, tied in and out) with shared-memory operands
-/// described by `descA` and `descB` (i64); `useAcc` (i32) non-zero adds to
-/// the accumulators, zero overwrites them. `transA`/`transB` select M-major A
-/// and N-major B (16-bit operands only).
+/// `wgmma.mma_async.sync.aligned.m64<n>k<k>.<f32|s32>.<aType>.<bType>` of
+/// the accumulators `acc` (f32 or i32, tied in and out) with shared-memory
+/// operands described by `descA` and `descB` (i64); `useAcc` (i32) non-zero
+/// adds to the accumulators, zero overwrites them. `transA`/`transB` select
+/// M-major A and N-major B (16-bit operands only).
 SmallVector<Value> createWarpGroupMma(OpBuilder &builder, Location loc,
                                       ArrayRef<Value> acc, Value descA,
                                       Value descB, Value useAcc,

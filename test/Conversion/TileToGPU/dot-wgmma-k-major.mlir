@@ -7,12 +7,14 @@
 // The wgmma forms that read their operands K-major only, without the
 // transpose immediates of the 16-bit forms: 8-bit floats (m64nNk32, each
 // operand its own type, e4m3 times e5m2 here) and f32 read as tf32
-// (m64nNk8, where the dot says `tf32`). @fp8_ring's and @tf32_ring's operands
+// (m64nNk8, where the dot says `tf32`), and i8 (m64nNk32 in s32, without
+// the float forms' scale immediates). @fp8_ring's and @tf32_ring's operands
 // come K-major from global memory (A and B with K contiguous): the pipelined
 // loop copies them into rings with 16-byte cp.async. @fp8_regs' B has its
 // addresses contiguous along N: it is loaded a byte at a time (still
 // coalesced: the lanes run along N) into the K-run layout, 16 elements of K
-// per thread, which the dot stores K-major with one 16-byte store per run. Without
+// per thread, which the dot stores K-major with one 16-byte store per run;
+// @int8_ring and @int8_regs are the same kernels in i8. Without
 // wgmma (sm_90) the FMA dot widens 8-bit floats to f16 exactly; @ieee's f32
 // dot (no `tf32`) stays exact FMA on sm_90a too.
 
@@ -30,6 +32,11 @@
 // RING: tile.warp_group_dot {{.*}} -> !tile.block<64x64xf32, #[[TF32:.*]]>
 // RING-LABEL: func.func @ieee
 // RING: tile.dot {{.*}} -> !tile.block<64x64xf32, #{{blocked|linear}}
+// RING-LABEL: func.func @int8_ring
+// RING-DAG: tile.ring_alloc : !tile.ring<3, !tile.block<64x64xi8>>
+// RING: tile.warp_group_dot {{.*}}!tile.ring<3, !tile.block<64x64xi8>>{{.*}}!tile.ring<3, !tile.block<64x64xi8>>{{.*}} -> !tile.block<64x64xi32, #[[MMA]]>
+// RING-LABEL: func.func @int8_regs
+// RING: tile.dot {{.*}} : !tile.block<64x64xi8, {{.*}}>, !tile.block<64x64xi8, #[[KMAJOR]]> -> !tile.block<64x64xi32, #[[MMA]]>
 
 // PTX-LABEL: .entry fp8_ring(
 // PTX: cp.async.cg.shared.global [{{.*}}], [{{.*}}], 16
@@ -45,11 +52,21 @@
 // PTX-LABEL: .entry ieee(
 // PTX-NOT: wgmma
 // PTX: fma.rn.f32
+// PTX-LABEL: .entry int8_ring(
+// PTX: cp.async.cg.shared.global [{{.*}}], [{{.*}}], 16
+// PTX: wgmma.mma_async.sync.aligned.m64n64k32.s32.s8.s8 {{.*}}, p;
+// PTX-LABEL: .entry int8_regs(
+// PTX: ld.global.b8
+// PTX-NOT: st.shared.b8
+// PTX: st.shared.v4.b32
+// PTX: wgmma.mma_async.sync.aligned.m64n64k32.s32.s8.s8 {{.*}}, p;
 
 // FMA-NOT: wgmma
 // FMA: cvt.rn.f16x2.e4m3x2
 // FMA: cvt.rn.f16x2.e5m2x2
 // FMA: fma.rn.f32
+// FMA-LABEL: .entry int8_ring(
+// FMA: mul.wide.s16
 
 func.func @fp8_ring(%arg0: !tile.ptr<f8E4M3FN> {tile.divisibility = 16 : i32}, %arg1: !tile.ptr<f8E5M2> {tile.divisibility = 16 : i32}, %arg2: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %arg3: i32 {tile.divisibility = 16 : i32}) {
   %0 = tile.arange 0, 64 : !tile.block<64xi32>
@@ -230,3 +247,92 @@ func.func @ieee(%arg0: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %arg1: !ti
   return
 }
 
+
+func.func @int8_ring(%arg0: !tile.ptr<i8> {tile.divisibility = 16 : i32}, %arg1: !tile.ptr<i8> {tile.divisibility = 16 : i32}, %arg2: !tile.ptr<i32> {tile.divisibility = 16 : i32}, %arg3: i32 {tile.divisibility = 16 : i32}) {
+  %0 = tile.arange 0, 64 : !tile.block<64xi32>
+  %1 = tile.expand_dims %0 {axis = 1 : i32} : !tile.block<64xi32> -> !tile.block<64x1xi32>
+  %2 = tile.splat %arg3 : i32 -> !tile.block<64x1xi32>
+  %3 = tile.muli %1, %2 : !tile.block<64x1xi32>
+  %4 = tile.splat %arg0 : !tile.ptr<i8> -> !tile.block<64x1x!tile.ptr<i8>>
+  %5 = tile.addptr %4, %3 : !tile.block<64x1x!tile.ptr<i8>>, !tile.block<64x1xi32>
+  %6 = tile.expand_dims %0 {axis = 0 : i32} : !tile.block<64xi32> -> !tile.block<1x64xi32>
+  %7 = tile.broadcast %5 : !tile.block<64x1x!tile.ptr<i8>> -> !tile.block<64x64x!tile.ptr<i8>>
+  %8 = tile.broadcast %6 : !tile.block<1x64xi32> -> !tile.block<64x64xi32>
+  %9 = tile.addptr %7, %8 : !tile.block<64x64x!tile.ptr<i8>>, !tile.block<64x64xi32>
+  %10 = tile.expand_dims %0 {axis = 1 : i32} : !tile.block<64xi32> -> !tile.block<64x1xi32>
+  %11 = tile.splat %arg1 : !tile.ptr<i8> -> !tile.block<64x1x!tile.ptr<i8>>
+  %12 = tile.addptr %11, %10 : !tile.block<64x1x!tile.ptr<i8>>, !tile.block<64x1xi32>
+  %13 = tile.expand_dims %0 {axis = 0 : i32} : !tile.block<64xi32> -> !tile.block<1x64xi32>
+  %14 = tile.splat %arg3 : i32 -> !tile.block<1x64xi32>
+  %15 = tile.muli %13, %14 : !tile.block<1x64xi32>
+  %16 = tile.broadcast %12 : !tile.block<64x1x!tile.ptr<i8>> -> !tile.block<64x64x!tile.ptr<i8>>
+  %17 = tile.broadcast %15 : !tile.block<1x64xi32> -> !tile.block<64x64xi32>
+  %18 = tile.addptr %16, %17 : !tile.block<64x64x!tile.ptr<i8>>, !tile.block<64x64xi32>
+  %19 = tile.constant dense<0> : !tile.block<64x64xi32>
+  %20 = arith.constant 0 : i32
+  %21 = arith.constant 64 : i32
+  %35:3 = scf.for %22 = %20 to %arg3 step %21 iter_args(%23 = %9, %24 = %18, %25 = %19) -> (!tile.block<64x64x!tile.ptr<i8>>, !tile.block<64x64x!tile.ptr<i8>>, !tile.block<64x64xi32>) : i32 {
+    %26 = tile.load %23 : !tile.block<64x64x!tile.ptr<i8>>
+    %27 = tile.load %24 : !tile.block<64x64x!tile.ptr<i8>>
+    %28 = tile.dot %26, %27, %25 : !tile.block<64x64xi8>, !tile.block<64x64xi8> -> !tile.block<64x64xi32>
+    %29 = arith.constant 64 : i32
+    %30 = tile.splat %29 : i32 -> !tile.block<64x64xi32>
+    %31 = tile.addptr %23, %30 : !tile.block<64x64x!tile.ptr<i8>>, !tile.block<64x64xi32>
+    %32 = arith.constant 64 : i32
+    %33 = tile.splat %32 : i32 -> !tile.block<64x64xi32>
+    %34 = tile.addptr %24, %33 : !tile.block<64x64x!tile.ptr<i8>>, !tile.block<64x64xi32>
+    scf.yield %31, %34, %28 : !tile.block<64x64x!tile.ptr<i8>>, !tile.block<64x64x!tile.ptr<i8>>, !tile.block<64x64xi32>
+  }
+  %36 = tile.expand_dims %0 {axis = 1 : i32} : !tile.block<64xi32> -> !tile.block<64x1xi32>
+  %37 = arith.constant 64 : i32
+  %38 = tile.splat %37 : i32 -> !tile.block<64x1xi32>
+  %39 = tile.muli %36, %38 : !tile.block<64x1xi32>
+  %40 = tile.splat %arg2 : !tile.ptr<i32> -> !tile.block<64x1x!tile.ptr<i32>>
+  %41 = tile.addptr %40, %39 : !tile.block<64x1x!tile.ptr<i32>>, !tile.block<64x1xi32>
+  %42 = tile.expand_dims %0 {axis = 0 : i32} : !tile.block<64xi32> -> !tile.block<1x64xi32>
+  %43 = tile.broadcast %41 : !tile.block<64x1x!tile.ptr<i32>> -> !tile.block<64x64x!tile.ptr<i32>>
+  %44 = tile.broadcast %42 : !tile.block<1x64xi32> -> !tile.block<64x64xi32>
+  %45 = tile.addptr %43, %44 : !tile.block<64x64x!tile.ptr<i32>>, !tile.block<64x64xi32>
+  tile.store %45, %35#2 : !tile.block<64x64x!tile.ptr<i32>>
+  return
+}
+
+func.func @int8_regs(%arg0: !tile.ptr<i8> {tile.divisibility = 16 : i32}, %arg1: !tile.ptr<i8> {tile.divisibility = 16 : i32}, %arg2: !tile.ptr<i32> {tile.divisibility = 16 : i32}) {
+  %0 = tile.arange 0, 64 : !tile.block<64xi32>
+  %1 = tile.expand_dims %0 {axis = 1 : i32} : !tile.block<64xi32> -> !tile.block<64x1xi32>
+  %2 = arith.constant 64 : i32
+  %3 = tile.splat %2 : i32 -> !tile.block<64x1xi32>
+  %4 = tile.muli %1, %3 : !tile.block<64x1xi32>
+  %5 = tile.splat %arg0 : !tile.ptr<i8> -> !tile.block<64x1x!tile.ptr<i8>>
+  %6 = tile.addptr %5, %4 : !tile.block<64x1x!tile.ptr<i8>>, !tile.block<64x1xi32>
+  %7 = tile.expand_dims %0 {axis = 0 : i32} : !tile.block<64xi32> -> !tile.block<1x64xi32>
+  %8 = tile.broadcast %6 : !tile.block<64x1x!tile.ptr<i8>> -> !tile.block<64x64x!tile.ptr<i8>>
+  %9 = tile.broadcast %7 : !tile.block<1x64xi32> -> !tile.block<64x64xi32>
+  %10 = tile.addptr %8, %9 : !tile.block<64x64x!tile.ptr<i8>>, !tile.block<64x64xi32>
+  %11 = tile.load %10 : !tile.block<64x64x!tile.ptr<i8>>
+  %12 = tile.expand_dims %0 {axis = 1 : i32} : !tile.block<64xi32> -> !tile.block<64x1xi32>
+  %13 = arith.constant 64 : i32
+  %14 = tile.splat %13 : i32 -> !tile.block<64x1xi32>
+  %15 = tile.muli %12, %14 : !tile.block<64x1xi32>
+  %16 = tile.splat %arg1 : !tile.ptr<i8> -> !tile.block<64x1x!tile.ptr<i8>>
+  %17 = tile.addptr %16, %15 : !tile.block<64x1x!tile.ptr<i8>>, !tile.block<64x1xi32>
+  %18 = tile.expand_dims %0 {axis = 0 : i32} : !tile.block<64xi32> -> !tile.block<1x64xi32>
+  %19 = tile.broadcast %17 : !tile.block<64x1x!tile.ptr<i8>> -> !tile.block<64x64x!tile.ptr<i8>>
+  %20 = tile.broadcast %18 : !tile.block<1x64xi32> -> !tile.block<64x64xi32>
+  %21 = tile.addptr %19, %20 : !tile.block<64x64x!tile.ptr<i8>>, !tile.block<64x64xi32>
+  %22 = tile.load %21 : !tile.block<64x64x!tile.ptr<i8>>
+  %23 = tile.expand_dims %0 {axis = 1 : i32} : !tile.block<64xi32> -> !tile.block<64x1xi32>
+  %24 = arith.constant 64 : i32
+  %25 = tile.splat %24 : i32 -> !tile.block<64x1xi32>
+  %26 = tile.muli %23, %25 : !tile.block<64x1xi32>
+  %27 = tile.splat %arg2 : !tile.ptr<i32> -> !tile.block<64x1x!tile.ptr<i32>>
+  %28 = tile.addptr %27, %26 : !tile.block<64x1x!tile.ptr<i32>>, !tile.block<64x1xi32>
+  %29 = tile.expand_dims %0 {axis = 0 : i32} : !tile.block<64xi32> -> !tile.block<1x64xi32>
+  %30 = tile.broadcast %28 : !tile.block<64x1x!tile.ptr<i32>> -> !tile.block<64x64x!tile.ptr<i32>>
+  %31 = tile.broadcast %29 : !tile.block<1x64xi32> -> !tile.block<64x64xi32>
+  %32 = tile.addptr %30, %31 : !tile.block<64x64x!tile.ptr<i32>>, !tile.block<64x64xi32>
+  %33 = tile.constant dense<0> : !tile.block<64x64xi32>
+  %34 = tile.dot %11, %22, %33 : !tile.block<64x64xi8>, !tile.block<64x64xi8> -> !tile.block<64x64xi32>
+  tile.store %32, %34 : !tile.block<64x64x!tile.ptr<i32>>
+  return
+}

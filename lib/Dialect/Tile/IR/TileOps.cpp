@@ -946,11 +946,11 @@ LogicalResult ScanOp::verify() {
 //===----------------------------------------------------------------------===//
 
 /// The checks `tile.dot` and `tile.warp_group_dot` share: a[M x K] * b[K x N]
-/// + acc[M x N] with one input element type and an f32 accumulator.
-/// The element rules: f16, bf16 or f32 inputs with an f32 accumulator; and,
-/// where `fmaTypes` (tile.dot, whose FMA path takes them), i8 inputs with an
-/// i32 accumulator and f64 inputs with an f64 one. `batched`: rank-3
-/// operands (a batch of products) are allowed too.
+/// + acc[M x N] with one input element type (or two 8-bit float ones).
+/// The element rules: f16, bf16, f32 or 8-bit float inputs with an f32
+/// accumulator, i8 inputs with an i32 one; and, where `fmaTypes` (tile.dot,
+/// whose FMA path takes them), f64 inputs with an f64 accumulator. `batched`:
+/// rank-3 operands (a batch of products) are allowed too.
 static LogicalResult verifyDotShapes(Operation *op, BlockType a, BlockType b,
                                      BlockType acc, bool fmaTypes = false,
                                      bool batched = false) {
@@ -985,7 +985,7 @@ static LogicalResult verifyDotShapes(Operation *op, BlockType a, BlockType b,
   Type want;
   if (element.isF16() || element.isBF16() || element.isF32() || float8)
     want = Float32Type::get(op->getContext());
-  else if (fmaTypes && element.isInteger(8))
+  else if (element.isInteger(8))
     want = IntegerType::get(op->getContext(), 32);
   else if (fmaTypes && element.isF64())
     want = element;
@@ -994,7 +994,7 @@ static LogicalResult verifyDotShapes(Operation *op, BlockType a, BlockType b,
            << "inputs must be f16, bf16, f32 or 8-bit floats (f32 "
               "accumulator)"
            << (fmaTypes ? ", i8 (i32 accumulator) or f64 (f64 accumulator)"
-                        : "")
+                        : " or i8 (i32 accumulator)")
            << ", not " << element;
   if (acc.getElementType() != want)
     return op->emitOpError()

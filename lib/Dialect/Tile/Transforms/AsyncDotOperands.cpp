@@ -58,7 +58,7 @@ bool isZero(Value value) {
 
 /// Whether a ring of `load`'s blocks can hold operand `operand` (0: A, 1: B)
 /// of a wgmma dot: f16/bf16 ones either way (the ring stores them along the
-/// dimension the load's registers run), 8-bit floats and f32 (tf32) only
+/// dimension the load's registers run), 8-bit ones and f32 (tf32) only
 /// where that dimension is K, since wgmma reads them K-major only, and
 /// 8-bit ones only where the addresses let cp.async copy 4 bytes or more
 /// along K (byte copies would be synchronous: the dot's own staging stores
@@ -67,7 +67,7 @@ bool fitsRing(AxisInfoAnalysis &axisInfo, LoadOp load, unsigned operand) {
   Type element = cast<BlockType>(load.getType()).getElementType();
   if (element.isF16() || element.isBF16())
     return true;
-  if (!isFloat8Type(element) && !element.isF32())
+  if (!isFloat8Type(element) && !element.isInteger(8) && !element.isF32())
     return false;
   auto type = cast<BlockType>(load.getType());
   auto layout =

@@ -91,18 +91,20 @@ MmaLayoutAttr mlir::tile::getMmaLayout(DotOp dot, unsigned numWarps,
   Type element = aType.getElementType();
   // wgmma multiplies single matrices: a batched (rank-3) dot runs on FMA.
   // It takes f16 or bf16 operands 16 deep, 8-bit floats (e4m3 and e5m2,
-  // mixed as well) 32 deep, and f32 ones read as tf32 (where the dot allows
-  // it) 8 deep.
+  // mixed as well) and int8 ones 32 deep, and f32 ones read as tf32 (where
+  // the dot allows it) 8 deep; int8 sums in i32, the others in f32.
   bool float8 = isFloat8Type(element) && isFloat8Type(bType.getElementType());
   bool sixteenBit = (element.isF16() || element.isBF16()) &&
                     bType.getElementType() == element;
   bool tf32 = element.isF32() && dot.getTf32();
-  if (aType.getRank() != 2 || !(float8 || sixteenBit || tf32) ||
-      !cType.getElementType().isF32())
+  bool int8 = element.isInteger(8) && bType.getElementType() == element;
+  Type sum = cType.getElementType();
+  if (aType.getRank() != 2 || !(float8 || sixteenBit || tf32 || int8) ||
+      !(int8 ? sum.isInteger(32) : sum.isF32()))
     return {};
   int64_t m = cType.getShape()[0], n = cType.getShape()[1];
   int64_t k = aType.getShape()[1];
-  unsigned depth = float8 ? 32 : tf32 ? 8 : 16;
+  unsigned depth = float8 || int8 ? 32 : tf32 ? 8 : 16;
   if (m % 64 != 0 || n % 8 != 0 || k % depth != 0)
     return {};
   // Warpgroups along the rows while there are 64-row tiles for them, the

@@ -647,8 +647,9 @@ def Tile_DotOp : Tile_Op<"dot", [Pure,
     result: products are accumulated in f32. Or both are 8-bit floats
     (f8E4M3FN, f8E5M2, one kind each), with an f32 accumulator: wgmma
     multiplies them as they are, the FMA lowering in f16 (exactly). Or both
-    are i8, with an i32 accumulator and result (Triton's int8 dot): exact,
-    wrapping as i32 arithmetic does. Or both are f64, accumulated in f64.
+    are i8, read as signed, with an i32 accumulator and result (Triton's
+    int8 dot; wgmma's s8 form on sm_90a): exact, wrapping as i32 arithmetic
+    does. Or both are f64, accumulated in f64.
 
     `tf32` (f32 inputs only; Triton's `input_precision="tf32"`, its default)
     lets the tensor cores read the inputs as tf32: wgmma's k8 form, which
@@ -766,8 +767,10 @@ def Tile_WarpGroupDotOp : Tile_Op<"warp_group_dot", [
     16-bit block already in the registers wgmma reads A from: the
     accumulator layout of the dot's warps (`#tile.mma` version 3, the same
     warps, one warp column, instruction columns a multiple of 16 that
-    divides K). The copies into the slots must have been waited for; the
-    op's barrier makes every thread's copies visible.
+    divides K). The element types are `tile.dot`'s wgmma ones: f16 or bf16,
+    8-bit floats or f32 (read as tf32) with an f32 accumulator, i8 with an
+    i32 one. The copies into the slots must have been waited for; the op's
+    barrier makes every thread's copies visible.
 
     ```mlir
     %d = tile.warp_group_dot %a[%i], %b[%i], %c
@@ -782,9 +785,9 @@ def Tile_WarpGroupDotOp : Tile_Op<"warp_group_dot", [
   // The optional slot last: the result type is inferred from a fixed
   // operand position.
   let arguments = (ins AnyTypeOf<[Tile_Ring, Tile_FloatBlock]>:$a,
-                       Tile_Ring:$b, I32:$b_slot, Tile_FloatBlock:$acc,
+                       Tile_Ring:$b, I32:$b_slot, Tile_ScalarBlock:$acc,
                        Optional<I32>:$a_slot);
-  let results = (outs Tile_FloatBlock:$result);
+  let results = (outs Tile_ScalarBlock:$result);
   let assemblyFormat = [{
     $a (`[` $a_slot^ `]`)? `,` $b `[` $b_slot `]` `,` $acc attr-dict `:`
     qualified(type($a)) `,` qualified(type($b)) `->` type($acc)
