@@ -101,6 +101,16 @@ void KernelEmitter::placeRings() {
 
 LogicalResult KernelEmitter::emitAsyncCopy(AsyncCopyOp op) {
   Location loc = op.getLoc();
+  // The slot this copy fills was read by the previous iteration's groups:
+  // each warp has waited for them (or waits now), and the barrier tells
+  // every warp so.
+  if (copiesNeedBarrier) {
+    if (llvm::any_of(asyncMmaResults,
+                     [](Value value) { return isa<BlockArgument>(value); }))
+      waitForAsyncMma(loc);
+    gpu::BarrierOp::create(builder, loc);
+    copiesNeedBarrier = false;
+  }
   auto ptrType = cast<BlockType>(op.getPtr().getType());
   // 8-bit floats are copied as their bits.
   Type element =

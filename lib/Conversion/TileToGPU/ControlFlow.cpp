@@ -130,13 +130,25 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
   scalars.map(op.getInductionVar(), newFor.getInductionVar());
   unflatten(op.getRegionIterArgs(), newFor.getRegionIterArgs());
   // The previous iteration's wgmma may still be running when the body
-  // starts: its first barrier waits.
+  // starts: its first barrier waits, or the first op that reads an iter_arg
+  // carrying a result it writes (defersToReaders).
   asyncMmaPending = asyncMma;
+  asyncMmaResults.clear();
+  copiesNeedBarrier = false;
+  auto yield = cast<scf::YieldOp>(body->getTerminator());
+  for (auto [arg, value] :
+       llvm::zip(op.getRegionIterArgs(), yield.getOperands()))
+    if (Operation *def = value.getDefiningOp();
+        def && def->getBlock() == body && defersToReaders(def))
+      asyncMmaResults.push_back(arg);
+  asyncMmaReadsScratch =
+      asyncMma && llvm::any_of(body->without_terminator(), [](Operation &op) {
+        return isa<DotOp>(op) && defersWarpGroupWait(&op);
+      });
   pushScope();
   for (Operation &inner : body->without_terminator())
     if (failed(emitOp(&inner)))
       return failure();
-  auto yield = cast<scf::YieldOp>(body->getTerminator());
   SmallVector<Value> yielded = flatten(yield.getOperands());
   // Results yielded while wgmma writes them are in flight after the loop.
   SmallVector<Value> inFlightResults;

@@ -357,6 +357,22 @@ LogicalResult KernelEmitter::emitWarpGroupDot(DotOp op, MmaLayoutAttr mma) {
       aType.getElementType(), bType.getElementType(), op.getAcc());
 }
 
+/// Whether an earlier `tile.warp_group_dot` of `op`'s block, with no
+/// `tile.async_wait` after it, has made the ring copies visible to every
+/// thread already (its fence and barrier): `op`'s slots were complete at the
+/// same wait (tile-async-dot-operands waits once for the dots between two
+/// commits, as attention's two products are).
+static bool copiesVisibleFromEarlierDot(WarpGroupDotOp op) {
+  for (Operation *prev = op->getPrevNode(); prev; prev = prev->getPrevNode()) {
+    if (isa<WarpGroupDotOp>(prev))
+      return true;
+    if (prev->walk([](AsyncWaitOp) { return WalkResult::interrupt(); })
+            .wasInterrupted())
+      return false;
+  }
+  return false;
+}
+
 LogicalResult KernelEmitter::emitWarpGroupDot(WarpGroupDotOp op) {
   Location loc = op.getLoc();
   auto mma = cast<MmaLayoutAttr>(cast<BlockType>(op.getType()).getEncoding());
@@ -374,10 +390,6 @@ LogicalResult KernelEmitter::emitWarpGroupDot(WarpGroupDotOp op) {
   SmallVector<SmallVector<Value, 4>> aFragments;
   if (!aRing)
     aFragments = registerFragments(op.getA(), a.rows, a.cols);
-  // Every thread's copies into the slots are complete (tile.async_wait);
-  // the fence hands them to the async proxy the tensor cores read through,
-  // and the barrier makes all threads' copies visible.
-  createSideEffectAsm(builder, loc, "fence.proxy.async.shared::cta;");
   // In a K loop where the only group in flight is this dot's previous
   // iteration, that group keeps running through the barrier and into this
   // dot (which accumulates onto its registers, as wgmma allows): it is
@@ -385,10 +397,34 @@ LogicalResult KernelEmitter::emitWarpGroupDot(WarpGroupDotOp op) {
   // never drain between iterations.
   bool overlap =
       defersWarpGroupWait(op) && asyncMmaPending && asyncMmaResults.empty();
-  if (overlap)
-    gpu::BarrierOp::create(builder, loc);
-  else
-    barrier(loc); // waits for what is in flight first
+  // Groups of the previous iteration that other ops read later (attention's
+  // p @ v) keep running too, where they read only rings and registers and
+  // this dot does not read their results: this dot's wait covers them.
+  bool carried = asyncMmaPending && !asyncMmaReadsScratch &&
+                 !asyncMmaResults.empty() &&
+                 llvm::all_of(asyncMmaResults,
+                              [&](Value value) {
+                                auto arg = dyn_cast<BlockArgument>(value);
+                                return arg && arg.getOwner() == op->getBlock();
+                              }) &&
+                 llvm::none_of(op->getOperands(), [&](Value operand) {
+                   return llvm::is_contained(asyncMmaResults, operand);
+                 });
+  if (copiesVisibleFromEarlierDot(op)) {
+    if (!overlap && !carried)
+      waitForAsyncMma(loc);
+  } else {
+    // Every thread's copies into the slots are complete (tile.async_wait);
+    // the fence hands them to the async proxy the tensor cores read
+    // through, and the barrier makes all threads' copies visible.
+    createSideEffectAsm(builder, loc, "fence.proxy.async.shared::cta;");
+    if (overlap || carried) {
+      gpu::BarrierOp::create(builder, loc);
+      copiesNeedBarrier |= carried;
+    } else {
+      barrier(loc); // waits for what is in flight first
+    }
+  }
   auto slotStart = [&](TypedValue<RingType> ring, Value slot,
                        const StagedMatrix &matrix) -> Value {
     Value offset = arith::AddIOp::create(
@@ -413,6 +449,7 @@ LogicalResult KernelEmitter::emitWarpGroupDot(WarpGroupDotOp op) {
     // the slots it read.
     createSideEffectAsm(builder, loc, "wgmma.wait_group.sync.aligned 1;");
     gpu::BarrierOp::create(builder, loc);
+    copiesNeedBarrier = false;
   }
   return success();
 }
@@ -489,6 +526,7 @@ LogicalResult KernelEmitter::issueWarpGroupMma(
   registers[product] = std::move(result);
   asyncMmaPending = true;
   asyncMmaResults.push_back(product);
+  asyncMmaReadsScratch |= isa<DotOp>(op);
   if (!defersWarpGroupWait(op))
     waitForAsyncMma(loc);
   return success();
@@ -502,8 +540,11 @@ bool mlir::tile::lowering::defersWarpGroupWait(Operation *op) {
   auto loop = dyn_cast<scf::ForOp>(op->getParentOp());
   if (!mma || mma.getVersion() != 3 || !loop)
     return false;
-  // Only the next iteration's dots may read the result, as their
-  // accumulator: anything else would read registers wgmma is writing.
+  // Only the next iteration reads the result: its dots, as their
+  // accumulator (which wgmma chains onto the registers in flight), or
+  // only other ops (which wait before they read it).
+  if (defersToReaders(op))
+    return true;
   for (OpOperand &use : op->getUses()) {
     if (!isa<scf::YieldOp>(use.getOwner()))
       return false;
@@ -525,6 +566,40 @@ bool mlir::tile::lowering::defersWarpGroupWait(Operation *op) {
   return true;
 }
 
+bool mlir::tile::lowering::defersToReaders(Operation *op) {
+  auto loop = dyn_cast<scf::ForOp>(op->getParentOp());
+  if (!isa<DotOp, WarpGroupDotOp>(op) || !loop || op->use_empty())
+    return false;
+  auto mma = dyn_cast_or_null<MmaLayoutAttr>(
+      cast<BlockType>(op->getResult(0).getType()).getEncoding());
+  if (!mma || mma.getVersion() != 3)
+    return false;
+  return llvm::all_of(op->getUses(), [&](OpOperand &use) {
+    if (!isa<scf::YieldOp>(use.getOwner()))
+      return false;
+    BlockArgument carried = loop.getRegionIterArgs()[use.getOperandNumber()];
+    return llvm::none_of(carried.getUsers(), [](Operation *user) {
+      return isa<DotOp, WarpGroupDotOp>(user);
+    });
+  });
+}
+
+void KernelEmitter::waitIfReadingAsyncMma(Operation *op) {
+  if (!asyncMmaPending || asyncMmaResults.empty())
+    return;
+  // A dot chains its group onto an accumulator in flight.
+  Value chained;
+  if (auto dot = dyn_cast<DotOp>(op))
+    chained = dot.getAcc();
+  else if (auto dot = dyn_cast<WarpGroupDotOp>(op))
+    chained = dot.getAcc();
+  for (Value operand : op->getOperands())
+    if (operand != chained && llvm::is_contained(asyncMmaResults, operand)) {
+      waitForAsyncMma(op->getLoc());
+      return;
+    }
+}
+
 void KernelEmitter::waitForAsyncMma(Location loc) {
   if (!asyncMmaPending)
     return;
@@ -543,5 +618,6 @@ void KernelEmitter::waitForAsyncMma(Location loc) {
     }
   }
   asyncMmaPending = false;
+  asyncMmaReadsScratch = false;
   asyncMmaResults.clear();
 }

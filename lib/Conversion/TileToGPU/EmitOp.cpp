@@ -36,6 +36,7 @@ LogicalResult KernelEmitter::emitOp(Operation *op) {
   // A region runs or not at run time: what is pending is waited for first.
   if (op->getNumRegions() > 0)
     waitForAsyncMma(loc);
+  waitIfReadingAsyncMma(op);
   if (auto forOp = dyn_cast<scf::ForOp>(op))
     return emitFor(forOp);
   if (auto ifOp = dyn_cast<scf::IfOp>(op))

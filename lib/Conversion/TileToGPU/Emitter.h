@@ -324,6 +324,7 @@ private:
   void barrier(Location loc) {
     waitForAsyncMma(loc);
     gpu::BarrierOp::create(builder, loc);
+    copiesNeedBarrier = false;
   }
   /// Writes the registers of a block in `layout` to shared memory at their
   /// row-major indices (vectorized along runs of the last dimension).
@@ -456,8 +457,20 @@ private:
   /// commits without waiting (the next iteration's loads then overlap the
   /// math) and the next barrier, region or the loop's end waits.
   bool asyncMmaPending = false;
-  /// The blocks whose registers such a group is still writing.
+  /// The blocks whose registers such a group is still writing: its results,
+  /// and at the start of a loop body the iter_args that carry the previous
+  /// iteration's deferred results (`isCarriedInFlight`).
   SmallVector<Value> asyncMmaResults;
+  /// Whether a group in flight reads operands staged in the scratch space,
+  /// which the next barrier's users may overwrite.
+  bool asyncMmaReadsScratch = false;
+  /// Whether a barrier was passed while the previous iteration's groups were
+  /// in flight: their slots are then free only after a barrier that follows
+  /// their wait, which the next copy into a ring places.
+  bool copiesNeedBarrier = false;
+  /// Waits for the groups in flight first where `op` reads their registers
+  /// (other than as the accumulator a dot chains onto them).
+  void waitIfReadingAsyncMma(Operation *op);
 
   // Memoized evaluations, scoped by region so that a value computed inside a
   // loop body is never used after the loop.
@@ -504,6 +517,11 @@ private:
 /// loop, and only the next iteration's dots read its result, as their
 /// accumulator.
 bool defersWarpGroupWait(Operation *op);
+/// Whether `op` (one that `defersWarpGroupWait`) leaves its group running
+/// into the next iteration for ops other than dots to read: its result
+/// carried to them, and waited for where they first read it or where
+/// another dot waits (attention's p @ v, rescaled after the next q @ k^T).
+bool defersToReaders(Operation *op);
 
 /// Fails, with an error at `op`, where `op` computes on 8-bit floats (other
 /// than casting, selecting or naming a constant).

@@ -220,3 +220,103 @@ func.func @ring_loop_k_major_b(%a: !tile.ptr<f16> {tile.divisibility = 16 : i32}
   tile.store %cp, %acc#0 : !tile.block<128x128x!tile.ptr<f32>>
   return
 }
+
+// Attention's loop: q @ k^T (q in registers, K from a ring), the softmax on
+// its accumulator, then p @ v onto the rescaled accumulator (p in
+// registers, V from a ring). One wait and one barrier make both dots'
+// slots visible (no copy is committed between the dots). The second
+// product keeps running into the next iteration: the first dot's wait
+// retires it and the accumulator it writes is read only after that wait
+// (threaded through it); a barrier before the copies, which overwrite the
+// slots it read, tells every warp so, as Triton's loop does.
+// RING-LABEL: func.func @attention_loop
+// RING: scf.for
+// RING: tile.async_wait {pending = 2 : i32}
+// RING-NEXT: tile.warp_group_dot
+// RING-NOT: tile.async_wait
+// RING: tile.warp_group_dot
+// RING: tile.async_copy
+// PTX-LABEL: .entry attention_loop
+// PTX: cp.async.wait_group 2;
+// PTX: fence.proxy.async.shared::cta;
+// PTX: bar.sync 0;
+// PTX: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16
+// PTX: wgmma.commit_group.sync.aligned;
+// PTX: wgmma.wait_group.sync.aligned 0;
+// PTX-NOT: bar.sync
+// PTX-NOT: fence.proxy.async
+// PTX: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16
+// PTX: wgmma.commit_group.sync.aligned;
+// PTX-NOT: wgmma.wait_group
+// PTX: bar.sync 0;
+// PTX-NOT: wgmma.wait_group
+// PTX: cp.async.cg.shared.global
+// PTX: bra {{.*}}$L__BB
+// PTX: wgmma.wait_group.sync.aligned 0;
+func.func @attention_loop(%arg0: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %arg1: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %arg2: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %arg3: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %arg4: i32 {tile.divisibility = 16 : i32}) {
+  %0 = tile.constant dense<64> : !tile.block<64x1xi32>
+  %1 = tile.constant dense<-1.000000e+09> : !tile.block<128x64xf32>
+  %2 = tile.constant dense<64> : !tile.block<1x64xi32>
+  %3 = tile.constant dense<64> : !tile.block<128x1xi32>
+  %c0_i32 = arith.constant 0 : i32
+  %4 = tile.constant dense<0.000000e+00> : !tile.block<128xf32>
+  %5 = tile.constant dense<0.000000e+00> : !tile.block<128x64xf32>
+  %c64_i32 = arith.constant 64 : i32
+  %6 = tile.arange 0, 128 : !tile.block<128xi32>
+  %7 = tile.arange 0, 64 : !tile.block<64xi32>
+  %8 = tile.expand_dims %6 {axis = 1 : i32} : !tile.block<128xi32> -> !tile.block<128x1xi32>
+  %9 = tile.muli %8, %3 : !tile.block<128x1xi32>
+  %10 = tile.splat %arg0 : !tile.ptr<f16> -> !tile.block<128x1x!tile.ptr<f16>>
+  %11 = tile.addptr %10, %9 : !tile.block<128x1x!tile.ptr<f16>>, !tile.block<128x1xi32>
+  %12 = tile.expand_dims %7 {axis = 0 : i32} : !tile.block<64xi32> -> !tile.block<1x64xi32>
+  %13 = tile.broadcast %11 : !tile.block<128x1x!tile.ptr<f16>> -> !tile.block<128x64x!tile.ptr<f16>>
+  %14 = tile.broadcast %12 : !tile.block<1x64xi32> -> !tile.block<128x64xi32>
+  %15 = tile.addptr %13, %14 : !tile.block<128x64x!tile.ptr<f16>>, !tile.block<128x64xi32>
+  %16 = tile.load %15   : !tile.block<128x64x!tile.ptr<f16>>
+  %17:2 = scf.for %arg5 = %c0_i32 to %arg4 step %c64_i32 iter_args(%arg6 = %5, %arg7 = %4) -> (!tile.block<128x64xf32>, !tile.block<128xf32>)  : i32 {
+    %22 = tile.splat %arg5 : i32 -> !tile.block<64xi32>
+    %23 = tile.addi %22, %7 : !tile.block<64xi32>
+    %24 = tile.expand_dims %23 {axis = 0 : i32} : !tile.block<64xi32> -> !tile.block<1x64xi32>
+    %25 = tile.muli %24, %2 : !tile.block<1x64xi32>
+    %26 = tile.splat %arg1 : !tile.ptr<f16> -> !tile.block<1x64x!tile.ptr<f16>>
+    %27 = tile.addptr %26, %25 : !tile.block<1x64x!tile.ptr<f16>>, !tile.block<1x64xi32>
+    %28 = tile.expand_dims %7 {axis = 1 : i32} : !tile.block<64xi32> -> !tile.block<64x1xi32>
+    %29 = tile.broadcast %27 : !tile.block<1x64x!tile.ptr<f16>> -> !tile.block<64x64x!tile.ptr<f16>>
+    %30 = tile.broadcast %28 : !tile.block<64x1xi32> -> !tile.block<64x64xi32>
+    %31 = tile.addptr %29, %30 : !tile.block<64x64x!tile.ptr<f16>>, !tile.block<64x64xi32>
+    %32 = tile.load %31   : !tile.block<64x64x!tile.ptr<f16>>
+    %33 = tile.dot %16, %32, %5 : !tile.block<128x64xf16>, !tile.block<64x64xf16> -> !tile.block<128x64xf32>
+    %34 = tile.broadcast %8 : !tile.block<128x1xi32> -> !tile.block<128x64xi32>
+    %35 = tile.broadcast %24 : !tile.block<1x64xi32> -> !tile.block<128x64xi32>
+    %36 = tile.cmpi sge, %34, %35 : !tile.block<128x64xi32>
+    %37 = tile.select %36, %33, %1 : !tile.block<128x64xf32>
+    %38 = tile.reduce  maxnum %37 {axis = 1 : i32} : !tile.block<128x64xf32> -> !tile.block<128xf32>
+    %39 = tile.maxnumf %arg7, %38 : !tile.block<128xf32>
+    %40 = tile.expand_dims %39 {axis = 1 : i32} : !tile.block<128xf32> -> !tile.block<128x1xf32>
+    %41 = tile.broadcast %40 : !tile.block<128x1xf32> -> !tile.block<128x64xf32>
+    %42 = tile.subf %37, %41 : !tile.block<128x64xf32>
+    %43 = tile.exp2 %42 : !tile.block<128x64xf32>
+    %44 = tile.subf %arg7, %39 : !tile.block<128xf32>
+    %45 = tile.exp2 %44 : !tile.block<128xf32>
+    %46 = tile.expand_dims %23 {axis = 1 : i32} : !tile.block<64xi32> -> !tile.block<64x1xi32>
+    %47 = tile.muli %46, %0 : !tile.block<64x1xi32>
+    %48 = tile.splat %arg2 : !tile.ptr<f16> -> !tile.block<64x1x!tile.ptr<f16>>
+    %49 = tile.addptr %48, %47 : !tile.block<64x1x!tile.ptr<f16>>, !tile.block<64x1xi32>
+    %50 = tile.broadcast %49 : !tile.block<64x1x!tile.ptr<f16>> -> !tile.block<64x64x!tile.ptr<f16>>
+    %51 = tile.broadcast %12 : !tile.block<1x64xi32> -> !tile.block<64x64xi32>
+    %52 = tile.addptr %50, %51 : !tile.block<64x64x!tile.ptr<f16>>, !tile.block<64x64xi32>
+    %53 = tile.load %52   : !tile.block<64x64x!tile.ptr<f16>>
+    %54 = tile.cast %43 : !tile.block<128x64xf32> to !tile.block<128x64xf16>
+    %55 = tile.expand_dims %45 {axis = 1 : i32} : !tile.block<128xf32> -> !tile.block<128x1xf32>
+    %56 = tile.broadcast %55 : !tile.block<128x1xf32> -> !tile.block<128x64xf32>
+    %57 = tile.mulf %arg6, %56 : !tile.block<128x64xf32>
+    %58 = tile.dot %54, %53, %57 : !tile.block<128x64xf16>, !tile.block<64x64xf16> -> !tile.block<128x64xf32>
+    scf.yield %58, %39 : !tile.block<128x64xf32>, !tile.block<128xf32>
+  }
+  %18 = tile.splat %arg3 : !tile.ptr<f32> -> !tile.block<128x1x!tile.ptr<f32>>
+  %19 = tile.addptr %18, %9 : !tile.block<128x1x!tile.ptr<f32>>, !tile.block<128x1xi32>
+  %20 = tile.broadcast %19 : !tile.block<128x1x!tile.ptr<f32>> -> !tile.block<128x64x!tile.ptr<f32>>
+  %21 = tile.addptr %20, %14 : !tile.block<128x64x!tile.ptr<f32>>, !tile.block<128x64xi32>
+  tile.store %21, %17#0  : !tile.block<128x64x!tile.ptr<f32>>
+  return
+}

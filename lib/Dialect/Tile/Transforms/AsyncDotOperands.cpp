@@ -43,6 +43,18 @@ struct OperandChain {
   SmallVector<ConvertLayoutOp> conversions;
 };
 
+/// Whether a copy group is committed between `from` and `to`, ops of one
+/// block, `from` first.
+bool committedBetween(Operation *from, Operation *to) {
+  for (Operation *op = from->getNextNode(); op && op != to;
+       op = op->getNextNode())
+    if (op->walk([](AsyncCommitGroupOp) {
+            return WalkResult::interrupt();
+          }).wasInterrupted())
+      return true;
+  return false;
+}
+
 bool isZero(Value value) {
   if (auto splat = value.getDefiningOp<SplatOp>())
     value = splat.getSrc();
@@ -204,6 +216,9 @@ void rewrite(scf::ForOp loop, ArrayRef<PipelinedDot> dots) {
   unsigned copiesPerIteration = 0;
   for (const PipelinedDot &entry : dots)
     copiesPerIteration += entry.a ? 2 : 1;
+  // The dot after which no copy has been committed: a later dot's slots were
+  // complete at its wait already (attention's p @ v after q @ k^T).
+  Operation *waited = nullptr;
   for (const PipelinedDot &entry : dots) {
     PipelinedDot pipelined = entry;
     DotOp dot = pipelined.dot;
@@ -214,14 +229,16 @@ void rewrite(scf::ForOp loop, ArrayRef<PipelinedDot> dots) {
     }
     Value ringB = moveToRing(pipelined.b);
     builder.setInsertionPoint(dot);
-    AsyncWaitOp::create(builder, dot.getLoc(),
-                        copiesPerIteration * (stages - 2));
+    if (!waited || committedBetween(waited, dot))
+      AsyncWaitOp::create(builder, dot.getLoc(),
+                          copiesPerIteration * (stages - 2));
     Value product = WarpGroupDotOp::create(
         builder, dot.getLoc(), dot.getType(), a, ringB,
         grown.getRegionIterArgs()[pipelined.b.args.front()], dot.getAcc(),
         aSlot);
     dot.replaceAllUsesWith(product);
     dot.erase();
+    waited = product.getDefiningOp();
     for (OperandChain *chain :
          {pipelined.a ? &*pipelined.a : nullptr, &pipelined.b})
       if (chain)

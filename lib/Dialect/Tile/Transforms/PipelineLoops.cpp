@@ -10,9 +10,15 @@
 // The schedule: the loads that reach a dot (directly or through elementwise
 // ops and conversions), with everything in the body they depend on, go to
 // stage 0; the rest of the body to the last stage, which the loop body runs
-// first (see the schedule below). MLIR's loop pipeliner
-// (scf::pipelineForLoop) then rotates the loop; iterations past the end in
-// the prologue and the epilogue are predicated: their loads are masked off.
+// first (see the schedule below). A stage-0 value the last stage uses too is
+// recomputed there where it is a pure function of the induction variable
+// and values from outside the loop (attention's `start_n + arange` column
+// indices, which address the loads and build the causal mask): carried, it
+// would live through num_stages - 1 iterations in registers and take its
+// own layout, converted through shared memory each iteration. MLIR's loop
+// pipeliner (scf::pipelineForLoop) then rotates the loop; iterations past the
+// end in the prologue and the epilogue are predicated: their loads are masked
+// off.
 //
 //===----------------------------------------------------------------------===//
 
@@ -22,6 +28,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/Transforms.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
 #include "llvm/ADT/SetVector.h"
 
@@ -81,6 +88,58 @@ Operation *predicateLoad(RewriterBase &rewriter, LoadOp load, Value predicate) {
   return predicated;
 }
 
+/// Gives the ops outside `early` their own copies of the stage-0 ops they
+/// use that compute from the induction variable and loop-invariant values
+/// alone, so that the pipeliner does not carry those results over from the
+/// iteration whose loads they addressed.
+void recomputeInLastStage(scf::ForOp loop,
+                          const llvm::SetVector<Operation *> &early) {
+  Block *body = loop.getBody();
+  auto invariant = [&](Value value) {
+    return value == loop.getInductionVar() ||
+           !loop->isAncestor(value.getParentRegion()->getParentOp());
+  };
+  // In body order, so that an op's operands are decided before it.
+  llvm::DenseSet<Operation *> recomputable;
+  for (Operation &op : body->without_terminator())
+    if (early.contains(&op) && op.getNumRegions() == 0 && isPure(&op) &&
+        llvm::all_of(op.getOperands(), [&](Value operand) {
+          Operation *def = operand.getDefiningOp();
+          return invariant(operand) || recomputable.contains(def);
+        }))
+      recomputable.insert(&op);
+  auto lateUse = [&](OpOperand &use) {
+    Operation *user = body->findAncestorOpInBlock(*use.getOwner());
+    return user != body->getTerminator() && !early.contains(user);
+  };
+  // The ops whose copies the last stage reads, and those their copies read.
+  llvm::DenseSet<Operation *> copied;
+  SmallVector<Operation *> worklist;
+  for (Operation *op : recomputable)
+    if (llvm::any_of(op->getUses(), lateUse))
+      worklist.push_back(op);
+  while (!worklist.empty()) {
+    Operation *op = worklist.pop_back_val();
+    if (!copied.insert(op).second)
+      continue;
+    for (Value operand : op->getOperands())
+      if (Operation *def = operand.getDefiningOp(); recomputable.contains(def))
+        worklist.push_back(def);
+  }
+  IRMapping copies;
+  OpBuilder builder(loop.getContext());
+  for (Operation &op : llvm::make_early_inc_range(body->without_terminator())) {
+    if (!copied.contains(&op))
+      continue;
+    builder.setInsertionPointAfter(&op);
+    builder.clone(op, copies);
+    for (Value result : op.getResults())
+      for (OpOperand &use : llvm::make_early_inc_range(result.getUses()))
+        if (lateUse(use) && !copied.contains(use.getOwner()))
+          use.set(copies.lookup(result));
+  }
+}
+
 LogicalResult pipeline(scf::ForOp loop, unsigned numStages) {
   Block *body = loop.getBody();
   // Stage 0: the loads that feed dots and everything they depend on in the
@@ -126,6 +185,7 @@ LogicalResult pipeline(scf::ForOp loop, unsigned numStages) {
   for (Operation *op : early)
     if (isa<DotOp>(op) || (!isa<LoadOp>(op) && !isMemoryEffectFree(op)))
       return failure();
+  recomputeInLastStage(loop, early);
   unsigned last = numStages - 1;
   scf::PipeliningOption options;
   options.getScheduleFn =
