@@ -82,8 +82,8 @@ func.func @f(%a: !tile.ring<0, !tile.block<64x64xf16>>) { return }
 
 // -----
 
-// CHECK: invalid-types.mlir:[[@LINE+1]]:{{[0-9]+}}: error: a ring holds f16 or bf16 tensor-core operands, not 'f32'
-func.func @f(%a: !tile.ring<2, !tile.block<64x64xf32>>) { return }
+// CHECK: invalid-types.mlir:[[@LINE+1]]:{{[0-9]+}}: error: a ring holds tensor-core operands (f16, bf16, f32, f8E4M3FN, f8E5M2 or i8), not 'f64'
+func.func @f(%a: !tile.ring<2, !tile.block<64x64xf64>>) { return }
 
 // -----
 

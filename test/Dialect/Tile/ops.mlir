@@ -755,6 +755,24 @@ func.func @rings(%pa: !tile.block<128x64x!tile.ptr<f16>>, %m: !tile.block<128x64
   return
 }
 
+// The other element types wgmma reads: 8-bit floats and i8 (32 deep), f32
+// as tf32.
+// CHECK-LABEL: func @ring_types
+// CHECK-SAME: !tile.ring<2, !tile.block<64x64xi8>>
+// CHECK-SAME: !tile.ring<2, !tile.block<64x64xf8E4M3FN>>
+// CHECK-SAME: !tile.ring<2, !tile.block<64x32xf32>>
+// CHECK: tile.warp_group_dot %{{.*}}[%{{.*}}], %{{.*}}[%{{.*}}], %{{.*}} : !tile.ring<2, !tile.block<64x64xi8>>, !tile.ring<2, !tile.block<64x64xi8>> -> !tile.block<64x64xi32, #{{.*}}>
+#mma_s8 = #tile.mma<version = 3, warps = [4, 1], instr = [16, 64, 32]>
+func.func @ring_types(%a: !tile.ring<2, !tile.block<64x64xi8>>,
+                      %b: !tile.ring<2, !tile.block<64x64xf8E4M3FN>>,
+                      %c: !tile.ring<2, !tile.block<64x32xf32>>, %slot: i32,
+                      %acc: !tile.block<64x64xi32, #mma_s8>) {
+  %d = tile.warp_group_dot %a[%slot], %a[%slot], %acc
+      : !tile.ring<2, !tile.block<64x64xi8>>, !tile.ring<2, !tile.block<64x64xi8>>
+        -> !tile.block<64x64xi32, #mma_s8>
+  return
+}
+
 // A in registers (attention's p): no slot, the block in the accumulator
 // layout of the dot's warps.
 // CHECK-LABEL: func.func @register_a

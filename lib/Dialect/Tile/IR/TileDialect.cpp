@@ -345,9 +345,12 @@ LogicalResult RingType::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "a ring needs at least one slot, not " << slots;
   if (block.getRank() != 2 || block.getEncoding())
     return emitError() << "a ring's block must be rank 2 with no encoding";
+  // wgmma's operand types: f16, bf16, f32 (read as tf32), 8-bit floats, i8.
   Type element = block.getElementType();
-  if (!element.isF16() && !element.isBF16())
-    return emitError() << "a ring holds f16 or bf16 tensor-core operands, not "
+  if (!element.isF16() && !element.isBF16() && !element.isF32() &&
+      !isFloat8Type(element) && !element.isInteger(8))
+    return emitError() << "a ring holds tensor-core operands (f16, bf16, f32, "
+                          "f8E4M3FN, f8E5M2 or i8), not "
                        << element;
   return success();
 }

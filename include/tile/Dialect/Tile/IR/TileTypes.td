@@ -82,8 +82,8 @@ def Tile_RingType : Tile_Type<"Ring", "ring"> {
     loop copies iteration k + slots - 1's operands into one slot
     (`tile.async_copy`) while `tile.warp_group_dot` reads iteration k's from
     another. Made by `tile-async-dot-operands` after layout assignment. The
-    block is rank 2, f16 or bf16, with no encoding: the slot layout is the
-    ring's.
+    block is rank 2, of a type wgmma reads (f16, bf16, f32 as tf32, 8-bit
+    floats, i8), with no encoding: the slot layout is the ring's.
 
     Example: `!tile.ring<3, !tile.block<128x64xf16>>`.
   }];
