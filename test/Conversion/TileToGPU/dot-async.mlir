@@ -138,19 +138,26 @@ func.func @ring_loop_loaded_acc(%a: !tile.ptr<f16> {tile.divisibility = 16 : i32
   return
 }
 
-// A loaded before the loop (attention's q): converted once to the
-// accumulator layout of the dot's warps, wgmma reads it from registers every
-// iteration; only B streams through a ring, by cp.async.
+// A loaded before the loop (attention's q): one copy into a ring of one
+// slot, before the loop (the oldest commit group, complete at the first
+// iteration's wait), from which wgmma reads it every iteration, as Triton's
+// loop does; held in registers instead (converted once to the accumulator
+// layout), it took 16 to 32 registers per thread through the loop, which
+// cost attention at head dim 64 its second block per SM. B streams through
+// a ring, by cp.async.
 // RING-LABEL: func.func @ring_b_register_a
-// RING: %[[RB:.*]] = tile.ring_alloc : !tile.ring<3, !tile.block<64x128xf16>>
-// RING-NOT: tile.ring_alloc
-// RING: %[[QA:.*]] = tile.convert_layout {{.*}} -> !tile.block<128x64xf16, #[[QMMA:mma[0-9]*]]>
+// RING-DAG: %[[RB:.*]] = tile.ring_alloc : !tile.ring<3, !tile.block<64x128xf16>>
+// RING-DAG: %[[QA:.*]] = tile.ring_alloc : !tile.ring<1, !tile.block<128x64xf16>>
+// RING-NOT: tile.convert_layout
+// RING: tile.async_copy %{{.*}}, %[[QA]][%{{.*}}] : !tile.block<128x64x!tile.ptr<f16>, #{{.*}}>, !tile.ring<1, !tile.block<128x64xf16>>
+// RING-NEXT: tile.async_commit_group
 // RING: scf.for
 // RING: tile.async_wait {pending = 1 : i32}
-// RING-NEXT: tile.warp_group_dot %[[QA]], %[[RB]][%{{.*}}], %{{.*}} : !tile.block<128x64xf16, #[[QMMA]]>, !tile.ring<3, !tile.block<64x128xf16>> -> !tile.block<128x128xf32, #{{.*}}>
+// RING-NEXT: tile.warp_group_dot %[[QA]][%{{.*}}], %[[RB]][%{{.*}}], %{{.*}} : !tile.ring<1, !tile.block<128x64xf16>>, !tile.ring<3, !tile.block<64x128xf16>> -> !tile.block<128x128xf32, #{{.*}}>
 // PTX-LABEL: .entry ring_b_register_a
+// PTX-NOT: ld.global
 // PTX: cp.async.cg.shared.global
-// PTX: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {{.*}}, {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}, %rd{{[0-9]+}},
+// PTX: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {{.*}}, %rd{{[0-9]+}}, %rd{{[0-9]+}},
 // PTX: wgmma.wait_group.sync.aligned 0;
 func.func @ring_b_register_a(%a: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %b: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %c: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %n: i32) {
   %c0 = arith.constant 0 : i32
@@ -221,7 +228,7 @@ func.func @ring_loop_k_major_b(%a: !tile.ptr<f16> {tile.divisibility = 16 : i32}
   return
 }
 
-// Attention's loop: q @ k^T (q in registers, K from a ring), the softmax on
+// Attention's loop: q @ k^T (q from its one-slot ring, K from a ring), the softmax on
 // its accumulator, then p @ v onto the rescaled accumulator (p in
 // registers, V from a ring). One wait and one barrier make both dots'
 // slots visible (no copy is committed between the dots). The second

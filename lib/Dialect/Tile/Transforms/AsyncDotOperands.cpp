@@ -142,10 +142,48 @@ FailureOr<OperandChain> traceOperand(AxisInfoAnalysis &axisInfo,
 
 struct PipelinedDot {
   DotOp dot;
-  /// Absent where wgmma reads A from registers.
+  /// Absent where A does not change from one iteration to the next.
   std::optional<OperandChain> a;
   OperandChain b;
+  /// For such an A loaded before the loop (attention's q): the load, which
+  /// one copy into a ring of one slot replaces; wgmma reads A from there
+  /// every iteration rather than holding it in registers through the loop.
+  /// Null where wgmma reads A from registers.
+  LoadOp invariantA;
 };
+
+/// The load before `loop` that `operand` (a dot's A) is, through layout
+/// conversions, where a ring of one slot can take its place: every use of
+/// the load is, through conversions, the A of a wgmma dot in a loop.
+LoadOp traceInvariantOperand(AxisInfoAnalysis &axisInfo, scf::ForOp loop,
+                             Value operand) {
+  while (auto conversion = operand.getDefiningOp<ConvertLayoutOp>())
+    operand = conversion.getSrc();
+  auto load = operand.getDefiningOp<LoadOp>();
+  if (!load || loop->isAncestor(load) || !isa<BlockType>(load.getType()) ||
+      !fitsRing(axisInfo, load, 0) || load.getIsVolatile() || load.getSem() ||
+      (load.getOther() && !isZero(load.getOther())))
+    return {};
+  SmallVector<Value> worklist{load.getResult()};
+  while (!worklist.empty()) {
+    Value value = worklist.pop_back_val();
+    for (OpOperand &use : value.getUses()) {
+      if (auto conversion = dyn_cast<ConvertLayoutOp>(use.getOwner())) {
+        worklist.push_back(conversion.getResult());
+        continue;
+      }
+      auto dot = dyn_cast<DotOp>(use.getOwner());
+      auto mma = dot ? dyn_cast_or_null<MmaLayoutAttr>(
+                           cast<BlockType>(dot.getType()).getEncoding())
+                     : MmaLayoutAttr();
+      if (!mma || mma.getVersion() != 3 ||
+          use.getOperandNumber() != dot.getAMutable().getOperandNumber() ||
+          !isa<scf::ForOp>(dot->getParentOp()))
+        return {};
+    }
+  }
+  return load;
+}
 
 Value constI32(OpBuilder &builder, Location loc, int64_t value) {
   return arith::ConstantIntOp::create(builder, loc, value, 32);
@@ -158,7 +196,29 @@ void copyInto(OpBuilder &builder, LoadOp load, Value ring, Value slot) {
   AsyncCommitGroupOp::create(builder, load.getLoc());
 }
 
-void rewrite(scf::ForOp loop, ArrayRef<PipelinedDot> dots) {
+/// The rings of one slot that hold loop-invariant A operands, by the load
+/// each replaces (one ring serves every loop that reads it).
+using InvariantRings = llvm::DenseMap<Operation *, Value>;
+
+Value invariantRing(InvariantRings &rings, LoadOp load) {
+  Value &ring = rings[load];
+  if (ring)
+    return ring;
+  auto type = cast<BlockType>(load.getType());
+  auto func = load->getParentOfType<func::FuncOp>();
+  OpBuilder atEntry(&func.getBody());
+  ring = RingAllocOp::create(
+      atEntry, load.getLoc(),
+      RingType::get(load.getContext(), 1,
+                    BlockType::get(type.getShape(), type.getElementType())));
+  // Its copy is the oldest group any loop after it waits for.
+  OpBuilder builder(load);
+  copyInto(builder, load, ring, constI32(builder, load.getLoc(), 0));
+  return ring;
+}
+
+void rewrite(scf::ForOp loop, ArrayRef<PipelinedDot> dots,
+             InvariantRings &invariantRings) {
   unsigned stages = dots.front().b.args.size() + 1;
   auto func = loop->getParentOfType<func::FuncOp>();
   Location loc = loop.getLoc();
@@ -226,6 +286,10 @@ void rewrite(scf::ForOp loop, ArrayRef<PipelinedDot> dots) {
     if (pipelined.a) {
       a = moveToRing(*pipelined.a);
       aSlot = grown.getRegionIterArgs()[pipelined.a->args.front()];
+    } else if (pipelined.invariantA) {
+      a = invariantRing(invariantRings, pipelined.invariantA);
+      builder.setInsertionPoint(grown);
+      aSlot = constI32(builder, dot.getLoc(), 0);
     }
     Value ringB = moveToRing(pipelined.b);
     builder.setInsertionPoint(dot);
@@ -237,8 +301,16 @@ void rewrite(scf::ForOp loop, ArrayRef<PipelinedDot> dots) {
         grown.getRegionIterArgs()[pipelined.b.args.front()], dot.getAcc(),
         aSlot);
     dot.replaceAllUsesWith(product);
+    Value oldA = dot.getA();
     dot.erase();
     waited = product.getDefiningOp();
+    // The conversions that made A's registers, where the ring replaced them.
+    while (auto conversion = oldA.getDefiningOp<ConvertLayoutOp>()) {
+      if (!conversion->use_empty())
+        break;
+      oldA = conversion.getSrc();
+      conversion.erase();
+    }
     for (OperandChain *chain :
          {pipelined.a ? &*pipelined.a : nullptr, &pipelined.b})
       if (chain)
@@ -266,15 +338,20 @@ struct TileAsyncDotOperandsPass
         FailureOr<OperandChain> b = traceOperand(axisInfo, loop, dot.getB(), 1);
         if (failed(b))
           continue;
+        if (LoadOp invariant =
+                traceInvariantOperand(axisInfo, loop, dot.getA())) {
+          dots.push_back({dot, std::nullopt, *b, invariant});
+          continue;
+        }
         if (isWarpGroupRegisterOperand(cast<BlockType>(dot.getA().getType()),
                                        mma)) {
-          dots.push_back({dot, std::nullopt, *b});
+          dots.push_back({dot, std::nullopt, *b, {}});
           continue;
         }
         FailureOr<OperandChain> a = traceOperand(axisInfo, loop, dot.getA(), 0);
         if (failed(a) || a->args.size() != b->args.size())
           continue;
-        dots.push_back({dot, *a, *b});
+        dots.push_back({dot, *a, *b, {}});
       }
       // One ring counter per loop: every dot's operands have one depth.
       if (!dots.empty() && llvm::all_of(dots, [&](const PipelinedDot &d) {
@@ -282,8 +359,13 @@ struct TileAsyncDotOperandsPass
           }))
         loops.emplace_back(loop, std::move(dots));
     });
+    InvariantRings invariantRings;
     for (auto &[loop, dots] : loops)
-      rewrite(loop, dots);
+      rewrite(loop, dots, invariantRings);
+    // The loads the rings of one slot replaced, once no dot reads them.
+    for (auto [load, ring] : invariantRings)
+      if (load->use_empty())
+        load->erase();
   }
 };
 

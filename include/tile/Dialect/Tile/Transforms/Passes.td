@@ -158,10 +158,12 @@ def TileAsyncDotOperands : Pass<"tile-async-dot-operands", "ModuleOp"> {
     the slot a carried counter names), and the dot a `tile.warp_group_dot`
     of the slots its iteration's copies filled. The operands then go from
     global to shared memory without registers: the body carries slot
-    indices, not blocks. A dot whose A is already in wgmma's register form
-    (`isWarpGroupRegisterOperand`: attention's q, converted once before the
-    loop, and p, the previous dot's result) keeps A in registers and gets
-    a ring for B alone. Each copy is a commit group; before the dot,
+    indices, not blocks. An A loaded before the loop (attention's q), whose
+    every use is the A of such dots, is copied once into a ring of one slot
+    that every iteration's wgmma reads (rather than held in registers
+    through the loop). A dot whose A is already in wgmma's register form
+    (`isWarpGroupRegisterOperand`: attention's p, the previous dot's result)
+    keeps A in registers and gets a ring for B alone. Each copy is a commit group; before the dot,
     `tile.async_wait` leaves the groups of the num_stages - 2 later
     iterations in flight; after the loop, it waits for all.
 
