@@ -473,8 +473,9 @@ def matmul_tutorial03_int8(a_ptr, b_ptr, c_ptr, M, N, K,
                       stride_am, stride_ak, stride_bk, stride_bn, stride_cm, stride_cn,
                       BLOCK_SIZE_M: tl.constexpr, BLOCK_SIZE_N: tl.constexpr,
                       BLOCK_SIZE_K: tl.constexpr, GROUP_SIZE_M: tl.constexpr):
-    """Tutorial 03's kernel in int8: the int32 accumulator Triton's int8 dot
-    requires, stored as it is (the tutorial itself has no int8 variant)."""
+    """Tutorial 03's kernel in int8: the int32 accumulator (and out_dtype)
+    Triton's int8 dot requires, stored as it is (the tutorial itself has no
+    int8 variant)."""
     pid = tl.program_id(axis=0)
     num_pid_m = tl.cdiv(M, BLOCK_SIZE_M)
     num_pid_n = tl.cdiv(N, BLOCK_SIZE_N)
@@ -501,7 +502,7 @@ def matmul_tutorial03_int8(a_ptr, b_ptr, c_ptr, M, N, K,
     for k in range(0, tl.cdiv(K, BLOCK_SIZE_K)):
         a = tl.load(a_ptrs, mask=offs_k[None, :] < K - k * BLOCK_SIZE_K, other=0)
         b = tl.load(b_ptrs, mask=offs_k[:, None] < K - k * BLOCK_SIZE_K, other=0)
-        accumulator = tl.dot(a, b, accumulator)
+        accumulator = tl.dot(a, b, accumulator, out_dtype=tl.int32)
         a_ptrs += BLOCK_SIZE_K * stride_ak
         b_ptrs += BLOCK_SIZE_K * stride_bk
     c = accumulator

@@ -60,3 +60,29 @@ def test_int8_dots_elsewhere_stay_on_fma(target: str, bk: int) -> None:
     ptx = kernel.asm["ptx"]
     assert "wgmma" not in ptx
     assert "mad.lo.s32" in ptx or "mul.lo.s32" in ptx
+
+
+@tile.jit
+def int8_dot_masked(a_ptr, b_ptr, c_ptr, K, BK: tl.constexpr):
+    rm = tl.arange(0, 64)
+    rk = tl.arange(0, BK)
+    acc = tl.zeros((64, 64), dtype=tl.int32)
+    for k0 in range(0, K, BK):
+        # Tutorial 03's masks along K, with an integer `other`.
+        a = tl.load(a_ptr + rm[:, None] * K + (k0 + rk)[None, :],
+                    mask=(k0 + rk)[None, :] < K, other=0)
+        b = tl.load(b_ptr + (k0 + rk)[:, None] + rm[None, :] * K,
+                    mask=(k0 + rk)[:, None] < K, other=0)
+        acc = tl.dot(a, b, acc, out_dtype=tl.int32)
+    tl.store(c_ptr + rm[:, None] * 64 + rm[None, :], acc)
+
+
+@requires_library
+def test_int8_loads_with_an_integer_zero_other_stream_through_rings() -> None:
+    # `other=0` is an integer zero here: the copies write zeros where masked
+    # off just as for a float 0.0, so the loads still become cp.async copies.
+    kernel = tile.compile(int8_dot_masked, SIGNATURE, {"BK": 64}, target="sm_90a",
+                          num_stages=3, specialization=ALIGNED)
+    ptx = kernel.asm["ptx"]
+    assert ptx.count(WGMMA_S8) == 2
+    assert "cp.async.cg.shared.global" in ptx and "ld.global" not in ptx

@@ -65,6 +65,8 @@ bool isZero(Value value) {
     attr = splat.getSplatValue<Attribute>();
   if (auto f = dyn_cast<FloatAttr>(attr))
     return f.getValue().isPosZero();
+  if (auto i = dyn_cast<IntegerAttr>(attr))
+    return i.getValue().isZero();
   return false;
 }
 
