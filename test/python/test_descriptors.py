@@ -169,7 +169,7 @@ def bad_uses(x, WHAT: tl.constexpr):
         p = tl.make_block_ptr(x, (8,), (1,), (0,), (8,), (0,))
         tl.load(p, boundary_check=(1,))  # ERR-check
     if WHAT == "advance":
-        tl.advance(x, (1,))  # ERR-advance
+        moved = tl.advance(x, (1,))  # ERR-advance
     if WHAT == "order":
         tl.make_block_ptr(x, (8,), (1,), (0,), (8,), (1,))  # ERR-order
     if WHAT == "gather_rows":
@@ -230,9 +230,9 @@ def _bench_kernels():  # type: ignore[no-untyped-def]
 @requires_library
 def test_tutorial06_streams_k_and_v_as_the_pointer_kernel_does() -> None:
     # desc_k.load(...).T is a load of transposed pointers (the tile.trans
-    # canonicalization), so K, like V, reaches wgmma through cp.async rings:
-    # as many async copies as the pointer-based kernel, no synchronous load
-    # but q's.
+    # canonicalization), so K, like V, reaches wgmma through cp.async rings,
+    # and q through its one-slot ring: as many async copies as the
+    # pointer-based kernel, and no synchronous load.
     k = _bench_kernels()
     q = torch.empty(4, 32, 1024, 64, dtype=torch.float16)
     m = torch.empty(4, 32, 1024)
@@ -248,8 +248,7 @@ def test_tutorial06_streams_k_and_v_as_the_pointer_kernel_does() -> None:
                                       options)
     copies = [c.asm["ptx"].count("cp.async.cg.shared.global") for c in (tutorial, pointers)]
     assert copies[0] == copies[1] > 0, copies
-    loads = tutorial.asm["ptx"].count("ld.global")
-    assert loads == 128 * 64 // (8 * 32 * 8), loads  # q: 128x64 f16 in 16-byte loads
+    assert "ld.global" not in tutorial.asm["ptx"]
     assert "wgmma.mma_async" in tutorial.asm["ptx"]
 
 

@@ -40,7 +40,25 @@ void KernelEmitter::placeRings() {
     Operation *first, *last;
   };
   SmallVector<Placed> placed;
-  kernel.walk([&](RingAllocOp alloc) {
+  // In the order their live ranges start: a ring whose bytes an earlier one
+  // used waits for that one's readers where it starts (ringReuseStarts),
+  // whatever order the allocations are in.
+  SmallVector<RingAllocOp> allocs;
+  kernel.walk([&](RingAllocOp alloc) { allocs.push_back(alloc); });
+  auto start = [&](RingAllocOp alloc) -> Operation * {
+    Operation *first = nullptr;
+    for (Operation *user : alloc->getUsers()) {
+      Operation *top = body.findAncestorOpInBlock(*user);
+      if (!first || top->isBeforeInBlock(first))
+        first = top;
+    }
+    return first;
+  };
+  llvm::stable_sort(allocs, [&](RingAllocOp a, RingAllocOp b) {
+    Operation *x = start(a), *y = start(b);
+    return x && (!y || x->isBeforeInBlock(y));
+  });
+  for (RingAllocOp alloc : allocs) {
     // Every copy into a ring reads the same pattern of addresses (the
     // prologue's and the loop's loads of one operand): the first says
     // which way the slots run.
@@ -66,7 +84,7 @@ void KernelEmitter::placeRings() {
     }
     if (!first) {
       ringOffsets[alloc.getRing()] = 0;
-      return;
+      continue;
     }
     // The lowest offset clear of every ring live at the same time; rings of
     // loops one after another (causal attention's two stages) share bytes.
@@ -96,7 +114,7 @@ void KernelEmitter::placeRings() {
     for (Operation *op = first; op != last->getNextNode();
          op = op->getNextNode())
       ringLiveOps.insert(op);
-  });
+  }
 }
 
 LogicalResult KernelEmitter::emitAsyncCopy(AsyncCopyOp op) {

@@ -327,3 +327,73 @@ func.func @attention_loop(%arg0: !tile.ptr<f16> {tile.divisibility = 16 : i32}, 
   tile.store %21, %17#0  : !tile.block<128x64x!tile.ptr<f32>>
   return
 }
+
+// Two K loops one after the other reading one q (tutorial 06's causal
+// stages): q's one-slot ring is live across both, and the second loop's
+// rings take the first loop's bytes, so a barrier (after every warp's last
+// wgmma of the first loop) precedes the second loop's first copy: without
+// it a warp's copies would overwrite slots other warps' wgmma still read.
+// PTX-LABEL: .entry two_stage_loops
+// PTX: bra {{.*}}$L__BB
+// PTX: cp.async.wait_group 0;
+// PTX-NOT: cp.async.cg
+// PTX: bar.sync 0;
+// PTX: cp.async.cg.shared.global
+func.func @two_stage_loops(%arg0: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %arg1: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %arg2: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %arg3: i32 {tile.divisibility = 16 : i32}) {
+  %0 = tile.constant dense<64> : !tile.block<1x64xi32>
+  %1 = tile.constant dense<64> : !tile.block<128x1xi32>
+  %c2_i32 = arith.constant 2 : i32
+  %c0_i32 = arith.constant 0 : i32
+  %2 = tile.constant dense<0.000000e+00> : !tile.block<128x64xf32>
+  %c64_i32 = arith.constant 64 : i32
+  %3 = tile.arange 0, 128 : !tile.block<128xi32>
+  %4 = tile.arange 0, 64 : !tile.block<64xi32>
+  %5 = tile.expand_dims %3 {axis = 1 : i32} : !tile.block<128xi32> -> !tile.block<128x1xi32>
+  %6 = tile.muli %5, %1 : !tile.block<128x1xi32>
+  %7 = tile.splat %arg0 : !tile.ptr<f16> -> !tile.block<128x1x!tile.ptr<f16>>
+  %8 = tile.addptr %7, %6 : !tile.block<128x1x!tile.ptr<f16>>, !tile.block<128x1xi32>
+  %9 = tile.expand_dims %4 {axis = 0 : i32} : !tile.block<64xi32> -> !tile.block<1x64xi32>
+  %10 = tile.broadcast %8 : !tile.block<128x1x!tile.ptr<f16>> -> !tile.block<128x64x!tile.ptr<f16>>
+  %11 = tile.broadcast %9 : !tile.block<1x64xi32> -> !tile.block<128x64xi32>
+  %12 = tile.addptr %10, %11 : !tile.block<128x64x!tile.ptr<f16>>, !tile.block<128x64xi32>
+  %13 = tile.load %12   : !tile.block<128x64x!tile.ptr<f16>>
+  %14 = scf.for %arg4 = %c0_i32 to %arg3 step %c64_i32 iter_args(%arg5 = %2) -> (!tile.block<128x64xf32>)  : i32 {
+    %21 = tile.splat %arg4 : i32 -> !tile.block<64xi32>
+    %22 = tile.addi %21, %4 : !tile.block<64xi32>
+    %23 = tile.expand_dims %22 {axis = 0 : i32} : !tile.block<64xi32> -> !tile.block<1x64xi32>
+    %24 = tile.muli %23, %0 : !tile.block<1x64xi32>
+    %25 = tile.splat %arg1 : !tile.ptr<f16> -> !tile.block<1x64x!tile.ptr<f16>>
+    %26 = tile.addptr %25, %24 : !tile.block<1x64x!tile.ptr<f16>>, !tile.block<1x64xi32>
+    %27 = tile.expand_dims %4 {axis = 1 : i32} : !tile.block<64xi32> -> !tile.block<64x1xi32>
+    %28 = tile.broadcast %26 : !tile.block<1x64x!tile.ptr<f16>> -> !tile.block<64x64x!tile.ptr<f16>>
+    %29 = tile.broadcast %27 : !tile.block<64x1xi32> -> !tile.block<64x64xi32>
+    %30 = tile.addptr %28, %29 : !tile.block<64x64x!tile.ptr<f16>>, !tile.block<64x64xi32>
+    %31 = tile.load %30   : !tile.block<64x64x!tile.ptr<f16>>
+    %32 = tile.dot %13, %31, %2 : !tile.block<128x64xf16>, !tile.block<64x64xf16> -> !tile.block<128x64xf32>
+    %33 = tile.addf %arg5, %32 : !tile.block<128x64xf32>
+    scf.yield %33 : !tile.block<128x64xf32>
+  }
+  %15 = arith.muli %arg3, %c2_i32 : i32
+  %16 = scf.for %arg4 = %arg3 to %15 step %c64_i32 iter_args(%arg5 = %14) -> (!tile.block<128x64xf32>)  : i32 {
+    %21 = tile.splat %arg4 : i32 -> !tile.block<64xi32>
+    %22 = tile.addi %21, %4 : !tile.block<64xi32>
+    %23 = tile.expand_dims %22 {axis = 0 : i32} : !tile.block<64xi32> -> !tile.block<1x64xi32>
+    %24 = tile.muli %23, %0 : !tile.block<1x64xi32>
+    %25 = tile.splat %arg1 : !tile.ptr<f16> -> !tile.block<1x64x!tile.ptr<f16>>
+    %26 = tile.addptr %25, %24 : !tile.block<1x64x!tile.ptr<f16>>, !tile.block<1x64xi32>
+    %27 = tile.expand_dims %4 {axis = 1 : i32} : !tile.block<64xi32> -> !tile.block<64x1xi32>
+    %28 = tile.broadcast %26 : !tile.block<1x64x!tile.ptr<f16>> -> !tile.block<64x64x!tile.ptr<f16>>
+    %29 = tile.broadcast %27 : !tile.block<64x1xi32> -> !tile.block<64x64xi32>
+    %30 = tile.addptr %28, %29 : !tile.block<64x64x!tile.ptr<f16>>, !tile.block<64x64xi32>
+    %31 = tile.load %30   : !tile.block<64x64x!tile.ptr<f16>>
+    %32 = tile.dot %13, %31, %2 : !tile.block<128x64xf16>, !tile.block<64x64xf16> -> !tile.block<128x64xf32>
+    %33 = tile.addf %arg5, %32 : !tile.block<128x64xf32>
+    scf.yield %33 : !tile.block<128x64xf32>
+  }
+  %17 = tile.splat %arg2 : !tile.ptr<f32> -> !tile.block<128x1x!tile.ptr<f32>>
+  %18 = tile.addptr %17, %6 : !tile.block<128x1x!tile.ptr<f32>>, !tile.block<128x1xi32>
+  %19 = tile.broadcast %18 : !tile.block<128x1x!tile.ptr<f32>> -> !tile.block<128x64x!tile.ptr<f32>>
+  %20 = tile.addptr %19, %11 : !tile.block<128x64x!tile.ptr<f32>>, !tile.block<128x64xi32>
+  tile.store %20, %16  : !tile.block<128x64x!tile.ptr<f32>>
+  return
+}
