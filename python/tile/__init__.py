@@ -8,9 +8,12 @@ from .compiler.pipeline import CompiledKernel, compile  # noqa: F401
 from .compiler.kernel import Specialization, generate_ir  # noqa: F401
 from .errors import CompilationError, TritonError  # noqa: F401
 from .runtime.autotuner import Config, autotune, heuristics  # noqa: F401
-from .runtime.jit import JITFunction, jit  # noqa: F401
+from .runtime.errors import InterpreterError, OutOfResources  # noqa: F401
+from .runtime.jit import JITFunction, KernelInterface, MockTensor, jit  # noqa: F401
 from .language import constexpr_function  # noqa: F401  (Triton exports it at the top too)
+from .language.core import must_use_result  # noqa: F401
 from .runtime.reinterpret import TensorWrapper, reinterpret  # noqa: F401
+from . import runtime, tools  # noqa: F401
 
 __version__ = "0.1.0"
 

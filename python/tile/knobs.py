@@ -178,6 +178,8 @@ class autotuning_knobs(_Group):
     print = _Knob("TILE_PRINT_AUTOTUNING", False, bool,  # noqa: A003 - Triton's name
                   "print each autotuned kernel's winning config and the time it took",
                   truthy=lambda raw: raw == "1")
+    cache = _Knob("TILE_CACHE_AUTOTUNING", False, bool,
+                  "keep autotuning results on disk (as every autotune(cache_results=True))")
 
 
 class _Tool:

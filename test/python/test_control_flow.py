@@ -493,3 +493,62 @@ def test_hasattr_and_isinstance_of_parameters(signature: str, stores: bool) -> N
     ir = verify(tile.generate_ir(store_if_int_pointer, signature))
     assert ("tile.store" in ir) == stores
     assert ("tile.load" in ir) == stores
+
+
+@tile.jit
+def while_true_break(x_ptr, n, ONE: tl.constexpr):
+    i = 0
+    if ONE:
+        while 1:
+            i += 1
+            if i >= n:
+                break
+    else:
+        while True:
+            i += 2
+            if tl.load(x_ptr + i) < 0.0:
+                tl.store(x_ptr, i.to(tl.float32))
+                return
+    tl.store(x_ptr, i.to(tl.float32))
+
+
+@pytest.mark.parametrize("one", [True, False])
+def test_while_true_runs_until_a_break_or_return(one: bool) -> None:
+    ir = ir_of(while_true_break, "*fp32,i32", {"ONE": one})
+    # The condition is "no exit taken yet": the constant true is the else branch.
+    check_order(ir, "scf.while", "scf.if %", "arith.constant false", "} else {",
+                "arith.constant true", "scf.condition(")
+    from tile.compiler import capi
+    if capi.available():
+        compiled = tile.compile(while_true_break, "*fp32,i32", {"ONE": one}, target="sm_90",
+                                emit_cubin=False)
+        assert ".entry while_true_break" in compiled.asm["ptx"]
+
+
+@tile.jit
+def endless_while(x_ptr, n, WHAT: tl.constexpr):
+    i = 0
+    if WHAT == "true":
+        while True:
+            i += 1
+    if WHAT == "false":
+        while False:
+            i += 1
+    if WHAT == "nested_break":  # the break ends the inner loop, not this one
+        while True:
+            for j in range(n):
+                break
+    tl.store(x_ptr, i.to(tl.float32))
+
+
+@pytest.mark.parametrize("what, message", [
+    ("true", "this while condition is true at compile time and the loop has no `break` or "
+             "`return`: it would never end"),
+    ("false", "this while condition is false at compile time: the loop would never run"),
+    ("nested_break", "has no `break` or `return`: it would never end")])
+def test_while_on_a_compile_time_condition_is_a_located_error(what: str, message: str) -> None:
+    from pathlib import Path
+    from conftest import assert_error_at_case
+    with pytest.raises(tile.CompilationError) as info:
+        tile.generate_ir(endless_while, "*fp32,i32", {"WHAT": what})
+    assert_error_at_case(info.value, Path(__file__).resolve(), what, message)

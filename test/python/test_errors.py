@@ -396,6 +396,33 @@ def test_a_register_limit_error_names_the_file_not_unknown():
                      target="sm_90a", num_warps=4, emit_cubin=False)
     assert "needs 256 registers per thread" in info.value.message
     assert info.value.filename == str(THIS_FILE)
+    # Triton's OutOfResources, which autotuners skip.
+    from tile.runtime.errors import OutOfResources
+    assert isinstance(info.value, OutOfResources)
+    assert (info.value.required, info.value.limit, info.value.name) == (256, 255, "registers")
+
+
+@tile.jit
+def big_gather(x_ptr, i_ptr, o_ptr, R: tl.constexpr, C: tl.constexpr):
+    offs = tl.arange(0, R)[:, None] * C + tl.arange(0, C)[None, :]
+    tl.store(o_ptr + offs, tl.gather(tl.load(x_ptr + offs), tl.load(i_ptr + offs), 1))
+
+
+@requires_library
+def test_shared_memory_over_the_chips_is_out_of_resources():
+    from tile.runtime.errors import OutOfResources
+    with pytest.raises(OutOfResources) as info:
+        tile.compile(big_gather, "*fp32,*i32,*fp32", {"R": 64, "C": 1024}, target="sm_80",
+                     num_warps=32, emit_cubin=False)
+    error = info.value
+    assert (error.required, error.limit, error.name) == (262144, 166912, "shared memory")
+    assert "needs 262144 bytes of shared memory, more than the 166912 a block can have on " \
+        "sm_80" in error.message
+    assert error.filename == str(THIS_FILE) and error.line is not None
+    import pickle
+    again = pickle.loads(pickle.dumps(error))
+    assert (again.required, again.limit, again.name, str(again)) == \
+        (error.required, error.limit, error.name, str(error))
 
 
 @tile.jit

@@ -446,3 +446,31 @@ def test_more_slices_than_dimensions_is_an_error() -> None:
     with pytest.raises(tile.CompilationError, match="index has 2 `:` entries but the block "
                                                     "has rank 1"):
         tile.generate_ir(too_many_slices, "*i32")
+
+
+@tile.jit
+def shape_tuples(x_ptr, out_ptr):
+    x = tl.load(x_ptr + tl.arange(0, 8)[:, None] * 4 + tl.arange(0, 4)[None, :])
+    # As Triton's: a tuple of ints that also equals, and concatenates with, a list.
+    tl.static_assert(x.shape == (8, 4) and x.shape == [8, 4] and x.shape != [4, 8])
+    tl.static_assert(x.shape + [1] == (8, 4, 1) and [2] + x.shape == [2, 8, 4])
+    tl.static_assert(x.shape[1:] == (4,) and x.shape[::-1] == [4, 8] and len(x.shape) == 2)
+    t = (x, x + 1, x + 2)
+    a, b = t[1:]
+    tl.store(out_ptr + tl.arange(0, 8)[:, None] * 4 + tl.arange(0, 4)[None, :], a + b)
+
+
+def test_shapes_are_tuples_that_meet_lists():
+    ir = tile.generate_ir(shape_tuples, "*fp32,*fp32")
+    assert ir.count("tile.addf") == 3
+
+
+def test_a_runtime_slice_bound_of_a_tuple_is_a_located_error():
+    @tile.jit
+    def k(x_ptr, n):
+        t = (1, 2, 3)
+        tl.store(x_ptr, t[n:][0])
+
+    with pytest.raises(tile.CompilationError, match="slice bounds of a tuple must be "
+                                                    "compile-time ints"):
+        tile.generate_ir(k, "*i32,i32")

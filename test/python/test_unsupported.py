@@ -33,6 +33,14 @@ def uses(p, WHAT: tl.constexpr):
     if WHAT == "asm_pointer":
         tl.inline_asm_elementwise("mov.b64 $0, $1;", "=l,l", [p + tl.arange(0, 4)],
                                   dtype=tl.pointer_type(tl.uint8), is_pure=True, pack=1)
+    if WHAT == "atomic_poll":
+        tl.atomic_poll(p, 0)
+    if WHAT == "cache_and_eviction":
+        tl.load(p + tl.arange(0, 4), cache_modifier=".cg", eviction_policy="evict_last")
+    if WHAT == "gdc_wait":
+        tl.extra.cuda.gdc_wait()
+    if WHAT == "slice":
+        tl.slice(0, 4, 1)
     if WHAT == "descriptor_min":
         tl.make_tensor_descriptor(p.to(tl.pointer_type(tl.float16)), [8, 8], [8, 1],
                                   [8, 8]).atomic_min([0, 0], tl.zeros([8, 8], tl.float16))
@@ -47,6 +55,12 @@ CASES = [
     ("element_store", "only names, tuples of names and tuple elements can be assigned"),
     ("step", "a range step must not be zero"),
     ("condition", f"{NO_ATTRIBUTE} 'condition'"),
+    ("atomic_poll", f"{NO_ATTRIBUTE} 'atomic_poll'"),
+    ("cache_and_eviction", "tl.load: PTX cannot combine cache_modifier '.cg' with "
+                           "eviction_policy 'evict_last'; give one"),
+    ("gdc_wait", "AttributeError: module 'tile.language.extra.cuda' has no attribute "
+                 "'gdc_wait'"),
+    ("slice", f"{NO_ATTRIBUTE} 'slice'"),
     ("asm_pointer", "tl.inline_asm_elementwise takes and gives numbers, not *uint8"),
     ("descriptor_min", "desc.atomic_min does not support fp16 elements, only uint32, int32, "
                        "uint64, int64"),
@@ -109,3 +123,30 @@ def test_launch_pdl_is_refused_as_the_table_says(monkeypatch: pytest.MonkeyPatch
     monkeypatch.setenv("TILE_INTERPRET", "1")
     with pytest.raises(Exception, match="got an unexpected keyword argument 'launch_pdl'"):
         uses[(1,)](np.zeros(4, np.float32), WHAT="none", launch_pdl=True)
+
+
+@pytest.mark.parametrize("module, name", [
+    ("tile", "AsyncCompileMode"), ("tile", "FutureKernel"),
+    ("tile.runtime", "RemoteCacheBackend"), ("tile.runtime", "RedisRemoteCacheBackend"),
+    ("tile.testing", "cuda_memcheck"), ("tile.testing", "set_gpu_clock"),
+    ("tile.language.extra.cuda", "convert_custom_float8_sm80")])
+def test_host_names_tile_lacks_are_attribute_errors(module: str, name: str) -> None:
+    import importlib
+    with pytest.raises(AttributeError, match=f"module '{module}' has no attribute '{name}'"):
+        getattr(importlib.import_module(module), name)
+
+
+def test_config_ir_override_is_refused() -> None:
+    with pytest.raises(TypeError, match="unexpected keyword argument 'ir_override'"):
+        tile.Config({}, ir_override="kernel.ptx")
+
+
+@tile.jit
+def sums(p, WIDE: tl.constexpr):
+    x = tl.load(p)
+    tl.store(p, tl.add(x, 2147483647, sanitize_overflow=True))
+
+
+def test_sanitize_overflow_is_accepted_without_an_overflow_check() -> None:
+    ir = tile.generate_ir(sums, "*i32", {"WIDE": False}, debug=True)
+    assert "arith.addi" in ir and "assert" not in ir

@@ -75,6 +75,19 @@ class FileCache:
         return self.directory / key[:2] / f"{key}.json"
 
     def get(self, key: str) -> dict[str, Any] | None:
+        """The compiled kernel (asm, metadata) stored under `key`, or None."""
+        payload = self.get_json(key)
+        try:
+            return None if payload is None else _decode(payload)
+        except (ValueError, KeyError, TypeError):
+            return None
+
+    def put(self, key: str, entry: dict[str, Any]) -> None:
+        self.put_json(key, _encode(entry))
+
+    def get_json(self, key: str) -> Any:
+        """The JSON value stored under `key` (a kernel, an autotuning result),
+        or None: missing, another key's, corrupt or truncated."""
         data = _read_regular_file(self.path(key))
         if data is None:
             return None
@@ -82,14 +95,14 @@ class FileCache:
         parts = header.split(b" ")
         if len(parts) != 3 or parts[0] != _MAGIC or parts[1] != key.encode() \
                 or parts[2] != _checksum(key, payload):
-            return None  # another key's entry, corrupt or truncated: recompile
+            return None  # another key's entry, corrupt or truncated: recompute
         try:
-            return _decode(json.loads(payload))
-        except (ValueError, KeyError, TypeError):
+            return json.loads(payload)
+        except ValueError:
             return None
 
-    def put(self, key: str, entry: dict[str, Any]) -> None:
-        payload = json.dumps(_encode(entry), sort_keys=True).encode()
+    def put_json(self, key: str, value: Any) -> None:
+        payload = json.dumps(value, sort_keys=True).encode()
         data = b" ".join([_MAGIC, key.encode(), _checksum(key, payload)]) + b"\n" + payload
         target = self.path(key)
         try:
@@ -105,7 +118,8 @@ class FileCache:
         except OSError as exc:
             if not self._warned:
                 warnings.warn(f"tile: cannot write the kernel cache in {self.directory} "
-                              f"({exc.strerror or exc}); kernels will be recompiled",
+                              f"({exc.strerror or exc}); kernels will be recompiled (and "
+                              "autotuning results measured again)",
                               RuntimeWarning, stacklevel=3)
                 self._warned = True
 

@@ -168,6 +168,8 @@ class CodeGenerator(ast.NodeVisitor):
     def visit_Expr(self, node: ast.Expr) -> None:
         if isinstance(node.value, ast.Constant):  # docstrings, bare literals
             return
+        if isinstance(node.value, ast.Call):
+            self.check_result_used(node.value)
         value = self.visit(node.value)
         # `tl.multiple_of(x, 16)` as a statement states a fact about `x` itself:
         # Triton sets it on x's defining op, so every later use of x has it
@@ -177,6 +179,20 @@ class CodeGenerator(ast.NodeVisitor):
                 and call.args and isinstance(call.args[0], ast.Name) and is_runtime(value) \
                 and self.visit(call.func) in (tl.multiple_of, tl.max_contiguous, tl.max_constancy):
             self.assign(call.args[0], value)
+
+    def check_result_used(self, call: ast.Call) -> None:
+        """A call as a statement of a function marked `@triton.must_use_result`
+        (tl.advance, ...) is an error, as in Triton."""
+        base = call.func
+        while isinstance(base, ast.Attribute):
+            base = base.value
+        if not isinstance(base, ast.Name):  # (visiting `f(x).g` twice would emit f twice)
+            return
+        with self.at(call):
+            reason = getattr(self.visit(call.func), "_must_use_result", False)
+            if reason:
+                message = f"The result of {ast.unparse(call.func)} is not being used."
+                raise TileError(message + (f" {reason}" if isinstance(reason, str) else ""))
 
     def visit_Pass(self, node: ast.Pass) -> None:
         return None
@@ -357,7 +373,7 @@ class CodeGenerator(ast.NodeVisitor):
         if condition.numel == 1:
             return tl.item(condition, _builder=self.builder)
         raise TileError(f"{what} condition must be a scalar, got a block of shape "
-                        f"{condition.shape}; use tl.where to select elementwise")
+                        f"{list(condition.shape)}; use tl.where to select elementwise")
 
     def visit_if_runtime(self, node: ast.If, condition: tensor, else_is_rest: bool = False
                          ) -> None:
@@ -664,10 +680,13 @@ class CodeGenerator(ast.NodeVisitor):
         self.carried_loop(node.body, emit, exclude=None, also={counter})
         self.scope.pop(counter, None)
 
-    def loop_condition(self, condition_fn: Callable[[], Any]) -> tensor:
+    def loop_condition(self, condition_fn: Callable[[], Any], exits_by_itself: bool = False
+                       ) -> tensor:
         """A loop's condition in its before region, false once a break or a
         return was taken (the user's condition is then not evaluated: it may
-        load out of bounds)."""
+        load out of bounds). `exits_by_itself`: the body has a `break` or
+        `return` of this loop, so a condition that is always true
+        (`while True:`) is allowed: the loop runs until one is taken."""
         b = self.builder
         exited = self.pending_exit(include_continue=False)
         if exited is True:
@@ -676,9 +695,23 @@ class CodeGenerator(ast.NodeVisitor):
         def user_condition() -> tensor:
             condition = condition_fn()
             if not is_runtime(condition):
-                raise TileError("a while condition must be a runtime value (a loop on a "
-                                "compile-time condition would never end or never run)")
+                return S.scalar_constant(b, constant_condition(condition), T.int1)
             return S.to_bool(b, self.scalar_condition(condition, "a while"))
+
+        def constant_condition(condition: Any) -> bool:
+            try:
+                truth = bool(unwrap(condition))
+            except Exception:  # noqa: BLE001 - an object Python cannot test
+                raise TileError(f"a while condition must be a runtime value or a "
+                                f"compile-time bool, got {condition!r}") from None
+            if not truth:
+                raise TileError("this while condition is false at compile time: the loop "
+                                "would never run (a while condition must be a runtime value, "
+                                "or true with a `break` or `return` in the loop)")
+            if not exits_by_itself:
+                raise TileError("this while condition is true at compile time and the loop "
+                                "has no `break` or `return`: it would never end")
+            return True
 
         if exited is False:
             return user_condition()
@@ -698,13 +731,15 @@ class CodeGenerator(ast.NodeVisitor):
 
     def emit_while(self, node: ast.While, exits: "_LoopExits") -> None:
         b = self.builder
+        exits_by_itself = _uses(node.body, ast.Break) or _uses(node.body, ast.Return)
 
         def emit(loop_plan: _LoopPlan) -> list[Value]:
             types = loop_plan.types()
             before = b.new_block(types)
             loop_plan.bind(before.args)
             with b.insertion_point(before):
-                condition = self.loop_condition(lambda: self.visit(node.test))
+                condition = self.loop_condition(lambda: self.visit(node.test),
+                                                exits_by_itself)
             after = b.new_block(types, labelled=True)
             self.scope = dict(loop_plan.entry_scope)
             loop_plan.bind(after.args)
@@ -931,7 +966,7 @@ class CodeGenerator(ast.NodeVisitor):
                                     "with .to()")
                 if value.is_block() and not isinstance(planned, T.block_type):
                     raise TileError(f"'{_display(key)}' starts as the number {initial!r} and "
-                                    f"becomes a block of shape {value.shape} in the loop; "
+                                    f"becomes a block of shape {list(value.shape)} in the loop; "
                                     "initialize it with tl.zeros/tl.full")
                 changes[key] = value.type
             yielded.append(value)
@@ -1112,6 +1147,17 @@ class CodeGenerator(ast.NodeVisitor):
         S.check_subscript(sum(1 for e in entries if isinstance(e, ast.Slice)),
                           value.shape if value.is_block() else None)
         return result
+
+    def visit_Slice(self, node: ast.Slice) -> slice:
+        """`t[1:]`, `x.shape[:-1]` of a compile-time tuple (blocks take `:` only,
+        in visit_Subscript): Python's slice of compile-time bounds."""
+        parts = [None if part is None else unwrap(self.visit(part))
+                 for part in (node.lower, node.upper, node.step)]
+        for part in parts:
+            if part is not None and not isinstance(part, int):
+                raise TileError(f"slice bounds of a tuple must be compile-time ints, got "
+                                f"{_describe(part)}")
+        return builtins.slice(*parts)
 
     def visit_Starred(self, node: ast.Starred) -> Any:
         return self.visit(node.value)

@@ -268,8 +268,10 @@ def _yield_text(op: str, values: Sequence[Value]) -> str:
 class Builder:
     """Appends operations at an insertion point; every op gets `self.loc`."""
 
-    def __init__(self, debug: bool = False) -> None:
+    def __init__(self, debug: bool = False, num_warps: int = 4) -> None:
         self._counter = 0
+        # The kernel's warps (tl.extra.cuda.num_warps() reads it).
+        self.num_warps = num_warps
         self.block = Block()
         self.loc = "loc(unknown)"
         # Device assertions are emitted only with debugging on (Triton's rule).

@@ -140,11 +140,12 @@ def kernel_name(jit: "JITFunction", types: Mapping[str, str], constexprs: Mappin
 def generate_ir(fn: Any, signature: SignatureLike,
                 constexprs: Mapping[str, Any] | None = None,
                 specialization: Specialization | None = None,
-                debug: bool | None = None) -> str:
+                debug: bool | None = None, num_warps: int | None = None) -> str:
     """The tile IR module (text) of a @tile.jit function for `signature`;
     device assertions are in it with `debug` (by default the function's
-    `debug=` or TILE_DEBUG)."""
-    jit, constexprs, _ = resolve(fn, constexprs, None)
+    `debug=` or TILE_DEBUG); `num_warps` (4, or an autotuned kernel's first
+    config's) is what `tl.extra.cuda.num_warps()` gives."""
+    jit, constexprs, num_warps = resolve(fn, constexprs, num_warps)
     specialization = specialization or Specialization()
     source = jit.source()
     if not is_symbol_name(jit.__name__):
@@ -154,7 +155,8 @@ def generate_ir(fn: Any, signature: SignatureLike,
     types = normalize_signature(jit, signature, constexprs)
     symbol = kernel_name(jit, types, constexprs, specialization)
     defaults = jit.defaults()
-    builder = Builder(debug=debug_enabled(jit.debug) if debug is None else debug)
+    builder = Builder(debug=debug_enabled(jit.debug) if debug is None else debug,
+                      num_warps=num_warps)
     scope: dict[str, Any] = {}
     params: list[tuple[Value, str, str, int]] = []
     arg_nodes = {a.arg: a for a in source.tree.args.args}

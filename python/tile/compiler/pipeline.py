@@ -229,7 +229,7 @@ def compile(src: Any, signature: SignatureLike | None = None,
     maxnreg = check_maxnreg(maxnreg)
     libdevice = check_extern_libs(extern_libs)
     line_info = not knobs.compilation.disable_line_info
-    ir = generate_ir(jit, types, constexprs, specialization, debug=debug)
+    ir = generate_ir(jit, types, constexprs, specialization, debug=debug, num_warps=num_warps)
     cache = cache if cache is not None else FileCache()
     key = cache_key(jit, types, specialization, constexprs, target, num_warps, num_stages,
                     debug, line_info, fp_fusion, reflect_ftz, maxnreg, libdevice)

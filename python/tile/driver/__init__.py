@@ -33,7 +33,8 @@ from typing import Any, Callable, Mapping, Sequence
 
 from .context import (TARGETS, Device, current_device, device, device_count,  # noqa: F401
                       synchronize, target_for)
-from .errors import CudaError, DriverError, DriverNotFoundError, LaunchError  # noqa: F401
+from .errors import (CudaError, DriverError, DriverNotFoundError, LaunchError,  # noqa: F401
+                     LaunchOutOfResources)
 from .modules import Kernel, Module, kernel_for, load_module, read_artifact  # noqa: F401
 
 
@@ -90,7 +91,8 @@ def dispatcher(name: str, arg_names: Sequence[str], constexpr: Sequence[bool],
                                    interpreted=interpreted)
 
 
-__all__ = ["CudaError", "DriverError", "DriverNotFoundError", "LaunchError", "Device", "Kernel",
+__all__ = ["CudaError", "DriverError", "DriverNotFoundError", "LaunchError", "LaunchOutOfResources",
+           "Device", "Kernel",
            "Module", "TARGETS", "current_device", "current_target", "device", "device_count",
            "device_of", "dispatcher", "kernel_for", "launch", "load_module", "read_artifact",
            "synchronize", "target", "target_for"]

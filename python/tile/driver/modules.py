@@ -22,7 +22,7 @@ from typing import Any, Mapping, Sequence
 
 from . import bindings, context, launcher, packing
 from .bindings import CUfunction, CUmodule, driver
-from .errors import DriverError, LaunchError
+from .errors import DriverError, LaunchOutOfResources
 
 
 class Kernel:
@@ -56,9 +56,11 @@ class Kernel:
                                          bindings.FUNC_MAX_THREADS_PER_BLOCK, self.handle),
                   "cuFuncGetAttribute")
         if self.threads > dev.max_threads or self.threads > limit.value:
-            raise LaunchError(
+            allowed = min(dev.max_threads, limit.value)
+            raise LaunchOutOfResources(
+                self.threads, allowed, "threads",
                 f"kernel {self.name!r} needs {self.threads} threads per block, but "
-                f"{dev.name} allows {min(dev.max_threads, limit.value)} for it "
+                f"{dev.name} allows {allowed} for it "
                 f"(device limit {dev.max_threads}, kernel limit {limit.value} from its "
                 "register use); compile with fewer warps")
         params = list(meta.get("params", []))
@@ -68,7 +70,8 @@ class Kernel:
         # needs, opting in beyond the default 48 KiB once per function.
         self.shared = int(meta.get("shared_bytes", 0))
         if self.shared > dev.max_shared:
-            raise LaunchError(
+            raise LaunchOutOfResources(
+                self.shared, dev.max_shared, "shared memory",
                 f"kernel {self.name!r} needs {self.shared} bytes of shared memory, but "
                 f"{dev.name} allows {dev.max_shared} per block; use smaller tiles or fewer "
                 "stages")

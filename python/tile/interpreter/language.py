@@ -54,6 +54,24 @@ def _grid_axis(axis: Any, name: str, possessive: str) -> int:
 
 
 @_implements
+def add(x: Any, y: Any, sanitize_overflow: Any = True) -> Tensor:
+    C._sanitize_overflow(sanitize_overflow, "tl.add")
+    return O.add(x, y)
+
+
+@_implements
+def sub(x: Any, y: Any, sanitize_overflow: Any = True) -> Tensor:
+    C._sanitize_overflow(sanitize_overflow, "tl.sub")
+    return O.sub(x, y)
+
+
+@_implements
+def mul(x: Any, y: Any, sanitize_overflow: Any = True) -> Tensor:
+    C._sanitize_overflow(sanitize_overflow, "tl.mul")
+    return O.mul(x, y)
+
+
+@_implements
 def program_id(axis: Any = 0) -> Tensor:
     return constant(current().program[_grid_axis(axis, "program_id", "program_id's")], T.int32)
 
@@ -461,7 +479,8 @@ def view(input: Tensor, *shape: Any, can_reorder: Any = False) -> Tensor:
 
 
 @_implements
-def ravel(x: Tensor) -> Tensor:
+def ravel(x: Tensor, can_reorder: Any = False) -> Tensor:
+    x = O.to_value(x)
     return O.reshape(x, [x.numel])
 
 
@@ -857,8 +876,8 @@ def dot(input: Any, other: Any, acc: Any = None, input_precision: Any = None,
         accumulator = full(result_shape, 0, accumulator_type)
     else:
         accumulator = O.to_value(acc)
-        if accumulator.shape != result_shape:
-            raise TileError(f"tl.dot accumulator has shape {accumulator.shape}, "
+        if list(accumulator.shape) != result_shape:
+            raise TileError(f"tl.dot accumulator has shape {list(accumulator.shape)}, "
                             f"expected {result_shape}")
         C.check_dot_accumulator(accumulator_type, accumulator.dtype)
         out = C.dot_result_type(operand, accumulator_type, accumulator.dtype, out_dtype)
@@ -982,7 +1001,7 @@ def assume(cond: Any) -> None:
     if isinstance(c, Tensor):
         if c.is_block():
             raise TileError(f"tl.assume needs a scalar condition, not a block of shape "
-                            f"{c.shape}")
+                            f"{list(c.shape)}")
         if not c.dtype.is_bool():
             raise TileError(f"tl.assume needs a boolean condition, not {c.dtype}")
         c = bool(c.data)
@@ -1172,7 +1191,7 @@ def _build_namespace() -> types.ModuleType:
 
 def modules() -> list[types.ModuleType]:
     """The modules interpreted kernels see as `tl`, `tl.math` and libdevice."""
-    return [namespace, namespace.math, namespace.extra.libdevice]
+    return [namespace, namespace.math, namespace.extra.cuda, namespace.extra.libdevice]
 
 
 def counterpart(builtin: Any) -> Callable[..., Any]:

@@ -12,6 +12,7 @@ import numpy as np
 
 from ..errors import TileError
 from ..language import semantic as S
+from ..language.extra import cuda as compiled_cuda
 from ..language.extra.cuda import libdevice as compiled
 from ..language.types import unwrap
 from . import ops as O
@@ -119,7 +120,12 @@ def extra_module(interpreted_module: Callable[..., types.ModuleType]) -> types.M
     library = interpreted_module(compiled, "tile.language.extra.cuda.libdevice",
                                  lambda name: _function(name) if name in compiled.FUNCTIONS
                                  else None)
-    cuda = types.ModuleType("tile.language.extra.cuda")
+    # tl.extra.cuda's other builtins: num_warps()/num_threads() the launch's;
+    # the special registers (smid, globaltimer) are PTX, which is not run here.
+    from .program import current
+    registers = {"num_warps": lambda: current().num_warps,
+                 "num_threads": lambda: 32 * current().num_warps}
+    cuda = interpreted_module(compiled_cuda, "tile.language.extra.cuda", registers.get)
     cuda.libdevice = library  # type: ignore[attr-defined]
     extra = types.ModuleType("tile.language.extra")
     extra.cuda = cuda  # type: ignore[attr-defined]

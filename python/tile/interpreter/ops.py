@@ -86,7 +86,7 @@ def broadcast_to(x: Tensor, shape: Sequence[int]) -> Tensor:
     shape = list(shape)
     if not x.is_block():
         return splat(x, shape) if shape else x
-    if x.shape == shape:
+    if list(x.shape) == shape:
         return x
     if len(x.shape) > len(shape) or S.broadcast_shapes(x.shape, shape) != shape:
         raise TileError(f"cannot broadcast a block of shape {_shape_text(x.shape)} "

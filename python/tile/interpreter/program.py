@@ -11,9 +11,11 @@ from ..errors import TileError
 class Launch:
     """One `kernel[grid](...)` in the interpreter."""
 
-    def __init__(self, grid: tuple[int, int, int], session: Any, debug: bool = False) -> None:
+    def __init__(self, grid: tuple[int, int, int], session: Any, debug: bool = False,
+                 num_warps: int = 4) -> None:
         self.grid = grid
         self.debug = debug  # device assertions are checked
+        self.num_warps = num_warps  # the launch's (tl.extra.cuda.num_warps())
         self.program = (0, 0, 0)
         self.session = session  # runner.Session: the launch's interpreted functions
         self._seen: set[Hashable] = set()

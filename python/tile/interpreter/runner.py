@@ -17,7 +17,8 @@ from ..language.types import dtype_from_signature, is_named_tuple, unwrap
 from ..runtime.jit import JITFunction
 from ..language import types as T
 from ..language.descriptors import BlockShape, tensor_descriptor
-from ..compiler.options import check_extern_libs, check_maxnreg, check_num_ctas
+from ..compiler.options import (check_extern_libs, check_maxnreg, check_num_ctas,
+                                check_num_warps)
 from ..runtime.launch import (LAUNCH_OPTIONS, argument_type, compile_time_argument,
                               compile_time_value, bind_arguments, descriptor_type,
                               kernel_arguments, normalize_grid, parameter_type)
@@ -253,12 +254,15 @@ def launch(jit: JITFunction, grid: Any, args: Sequence[Any], kwargs: Mapping[str
         check_maxnreg(kwargs["maxnreg"])
     if "extern_libs" in kwargs and "extern_libs" not in jit.arg_names:
         check_extern_libs(kwargs["extern_libs"])  # NumPy computes libdevice's functions
+    num_warps = 4
+    if "num_warps" in kwargs and "num_warps" not in jit.arg_names:
+        num_warps = check_num_warps(kwargs["num_warps"])
     kwargs = {k: v for k, v in kwargs.items()
               if k not in LAUNCH_OPTIONS or k in jit.arg_names}
     named = bind_arguments(jit, args, kwargs)
     grid3 = normalize_grid(grid, named)
     session, host = Session(), HostArrays()
-    state = Launch(grid3, session, debug=debug_enabled(jit.debug))
+    state = Launch(grid3, session, debug=debug_enabled(jit.debug), num_warps=num_warps)
     # Overflow, NaN and the like are results here, as on the GPU: no warnings.
     with np.errstate(all="ignore"):
         values = _arguments(jit, named, session, host)

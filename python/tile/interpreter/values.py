@@ -152,8 +152,9 @@ class Tensor(S.tensor):
         return self.element
 
     @property
-    def shape(self) -> list[int]:
-        return list(self.data.shape)
+    def shape(self) -> tuple[int, ...]:
+        """The block's extents, a tuple as Triton's (() for a scalar)."""
+        return T.shape_tuple(self.data.shape)
 
     @property
     def numel(self) -> int:
@@ -169,7 +170,7 @@ class Tensor(S.tensor):
     def python_scalar(self) -> Any:
         """The Python value of a scalar (`x.item()` is the kernel's tl.item)."""
         if self.is_block() and self.data.size != 1:  # one element: Triton's unsplat
-            raise BlockTruthError(f"a block of shape {self.shape} is not one value")
+            raise BlockTruthError(f"a block of shape {list(self.shape)} is not one value")
         value = self.data.item()
         return value
 
@@ -182,7 +183,7 @@ class Tensor(S.tensor):
             return not current().debug or bool(np.all(self.data))
         if self.is_block() and self.data.size != 1:  # one element: Triton's unsplat
             raise BlockTruthError(
-                f"the truth value of a block of shape {self.shape} is ambiguous; an `if` or "
+                f"the truth value of a block of shape {list(self.shape)} is ambiguous; an `if` or "
                 "`while` condition must be a scalar (use tl.where to select elementwise)")
         return bool(self.data)
 

@@ -18,7 +18,7 @@ from ..errors import ConstantRequired, StaticAssertionError, TileError
 from . import semantic as S
 from . import types as T
 from .semantic import tensor
-from .types import block_type, dtype, unwrap
+from .types import block_type, dtype, must_use_result, unwrap  # noqa: F401
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -127,6 +127,8 @@ def _dtype(value: Any) -> dtype:
     value = unwrap(value)
     if not isinstance(value, dtype):
         raise TileError(f"expected a dtype such as tl.float32, got {value!r}")
+    if value.is_void():
+        raise TileError("tl.void has no values: expected a dtype such as tl.float32")
     return value
 
 
@@ -525,6 +527,35 @@ def maximum(x: Any, y: Any, propagate_nan: Any = PropagateNan.NONE,
     return S.minmax(_builder, "max", x, y, propagates_nan(propagate_nan))
 
 
+def _sanitize_overflow(value: Any, what: str) -> bool:
+    flag = unwrap(value)
+    if not isinstance(flag, (bool, int)):
+        raise TileError(f"{what}'s sanitize_overflow must be a compile-time bool, got {flag!r}")
+    return bool(flag)
+
+
+@builtin
+def add(x: Any, y: Any, sanitize_overflow: Any = True, _builder: Builder | None = None) -> tensor:
+    """x + y (Triton's `tl.add`). tile has no integer-overflow sanitizer: the
+    flag is checked and has no effect (see python/tile/README.md)."""
+    _sanitize_overflow(sanitize_overflow, "tl.add")
+    return S.add(_builder, x, y)
+
+
+@builtin
+def sub(x: Any, y: Any, sanitize_overflow: Any = True, _builder: Builder | None = None) -> tensor:
+    """x - y (Triton's `tl.sub`); sanitize_overflow as for tl.add."""
+    _sanitize_overflow(sanitize_overflow, "tl.sub")
+    return S.sub(_builder, x, y)
+
+
+@builtin
+def mul(x: Any, y: Any, sanitize_overflow: Any = True, _builder: Builder | None = None) -> tensor:
+    """x * y (Triton's `tl.mul`); sanitize_overflow as for tl.add."""
+    _sanitize_overflow(sanitize_overflow, "tl.mul")
+    return S.mul(_builder, x, y)
+
+
 @builtin
 def minimum(x: Any, y: Any, propagate_nan: Any = PropagateNan.NONE,
             _builder: Builder | None = None) -> tensor:
@@ -615,7 +646,10 @@ view = reshape
 
 
 @builtin
-def ravel(x: tensor, _builder: Builder | None = None) -> tensor:
+def ravel(x: tensor, can_reorder: Any = False, _builder: Builder | None = None) -> tensor:
+    """`x` as one dimension, in row-major order (tile keeps it with
+    `can_reorder=True` too, which lets Triton reorder)."""
+    x = S.to_tensor(_builder, x)
     return S.reshape(_builder, x, [x.numel])
 
 
@@ -1115,8 +1149,8 @@ def dot(input: Any, other: Any, acc: Any = None, input_precision: Any = None,
         accumulator = S.block_constant(b, 0, block_type(accumulator_type, result_shape))
     else:
         accumulator = S.to_tensor(b, acc)
-        if accumulator.shape != result_shape:
-            raise TileError(f"tl.dot accumulator has shape {accumulator.shape}, "
+        if list(accumulator.shape) != result_shape:
+            raise TileError(f"tl.dot accumulator has shape {list(accumulator.shape)}, "
                             f"expected {result_shape}")
         check_dot_accumulator(accumulator_type, accumulator.dtype)
         out = dot_result_type(operand, accumulator_type, accumulator.dtype, out_dtype)
@@ -1233,7 +1267,7 @@ def assume(cond: Any, _builder: Builder | None = None) -> None:
             raise TileError("tl.assume of a condition that is false at compile time")
         return None
     if c.is_block():
-        raise TileError(f"tl.assume needs a scalar condition, not a block of shape {c.shape}")
+        raise TileError(f"tl.assume needs a scalar condition, not a block of shape {list(c.shape)}")
     if not c.dtype.is_bool():
         raise TileError(f"tl.assume needs a boolean condition, not {c.dtype}")
     _builder.assume(c.handle)
@@ -1375,20 +1409,7 @@ def constant_attribute(value: bool | int | float, attr: str) -> Any:
         to.__tile_builtin__ = True  # type: ignore[attr-defined]
         return to
     raise TileError(f"a {type(value).__name__} has no attribute '{attr}' in a kernel")
-_METHODS: dict[str, Callable[..., Any]] = {
-    "to": _tensor_to, "cast": cast, "item": item, "sum": sum, "max": max, "min": min, "argmax": argmax, "argmin": argmin,
-    "reshape": reshape, "view": view, "ravel": ravel, "trans": trans, "permute": permute,
-    "broadcast_to": broadcast_to, "expand_dims": expand_dims, "cumsum": cumsum,
-    "reduce": reduce, "associative_scan": associative_scan, "exp": exp, "exp2": exp2,
-    "log": log, "log2": log2, "sqrt": sqrt, "abs": abs, "sigmoid": sigmoid,
-    "atomic_add": atomic_add, "atomic_max": atomic_max, "atomic_min": atomic_min,
-    "atomic_and": atomic_and, "atomic_or": atomic_or, "atomic_xor": atomic_xor,
-    "atomic_xchg": atomic_xchg, "atomic_cas": atomic_cas, "atomic_load": atomic_load,
-    "atomic_store": atomic_store, "gather": gather,
-    "histogram": histogram,
-}
-for _name, _fn in _METHODS.items():
-    setattr(tensor, _name, _fn)
+
 
 __all__ = [name for name in dir() if not name.startswith("_")
            and name not in ("annotations", "builtins", "functools", "Any", "Callable",
@@ -1397,4 +1418,4 @@ __all__ = [name for name in dir() if not name.startswith("_")
                             "ATOMIC_SEMANTICS", "ATOMIC_SCOPES", "atomic_order", "inspect",
                             "LIBRARY", "library_arguments", "library_builtin",
                             "atomic_pointee", "atomic_shapes", "atomic_kind",
-                            "TileError", "S", "T", "propagates_nan")]
+                            "TileError", "S", "T", "propagates_nan", "must_use_result")]

@@ -24,7 +24,7 @@ from ..errors import ConstantRequired, TileError
 from ..runtime.jit import jit
 from .. import language as tl
 from .semantic import tensor
-from .types import block_type, dtype, unwrap
+from .types import block_type, dtype, must_use_result, unwrap
 
 ToValue = Callable[[Any], tensor]
 PADDINGS = ("zero", "nan")
@@ -472,6 +472,8 @@ def make_block_ptr(to_value: ToValue, builder: Any, base: Any, shape: Any, strid
                          blocks, order)
 
 
+@must_use_result("Note that tl.advance does not have any side effects. To move the block "
+                 "pointer, you need to assign the result of tl.advance to a variable.")
 @dual_builtin
 def advance(to_value: ToValue, builder: Any, base: Any, offsets: Any) -> block_pointer:
     """The block pointer `base` moved by `offsets` (one per dimension)."""
@@ -481,6 +483,9 @@ def advance(to_value: ToValue, builder: Any, base: Any, offsets: Any) -> block_p
     deltas = _integers(to_value, offsets, len(base.block_shape), "tl.advance's offsets")
     moved = tuple(_inline(_sum_of, [o, d], builder) for o, d in zip(base.offsets, deltas))
     return base._replace(offsets=moved)
+
+
+block_pointer.advance = advance  # type: ignore[attr-defined]  # `ptr.advance(offsets)`, as Triton's
 
 
 @dual_builtin

@@ -30,8 +30,9 @@ class tensor:
         return self.type.scalar
 
     @property
-    def shape(self) -> list[int]:
-        return list(self.type.shape) if isinstance(self.type, block_type) else []
+    def shape(self) -> tuple[int, ...]:
+        """The block's extents, a tuple as Triton's (() for a scalar)."""
+        return T.shape_tuple(self.type.shape if isinstance(self.type, block_type) else ())
 
     @property
     def numel(self) -> int:
@@ -156,14 +157,14 @@ def broadcast_to(b: Builder, x: tensor, shape: Sequence[int]) -> tensor:
     shape = list(shape)
     if not x.is_block():
         return splat(b, x, shape) if shape else x
-    if x.shape == shape:
+    if list(x.shape) == shape:
         return x
     if len(x.shape) > len(shape) or broadcast_shapes(x.shape, shape) != shape:
         raise TileError(f"cannot broadcast a block of shape {_shape_text(x.shape)} "
                         f"to {_shape_text(shape)}")
     while len(x.shape) < len(shape):
         x = expand_dims(b, x, 0)
-    if x.shape == shape:
+    if list(x.shape) == shape:
         return x
     return tensor(b.broadcast(x.handle, shape))
 
@@ -189,7 +190,7 @@ def reshape(b: Builder, x: tensor, shape: Sequence[int]) -> tensor:
         return splat(b, x, shape)
     if not shape:
         raise TileError("cannot reshape a block to a scalar; use a reduction")
-    if shape == x.shape:
+    if shape == list(x.shape):
         return x
     return tensor(b.reshape(x.handle, shape))
 

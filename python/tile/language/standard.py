@@ -1,8 +1,9 @@
 """Triton's standard-library builtins written with the others: `tl.cumprod`,
 `tl.xor_sum`, `tl.swizzle2d`, `tl.flip`, `tl.join`, `tl.split`,
-`tl.interleave`, `tl.cat`, `tl.sort`, `tl.topk` (and the tensor methods
-`x.cumprod()`, `x.xor_sum()`, `x.flip()`, `x.split()`, `x.sort()`,
-`x.topk()`). As in `random.py`, each checks its arguments at the call and
+`tl.interleave`, `tl.cat`, `tl.sort`, `tl.topk`, `tl.bitonic_merge`,
+`tl.softmax`, `tl.reduce_or`, and the tensor methods `x.logical_and(y)`,
+`x.logical_or(y)` (tile.language registers the tensor methods). As in
+`random.py`, each checks its arguments at the call and
 inlines the @jit function of the same name, which compiled and interpreted
 kernels share."""
 from __future__ import annotations
@@ -377,9 +378,116 @@ def flip(to_value: ToValue, x: Any, dim: Any = None) -> list[Any]:
     return [block, halves, axis, steps, _BITS[block.dtype.primitive_bitwidth]]
 
 
-for _name, _method in (("cumprod", cumprod), ("xor_sum", xor_sum), ("flip", flip),
-                      ("split", split), ("sort", sort), ("topk", topk)):
-    setattr(tensor, _name, _method)
+@jit
+def _bitonic_merge_last(x, halves: tl.constexpr, twos: tl.constexpr, n: tl.constexpr,
+                        last: tl.constexpr, steps: tl.constexpr, descending: tl.constexpr,
+                        bits: tl.constexpr):
+    # The last stage of _sort's network alone: sorts each line that is a
+    # bitonic sequence (an ascending run then a descending one, or the reverse).
+    y = tl.reshape(x, halves)
+    index = tl.reshape(tl.arange(0, n), twos)
+    return tl.reshape(_bitonic_merge(y, index, descending, steps, last, steps, bits), x.shape)
+
+
+@library_builtin(_bitonic_merge_last)
+def bitonic_merge(to_value: ToValue, x: Any, dim: Any = None, descending: Any = 0) -> list[Any]:
+    """Triton's `tl.bitonic_merge`: the last merge stage of a bitonic sort along
+    the last dimension (a power of two): compare-and-swap at distances n/2, n/4,
+    ..., 1, in ascending order (descending with `descending`)."""
+    block = _block(to_value, x, "tl.bitonic_merge")
+    rank = len(block.shape)
+    last = rank - 1
+    if T.unwrap(dim) is not None and _axis(dim, rank) != last:
+        raise TileError(f"tl.bitonic_merge merges along the last dimension ({last}) only, "
+                        f"not {T.unwrap(dim)}")
+    n = block.shape[last]
+    if n & (n - 1):
+        raise TileError(f"tl.bitonic_merge needs a power-of-two extent along dim {last}, "
+                        f"got {n}")
+    steps = n.bit_length() - 1
+    twos = [2] * steps
+    return [block, list(block.shape[:last]) + twos, twos or [1], n, last, steps,
+            _flag(descending, "tl.bitonic_merge's descending"),
+            _BITS[block.dtype.primitive_bitwidth]]
+
+
+@jit
+def _softmax(x, dim: tl.constexpr, keep_dims: tl.constexpr, ieee_rounding: tl.constexpr):
+    # Triton's formula, keep_dims and all.
+    z = x - tl.max(x, dim, keep_dims=keep_dims)
+    num = tl.exp(z)
+    den = tl.sum(num, dim, keep_dims=keep_dims)
+    return tl.math.fdiv(num, den, ieee_rounding)
+
+
+@library_builtin(_softmax)
+def softmax(to_value: ToValue, x: Any, dim: Any = None, keep_dims: Any = False,
+            ieee_rounding: Any = False) -> list[Any]:
+    """exp(x - max) / sum(exp(x - max)) along `dim` (0 when None, as Triton's),
+    the max and the sum taken with `keep_dims`; the division IEEE-rounded with
+    `ieee_rounding` (tl.math.fdiv)."""
+    block = _block(to_value, x, "tl.softmax")
+    if not block.dtype.is_floating():
+        raise TileError(f"tl.softmax needs floats, got {block.dtype}")
+    rank = len(block.shape)
+    axis = 0 if T.unwrap(dim) is None else _axis(dim, rank)
+    keep = _flag(keep_dims, "tl.softmax's keep_dims")
+    if not keep:
+        reduced = list(block.shape[:axis]) + list(block.shape[axis + 1:])
+        try:
+            broadcast_shapes(reduced, list(block.shape))
+        except TileError:
+            raise TileError(f"tl.softmax(dim={axis}) of shape {list(block.shape)}: the max "
+                            f"along dim {axis}, of shape {reduced}, does not broadcast against "
+                            "the input (Triton subtracts it as is); pass keep_dims=True") from None
+    return [block, axis, keep, _flag(ieee_rounding, "tl.softmax's ieee_rounding")]
+
+
+@jit
+def _and_values(a, b):
+    return a & b
+
+
+@jit
+def _or_values(a, b):
+    return a | b
+
+
+@jit
+def _reduce_or(input, axis: tl.constexpr, keep_dims: tl.constexpr):
+    return tl.reduce(input, axis, _or_values, keep_dims)
+
+
+@library_builtin(_reduce_or)
+def reduce_or(to_value: ToValue, input: Any, axis: Any, keep_dims: Any = False) -> list[Any]:
+    """The bitwise or of the elements along `axis` (all of them when None)."""
+    x = _block(to_value, input, "tl.reduce_or")
+    if not x.dtype.is_int():
+        raise TileError(f"reduce_or only supported for integers, got {x.dtype}")
+    axis = None if T.unwrap(axis) is None else _axis(axis, len(x.shape))
+    return [x, axis, _flag(keep_dims, "tl.reduce_or's keep_dims")]
+
+
+def _booleans(to_value: ToValue, input: Any, other: Any, what: str) -> list[Any]:
+    x, y = to_value(input), to_value(other)
+    for value in (x, y):
+        if not value.dtype.is_bool():
+            raise TileError(f"x.{what}(y) takes booleans (tl.int1), got {x.dtype} and "
+                            f"{y.dtype}; compare with 0 first (x != 0)")
+    return [x, y]
+
+
+@library_builtin(_and_values)
+def logical_and(to_value: ToValue, input: Any, other: Any) -> list[Any]:
+    """`x.logical_and(y)` (a tensor method in Triton): elementwise and of booleans."""
+    return _booleans(to_value, input, other, "logical_and")
+
+
+@library_builtin(_or_values)
+def logical_or(to_value: ToValue, input: Any, other: Any) -> list[Any]:
+    """`x.logical_or(y)` (a tensor method in Triton): elementwise or of booleans."""
+    return _booleans(to_value, input, other, "logical_or")
+
 
 __all__ = ["cumprod", "xor_sum", "swizzle2d", "flip", "join", "split", "interleave", "cat",
-           "sort", "topk"]
+           "sort", "topk", "bitonic_merge", "softmax", "reduce_or"]

@@ -24,7 +24,7 @@ class dtype:
     def __init__(self, name: str, mlir: str | None = None, bits: int | None = None,
                  kind: str | None = None) -> None:
         if mlir is None:  # by Triton's name
-            known = next((d for d in ALL_DTYPES if d.name == name), None)
+            known = next((d for d in ALL_DTYPES + (void,) if d.name == name), None)
             if known is None:
                 raise TileError(f"tile has no dtype {name!r}; its dtypes: "
                                 f"{', '.join(d.name for d in ALL_DTYPES)}")
@@ -50,6 +50,9 @@ class dtype:
 
     def is_bool(self) -> bool:
         return self.name == "int1"
+
+    def is_void(self) -> bool:
+        return self.kind == "void"
 
     def is_ptr(self) -> bool:
         return False
@@ -165,6 +168,51 @@ def shape_text(shape: Sequence[Any]) -> str:
     return "x".join(str(s) for s in shape) if len(shape) else "scalar"
 
 
+def must_use_result(x: Any, s: Any = True) -> Any:
+    """Triton's `@triton.must_use_result` (or `@triton.must_use_result("why")`):
+    a call of the decorated function (a builtin or a @jit function) as a
+    statement, its result unused, is a located compile error, with `why`."""
+    if isinstance(x, str):
+        return lambda fn: must_use_result(fn, x)
+    x._must_use_result = s
+    return x
+
+
+class shape_tuple(tuple):  # type: ignore[type-arg]
+    """A value's shape as a kernel sees it (`x.shape`): a tuple of ints, as
+    Triton's, that also equals and concatenates with a list of the same
+    extents, as Triton's `tl.tuple` does (`x.shape == [1, N]`,
+    `x.shape + [1]`); its slices are shapes too. It prints as a list, as
+    tile's messages show shapes (`[8, 4]`)."""
+
+    def __repr__(self) -> str:
+        return repr(list(self))
+
+    __str__ = __repr__
+
+    def __eq__(self, other: object) -> bool:
+        return tuple.__eq__(self, tuple(other) if isinstance(other, list) else other)
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    __hash__ = tuple.__hash__
+
+    def __add__(self, other: Any) -> "shape_tuple":
+        if not isinstance(other, (list, tuple)):
+            return NotImplemented
+        return shape_tuple(tuple(self) + tuple(other))
+
+    def __radd__(self, other: Any) -> "shape_tuple":
+        if not isinstance(other, (list, tuple)):
+            return NotImplemented
+        return shape_tuple(tuple(other) + tuple(self))
+
+    def __getitem__(self, index: Any) -> Any:
+        item = tuple.__getitem__(self, index)
+        return shape_tuple(item) if isinstance(index, slice) else item
+
+
 def check_shape(shape: Sequence[Any]) -> tuple[int, ...]:
     """A block shape: rank 1 or more, positive integer extents, at most
     MAX_BLOCK_ELEMENTS elements (exact integer arithmetic). Errors name the
@@ -252,6 +300,8 @@ _FLOAT_FORMATS = {"fp16": (10, 15), "bf16": (7, 127), "fp32": (23, 127), "fp64":
 
 ALL_DTYPES = (int1, int8, int16, int32, int64, uint8, uint16, uint32, uint64,
               float16, bfloat16, float32, float64, float8e4nv, float8e5)
+# Triton's `tl.void`: the type of no value (what a function returning nothing gives).
+void = dtype("void", "none", 0, "void")
 
 # Triton signature strings ("fp32", "i32", "u8", "bf16"...) to dtypes.
 _BY_SIGNATURE = {
@@ -418,6 +468,29 @@ class constexpr:
 
     def __hash__(self) -> int:
         return hash(self.value)
+
+    @property
+    def type(self) -> "constexpr_type":
+        return constexpr_type(self.value)
+
+
+class constexpr_type:
+    """Triton's `tl.constexpr_type`: the type of a compile-time value, by value."""
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, constexpr_type) and self.value == other.value
+
+    def __hash__(self) -> int:
+        return hash(self.value)
+
+    def __repr__(self) -> str:
+        return f"constexpr_type[{self.value}]"
+
+    def mangle(self) -> str:
+        return repr(self)
 
 
 def unwrap(value: Any) -> Any:

@@ -48,6 +48,14 @@ class CudaDriver:
         import torch
         return torch.cuda.current_stream(device).cuda_stream
 
+    def get_empty_cache_for_benchmark(self) -> Any:
+        """A 256 MB buffer whose zeroing evicts the L2 cache between timed runs."""
+        import torch
+        return torch.empty(256 * 1024 * 1024 // 4, dtype=torch.int32, device="cuda")
+
+    def clear_cache(self, cache: Any) -> None:
+        cache.zero_()
+
     def get_benchmarker(self) -> Callable[..., Any]:
         from ..testing import do_bench
         return do_bench

@@ -55,7 +55,22 @@ class DeviceCaches:
         self._jit.forget_compiled_kernels()
 
 
-class JITFunction:
+class KernelInterface:
+    """Triton's base of what `kernel[grid](*args)` launches (JITFunction,
+    Autotuner, Heuristics); `kernel.run(*args, grid=grid, warmup=False)` is
+    Triton's other spelling of that launch (of `kernel.warmup(*args)` with
+    warmup=True)."""
+
+    def __getitem__(self, grid: Any) -> Callable[..., Any]:
+        raise NotImplementedError
+
+    def run(self, *args: Any, grid: Any, warmup: bool = False, **kwargs: Any) -> Any:
+        if warmup:
+            return self.warmup(*args, grid=grid, **kwargs)  # type: ignore[attr-defined]
+        return self[grid](*args, **kwargs)
+
+
+class JITFunction(KernelInterface):
     """A Python function compiled to tile IR; `kernel[grid](*args)` launches it."""
 
     def __init__(self, fn: Callable[..., Any], do_not_specialize: Sequence[str | int] = (),

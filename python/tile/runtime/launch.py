@@ -251,12 +251,16 @@ def compile_for_args(jit: Any, args: Sequence[Any], kwargs: Mapping[str, Any],
 
 def default_target() -> str:
     """The current device's chip when a GPU and its driver are here, else
-    sm_90: compiling never needs a GPU."""
+    sm_90 (compiling never needs a GPU). A GPU tile cannot compile for is
+    the launch's clear error (tile.driver.DriverError naming the device and
+    the chips tile targets), not a silent sm_90."""
+    from .. import driver
     try:
-        from .. import driver
-        return driver.current_target()
-    except Exception:  # no driver library, no device, an unsupported one
+        if driver.device_count() == 0:
+            return "sm_90"
+    except driver.DriverError:  # no driver library, or no device it can use
         return "sm_90"
+    return driver.current_target()
 
 
 def normalize_grid(grid: Any, named_args: Mapping[str, Any]) -> tuple[int, int, int]:

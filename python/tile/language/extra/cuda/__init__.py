@@ -1,5 +1,6 @@
-"""`tl.extra.cuda`: NVIDIA's libdevice (`tl.extra.cuda.libdevice`) and the
-special registers Triton reads there (`smid()`, `globaltimer()`)."""
+"""`tl.extra.cuda`: NVIDIA's libdevice (`tl.extra.cuda.libdevice`), the
+special registers Triton reads there (`smid()`, `globaltimer()`) and the
+kernel's `num_warps()` / `num_threads()` (compile-time ints)."""
 from __future__ import annotations
 
 from typing import Any
@@ -7,7 +8,7 @@ from typing import Any
 from . import libdevice  # noqa: F401
 from .... import language as tl
 from ....runtime.jit import jit
-from ...core import library_builtin
+from ...core import builtin, library_builtin
 
 
 @jit
@@ -33,3 +34,15 @@ def globaltimer(to_value: Any) -> list[Any]:
     """The GPU's global nanosecond timer (an i64 scalar); two reads order
     with the code between them (the read is not pure)."""
     return []
+
+
+@builtin
+def num_warps(_builder: Any = None) -> int:
+    """The warps of each program of the kernel being compiled (a compile-time int)."""
+    return _builder.num_warps
+
+
+@builtin
+def num_threads(_builder: Any = None) -> int:
+    """The threads of each program: 32 per warp (a compile-time int)."""
+    return 32 * _builder.num_warps
