@@ -560,6 +560,12 @@ _DOT = [
     ("float16", 300, 260, 200, (128, 128, 64), "C", "C", "C", 8),
     ("bfloat16", 256, 256, 128, (128, 256, 64), "C", "F", "C", 8),
     ("float16", 64, 128, 64, (64, 128, 32), "F", "F", "F", 8),
+    # mma.sync (m16n8k16) where wgmma does not take the tiles (fewer than 64
+    # rows), as before Hopper: warps along N alone, over both dimensions,
+    # and more warps than 16 x 8 tiles (repeated).
+    ("float16", 77, 90, 70, (16, 32, 32), "C", "C", "C", 4),
+    ("bfloat16", 100, 100, 100, (32, 64, 64), "F", "C", "C", 8),
+    ("float16", 40, 40, 40, (16, 16, 16), "C", "F", "C", 8),
 ]
 for (dt, m, n, k, (bm, bn, bk), ao, bo, co, warps) in _DOT:
     case(f"dot-{dt}-{m}x{n}x{k}-tile{bm}x{bn}x{bk}-a{ao}b{bo}c{co}-w{warps}", K.dot_matmul,

@@ -92,8 +92,7 @@ LogicalResult KernelEmitter::emitDot(DotOp op) {
           cast<BlockType>(op.getType()).getEncoding())) {
     if (mma.getVersion() == 3)
       return emitWarpGroupDot(op, mma);
-    return op.emitOpError() << "has an mma.sync (version 2) layout, which "
-                               "the lowering does not emit yet";
+    return emitMmaSyncDot(op, mma);
   }
   // Register-tiled FMA: a and b go to shared memory in their own type (in
   // the row-major order of their padded shapes); each thread accumulates its
@@ -295,6 +294,34 @@ KernelEmitter::registerFragments(Value operand, int64_t m, int64_t k) {
   return fragments;
 }
 
+void KernelEmitter::stageOperand(Value operand, const StagedMatrix &matrix,
+                                 int64_t offset) {
+  // Each register run along the contiguous dimension is one vector store (at
+  // most a 16-byte chunk, which the swizzle keeps whole).
+  Location loc = operand.getLoc();
+  int64_t bytes = matrix.elementBytes;
+  BlockLayout layout = getBlockLayout(cast<BlockType>(operand.getType()));
+  SmallVector<Value> values = getRegisters(operand);
+  LinearLayout::Run run = layout.linear.getContiguousRun();
+  int64_t width = run.dim == matrix.contiguousDim()
+                      ? std::min<int64_t>(run.length, 16 / bytes)
+                      : int64_t(1);
+  std::set<uint64_t> written;
+  for (int64_t first = 0; first < layout.numRegisters(); first += width) {
+    if (!written
+             .insert(layout.linear.flatten(
+                 layout.linear.apply(HWDim::Register, first)))
+             .second)
+      continue;
+    SmallVector<Value> coords = registerCoords(layout, first);
+    Value physical = matrix.physicalOffset(builder, loc, coords[0], coords[1]);
+    Value index =
+        arith::DivUIOp::create(builder, loc, physical, constI32(loc, bytes));
+    storeSharedVector(loc, constI32(loc, offset), index,
+                      ArrayRef<Value>(values).slice(first, width));
+  }
+}
+
 LogicalResult KernelEmitter::emitWarpGroupDot(DotOp op, MmaLayoutAttr mma) {
   Location loc = op.getLoc();
   auto aType = cast<BlockType>(op.getA().getType());
@@ -315,37 +342,10 @@ LogicalResult KernelEmitter::emitWarpGroupDot(DotOp op, MmaLayoutAttr mma) {
   int64_t bOffset = aFragments.empty() ? a.alignedBytes() : 0;
   reserveShared(bOffset + b.bytes());
 
-  // 1. Stage the operands: each register run along the contiguous dimension
-  //    is one vector store (at most a 16-byte chunk, which the swizzle keeps
-  //    whole).
-  int64_t bytes = a.elementBytes;
-  auto stage = [&](Value operand, const StagedMatrix &matrix, int64_t offset) {
-    BlockLayout layout = getBlockLayout(cast<BlockType>(operand.getType()));
-    SmallVector<Value> values = getRegisters(operand);
-    LinearLayout::Run run = layout.linear.getContiguousRun();
-    int64_t width = run.dim == matrix.contiguousDim()
-                        ? std::min<int64_t>(run.length, 16 / bytes)
-                        : int64_t(1);
-    std::set<uint64_t> written;
-    for (int64_t first = 0; first < layout.numRegisters(); first += width) {
-      if (!written
-               .insert(layout.linear.flatten(
-                   layout.linear.apply(HWDim::Register, first)))
-               .second)
-        continue;
-      SmallVector<Value> coords = registerCoords(layout, first);
-      Value physical =
-          matrix.physicalOffset(builder, loc, coords[0], coords[1]);
-      Value index =
-          arith::DivUIOp::create(builder, loc, physical, constI32(loc, bytes));
-      storeSharedVector(loc, constI32(loc, offset), index,
-                        ArrayRef<Value>(values).slice(first, width));
-    }
-  };
   barrier(loc);
   if (aFragments.empty())
-    stage(op.getA(), a, 0);
-  stage(op.getB(), b, bOffset);
+    stageOperand(op.getA(), a, 0);
+  stageOperand(op.getB(), b, bOffset);
   // The tensor cores read shared memory through the async proxy.
   createSideEffectAsm(builder, loc, "fence.proxy.async.shared::cta;");
   barrier(loc);
@@ -355,6 +355,126 @@ LogicalResult KernelEmitter::emitWarpGroupDot(DotOp op, MmaLayoutAttr mma) {
       op, mma, a, start, aFragments, b,
       arith::AddIOp::create(builder, loc, start, constI32(loc, bOffset)),
       aType.getElementType(), bType.getElementType(), op.getAcc());
+}
+
+LogicalResult KernelEmitter::emitMmaSyncDot(DotOp op, MmaLayoutAttr mma) {
+  // Both operands go to shared memory in the tensor cores' swizzled form (as
+  // for wgmma), each warp reads its fragments with ldmatrix and multiplies
+  // 16 x 8 x 16 tiles with mma.sync, accumulating in its registers of the
+  // result: the accumulator layout's tiles are mma.sync's (d0..d3: row
+  // l / 4 columns 2 (l % 4) and + 1, then 8 rows below).
+  Location loc = op.getLoc();
+  auto aType = cast<BlockType>(op.getA().getType());
+  auto bType = cast<BlockType>(op.getB().getType());
+  auto staged = stageForTensorCores(op, aType, bType,
+                                    runsAlongRows(getBlockLayout(aType)),
+                                    runsAlongRows(getBlockLayout(bType)));
+  if (failed(staged))
+    return failure();
+  auto [a, b] = *staged;
+  int64_t bOffset = a.alignedBytes();
+  reserveShared(bOffset + b.bytes());
+  barrier(loc);
+  stageOperand(op.getA(), a, 0);
+  stageOperand(op.getB(), b, bOffset);
+  barrier(loc);
+
+  int64_t m = a.rows, k = a.cols, n = b.cols;
+  ArrayRef<unsigned> warps = mma.getWarpsPerCTA();
+  int64_t rowTile = 16 * int64_t(warps[0]), colTile = 8 * int64_t(warps[1]);
+  int64_t repsM = std::max<int64_t>(1, m / rowTile);
+  int64_t repsN = std::max<int64_t>(1, n / colTile);
+  SmallVector<Value> acc = getRegisters(op.getAcc());
+  if (int64_t(acc.size()) != repsM * repsN * 4)
+    return op->emitOpError() << "accumulator registers do not match the "
+                                "mma.sync tiles of its layout";
+  StringRef type = getMmaSyncType(aType.getElementType());
+  if (type.empty() || bType.getElementType() != aType.getElementType() ||
+      k % 16 != 0)
+    return op->emitOpError() << "has no mma.sync for its operands";
+  // The warp's first tile: warps along the rows first, as the layout has
+  // them; warps past the block's extent repeat its tiles (their bases are
+  // dropped).
+  Value warpRow =
+      arith::RemUIOp::create(builder, loc, warpId(), constI32(loc, warps[0]));
+  Value warpCol =
+      arith::DivUIOp::create(builder, loc, warpId(), constI32(loc, warps[0]));
+  Value rowStart = arith::RemUIOp::create(
+      builder, loc,
+      arith::MulIOp::create(builder, loc, warpRow, constI32(loc, 16)),
+      constI32(loc, m));
+  Value colStart = arith::RemUIOp::create(
+      builder, loc,
+      arith::MulIOp::create(builder, loc, warpCol, constI32(loc, 8)),
+      constI32(loc, n));
+  // ldmatrix: lane l gives the address of row l % 8 of 8x8 matrix l / 8,
+  // a stored row being 8 elements along the contiguous dimension; the
+  // fragments hold pairs along K, so a matrix stored with K not contiguous
+  // is read transposed (.trans).
+  Value start = LLVM::PtrToIntOp::create(builder, loc, builder.getI32Type(),
+                                         sharedBase(loc));
+  Value matrixId =
+      arith::DivUIOp::create(builder, loc, laneId(), constI32(loc, 8));
+  Value rowInMatrix =
+      arith::RemUIOp::create(builder, loc, laneId(), constI32(loc, 8));
+  // The address lane l gives for the 8x8 matrix at (`row`, `col`) of
+  // `matrix` (logical coordinates, at `base` bytes).
+  auto rowAddress = [&](const StagedMatrix &matrix, int64_t base, Value row,
+                        Value col) {
+    Value r = row, c = col;
+    if (matrix.contiguousDim() == 1)
+      r = arith::AddIOp::create(builder, loc, row, rowInMatrix);
+    else
+      c = arith::AddIOp::create(builder, loc, col, rowInMatrix);
+    Value offset = matrix.physicalOffset(builder, loc, r, c);
+    return arith::AddIOp::create(
+        builder, loc, start,
+        arith::AddIOp::create(builder, loc, offset, constI32(loc, base)));
+  };
+  auto plus = [&](Value value, Value extra) {
+    return arith::AddIOp::create(builder, loc, value, extra);
+  };
+  // Matrix q of A's x4: rows + 8 (q % 2), columns + 8 (q / 2): a0..a3.
+  Value aRowOffset = arith::MulIOp::create(
+      builder, loc,
+      arith::RemUIOp::create(builder, loc, matrixId, constI32(loc, 2)),
+      constI32(loc, 8));
+  Value aColOffset = arith::MulIOp::create(
+      builder, loc,
+      arith::DivUIOp::create(builder, loc, matrixId, constI32(loc, 2)),
+      constI32(loc, 8));
+  // Matrix q of B's x2 (lanes 0..15 give addresses): K + 8 q.
+  Value bRowOffset = arith::MulIOp::create(
+      builder, loc,
+      arith::RemUIOp::create(builder, loc, matrixId, constI32(loc, 2)),
+      constI32(loc, 8));
+  bool aTrans = a.contiguousDim() != 1, bTrans = b.contiguousDim() != 0;
+  SmallVector<Value> result(acc);
+  for (int64_t kk = 0; kk < k; kk += 16) {
+    SmallVector<SmallVector<Value>> aFragments, bFragments;
+    for (int64_t rm = 0; rm < repsM; ++rm) {
+      Value row = plus(plus(rowStart, constI32(loc, rm * rowTile)), aRowOffset);
+      Value col = plus(constI32(loc, kk), aColOffset);
+      aFragments.push_back(
+          createLdMatrix(builder, loc, rowAddress(a, 0, row, col), 4, aTrans));
+    }
+    for (int64_t rn = 0; rn < repsN; ++rn) {
+      Value row = plus(constI32(loc, kk), bRowOffset);
+      Value col = plus(colStart, constI32(loc, rn * colTile));
+      bFragments.push_back(createLdMatrix(
+          builder, loc, rowAddress(b, bOffset, row, col), 2, bTrans));
+    }
+    for (int64_t rm = 0; rm < repsM; ++rm)
+      for (int64_t rn = 0; rn < repsN; ++rn) {
+        int64_t base = (rm * repsN + rn) * 4;
+        SmallVector<Value> tile =
+            createMmaSync(builder, loc, ArrayRef<Value>(result).slice(base, 4),
+                          aFragments[rm], bFragments[rn], type);
+        llvm::copy(tile, result.begin() + base);
+      }
+  }
+  registers[op.getResult()] = std::move(result);
+  return success();
 }
 
 /// Whether an earlier `tile.warp_group_dot` of `op`'s block, with no

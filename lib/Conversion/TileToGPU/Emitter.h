@@ -414,6 +414,12 @@ private:
   LogicalResult emitDot(DotOp op);
   LogicalResult emitWarpGroupDot(DotOp op, MmaLayoutAttr mma);
   LogicalResult emitWarpGroupDot(WarpGroupDotOp op);
+  /// A dot with an mma.sync (#tile.mma version 2) layout: operands staged in
+  /// shared memory, fragments by ldmatrix, m16n8k16 tiles.
+  LogicalResult emitMmaSyncDot(DotOp op, MmaLayoutAttr mma);
+  /// Stores a register-held dot operand into shared memory at `offset`
+  /// bytes in `matrix`'s form.
+  void stageOperand(Value operand, const StagedMatrix &matrix, int64_t offset);
   /// The wgmma ops of `op`'s product of `a` and `b`, staged at the shared
   /// addresses `aStart` and `bStart` (A from `aFragments` instead when
   /// given), into `accumulator`'s registers; the group is committed and

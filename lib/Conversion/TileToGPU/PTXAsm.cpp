@@ -345,3 +345,62 @@ Value mlir::tile::lowering::createRoundTowardZero(OpBuilder &builder,
   return narrow ? Value(LLVM::BitcastOp::create(builder, loc, to, result))
                 : result;
 }
+
+StringRef mlir::tile::lowering::getMmaSyncType(Type element) {
+  if (element.isF16())
+    return "f16";
+  if (element.isBF16())
+    return "bf16";
+  return "";
+}
+
+SmallVector<Value> mlir::tile::lowering::createLdMatrix(OpBuilder &builder,
+                                                        Location loc,
+                                                        Value address,
+                                                        unsigned count,
+                                                        bool transposed) {
+  std::string text, constraints;
+  llvm::raw_string_ostream asmText(text), constraintText(constraints);
+  asmText << "ldmatrix.sync.aligned.m8n8.x" << count
+          << (transposed ? ".trans" : "") << ".shared.b16 ";
+  printOperandList(asmText, 0, count);
+  asmText << ", [$" << count << "];";
+  for (unsigned i = 0; i < count; ++i)
+    constraintText << "=r,";
+  constraintText << "r";
+  Type i32 = builder.getI32Type();
+  Type resultType = LLVM::LLVMStructType::getLiteral(
+      builder.getContext(), SmallVector<Type>(count, i32));
+  // It reads shared memory: ordered with the stores and barriers around it.
+  auto asmOp = createAsm(builder, loc, resultType, address, text, constraints,
+                         /*hasSideEffects=*/true);
+  SmallVector<Value> words;
+  for (unsigned i = 0; i < count; ++i)
+    words.push_back(LLVM::ExtractValueOp::create(
+        builder, loc, asmOp.getResult(0), ArrayRef<int64_t>{int64_t(i)}));
+  return words;
+}
+
+SmallVector<Value>
+mlir::tile::lowering::createMmaSync(OpBuilder &builder, Location loc,
+                                    ArrayRef<Value> acc, ArrayRef<Value> a,
+                                    ArrayRef<Value> b, StringRef type) {
+  // Outputs $0..$3 tied to the accumulator inputs $10..$13; A $4..$7, B
+  // $8..$9.
+  std::string text =
+      ("mma.sync.aligned.m16n8k16.row.col.f32." + type + "." + type +
+       ".f32 {$0, $1, $2, $3}, {$4, $5, $6, $7}, {$8, $9}, {$10, $11, $12, "
+       "$13};")
+          .str();
+  std::string constraints = "=f,=f,=f,=f,r,r,r,r,r,r,0,1,2,3";
+  SmallVector<Value> operands(a);
+  llvm::append_range(operands, b);
+  llvm::append_range(operands, acc);
+  auto asmOp = createAsm(builder, loc, accumulatorStruct(builder, acc),
+                         operands, text, constraints, /*hasSideEffects=*/false);
+  SmallVector<Value> result;
+  for (size_t i = 0; i < acc.size(); ++i)
+    result.push_back(LLVM::ExtractValueOp::create(
+        builder, loc, asmOp.getResult(0), ArrayRef<int64_t>{int64_t(i)}));
+  return result;
+}

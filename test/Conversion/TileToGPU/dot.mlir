@@ -1,9 +1,11 @@
 // RUN: tile-opt %s -tile-assign-layouts -convert-tile-to-gpu | FileCheck %s
 
 // FMA dot: both operands staged in shared memory in their own type, then a
-// loop over k of f32 fma per accumulator register.
+// loop over k of f32 fma per accumulator register. (An f16 dot whose
+// extents are powers of two from 16 runs on mma.sync instead:
+// dot-mma-sync.mlir; this one is 8 columns wide.)
 // CHECK-LABEL: gpu.func @dot_fma
-// CHECK-SAME: tile.shared_bytes = 1024
+// CHECK-SAME: tile.shared_bytes = 768
 // CHECK: gpu.barrier
 // CHECK: llvm.store {{.*}} : f16, !llvm.ptr<3>
 // CHECK: gpu.barrier
@@ -16,12 +18,17 @@ func.func @dot_fma(%a: !tile.ptr<f16>, %c: !tile.ptr<f32>) {
   %ap = tile.addptr %ab, %r : !tile.block<256x!tile.ptr<f16>>, !tile.block<256xi32>
   %av = tile.load %ap : !tile.block<256x!tile.ptr<f16>>
   %m = tile.reshape %av : !tile.block<256xf16> -> !tile.block<16x16xf16>
-  %zero = tile.constant dense<0.0> : !tile.block<16x16xf32>
-  %d = tile.dot %m, %m, %zero : !tile.block<16x16xf16>, !tile.block<16x16xf16> -> !tile.block<16x16xf32>
-  %f = tile.reshape %d : !tile.block<16x16xf32> -> !tile.block<256xf32>
-  %cb = tile.splat %c : !tile.ptr<f32> -> !tile.block<256x!tile.ptr<f32>>
-  %cp = tile.addptr %cb, %r : !tile.block<256x!tile.ptr<f32>>, !tile.block<256xi32>
-  tile.store %cp, %f : !tile.block<256x!tile.ptr<f32>>
+  %r8 = tile.arange 0, 128 : !tile.block<128xi32>
+  %bb = tile.splat %a : !tile.ptr<f16> -> !tile.block<128x!tile.ptr<f16>>
+  %bp = tile.addptr %bb, %r8 : !tile.block<128x!tile.ptr<f16>>, !tile.block<128xi32>
+  %bv = tile.load %bp : !tile.block<128x!tile.ptr<f16>>
+  %n = tile.reshape %bv : !tile.block<128xf16> -> !tile.block<16x8xf16>
+  %zero = tile.constant dense<0.0> : !tile.block<16x8xf32>
+  %d = tile.dot %m, %n, %zero : !tile.block<16x16xf16>, !tile.block<16x8xf16> -> !tile.block<16x8xf32>
+  %f = tile.reshape %d : !tile.block<16x8xf32> -> !tile.block<128xf32>
+  %cb = tile.splat %c : !tile.ptr<f32> -> !tile.block<128x!tile.ptr<f32>>
+  %cp = tile.addptr %cb, %r8 : !tile.block<128x!tile.ptr<f32>>, !tile.block<128xi32>
+  tile.store %cp, %f : !tile.block<128x!tile.ptr<f32>>
   return
 }
 

@@ -2,6 +2,7 @@
 
 #include "tile/Dialect/Tile/Transforms/LayoutUtils.h"
 #include "tile/Analysis/AccessWidth.h"
+#include "tile/Dialect/Tile/IR/Chips.h"
 
 #include "llvm/Support/MathExtras.h"
 
@@ -81,10 +82,44 @@ BlockedLayoutAttr mlir::tile::getCoalescedLayout(AxisInfoAnalysis &axisInfo,
                             numWarps);
 }
 
+/// The mma.sync (m16n8k16) accumulator layout of a dot of f16 or bf16
+/// blocks with an f32 accumulator, on any chip tile compiles for: the
+/// warps spread over the 16 x 8 tiles, along the rows while they have more
+/// tiles to give (Triton's warpsPerTileV2), the rest along the columns,
+/// repeating tiles where there are more warps than tiles. Extents are powers
+/// of two from 16.
+static MmaLayoutAttr getMmaSyncLayout(DotOp dot, unsigned numWarps,
+                                      StringRef chip) {
+  auto aType = cast<BlockType>(dot.getA().getType());
+  auto bType = cast<BlockType>(dot.getB().getType());
+  auto cType = cast<BlockType>(dot.getType());
+  Type element = aType.getElementType();
+  if (!lookupChip(chip) || aType.getRank() != 2 ||
+      !(element.isF16() || element.isBF16()) ||
+      bType.getElementType() != element || !cType.getElementType().isF32())
+    return {};
+  int64_t m = cType.getShape()[0], n = cType.getShape()[1];
+  int64_t k = aType.getShape()[1];
+  for (int64_t extent : {m, n, k})
+    if (extent < 16 || !llvm::isPowerOf2_64(extent))
+      return {};
+  unsigned rowWarps = 1, colWarps = 1;
+  while (rowWarps * colWarps < numWarps) {
+    if (m / 16 / rowWarps >= n / 16 / colWarps && rowWarps < m / 16)
+      rowWarps *= 2;
+    else
+      colWarps *= 2;
+  }
+  return MmaLayoutAttr::get(dot.getContext(), 2, {rowWarps, colWarps},
+                            {16, 8, 16});
+}
+
 MmaLayoutAttr mlir::tile::getMmaLayout(DotOp dot, unsigned numWarps,
                                        StringRef chip) {
+  // wgmma where it applies (sm_90a, warpgroups, 64-row tiles), else
+  // mma.sync.
   if (chip != "sm_90a" || numWarps % 4 != 0)
-    return {};
+    return getMmaSyncLayout(dot, numWarps, chip);
   auto aType = cast<BlockType>(dot.getA().getType());
   auto bType = cast<BlockType>(dot.getB().getType());
   auto cType = cast<BlockType>(dot.getType());
@@ -106,17 +141,17 @@ MmaLayoutAttr mlir::tile::getMmaLayout(DotOp dot, unsigned numWarps,
   int64_t k = aType.getShape()[1];
   unsigned depth = float8 || int8 ? 32 : tf32 ? 8 : 16;
   if (m % 64 != 0 || n % 8 != 0 || k % depth != 0)
-    return {};
+    return getMmaSyncLayout(dot, numWarps, chip);
   // Warpgroups along the rows while there are 64-row tiles for them, the
   // other warps along the columns.
   unsigned rowWarps = 4 * unsigned(std::min<int64_t>(numWarps / 4, m / 64));
   unsigned colWarps = numWarps / rowWarps;
   if (n % (8 * colWarps) != 0)
-    return {};
+    return getMmaSyncLayout(dot, numWarps, chip);
   int64_t share = n / colWarps;
   int64_t instrN = std::min<int64_t>(256, share & -share);
   if (instrN < 8)
-    return {};
+    return getMmaSyncLayout(dot, numWarps, chip);
   return MmaLayoutAttr::get(dot.getContext(), 3, {rowWarps, colWarps},
                             {16, unsigned(instrN), depth});
 }

@@ -1,0 +1,61 @@
+"""f16 and bf16 dots on mma.sync (m16n8k16, f32 sums) where wgmma does not
+take them: every chip before Hopper, and tiles of fewer than 64 rows (or not
+in warpgroups) on sm_90a. Values against torch: test/gpu's conformance cases
+(dot-*-tile16x32x32, 32x64x64, 16x16x16)."""
+from __future__ import annotations
+
+import pytest
+
+from conftest import requires_library
+
+import tile
+import tile.language as tl
+
+MMA_SYNC = "mma.sync.aligned.m16n8k16.row.col.f32"
+
+
+@tile.jit
+def small_dot(a_ptr, b_ptr, c_ptr, M: tl.constexpr, N: tl.constexpr, K: tl.constexpr):
+    rm = tl.arange(0, M)
+    rn = tl.arange(0, N)
+    rk = tl.arange(0, K)
+    a = tl.load(a_ptr + rm[:, None] * K + rk[None, :])
+    b = tl.load(b_ptr + rk[:, None] * N + rn[None, :])
+    tl.store(c_ptr + rm[:, None] * N + rn[None, :], tl.dot(a, b))
+
+
+def ptx_of(dtype: str, m: int, n: int, k: int, target: str, num_warps: int = 4) -> str:
+    signature = f"*{dtype},*{dtype},*fp32"
+    return tile.compile(small_dot, signature, {"M": m, "N": n, "K": k}, target=target,
+                        num_warps=num_warps).asm["ptx"]
+
+
+@requires_library
+@pytest.mark.parametrize("target", ["sm_80", "sm_86", "sm_89", "sm_90", "sm_90a"])
+@pytest.mark.parametrize("dtype", ["fp16", "bf16"])
+def test_small_dots_run_on_mma_sync(target: str, dtype: str) -> None:
+    ptx = ptx_of(dtype, 32, 32, 32, target)
+    name = "f16" if dtype == "fp16" else "bf16"
+    # 2 x 2 warps over 32 x 32: two 16 x 8 tiles each, two 16-deep steps.
+    assert ptx.count(f"{MMA_SYNC}.{name}.{name}.f32") == 4
+    assert "ldmatrix.sync.aligned.m8n8.x4.shared.b16" in ptx
+    assert "wgmma" not in ptx and "fma.rn.f32" not in ptx
+
+
+@requires_library
+def test_warpgroup_tiles_stay_on_wgmma_on_sm_90a() -> None:
+    ptx = ptx_of("fp16", 64, 64, 32, "sm_90a")
+    assert "wgmma.mma_async" in ptx and "mma.sync" not in ptx
+    # The same tiles before Hopper: mma.sync.
+    assert MMA_SYNC in ptx_of("fp16", 64, 64, 32, "sm_80")
+
+
+@requires_library
+@pytest.mark.parametrize("dtype,m,n,k", [
+    ("fp32", 32, 32, 32),   # f32 (ieee by default off sm_90a): FMA
+    ("fp16", 16, 8, 16),    # 8 columns: below mma.sync's 16
+    ("fp16", 24, 32, 32),   # not a power of two
+])
+def test_other_dots_stay_on_fma(dtype: str, m: int, n: int, k: int) -> None:
+    ptx = ptx_of(dtype, m, n, k, "sm_80")
+    assert "mma.sync" not in ptx and "fma.rn.f32" in ptx
