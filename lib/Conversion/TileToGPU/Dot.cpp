@@ -435,18 +435,15 @@ LogicalResult KernelEmitter::emitMmaSyncDot(DotOp op, MmaLayoutAttr mma) {
     return arith::AddIOp::create(builder, loc, value, extra);
   };
   // Matrix q of A's x4: rows + 8 (q % 2), columns + 8 (q / 2): a0..a3.
-  Value aRowOffset = arith::MulIOp::create(
+  // Matrix q of B's x2 (lanes 0..15 give addresses): K + 8 (q % 2).
+  Value lowerHalf = arith::MulIOp::create(
       builder, loc,
       arith::RemUIOp::create(builder, loc, matrixId, constI32(loc, 2)),
       constI32(loc, 8));
+  Value aRowOffset = lowerHalf, bRowOffset = lowerHalf;
   Value aColOffset = arith::MulIOp::create(
       builder, loc,
       arith::DivUIOp::create(builder, loc, matrixId, constI32(loc, 2)),
-      constI32(loc, 8));
-  // Matrix q of B's x2 (lanes 0..15 give addresses): K + 8 q.
-  Value bRowOffset = arith::MulIOp::create(
-      builder, loc,
-      arith::RemUIOp::create(builder, loc, matrixId, constI32(loc, 2)),
       constI32(loc, 8));
   bool aTrans = a.contiguousDim() != 1, bTrans = b.contiguousDim() != 0;
   SmallVector<Value> result(acc);
