@@ -566,6 +566,8 @@ _DOT = [
     ("float16", 77, 90, 70, (16, 32, 32), "C", "C", "C", 4),
     ("bfloat16", 100, 100, 100, (32, 64, 64), "F", "C", "C", 8),
     ("float16", 40, 40, 40, (16, 16, 16), "C", "F", "C", 8),
+    # Tiles that are multiples of wgmma's steps but not powers of two: FMA.
+    ("float16", 200, 100, 70, (192, 64, 32), "C", "C", "C", 4),
 ]
 for (dt, m, n, k, (bm, bn, bk), ao, bo, co, warps) in _DOT:
     case(f"dot-{dt}-{m}x{n}x{k}-tile{bm}x{bn}x{bk}-a{ao}b{bo}c{co}-w{warps}", K.dot_matmul,

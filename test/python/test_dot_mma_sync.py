@@ -59,3 +59,13 @@ def test_warpgroup_tiles_stay_on_wgmma_on_sm_90a() -> None:
 def test_other_dots_stay_on_fma(dtype: str, m: int, n: int, k: int) -> None:
     ptx = ptx_of(dtype, m, n, k, "sm_80")
     assert "mma.sync" not in ptx and "fma.rn.f32" in ptx
+
+
+@requires_library
+@pytest.mark.parametrize("m,n,k", [(192, 64, 32), (64, 96, 32), (64, 64, 48)])
+def test_tiles_of_other_extents_run_on_fma(m: int, n: int, k: int) -> None:
+    # Multiples of wgmma's steps but not powers of two: the tensor cores'
+    # staging takes powers of two, so these run on FMA (they were a compile
+    # error, "on tensor cores needs power-of-two extents").
+    ptx = ptx_of("fp16", m, n, k, "sm_90a")
+    assert "wgmma" not in ptx and "mma.sync" not in ptx and "fma.rn.f32" in ptx
