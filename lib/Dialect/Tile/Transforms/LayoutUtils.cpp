@@ -142,9 +142,8 @@ MmaLayoutAttr mlir::tile::getMmaLayout(DotOp dot, unsigned numWarps,
   unsigned depth = float8 || int8 ? 32 : tf32 ? 8 : 16;
   // The operands are staged in the swizzled form of power-of-two extents
   // (a 192-row tile runs on FMA, not on wgmma).
-  if (m % 64 != 0 || n % 8 != 0 || k % depth != 0 ||
-      !llvm::isPowerOf2_64(m) || !llvm::isPowerOf2_64(n) ||
-      !llvm::isPowerOf2_64(k))
+  if (m % 64 != 0 || n % 8 != 0 || k % depth != 0 || !llvm::isPowerOf2_64(m) ||
+      !llvm::isPowerOf2_64(n) || !llvm::isPowerOf2_64(k))
     return getMmaSyncLayout(dot, numWarps, chip);
   // Warpgroups along the rows while there are 64-row tiles for them, the
   // other warps along the columns.
