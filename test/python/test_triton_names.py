@@ -160,6 +160,9 @@ def compile_time_facts(p):
 def test_compile_time_facts() -> None:
     assert repr(tl.constexpr_type(3)) == "constexpr_type[3]"
     assert tl.constexpr(3).type == tl.constexpr_type(3) != tl.constexpr_type(4)
+    # Where Triton's test_core imports it from.
+    from tile.language.core import constexpr_type
+    assert constexpr_type is tl.constexpr_type
     assert tl.void.is_void() and tl.dtype("void") is not None
     ir = tile.compile(compile_time_facts, "*i32", num_warps=8, emit_cubin=False).asm["tile"] \
         if tile.compiler.capi.available() else None

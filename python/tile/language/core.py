@@ -18,7 +18,7 @@ from ..errors import ConstantRequired, StaticAssertionError, TileError
 from . import semantic as S
 from . import types as T
 from .semantic import tensor
-from .types import block_type, dtype, must_use_result, unwrap  # noqa: F401
+from .types import block_type, constexpr_type, dtype, must_use_result, unwrap  # noqa: F401
 
 F = TypeVar("F", bound=Callable[..., Any])
 
