@@ -2,6 +2,7 @@
 
 #include "tile/Target/Compile.h"
 #include "Assemble.h"
+#include "Occupancy.h"
 #include "tile/Conversion/TileToGPU/Passes.h"
 #include "tile/Dialect/Tile/IR/TileOps.h"
 #include "tile/Dialect/Tile/Transforms/Passes.h"
@@ -424,6 +425,15 @@ std::string CompileResult::metadataJson() const {
                            {"threads", kernel.threads},
                            {"shared_bytes", kernel.sharedBytes},
                            {"params", std::move(params)}});
+    auto &object = *kernelArray.back().getAsObject();
+    if (kernel.registers) {
+      object["registers"] = kernel.registers;
+      object["spill_store_bytes"] = kernel.spillStoreBytes;
+    }
+    if (kernel.occupancyMaxRegisters) {
+      object["occupancy_maxnreg"] = kernel.occupancyMaxRegisters;
+      object["registers_without_limit"] = kernel.registersWithoutLimit;
+    }
   }
   llvm::json::Object root{{"chip", chip}, {"kernels", std::move(kernelArray)}};
   if (!assembler.empty())
@@ -492,6 +502,55 @@ static void limitSlpVectorizer() {
     return !found->second->addOccurrence(0, "slp-max-vf", "2");
   }();
   (void)done;
+}
+
+/// `ptx` with `.maxnreg limit` among the directives of entry `name`, or
+/// nothing if the entry's body is not found.
+static std::optional<std::string>
+withRegisterLimit(StringRef ptx, StringRef name, unsigned limit) {
+  size_t entry = ptx.find((".entry " + name + "(").str());
+  if (entry == StringRef::npos)
+    return std::nullopt;
+  size_t body = ptx.find("\n{", entry);
+  if (body == StringRef::npos)
+    return std::nullopt;
+  return (ptx.take_front(body) + "\n.maxnreg " + Twine(limit) +
+          ptx.drop_front(body))
+      .str();
+}
+
+/// Assembles `kernel` again under each of getOccupancyRegisterLimits, most
+/// blocks per SM first, and keeps the first cubin that spills nothing
+/// (`ptx` and `cubin` then are that one's). Registers are a kernel's only
+/// resource an assembler trades on its own; nvJitLink 13.5 spends them
+/// where ptxas 13.0 keeps a kernel at full occupancy.
+template <typename Assemble>
+static void raiseOccupancy(StringRef chipName, KernelInfo &kernel,
+                           std::string &ptx, std::string &cubin,
+                           Assemble assemble) {
+  const ChipInfo *chip = lookupChip(chipName);
+  if (!chip || kernel.registers == 0 || kernel.spillStoreBytes != 0)
+    return;
+  KernelFootprint footprint{kernel.numWarps, kernel.sharedBytes,
+                            kernel.registers};
+  for (unsigned limit : getOccupancyRegisterLimits(*chip, footprint)) {
+    std::optional<std::string> limited =
+        withRegisterLimit(ptx, kernel.name, limit);
+    if (!limited)
+      return;
+    AssembleResult assembled = assemble(*limited);
+    std::optional<EntryResources> used =
+        assembled.succeeded ? findEntryResources(assembled.log, kernel.name)
+                            : std::nullopt;
+    if (!used || used->spillStoreBytes != 0)
+      continue;
+    ptx = std::move(*limited);
+    cubin = std::move(assembled.cubin);
+    kernel.registersWithoutLimit = kernel.registers;
+    kernel.registers = used->registers;
+    kernel.occupancyMaxRegisters = limit;
+    return;
+  }
 }
 
 /// The compile, on the caller's choice of stack.
@@ -607,20 +666,33 @@ static void compile(StringRef source, StringRef bufferName,
     dropDebugTarget(result.ptx);
 
   if (options.emitCubin) {
-    AssembleResult assembled =
-        options.nvJitLink.empty()
-            ? assembleWithPtxas(
-                  options.ptxas, toolkit.path,
-                  toolkit.origin == kBuildDefaultToolkit ? "" : toolkit.origin,
-                  options.chip, result.ptx, options.lineInfo)
-            : assembleWithNvJitLink(options.nvJitLink, options.chip, result.ptx,
-                                    options.lineInfo);
+    auto assemble = [&](StringRef ptx) {
+      return options.nvJitLink.empty()
+                 ? assembleWithPtxas(options.ptxas, toolkit.path,
+                                     toolkit.origin == kBuildDefaultToolkit
+                                         ? ""
+                                         : toolkit.origin,
+                                     options.chip, ptx, options.lineInfo)
+                 : assembleWithNvJitLink(options.nvJitLink, options.chip, ptx,
+                                         options.lineInfo);
+    };
+    AssembleResult assembled = assemble(result.ptx);
     result.assembler = assembled.assembler;
     if (!assembled.succeeded) {
       diagnostics << "error: " << assembled.error << "\n";
       return;
     }
     result.cubin = std::move(assembled.cubin);
+    for (KernelInfo &kernel : result.kernels) {
+      if (auto used = findEntryResources(assembled.log, kernel.name)) {
+        kernel.registers = used->registers;
+        kernel.spillStoreBytes = used->spillStoreBytes;
+      }
+    }
+    if (options.raiseOccupancy && options.maxRegisters == 0 &&
+        result.kernels.size() == 1)
+      raiseOccupancy(options.chip, result.kernels.front(), result.ptx,
+                     result.cubin, assemble);
   }
   result.succeeded = true;
 }

@@ -4,7 +4,8 @@
 // defined once for every tool that compiles: tile-translate and tile-cc
 // (`--line-info`), and the translations registered into other tools, whose
 // options share the process-wide registry and so carry a prefix
-// (`--tile-line-info`), and `--maxnreg`. Each default is CompileOptions' own.
+// (`--tile-line-info`), `--maxnreg` and `--raise-occupancy`. Each default is
+// CompileOptions' own.
 //
 //===----------------------------------------------------------------------===//
 
@@ -27,6 +28,7 @@ public:
         fpFusionName((prefix + "fp-fusion").str()),
         reflectFtzName((prefix + "reflect-ftz").str()),
         maxnregName((prefix + "maxnreg").str()),
+        raiseOccupancyName((prefix + "raise-occupancy").str()),
         lineInfo(llvm::StringRef(lineInfoName), llvm::cl::cat(category),
                  llvm::cl::desc("Put the source's line table in the PTX and "
                                 "the cubin (=false leaves it out)"),
@@ -43,7 +45,14 @@ public:
         maxnreg(llvm::StringRef(maxnregName), llvm::cl::cat(category),
                 llvm::cl::desc("The most registers a kernel's thread may use, "
                                "as Triton's maxnreg (0: no limit)"),
-                llvm::cl::init(CompileOptions().maxRegisters)) {}
+                llvm::cl::init(CompileOptions().maxRegisters)),
+        raiseOccupancy(
+            llvm::StringRef(raiseOccupancyName), llvm::cl::cat(category),
+            llvm::cl::desc("Without --maxnreg, assemble a kernel whose "
+                           "registers keep blocks off an SM again under a "
+                           "limit that fits more, if nothing spills "
+                           "(=false keeps the assembler's first choice)"),
+            llvm::cl::init(CompileOptions().raiseOccupancy)) {}
 
   /// Sets the switches in `options` as the command line gave them.
   void apply(CompileOptions &options) const {
@@ -51,14 +60,17 @@ public:
     options.fpFusion = fpFusion;
     options.reflectFtz = reflectFtz;
     options.maxRegisters = maxnreg;
+    options.raiseOccupancy = raiseOccupancy;
   }
 
 private:
   // The registry keeps the names as references: they live as long as the
   // options.
-  std::string lineInfoName, fpFusionName, reflectFtzName, maxnregName;
+  std::string lineInfoName, fpFusionName, reflectFtzName, maxnregName,
+      raiseOccupancyName;
   llvm::cl::opt<bool> lineInfo, fpFusion, reflectFtz;
   llvm::cl::opt<unsigned> maxnreg;
+  llvm::cl::opt<bool> raiseOccupancy;
 };
 
 } // namespace mlir::tile

@@ -69,6 +69,10 @@ struct CompileOptions {
   /// The most registers a thread of a kernel may use (PTX `.maxnreg`, as
   /// Triton's maxnreg); 0 leaves the choice to the assembler.
   unsigned maxRegisters = 0;
+  /// Whether, with no `maxRegisters`, a kernel whose registers keep blocks
+  /// off its SMs is assembled again under the `.maxnreg` that lets more in,
+  /// kept only if nothing spills (lib/Target/Occupancy.h).
+  bool raiseOccupancy = true;
 };
 
 /// What one kernel needs to be launched.
@@ -86,6 +90,14 @@ struct KernelInfo {
   unsigned threads = 128;
   unsigned sharedBytes = 0;
   std::vector<Param> params;
+  /// What the assembler reports for the cubin (0 when none ran or it did
+  /// not say): registers per thread and bytes spilled per thread.
+  unsigned registers = 0;
+  unsigned spillStoreBytes = 0;
+  /// The `.maxnreg` the compile chose to raise occupancy (0 if none), and
+  /// the registers the assembler used without it.
+  unsigned occupancyMaxRegisters = 0;
+  unsigned registersWithoutLimit = 0;
 };
 
 struct CompileResult {

@@ -266,7 +266,14 @@ def _metadata(jit: Any, backend: Mapping[str, Any], types: Mapping[str, str],
         "specialization": specialization.key(),
         "assembler": backend.get("assembler", ""),
         "libdevice": backend.get("libdevice", ""),
+        # What the assembler reported: registers and spilled bytes per thread,
+        # and the .maxnreg tile chose to fit more blocks on an SM, if any.
+        **{k: kernel[k] for k in _ASSEMBLER_FACTS if k in kernel},
     }
+
+
+_ASSEMBLER_FACTS = ("registers", "spill_store_bytes", "occupancy_maxnreg",
+                    "registers_without_limit")
 
 
 def _json_value(value: Any) -> Any:

@@ -9,8 +9,11 @@ using namespace mlir::tile;
 
 llvm::ArrayRef<ChipInfo> mlir::tile::getSupportedChips() {
   static const ChipInfo chips[] = {
-      {"sm_80", 163 * 1024}, {"sm_86", 99 * 1024},   {"sm_89", 99 * 1024},
-      {"sm_90", 227 * 1024}, {"sm_90a", 227 * 1024},
+      {"sm_80", 163 * 1024, 164 * 1024, 64, 32},
+      {"sm_86", 99 * 1024, 100 * 1024, 48, 16},
+      {"sm_89", 99 * 1024, 100 * 1024, 48, 24},
+      {"sm_90", 227 * 1024, 228 * 1024, 64, 32},
+      {"sm_90a", 227 * 1024, 228 * 1024, 64, 32},
   };
   return chips;
 }

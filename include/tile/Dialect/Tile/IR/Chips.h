@@ -27,9 +27,25 @@ struct ChipInfo {
   /// The name `.target` and ptxas take: "sm_90a".
   llvm::StringRef name;
   /// Shared memory per block with the dynamic opt-in (CUDA programming
-  /// guide, "Technical Specifications per Compute Capability").
+  /// guide, "Technical Specifications per Compute Capability", as the
+  /// other limits here).
   int64_t maxSharedBytes;
+  /// Shared memory of one SM, of which every resident block also holds
+  /// kReservedSharedBytesPerBlock.
+  int64_t sharedBytesPerSM;
+  /// Resident warps and blocks one SM holds at most.
+  unsigned maxWarpsPerSM;
+  unsigned maxBlocksPerSM;
 };
+
+/// 32-bit registers of one SM, on every chip tile compiles for; they are
+/// given to warps in units of kRegisterAllocationUnit, and a thread has at
+/// most kMaxRegistersPerThread.
+constexpr unsigned kRegistersPerSM = 64 * 1024;
+constexpr unsigned kRegisterAllocationUnit = 256;
+constexpr unsigned kMaxRegistersPerThread = 255;
+/// Shared memory the driver reserves in each resident block (sm_80 on).
+constexpr int64_t kReservedSharedBytesPerBlock = 1024;
 
 /// The chips tile compiles for: sm_80, sm_86, sm_89, sm_90 and sm_90a. The
 /// Hopper-only instructions (wgmma, TMA) need sm_90a, which runs only on

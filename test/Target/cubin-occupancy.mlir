@@ -1,0 +1,52 @@
+// Occupancy: a kernel whose registers keep blocks off an SM is assembled
+// again under the `.maxnreg` that fits more, and that cubin is kept when it
+// spills nothing. ptxas 13.0 gives this 4-warp row scan 64 registers (8
+// blocks of 128 threads per SM); under 56 it fits 9 and spills nothing.
+// The launch facts say what was chosen. --maxnreg (the user's limit) and
+// --raise-occupancy=false keep the assembler's own choice.
+// REQUIRES: ptxas
+// RUN: rm -rf %t && mkdir -p %t
+// RUN: tile-translate --tile-to-cubin --chip=sm_90a --num-warps=4 %s -o %t/raised.cubin
+// RUN: FileCheck %s --check-prefix=RAISED < %t/raised.json
+// RUN: tile-translate --tile-to-cubin --chip=sm_90a --num-warps=4 --raise-occupancy=false %s -o %t/off.cubin
+// RUN: FileCheck %s --check-prefix=OFF < %t/off.json
+// RUN: tile-translate --tile-to-cubin --chip=sm_90a --num-warps=4 --maxnreg=80 %s -o %t/user.cubin
+// RUN: FileCheck %s --check-prefix=USER < %t/user.json
+
+// RAISED: "occupancy_maxnreg": 56,
+// RAISED: "registers": 56,
+// RAISED-NEXT: "registers_without_limit": 64,
+// RAISED-NEXT: "shared_bytes"
+// RAISED-NEXT: "spill_store_bytes": 0,
+
+// OFF-NOT: occupancy_maxnreg
+// OFF: "registers": 64,
+// OFF-NOT: occupancy_maxnreg
+
+// USER-NOT: occupancy_maxnreg
+// USER: "registers":
+// USER-NOT: occupancy_maxnreg
+
+func.func @row_cumsum(%x: !tile.ptr<f32> {tile.divisibility = 16 : i32},
+                      %out: !tile.ptr<f32> {tile.divisibility = 16 : i32},
+                      %stride: i32 {tile.divisibility = 16 : i32},
+                      %n: i32 {tile.divisibility = 16 : i32}) {
+  %0 = tile.program_id 0 : i32
+  %1 = tile.arange 0, 4096 : !tile.block<4096xi32>
+  %2 = tile.splat %n : i32 -> !tile.block<4096xi32>
+  %3 = tile.cmpi slt, %1, %2 : !tile.block<4096xi32>
+  %4 = arith.muli %0, %stride : i32
+  %5 = tile.addptr %x, %4 : !tile.ptr<f32>, i32
+  %6 = tile.splat %5 : !tile.ptr<f32> -> !tile.block<4096x!tile.ptr<f32>>
+  %7 = tile.addptr %6, %1 : !tile.block<4096x!tile.ptr<f32>>, !tile.block<4096xi32>
+  %8 = arith.constant 0.0 : f32
+  %9 = tile.splat %8 : f32 -> !tile.block<4096xf32>
+  %10 = tile.load %7 mask %3 other %9 : !tile.block<4096x!tile.ptr<f32>>
+  %11 = arith.muli %0, %stride : i32
+  %12 = tile.addptr %out, %11 : !tile.ptr<f32>, i32
+  %13 = tile.splat %12 : !tile.ptr<f32> -> !tile.block<4096x!tile.ptr<f32>>
+  %14 = tile.addptr %13, %1 : !tile.block<4096x!tile.ptr<f32>>, !tile.block<4096xi32>
+  %15 = tile.scan sum %10 {axis = 0 : i32} : !tile.block<4096xf32>
+  tile.store %14, %15 mask %3 : !tile.block<4096x!tile.ptr<f32>>
+  return
+}
