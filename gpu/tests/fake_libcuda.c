@@ -70,6 +70,8 @@ CUresult cuInit(unsigned flags) {
   return 0;
 }
 int fake_module_loads(void) { return module_loads; }
+static uint64_t last_function = 0;
+uint64_t fake_last_function(void) { return last_function; }
 int fake_last_launch_ctx(void) { return last_launch_ctx; }
 int fake_current_ctx(void) { return current_ctx - 1; }
 CUresult cuGetErrorName(CUresult e, const char **s) {
@@ -113,6 +115,7 @@ CUresult cuDeviceGetAttribute(int *v, int attr, int dev) {
   case 1: *v = 1024; return 0;
   case 5: *v = 2147483647; return 0;
   case 6: case 7: *v = 65535; return 0;
+  case 16: *v = 132; return 0; /* SMs, as an H200's */
   case 75: *v = physical_major[visible[dev]]; return 0;
   case 76: *v = physical_minor[visible[dev]]; return 0;
   case 97: *v = 232448; return 0;
@@ -125,12 +128,14 @@ CUresult cuCtxSetCurrent(void *ctx) { current_ctx = ctx ? (int)((uintptr_t)ctx -
 CUresult cuCtxGetDevice(int *dev) { if (!current_ctx) return 201; *dev = current_ctx - 1; return 0; }
 CUresult cuCtxSynchronize(void) { return fail_launch == 700 ? 700 : 0; }
 CUresult cuStreamSynchronize(void *s) { (void)s; return 0; }
-/* Handles encode the context: module 0x2000 + 16 * ctx, function +0x1000. */
+/* Handles encode the context: module 0x2000 + 16 * ctx + (loads % 16),
+   function +0x1000, so that modules of one context differ. */
 CUresult cuModuleLoadData(void **mod, const void *image) {
   if (!current_ctx) return 201;
   if (memcmp(image, "BAD", 3) == 0) return 209;
   module_loads++;
-  *mod = (void *)(uintptr_t)(0x2000 + 16 * (current_ctx - 1)); return 0;
+  *mod = (void *)(uintptr_t)(0x2000 + 16 * (current_ctx - 1) + module_loads % 16);
+  return 0;
 }
 CUresult cuModuleUnload(void *mod) { (void)mod; return 0; }
 CUresult cuModuleGetFunction(void **fn, void *mod, const char *name) {
@@ -159,6 +164,7 @@ CUresult cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz, unsigned
   last_shared = shared;
   if (function_ctx(f) != current_ctx - 1) return 400; /* INVALID_HANDLE */
   last_launch_ctx = current_ctx - 1;
+  last_function = (uintptr_t)f;
   if (fail_launch && fail_launch != 700) return fail_launch;
   launch_dims[0] = gx; launch_dims[1] = gy; launch_dims[2] = gz;
   launch_dims[3] = bx; launch_dims[4] = by; launch_dims[5] = bz;

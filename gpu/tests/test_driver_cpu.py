@@ -36,6 +36,7 @@ from tile.driver import launcher, modules  # noqa: E402
 
 fake = ctypes.CDLL(str(FAKE))
 fake.fake_get_stream.restype = ctypes.c_uint64
+fake.fake_last_function.restype = ctypes.c_uint64
 
 SIZES = {"ptr": 8, "i1": 1, "i8": 1, "i16": 2, "i32": 4, "i64": 8,
          "f16": 2, "bf16": 2, "f32": 4, "f64": 8}
@@ -217,6 +218,37 @@ def test_dynamic_shared_memory() -> None:
     _raises(driver.LaunchError,
             lambda: driver.load_module(b"x", meta("huge", 300 * 1024)).kernel("huge"),
             "307200 bytes of shared memory", "allows 232448")
+
+
+def test_small_grids_run_the_cubin_without_limit() -> None:
+    """Where the compile raised occupancy with a register limit, the
+    assembler's own cubin runs grids whose blocks all fit at once without the
+    limit (resident_blocks_without_limit per SM, 132 SMs on the fake)."""
+    class Artifact:
+        asm = {"cubin": b"limited cubin", "cubin_without_limit": b"own cubin"}
+        metadata = {"name": "occupancy", "num_warps": 8, "threads": 256, "shared_bytes": 0,
+                    "params": [], "chip": "sm_90", "registers": 40,
+                    "occupancy_maxnreg": 40, "registers_without_limit": 56,
+                    "resident_blocks_without_limit": 4}
+
+    kernel = driver.kernel_for(Artifact(), 0)
+    assert kernel.small_grid_kernel is not None
+    assert kernel.small_grid_blocks == 4 * 132
+    own, limited = kernel.small_grid_kernel.handle, kernel.handle
+    assert own != limited
+    for grid, expected in (((528,), own), ((4, 132), own), ((529,), limited),
+                           ((8192,), limited), ((1,), own)):
+        driver.launch(Artifact(), grid, [])
+        assert fake.fake_last_function() == expected, (grid, hex(fake.fake_last_function()))
+
+    class Plain:
+        asm = {"cubin": b"plain cubin"}
+        metadata = dict(Artifact.metadata, name="plain")
+
+    plain = driver.kernel_for(Plain(), 0)
+    assert plain.small_grid_kernel is None
+    driver.launch(Plain(), (1,), [])
+    assert fake.fake_last_function() == plain.handle
 
 
 def test_context_from_other_thread() -> None:

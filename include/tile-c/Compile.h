@@ -94,7 +94,10 @@ tileCompileWith(const char *irText, size_t irSize,
 /** 1 if the compile succeeded, 0 otherwise. */
 TILE_CAPI_EXPORTED int tileCompileSucceeded(const TileCompileResult *result);
 
-/** One output: "diagnostics", "llir", "ptx", "cubin" or "metadata" (JSON).
+/** One output: "diagnostics", "llir", "ptx", "cubin", "metadata" (JSON) or
+ *  "cubin_without_limit" (empty unless the compile raised occupancy: the
+ *  assembler's own cubin, for grids whose blocks all fit at once; see
+ *  "resident_blocks_without_limit" in the metadata).
  *  The bytes stay valid until the result is destroyed; `size` (may be NULL)
  *  receives their length. Text outputs are also NUL-terminated. Returns NULL
  *  for an unknown name. */

@@ -101,6 +101,8 @@ const char *tileCompileResultGet(const TileCompileResult *result,
     text = &result->result.ptx;
   else if (!std::strcmp(what, "cubin"))
     text = &result->result.cubin;
+  else if (!std::strcmp(what, "cubin_without_limit"))
+    text = &result->result.cubinWithoutLimit;
   else if (!std::strcmp(what, "metadata"))
     text = &result->metadata;
   if (!text)

@@ -52,6 +52,8 @@
 #include "llvm/Support/ProgramStack.h"
 #include "llvm/Support/SourceMgr.h"
 
+#include <utility>
+
 #ifndef TILE_DEFAULT_CUDA_TOOLKIT
 #define TILE_DEFAULT_CUDA_TOOLKIT "/usr/local/cuda"
 #endif
@@ -433,6 +435,8 @@ std::string CompileResult::metadataJson() const {
     if (kernel.occupancyMaxRegisters) {
       object["occupancy_maxnreg"] = kernel.occupancyMaxRegisters;
       object["registers_without_limit"] = kernel.registersWithoutLimit;
+      object["resident_blocks_without_limit"] =
+          kernel.residentBlocksWithoutLimit;
     }
   }
   llvm::json::Object root{{"chip", chip}, {"kernels", std::move(kernelArray)}};
@@ -521,13 +525,14 @@ withRegisterLimit(StringRef ptx, StringRef name, unsigned limit) {
 
 /// Assembles `kernel` again under each of getOccupancyRegisterLimits, most
 /// blocks per SM first, and keeps the first cubin that spills nothing
-/// (`ptx` and `cubin` then are that one's). Registers are a kernel's only
-/// resource an assembler trades on its own; nvJitLink 13.5 spends them
-/// where ptxas 13.0 keeps a kernel at full occupancy.
+/// (`ptx` and `cubin` then are that one's, `cubinWithoutLimit` the first).
+/// Registers are a kernel's only resource an assembler trades on its own;
+/// nvJitLink 13.5 spends them where ptxas 13.0 keeps a kernel at full
+/// occupancy.
 template <typename Assemble>
 static void raiseOccupancy(StringRef chipName, KernelInfo &kernel,
                            std::string &ptx, std::string &cubin,
-                           Assemble assemble) {
+                           std::string &cubinWithoutLimit, Assemble assemble) {
   const ChipInfo *chip = lookupChip(chipName);
   if (!chip || kernel.registers == 0 || kernel.spillStoreBytes != 0)
     return;
@@ -545,7 +550,8 @@ static void raiseOccupancy(StringRef chipName, KernelInfo &kernel,
     if (!used || used->spillStoreBytes != 0)
       continue;
     ptx = std::move(*limited);
-    cubin = std::move(assembled.cubin);
+    cubinWithoutLimit = std::exchange(cubin, std::move(assembled.cubin));
+    kernel.residentBlocksWithoutLimit = getResidentBlocks(*chip, footprint);
     kernel.registersWithoutLimit = kernel.registers;
     kernel.registers = used->registers;
     kernel.occupancyMaxRegisters = limit;
@@ -692,7 +698,7 @@ static void compile(StringRef source, StringRef bufferName,
     if (options.raiseOccupancy && options.maxRegisters == 0 &&
         result.kernels.size() == 1)
       raiseOccupancy(options.chip, result.kernels.front(), result.ptx,
-                     result.cubin, assemble);
+                     result.cubin, result.cubinWithoutLimit, assemble);
   }
   result.succeeded = true;
 }

@@ -712,12 +712,18 @@ static int stream_value(PyObject *stream, long device, uint64_t *out) {
 
 typedef struct {
   PyObject_HEAD CUfunction function;
+  /* Where the compile raised occupancy: the assembler's own function, run
+   * for grids of at most small_grid_blocks blocks (they all fit on the
+   * device at once without the register limit); NULL otherwise. */
+  CUfunction small_grid_function;
+  unsigned long long small_grid_blocks;
   CUcontext context;
   long device;
   unsigned threads;
   unsigned shared;
   unsigned max_grid[3];
-  int cooperative; /* Triton's launch_cooperative_grid: all blocks co-resident */
+  /* Triton's launch_cooperative_grid: all blocks co-resident. */
+  int cooperative;
   PyObject *name;        /* str */
   PyObject *param_names; /* tuple of str */
   PyObject *codes_obj;   /* bytes, one code per parameter */
@@ -728,17 +734,28 @@ typedef struct {
 static PyTypeObject *KernelType;
 
 static int kernel_init(Kernel *self, PyObject *args, PyObject *kwargs) {
-  static char *names[] = {"function", "context",     "device",
-                          "codes",    "threads",     "shared",
-                          "max_grid", "name",        "param_names",
-                          "cooperative", NULL};
-  unsigned long long function, context;
+  static char *names[] = {"function",
+                          "context",
+                          "device",
+                          "codes",
+                          "threads",
+                          "shared",
+                          "max_grid",
+                          "name",
+                          "param_names",
+                          "cooperative",
+                          "small_grid_function",
+                          "small_grid_blocks",
+                          NULL};
+  unsigned long long function, context, small_grid_function = 0;
   PyObject *codes, *max_grid, *name, *param_names;
   self->cooperative = 0;
-  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "KKlSIIOUO|p", names,
-                                   &function, &context, &self->device, &codes,
-                                   &self->threads, &self->shared, &max_grid,
-                                   &name, &param_names, &self->cooperative))
+  self->small_grid_blocks = 0;
+  if (!PyArg_ParseTupleAndKeywords(
+          args, kwargs, "KKlSIIOUO|pKK", names, &function, &context,
+          &self->device, &codes, &self->threads, &self->shared, &max_grid,
+          &name, &param_names, &self->cooperative, &small_grid_function,
+          &self->small_grid_blocks))
     return -1;
   if (self->cooperative && !cu_launch_ex) {
     PyErr_SetString(PyExc_RuntimeError,
@@ -770,6 +787,7 @@ static int kernel_init(Kernel *self, PyObject *args, PyObject *kwargs) {
     return -1;
   }
   self->function = (CUfunction)(uintptr_t)function;
+  self->small_grid_function = (CUfunction)(uintptr_t)small_grid_function;
   self->context = (CUcontext)(uintptr_t)context;
   Py_XSETREF(self->name, Py_NewRef(name));
   Py_XSETREF(self->param_names, names_tuple);
@@ -791,6 +809,11 @@ static void kernel_dealloc(Kernel *self) {
 
 static CUresult launch_now(Kernel *self, const unsigned dims[3],
                            uint64_t stream, void **params) {
+  CUfunction function = self->function;
+  if (self->small_grid_function &&
+      (unsigned long long)dims[0] * dims[1] * dims[2] <=
+          self->small_grid_blocks)
+    function = self->small_grid_function;
   if (cu_launch_ex) {
     CUlaunchAttribute cooperative;
     memset(&cooperative, 0, sizeof cooperative);
@@ -806,11 +829,10 @@ static CUresult launch_now(Kernel *self, const unsigned dims[3],
                              (CUstream)(uintptr_t)stream,
                              self->cooperative ? &cooperative : NULL,
                              self->cooperative ? 1u : 0u};
-    return cu_launch_ex(&config, self->function, self->count ? params : NULL,
-                        NULL);
+    return cu_launch_ex(&config, function, self->count ? params : NULL, NULL);
   }
-  return cu_launch(self->function, dims[0], dims[1], dims[2], self->threads, 1,
-                   1, self->shared, (CUstream)(uintptr_t)stream,
+  return cu_launch(function, dims[0], dims[1], dims[2], self->threads, 1, 1,
+                   self->shared, (CUstream)(uintptr_t)stream,
                    self->count ? params : NULL, NULL);
 }
 

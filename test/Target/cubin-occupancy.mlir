@@ -2,7 +2,9 @@
 // again under the `.maxnreg` that fits more, and that cubin is kept when it
 // spills nothing. ptxas 13.0 gives this 4-warp row scan 64 registers (8
 // blocks of 128 threads per SM); under 56 it fits 9 and spills nothing.
-// The launch facts say what was chosen. --maxnreg (the user's limit) and
+// The launch facts say what was chosen, and how many blocks of the
+// assembler's own cubin an SM holds (grids that fit at once run that one:
+// python/tile/driver/modules.py). --maxnreg (the user's limit) and
 // --raise-occupancy=false keep the assembler's own choice.
 // REQUIRES: ptxas
 // RUN: rm -rf %t && mkdir -p %t
@@ -16,6 +18,7 @@
 // RAISED: "occupancy_maxnreg": 56,
 // RAISED: "registers": 56,
 // RAISED-NEXT: "registers_without_limit": 64,
+// RAISED-NEXT: "resident_blocks_without_limit": 8,
 // RAISED-NEXT: "shared_bytes"
 // RAISED-NEXT: "spill_store_bytes": 0,
 

@@ -94,10 +94,14 @@ struct KernelInfo {
   /// not say): registers per thread and bytes spilled per thread.
   unsigned registers = 0;
   unsigned spillStoreBytes = 0;
-  /// The `.maxnreg` the compile chose to raise occupancy (0 if none), and
-  /// the registers the assembler used without it.
+  /// The `.maxnreg` the compile chose to raise occupancy (0 if none), the
+  /// registers the assembler used without it, and how many blocks of that
+  /// cubin (CompileResult::cubinWithoutLimit) one SM holds: a grid of at
+  /// most that many blocks per SM all fits at once without the limit, and
+  /// runs that cubin.
   unsigned occupancyMaxRegisters = 0;
   unsigned registersWithoutLimit = 0;
+  unsigned residentBlocksWithoutLimit = 0;
 };
 
 struct CompileResult {
@@ -107,6 +111,11 @@ struct CompileResult {
   std::string llvmIR;
   std::string ptx;
   std::string cubin;
+  /// The assembler's own cubin when the compile raised occupancy (`cubin`
+  /// is then the one under `.maxnreg`); empty otherwise. The launcher runs
+  /// it for grids whose blocks all fit at once without the limit: there,
+  /// occupancy buys nothing and the registers the assembler chose may.
+  std::string cubinWithoutLimit;
   std::vector<KernelInfo> kernels;
   std::string chip;
   /// Which assembler made the cubin ("ptxas (/path)", "nvJitLink 13.0

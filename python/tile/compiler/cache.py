@@ -126,11 +126,20 @@ class FileCache:
 
 def _encode(entry: dict[str, Any]) -> dict[str, Any]:
     asm = dict(entry["asm"])
-    asm["cubin"] = base64.b64encode(asm.get("cubin", b"")).decode()
+    asm["cubin"] = asm.get("cubin", b"")
+    for name in _BINARY_ASM & asm.keys():
+        asm[name] = base64.b64encode(asm[name]).decode()
     return {"asm": asm, "metadata": entry["metadata"]}
 
 
 def _decode(payload: dict[str, Any]) -> dict[str, Any]:
     asm = dict(payload["asm"])
-    asm["cubin"] = base64.b64decode(asm["cubin"])
+    if "cubin" not in asm:
+        raise KeyError("cubin")  # not a kernel entry: get() recomputes
+    for name in _BINARY_ASM & asm.keys():
+        asm[name] = base64.b64decode(asm[name])
     return {"asm": asm, "metadata": payload["metadata"]}
+
+
+# The asm entries that are bytes (stored as base64 in the JSON).
+_BINARY_ASM = frozenset({"cubin", "cubin_without_limit"})

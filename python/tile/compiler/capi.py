@@ -106,6 +106,9 @@ class BackendResult:
     ptx: str
     cubin: bytes
     metadata: dict[str, Any]
+    # The assembler's own cubin when the compile raised occupancy (else b""):
+    # the launcher runs it for grids that fit at once without the limit.
+    cubin_without_limit: bytes = b""
 
 
 def _get(lib: ctypes.CDLL, result: int, what: str) -> bytes:
@@ -152,6 +155,7 @@ def compile_ir(ir: str, chip: str, num_warps: int, emit_cubin: bool = True,
         return BackendResult(llir=_get(lib, result, "llir").decode(errors="replace"),
                              ptx=_get(lib, result, "ptx").decode(errors="replace"),
                              cubin=_get(lib, result, "cubin") if emit_cubin else b"",
-                             metadata=json.loads(metadata_text))
+                             metadata=json.loads(metadata_text),
+                             cubin_without_limit=_get(lib, result, "cubin_without_limit"))
     finally:
         lib.tileCompileResultDestroy(result)

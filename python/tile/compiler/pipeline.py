@@ -239,8 +239,10 @@ def compile(src: Any, signature: SignatureLike | None = None,
                                  line_info=line_info, fp_fusion=fp_fusion,
                                  reflect_ftz=reflect_ftz, maxnreg=maxnreg,
                                  libdevice=libdevice)
-        entry = {"asm": {"tile": ir, "llir": result.llir, "ptx": result.ptx,
-                         "cubin": result.cubin},
+        asm = {"tile": ir, "llir": result.llir, "ptx": result.ptx, "cubin": result.cubin}
+        if result.cubin_without_limit:
+            asm["cubin_without_limit"] = result.cubin_without_limit
+        entry = {"asm": asm,
                  "metadata": _metadata(jit, result.metadata, types, constexprs,
                                        specialization, target, num_warps)}
         cache.put(key, entry)
@@ -266,14 +268,15 @@ def _metadata(jit: Any, backend: Mapping[str, Any], types: Mapping[str, str],
         "specialization": specialization.key(),
         "assembler": backend.get("assembler", ""),
         "libdevice": backend.get("libdevice", ""),
-        # What the assembler reported: registers and spilled bytes per thread,
-        # and the .maxnreg tile chose to fit more blocks on an SM, if any.
+        # What the assembler reported: registers and spilled bytes per thread;
+        # and, where tile chose a .maxnreg to fit more blocks on an SM, that
+        # limit and the blocks per SM of the assembler's own cubin.
         **{k: kernel[k] for k in _ASSEMBLER_FACTS if k in kernel},
     }
 
 
 _ASSEMBLER_FACTS = ("registers", "spill_store_bytes", "occupancy_maxnreg",
-                    "registers_without_limit")
+                    "registers_without_limit", "resident_blocks_without_limit")
 
 
 def _json_value(value: Any) -> Any:

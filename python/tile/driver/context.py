@@ -57,6 +57,7 @@ class Device:
                          attr(bindings.DEVICE_MAX_GRID_DIM_Y, self.device),
                          attr(bindings.DEVICE_MAX_GRID_DIM_Z, self.device))
         self.max_shared = attr(bindings.DEVICE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, self.device)
+        self.multiprocessor_count = attr(bindings.DEVICE_MULTIPROCESSOR_COUNT, self.device)
         self.capability = (attr(bindings.DEVICE_COMPUTE_CAPABILITY_MAJOR, self.device),
                            attr(bindings.DEVICE_COMPUTE_CAPABILITY_MINOR, self.device))
 
@@ -69,7 +70,7 @@ class Device:
         return {
             "max_shared_mem": self.max_shared,
             "max_num_regs": attr(bindings.DEVICE_MAX_REGISTERS_PER_BLOCK, self.device),
-            "multiprocessor_count": attr(bindings.DEVICE_MULTIPROCESSOR_COUNT, self.device),
+            "multiprocessor_count": self.multiprocessor_count,
             "warpSize": attr(bindings.DEVICE_WARP_SIZE, self.device),
             "sm_clock_rate": attr(bindings.DEVICE_CLOCK_RATE, self.device),
             "mem_clock_rate": attr(bindings.DEVICE_MEMORY_CLOCK_RATE, self.device),

@@ -80,17 +80,34 @@ class Kernel:
                                              bindings.FUNC_MAX_DYNAMIC_SHARED_SIZE_BYTES,
                                              self.shared),
                       "cuFuncSetAttribute", f"kernel {self.name!r}, {self.shared} bytes")
+        # See use_for_small_grids.
+        self.small_grid_kernel: Kernel | None = None
+        self.small_grid_blocks = 0
         self.launcher = self._make_launcher(cooperative=False)
         self.launch = self.launcher.launch  # launch(grid, args, stream=None)
         self._cooperative_launcher: Any = None
 
+    def use_for_small_grids(self, other: "Kernel") -> None:
+        """Where the compile raised this kernel's occupancy with a register
+        limit, `other` is the assembler's own cubin of it: launches of a grid
+        whose blocks all fit on the device at once without the limit run
+        `other` (occupancy buys them nothing; the registers may)."""
+        per_sm = int(self.meta.get("resident_blocks_without_limit", 0))
+        self.small_grid_kernel = other
+        self.small_grid_blocks = per_sm * self.module.device.multiprocessor_count
+        self.launcher = self._make_launcher(cooperative=False)
+        self.launch = self.launcher.launch
+        self._cooperative_launcher = None
+
     def _make_launcher(self, cooperative: bool) -> Any:
         dev = self.module.device
+        small = self.small_grid_kernel
         return launcher.configured().Kernel(
             function=self.handle, context=dev.context, device=dev.ordinal,
             codes=packing.codes(self.param_types), threads=self.threads, shared=self.shared,
             max_grid=dev.max_grid, name=self.name, param_names=self.param_names,
-            cooperative=cooperative)
+            cooperative=cooperative, small_grid_function=small.handle if small else 0,
+            small_grid_blocks=self.small_grid_blocks if small else 0)
 
     @property
     def cooperative_launcher(self) -> Any:
@@ -210,6 +227,10 @@ def kernel_for(artifact: Any, device: int) -> Kernel:
                     raise DriverError(f"kernel {name!r} was compiled without a cubin "
                                       "(emit_cubin=False): it cannot be launched")
                 kernel = Module(cubin, artifact.metadata, device).kernel(name or None)
+                without_limit = artifact.asm.get("cubin_without_limit")
+                if without_limit:
+                    kernel.use_for_small_grids(
+                        Module(without_limit, artifact.metadata, device).kernel(name or None))
                 _loaded[key] = kernel
     return kernel
 
