@@ -78,17 +78,14 @@ AssembleResult mlir::tile::assembleWithPtxas(StringRef ptxasPath,
   llvm::sys::fs::createTemporaryFile("tile", "cubin", cubinPath);
   llvm::sys::fs::createTemporaryFile("tile", "log", logPath);
   std::string arch = "-arch=" + chip.str();
-  llvm::SmallVector<StringRef> args{ptxas, arch, "-v"};
+  llvm::SmallVector<StringRef> args{ptxas, arch};
   if (lineInfo)
     args.push_back(kLineInfoFlag);
   args.append({"-o", cubinPath, ptxPath});
   std::optional<StringRef> redirects[] = {std::nullopt, logPath.str(),
                                           logPath.str()};
   int status = llvm::sys::ExecuteAndWait(ptxas, args, std::nullopt, redirects);
-  auto log = llvm::MemoryBuffer::getFile(logPath);
   if (status == 0) {
-    if (log)
-      result.log = (*log)->getBuffer().str();
     auto buffer = llvm::MemoryBuffer::getFile(cubinPath, /*IsText=*/false);
     if (buffer) {
       result.cubin = (*buffer)->getBuffer().str();
@@ -97,6 +94,7 @@ AssembleResult mlir::tile::assembleWithPtxas(StringRef ptxasPath,
       result.error = "cannot read the cubin ptxas wrote";
     }
   } else {
+    auto log = llvm::MemoryBuffer::getFile(logPath);
     result.error = "ptxas failed";
     if (log)
       result.error += ":\n" + (*log)->getBuffer().str();
@@ -124,8 +122,6 @@ struct NvJitLink {
   int (*cubin)(Handle, void *) = nullptr;
   int (*errorLogSize)(Handle, size_t *) = nullptr;
   int (*errorLog)(Handle, char *) = nullptr;
-  int (*infoLogSize)(Handle, size_t *) = nullptr;
-  int (*infoLog)(Handle, char *) = nullptr;
   int (*version)(unsigned *, unsigned *) = nullptr;
   std::string description;
 };
@@ -183,10 +179,6 @@ static const NvJitLink *loadNvJitLink(StringRef path, std::string &error) {
     return nullptr;
   }
   resolve(library, "nvJitLinkVersion", api.version); // optional (12.3+)
-  // Optional: without the log, no resources are known.
-  if (!resolve(library, "nvJitLinkGetInfoLogSize", api.infoLogSize) ||
-      !resolve(library, "nvJitLinkGetInfoLog", api.infoLog))
-    api.infoLogSize = nullptr;
   unsigned major = 0, minor = 0;
   api.description = "nvJitLink";
   if (api.version && api.version(&major, &minor) == 0)
@@ -205,33 +197,25 @@ AssembleResult mlir::tile::assembleWithNvJitLink(StringRef library,
     return result;
   result.assembler = api->description;
   std::string arch = "-arch=" + chip.str();
-  const char *options[] = {arch.c_str(), "-verbose", kLineInfoFlag};
+  const char *options[] = {arch.c_str(), kLineInfoFlag};
   NvJitLink::Handle handle = nullptr;
-  int code = api->create(&handle, lineInfo ? 3 : 2, options);
+  int code = api->create(&handle, lineInfo ? 2 : 1, options);
   if (code != 0) {
     result.error = result.assembler + ": nvJitLinkCreate(" + arch +
                    ") failed with code " + std::to_string(code);
     return result;
   }
-  // One of nvJitLink's logs, read with `size` and `read`.
-  auto readLog = [&](auto size, auto read) {
-    size_t bytes = 0;
-    std::string log;
-    if (size(handle, &bytes) == 0 && bytes > 1) {
-      log.assign(bytes, '\0');
-      if (read(handle, log.data()) == 0)
-        log.resize(strnlen(log.c_str(), bytes));
-      else
-        log.clear();
-    }
-    return log;
-  };
   auto fail = [&](const char *call, int code) {
     result.error = result.assembler + ": " + call + " failed with code " +
                    std::to_string(code);
-    std::string log = readLog(api->errorLogSize, api->errorLog);
-    if (!log.empty())
-      result.error += ":\n" + log;
+    size_t size = 0;
+    if (api->errorLogSize(handle, &size) == 0 && size > 1) {
+      std::string log(size, '\0');
+      if (api->errorLog(handle, log.data()) == 0) {
+        log.resize(strnlen(log.c_str(), size));
+        result.error += ":\n" + log;
+      }
+    }
   };
   if ((code = api->addData(handle, kInputPTX, ptx.data(), ptx.size(),
                            "tile.ptx")) != 0) {
@@ -250,43 +234,6 @@ AssembleResult mlir::tile::assembleWithNvJitLink(StringRef library,
         result.succeeded = true;
     }
   }
-  if (result.succeeded && api->infoLogSize)
-    result.log = readLog(api->infoLogSize, api->infoLog);
   api->destroy(&handle);
   return result;
-}
-
-//===----------------------------------------------------------------------===//
-// The verbose log
-//===----------------------------------------------------------------------===//
-
-std::optional<EntryResources> mlir::tile::findEntryResources(StringRef log,
-                                                             StringRef name) {
-  // ptxas -v writes, per function:
-  //   ptxas info    : Compiling entry function 'NAME' for 'sm_90a'
-  //   ptxas info    : Function properties for NAME
-  //   ptxas         .     0 bytes stack frame, 8 bytes spill stores, ...
-  //   ptxas info    : Used 56 registers, used 1 barriers
-  std::string header = ("Compiling entry function '" + name + "'").str();
-  size_t start = log.find(header);
-  if (start == StringRef::npos)
-    return std::nullopt;
-  StringRef section = log.drop_front(start + header.size());
-  section = section.take_front(section.find("Compiling entry function"));
-  EntryResources resources;
-  auto numberBefore = [&](StringRef text, StringRef suffix, unsigned &value) {
-    size_t at = text.find(suffix);
-    if (at == StringRef::npos)
-      return false;
-    StringRef digits = text.take_front(at).rtrim();
-    digits = digits.drop_front(digits.find_last_not_of("0123456789") + 1);
-    return !digits.getAsInteger(10, value);
-  };
-  numberBefore(section, " bytes spill stores", resources.spillStoreBytes);
-  size_t used = section.find("Used ");
-  if (used == StringRef::npos ||
-      !numberBefore(section.drop_front(used), " registers",
-                    resources.registers))
-    return std::nullopt;
-  return resources;
 }

@@ -11,7 +11,6 @@
 #define TILE_LIB_TARGET_ASSEMBLE_H
 
 #include "llvm/ADT/StringRef.h"
-#include <optional>
 #include <string>
 
 namespace mlir::tile {
@@ -27,23 +26,7 @@ struct AssembleResult {
   std::string error;
   /// Which assembler ran, e.g. "nvJitLink 13.0 (/path/libnvJitLink.so.13)".
   std::string assembler;
-  /// The assembler's report of what each entry function uses (both run
-  /// verbose: `ptxas -v`, nvJitLink `-verbose`); see findEntryResources.
-  std::string log;
 };
-
-/// What an assembler reports that one entry function uses.
-struct EntryResources {
-  unsigned registers = 0;
-  /// Bytes each thread stores to local memory because registers ran out.
-  unsigned spillStoreBytes = 0;
-};
-
-/// The resources of entry function `name` in an assembler's verbose log
-/// (ptxas's lines, which nvJitLink repeats): nothing if the log has no
-/// register count for it.
-std::optional<EntryResources> findEntryResources(llvm::StringRef log,
-                                                 llvm::StringRef name);
 
 /// Assembles with the ptxas at `ptxas`, or with `<toolkit>/bin/ptxas`, or,
 /// when both are empty or missing and the toolkit is only the build's

@@ -2,6 +2,7 @@
 
 #include "tile/Target/Compile.h"
 #include "Assemble.h"
+#include "CubinResources.h"
 #include "Occupancy.h"
 #include "tile/Conversion/TileToGPU/Passes.h"
 #include "tile/Dialect/Tile/IR/TileOps.h"
@@ -430,7 +431,7 @@ std::string CompileResult::metadataJson() const {
     auto &object = *kernelArray.back().getAsObject();
     if (kernel.registers) {
       object["registers"] = kernel.registers;
-      object["spill_store_bytes"] = kernel.spillStoreBytes;
+      object["stack_frame_bytes"] = kernel.stackFrameBytes;
     }
     if (kernel.occupancyMaxRegisters) {
       object["occupancy_maxnreg"] = kernel.occupancyMaxRegisters;
@@ -524,7 +525,8 @@ withRegisterLimit(StringRef ptx, StringRef name, unsigned limit) {
 }
 
 /// Assembles `kernel` again under each of getOccupancyRegisterLimits, most
-/// blocks per SM first, and keeps the first cubin that spills nothing
+/// blocks per SM first, and keeps the first cubin that spills nothing (no
+/// stack frame)
 /// (`ptx` and `cubin` then are that one's, `cubinWithoutLimit` the first).
 /// Registers are a kernel's only resource an assembler trades on its own;
 /// nvJitLink 13.5 spends them where ptxas 13.0 keeps a kernel at full
@@ -534,7 +536,9 @@ static void raiseOccupancy(StringRef chipName, KernelInfo &kernel,
                            std::string &ptx, std::string &cubin,
                            std::string &cubinWithoutLimit, Assemble assemble) {
   const ChipInfo *chip = lookupChip(chipName);
-  if (!chip || kernel.registers == 0 || kernel.spillStoreBytes != 0)
+  // A kernel with a stack frame already spills (or keeps arrays in local
+  // memory): fewer registers would only add to it.
+  if (!chip || kernel.registers == 0 || kernel.stackFrameBytes != 0)
     return;
   KernelFootprint footprint{kernel.numWarps, kernel.sharedBytes,
                             kernel.registers};
@@ -544,10 +548,10 @@ static void raiseOccupancy(StringRef chipName, KernelInfo &kernel,
     if (!limited)
       return;
     AssembleResult assembled = assemble(*limited);
-    std::optional<EntryResources> used =
-        assembled.succeeded ? findEntryResources(assembled.log, kernel.name)
+    std::optional<KernelResources> used =
+        assembled.succeeded ? readKernelResources(assembled.cubin, kernel.name)
                             : std::nullopt;
-    if (!used || used->spillStoreBytes != 0)
+    if (!used || used->stackFrameBytes != 0)
       continue;
     ptx = std::move(*limited);
     cubinWithoutLimit = std::exchange(cubin, std::move(assembled.cubin));
@@ -690,9 +694,9 @@ static void compile(StringRef source, StringRef bufferName,
     }
     result.cubin = std::move(assembled.cubin);
     for (KernelInfo &kernel : result.kernels) {
-      if (auto used = findEntryResources(assembled.log, kernel.name)) {
+      if (auto used = readKernelResources(result.cubin, kernel.name)) {
         kernel.registers = used->registers;
-        kernel.spillStoreBytes = used->spillStoreBytes;
+        kernel.stackFrameBytes = used->stackFrameBytes;
       }
     }
     if (options.raiseOccupancy && options.maxRegisters == 0 &&

@@ -1,7 +1,8 @@
 // Occupancy: a kernel whose registers keep blocks off an SM is assembled
 // again under the `.maxnreg` that fits more, and that cubin is kept when it
-// spills nothing. ptxas 13.0 gives this 4-warp row scan 64 registers (8
-// blocks of 128 threads per SM); under 56 it fits 9 and spills nothing.
+// spills nothing (has no stack frame). ptxas 13.0 gives this 4-warp row scan
+// 64 registers (8 blocks of 128 threads per SM); under 56 it fits 9 and
+// spills nothing.
 // The launch facts say what was chosen, and how many blocks of the
 // assembler's own cubin an SM holds (grids that fit at once run that one:
 // python/tile/driver/modules.py). --maxnreg (the user's limit) and
@@ -14,13 +15,19 @@
 // RUN: FileCheck %s --check-prefix=OFF < %t/off.json
 // RUN: tile-translate --tile-to-cubin --chip=sm_90a --num-warps=4 --maxnreg=80 %s -o %t/user.cubin
 // RUN: FileCheck %s --check-prefix=USER < %t/user.json
+// The figures come from the cubin's .nv.info (nvJitLink gives no log when it
+// serves a PTX from the CUDA compute cache); they agree with ptxas -v:
+// RUN: tile-translate --tile-to-cubin --chip=sm_90a --num-warps=4 --maxnreg=24 %s -o %t/spill.cubin
+// RUN: tile-translate --tile-to-ptx --chip=sm_90a --num-warps=4 --maxnreg=24 %s -o %t/spill-ptx.ptx
+// RUN: %ptxas -arch=sm_90a -v %t/spill-ptx.ptx -o %t/spill-ptxas.cubin > %t/ptxas.log 2>&1
+// RUN: cat %t/spill.json %t/ptxas.log | FileCheck %s --check-prefix=SPILL
 
 // RAISED: "occupancy_maxnreg": 56,
 // RAISED: "registers": 56,
 // RAISED-NEXT: "registers_without_limit": 64,
 // RAISED-NEXT: "resident_blocks_without_limit": 8,
 // RAISED-NEXT: "shared_bytes"
-// RAISED-NEXT: "spill_store_bytes": 0,
+// RAISED-NEXT: "stack_frame_bytes": 0,
 
 // OFF-NOT: occupancy_maxnreg
 // OFF: "registers": 64,
@@ -29,6 +36,11 @@
 // USER-NOT: occupancy_maxnreg
 // USER: "registers":
 // USER-NOT: occupancy_maxnreg
+
+// SPILL: "registers": 24,
+// SPILL: "stack_frame_bytes": [[FRAME:[1-9][0-9]*]],
+// SPILL: [[FRAME]] bytes stack frame
+// SPILL: Used 24 registers
 
 func.func @row_cumsum(%x: !tile.ptr<f32> {tile.divisibility = 16 : i32},
                       %out: !tile.ptr<f32> {tile.divisibility = 16 : i32},

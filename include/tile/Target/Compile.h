@@ -90,10 +90,11 @@ struct KernelInfo {
   unsigned threads = 128;
   unsigned sharedBytes = 0;
   std::vector<Param> params;
-  /// What the assembler reports for the cubin (0 when none ran or it did
-  /// not say): registers per thread and bytes spilled per thread.
+  /// What the cubin says the kernel uses (0 when no cubin was made):
+  /// registers per thread, and the bytes of its stack frame in local memory
+  /// per thread (where registers spill).
   unsigned registers = 0;
-  unsigned spillStoreBytes = 0;
+  unsigned stackFrameBytes = 0;
   /// The `.maxnreg` the compile chose to raise occupancy (0 if none), the
   /// registers the assembler used without it, and how many blocks of that
   /// cubin (CompileResult::cubinWithoutLimit) one SM holds: a grid of at

@@ -268,14 +268,14 @@ def _metadata(jit: Any, backend: Mapping[str, Any], types: Mapping[str, str],
         "specialization": specialization.key(),
         "assembler": backend.get("assembler", ""),
         "libdevice": backend.get("libdevice", ""),
-        # What the assembler reported: registers and spilled bytes per thread;
+        # What the cubin says: registers and stack-frame bytes per thread;
         # and, where tile chose a .maxnreg to fit more blocks on an SM, that
         # limit and the blocks per SM of the assembler's own cubin.
         **{k: kernel[k] for k in _ASSEMBLER_FACTS if k in kernel},
     }
 
 
-_ASSEMBLER_FACTS = ("registers", "spill_store_bytes", "occupancy_maxnreg",
+_ASSEMBLER_FACTS = ("registers", "stack_frame_bytes", "occupancy_maxnreg",
                     "registers_without_limit", "resident_blocks_without_limit")
 
 
