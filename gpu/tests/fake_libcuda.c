@@ -170,7 +170,7 @@ CUresult cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz, unsigned
   launch_dims[3] = bx; launch_dims[4] = by; launch_dims[5] = bz;
   launch_stream = (uint64_t)(uintptr_t)stream;
   record_len = 0;
-  for (int i = 0; i < num_params; i++) {
+  for (int i = 0; params && i < num_params; i++) { /* NULL: no parameters */
     memcpy(record + record_len, params[i], param_sizes[i]);
     record_len += param_sizes[i];
   }
