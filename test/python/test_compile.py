@@ -234,6 +234,39 @@ def test_real_compile_produces_ptx_and_metadata():
 
 
 @tile.jit
+def row_scan(x_ptr, out_ptr, stride, n, BLOCK: tl.constexpr):
+    cols = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + tl.program_id(0) * stride + cols, mask=cols < n, other=0.0)
+    tl.store(out_ptr + tl.program_id(0) * stride + cols, tl.cumsum(x, axis=0), mask=cols < n)
+
+
+def test_register_facts_and_the_occupancy_limit():
+    """Every cubin's metadata says its registers and stack frame (read off the
+    cubin). Where tile chose a .maxnreg to fit more blocks on an SM (the lit
+    test cubin-occupancy.mlir pins when, for the toolkit's ptxas), the PTX
+    carries it, nothing spills, and the assembler's own cubin comes along for
+    grids that fit at once; a user's maxnreg turns the choice off."""
+    signature = "*fp32,*fp32,i32,i32"
+    compiled = tile.compile(row_scan, signature, {"BLOCK": 4096}, target="sm_90a",
+                            num_warps=4)
+    md = compiled.metadata
+    assert md["registers"] > 0 and md["stack_frame_bytes"] >= 0
+    if "occupancy_maxnreg" in md:
+        assert md["registers"] <= md["occupancy_maxnreg"] < md["registers_without_limit"]
+        assert f".maxnreg {md['occupancy_maxnreg']}" in compiled.asm["ptx"]
+        assert md["stack_frame_bytes"] == 0 and md["resident_blocks_without_limit"] >= 1
+        own = compiled.asm["cubin_without_limit"]
+        assert own[:4] == b"\x7fELF" and own != compiled.asm["cubin"]
+    else:
+        assert "cubin_without_limit" not in compiled.asm
+    limited = tile.compile(row_scan, signature, {"BLOCK": 4096}, target="sm_90a",
+                           num_warps=4, maxnreg=255)
+    assert not {"occupancy_maxnreg", "registers_without_limit"} & limited.metadata.keys()
+    assert "cubin_without_limit" not in limited.asm
+    assert ".maxnreg 255" in limited.asm["ptx"]
+
+
+@tile.jit
 def staged(x_ptr, num_stages: tl.constexpr):
     tl.store(x_ptr, num_stages * 1.0)
 
