@@ -7,7 +7,10 @@ CUDA driver API, usable with no Python (and no compiler) at run time.
 writes out/<fn>.cubin and out/<fn>.h. The header embeds the cubin and defines
 `CUresult <fn>_launch(CUstream, unsigned gridX, unsigned gridY, unsigned gridZ,
 <parameters>)`, loading the module on first use (cuModuleLoadData,
-cuModuleGetFunction) and calling cuLaunchKernel.
+cuModuleGetFunction) and calling cuLaunchKernel. Where the compile limited the
+kernel's registers to fit more blocks on an SM (`occupancy_maxnreg` in the
+metadata), the cubin is that one, for every grid: the JIT launcher's switch to
+the assembler's own cubin for small grids is not in the header.
 """
 from __future__ import annotations
 
