@@ -241,6 +241,22 @@ def test_small_grids_run_the_cubin_without_limit() -> None:
         driver.launch(Artifact(), grid, [])
         assert fake.fake_last_function() == expected, (grid, hex(fake.fake_last_function()))
 
+    # The same from files, as tile-translate and tile-cc write them.
+    with tempfile.TemporaryDirectory() as tmp:
+        cubin = Path(tmp) / "occupancy.cubin"
+        cubin.write_bytes(b"limited cubin")
+        cubin.with_suffix(".json").write_text(json.dumps(
+            {"chip": "sm_90", "kernels": [Artifact.metadata]}))
+        plain_module = driver.load_module(cubin).kernel()
+        assert plain_module.small_grid_kernel is None  # no cubin beside it
+        (Path(tmp) / "occupancy.without-limit.cubin").write_bytes(b"own cubin")
+        from_files = driver.load_module(cubin).kernel()
+        assert from_files.small_grid_kernel is not None
+        from_files.launch((1,), [])
+        assert fake.fake_last_function() == from_files.small_grid_kernel.handle
+        from_files.launch((600,), [])
+        assert fake.fake_last_function() == from_files.handle
+
     class Plain:
         asm = {"cubin": b"plain cubin"}
         metadata = dict(Artifact.metadata, name="plain")

@@ -412,6 +412,12 @@ static void collectLaunchFacts(ModuleOp module,
   });
 }
 
+std::string mlir::tile::getCubinWithoutLimitPath(StringRef cubinPath) {
+  SmallString<256> path(cubinPath);
+  llvm::sys::path::replace_extension(path, "without-limit.cubin");
+  return std::string(path);
+}
+
 std::string CompileResult::metadataJson() const {
   llvm::json::Array kernelArray;
   for (const KernelInfo &kernel : kernels) {

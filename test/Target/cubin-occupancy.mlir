@@ -15,6 +15,11 @@
 // RUN: FileCheck %s --check-prefix=OFF < %t/off.json
 // RUN: tile-translate --tile-to-cubin --chip=sm_90a --num-warps=4 --maxnreg=80 %s -o %t/user.cubin
 // RUN: FileCheck %s --check-prefix=USER < %t/user.json
+// The assembler's own cubin goes beside the raised one (tile.driver.load_module
+// launches it for grids that fit at once); the others have none:
+// RUN: test -s %t/raised.without-limit.cubin
+// RUN: test ! -e %t/off.without-limit.cubin
+// RUN: test ! -e %t/user.without-limit.cubin
 // The figures come from the cubin's .nv.info (nvJitLink gives no log when it
 // serves a PTX from the CUDA compute cache); they agree with ptxas -v:
 // RUN: tile-translate --tile-to-cubin --chip=sm_90a --num-warps=4 --maxnreg=24 %s -o %t/spill.cubin

@@ -7,7 +7,9 @@
 //       the index k.variants.json for the auto-tuner (python/tile/tritonc.py)
 //
 // PTX and cubins come from compileTileSource, the pipeline every frontend
-// uses; the JSON beside each holds the kernels' launch facts.
+// uses; the JSON beside each holds the kernels' launch facts, and where the
+// compile raised occupancy, X.without-limit.cubin beside X.cubin holds the
+// assembler's own cubin (see Compile.h, getCubinWithoutLimitPath).
 //
 //===----------------------------------------------------------------------===//
 
@@ -141,6 +143,11 @@ bool compileVariant(StringRef source, const Variant &variant,
   }
   if (!writeFile(result.file,
                  emit == Emit::PTX ? compiled.ptx : compiled.cubin))
+    return false;
+  if (emit == Emit::Cubin && !compiled.cubinWithoutLimit.empty() &&
+      result.file != "-" &&
+      !writeFile(mlir::tile::getCubinWithoutLimitPath(result.file),
+                 compiled.cubinWithoutLimit))
     return false;
   std::string facts = compiled.metadataJson();
   if (auto parsed = json::parse(facts))

@@ -2,6 +2,7 @@
 //
 //   tile-translate --tile-to-ptx kernel.mlir               PTX on stdout
 //   tile-translate --tile-to-cubin kernel.mlir -o k.cubin   also writes k.json
+//       (and k.without-limit.cubin where the compile raised occupancy)
 //
 // Next to every file it writes, a JSON sidecar holds each kernel's launch
 // facts (threads, shared memory, parameters).
@@ -108,6 +109,17 @@ int main(int argc, char **argv) {
     break;
   }
   output->keep();
+  if (action == Action::Cubin && !result.cubinWithoutLimit.empty() &&
+      outputFilename != "-") {
+    auto own = mlir::openOutputFile(
+        mlir::tile::getCubinWithoutLimitPath(outputFilename), &errorMessage);
+    if (!own) {
+      WithColor::error() << errorMessage << "\n";
+      return 1;
+    }
+    own->os() << result.cubinWithoutLimit;
+    own->keep();
+  }
 
   std::string metadataPath = metadataFilename;
   if (metadataPath.empty() && outputFilename != "-") {

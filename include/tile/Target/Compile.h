@@ -127,6 +127,11 @@ struct CompileResult {
   std::string metadataJson() const;
 };
 
+/// Where a driver writes CompileResult::cubinWithoutLimit beside the cubin
+/// it writes to `cubinPath` (`k.cubin` -> `k.without-limit.cubin`), and where
+/// tile.driver.load_module looks for it.
+std::string getCubinWithoutLimitPath(llvm::StringRef cubinPath);
+
 //===----------------------------------------------------------------------===//
 // Options, checked in one place for every driver
 //===----------------------------------------------------------------------===//

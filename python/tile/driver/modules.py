@@ -128,11 +128,17 @@ class Kernel:
 
 
 class Module:
-    """A cubin loaded into the primary context of one device."""
+    """A cubin loaded into the primary context of one device. `image_without_limit`
+    is the assembler's own cubin where the compile raised occupancy with a
+    register limit: the module's kernels then launch it for small grids
+    (Kernel.use_for_small_grids)."""
 
-    def __init__(self, image: bytes, metadata: Mapping[str, Any], device: int | None = None):
+    def __init__(self, image: bytes, metadata: Mapping[str, Any], device: int | None = None,
+                 image_without_limit: bytes | None = None):
         self.device = context.device(device)
         self.metadata = dict(metadata)
+        self._image_without_limit = image_without_limit or None
+        self._without_limit: Module | None = None
         self.chip = str(metadata.get("chip", ""))
         self._kernel_meta = {str(k["name"]): k for k in packing.kernel_entries(metadata)}
         self._kernels: dict[str, Kernel] = {}
@@ -166,6 +172,11 @@ class Module:
                 raise DriverError(f"no kernel {name!r} in the metadata; the module has "
                                   f"{self.kernel_names}")
             kernel = self._kernels[name] = Kernel(self, meta)
+            if self._image_without_limit and "resident_blocks_without_limit" in meta:
+                if self._without_limit is None:
+                    self._without_limit = Module(self._image_without_limit, self.metadata,
+                                                 self.device.ordinal)
+                kernel.use_for_small_grids(self._without_limit.kernel(name))
         return kernel
 
     def unload(self) -> None:
@@ -175,6 +186,11 @@ class Module:
                 driver().check(driver().cuModuleUnload(self.handle), "cuModuleUnload")
             self.handle = 0
             self._kernels.clear()
+
+
+# Where tile-translate and tile-cc write the assembler's own cubin beside X.cubin when
+# the compile raised occupancy (getCubinWithoutLimitPath in tile/Target/Compile.h).
+WITHOUT_LIMIT_SUFFIX = ".without-limit.cubin"
 
 
 def read_artifact(path: str | os.PathLike[str]) -> tuple[bytes, dict[str, Any]]:
@@ -193,9 +209,12 @@ def load_module(cubin: bytes | str | os.PathLike[str],
                 device: int | None = None) -> Module:
     """Load a cubin (bytes or a path) with its metadata (the sidecar's dict).
 
-    With a path and no metadata, the ``.json`` beside the cubin is read.
+    With a path and no metadata, the ``.json`` beside the cubin is read; with a
+    path, ``X.without-limit.cubin`` beside ``X.cubin`` (the assembler's own cubin,
+    where the compile raised occupancy) is loaded too, for small grids.
     ``device`` defaults to the current device (torch's when torch uses CUDA).
     """
+    without_limit = None
     if isinstance(cubin, (bytes, bytearray, memoryview)):
         image = bytes(cubin)
         if metadata is None:
@@ -205,7 +224,10 @@ def load_module(cubin: bytes | str | os.PathLike[str],
             image, metadata = read_artifact(cubin)
         else:
             image = Path(cubin).read_bytes()
-    return Module(image, metadata, device)
+        beside = Path(cubin).with_suffix(WITHOUT_LIMIT_SUFFIX)
+        if beside.is_file():
+            without_limit = beside.read_bytes()
+    return Module(image, metadata, device, without_limit)
 
 
 _cache_lock = threading.Lock()
@@ -226,11 +248,8 @@ def kernel_for(artifact: Any, device: int) -> Kernel:
                 if not cubin:
                     raise DriverError(f"kernel {name!r} was compiled without a cubin "
                                       "(emit_cubin=False): it cannot be launched")
-                kernel = Module(cubin, artifact.metadata, device).kernel(name or None)
-                without_limit = artifact.asm.get("cubin_without_limit")
-                if without_limit:
-                    kernel.use_for_small_grids(
-                        Module(without_limit, artifact.metadata, device).kernel(name or None))
+                kernel = Module(cubin, artifact.metadata, device,
+                                artifact.asm.get("cubin_without_limit")).kernel(name or None)
                 _loaded[key] = kernel
     return kernel
 
