@@ -123,7 +123,8 @@ struct CompileResult {
   /// (/path)"), and the libdevice file linked; empty when none was used.
   std::string assembler;
   std::string libdevice;
-  /// The launch facts as JSON (see docs/launch-facts.md).
+  /// The launch facts as JSON (README, "tile-translate"; the modules
+  /// docstring of python/tile/driver/modules.py shows one).
   std::string metadataJson() const;
 };
 
