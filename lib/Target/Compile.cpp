@@ -531,10 +531,10 @@ withRegisterLimit(StringRef ptx, StringRef name, unsigned limit) {
 }
 
 /// Assembles `kernel` again under each of getOccupancyRegisterLimits, most
-/// blocks per SM first, and keeps the first cubin that spills nothing (no
-/// stack frame)
-/// (`ptx` and `cubin` then are that one's, `cubinWithoutLimit` the first).
-/// Registers are a kernel's only resource an assembler trades on its own;
+/// blocks per SM first, and keeps the first cubin that spills nothing (has
+/// no stack frame): `ptx` and `cubin` then are that one's, and
+/// `cubinWithoutLimit` the first. The limit goes into the PTX text, not
+/// through LLVM again: only the assembler's work changes. Registers are a kernel's only resource an assembler trades on its own;
 /// nvJitLink 13.5 spends them where ptxas 13.0 keeps a kernel at full
 /// occupancy.
 template <typename Assemble>
