@@ -534,9 +534,9 @@ withRegisterLimit(StringRef ptx, StringRef name, unsigned limit) {
 /// blocks per SM first, and keeps the first cubin that spills nothing (has
 /// no stack frame): `ptx` and `cubin` then are that one's, and
 /// `cubinWithoutLimit` the first. The limit goes into the PTX text, not
-/// through LLVM again: only the assembler's work changes. Registers are a kernel's only resource an assembler trades on its own;
-/// nvJitLink 13.5 spends them where ptxas 13.0 keeps a kernel at full
-/// occupancy.
+/// through LLVM again: only the assembler's work changes. Registers are a
+/// kernel's only resource an assembler trades on its own; nvJitLink 13.5 spends
+/// them where ptxas 13.0 keeps a kernel at full occupancy.
 template <typename Assemble>
 static void raiseOccupancy(StringRef chipName, KernelInfo &kernel,
                            std::string &ptx, std::string &cubin,
