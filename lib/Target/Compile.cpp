@@ -137,6 +137,35 @@ struct ReflectFtzPass
   }
 };
 
+/// Makes each kernel's tensor map parameters (kTensorMapArgsAttrName)
+/// 128-byte by-value parameters that the kernel reads in place
+/// (`nvvm.grid_constant`: TMA takes the parameter's address). The
+/// conversion to LLVM keeps no `llvm.byval` of a gpu.func, and the NVVM
+/// dialect accepts `nvvm.grid_constant` on LLVM kernels only: both are set
+/// here.
+struct GridConstantParamsPass
+    : public PassWrapper<GridConstantParamsPass,
+                         OperationPass<gpu::GPUModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(GridConstantParamsPass)
+  StringRef getArgument() const final { return "tile-grid-constant-params"; }
+  void runOnOperation() final {
+    Builder builder(&getContext());
+    Type mapBytes = LLVM::LLVMArrayType::get(builder.getI8Type(), 128);
+    for (auto func : getOperation().getOps<LLVM::LLVMFuncOp>()) {
+      auto args =
+          func->getAttrOfType<DenseI32ArrayAttr>(kTensorMapArgsAttrName);
+      if (!args)
+        continue;
+      for (int32_t arg : args.asArrayRef()) {
+        func.setArgAttr(arg, LLVM::LLVMDialect::getByValAttrName(),
+                        TypeAttr::get(mapBytes));
+        func.setArgAttr(arg, NVVM::NVVMDialect::getGridConstantAttrName(),
+                        builder.getUnitAttr());
+      }
+    }
+  }
+};
+
 /// Limits the registers of each kernel (`nvvm.maxnreg`, PTX `.maxnreg`),
 /// not of the functions it calls: Triton's maxnreg.
 struct MaxRegistersPass
@@ -205,6 +234,7 @@ static void buildGPUToNVVMPipeline(OpPassManager &pm,
     gpuModule.addPass(std::make_unique<ReflectFtzPass>());
   if (options.maxRegisters)
     gpuModule.addPass(std::make_unique<MaxRegistersPass>(options.maxRegisters));
+  gpuModule.addPass(std::make_unique<GridConstantParamsPass>());
   // A subprogram for each function turns the ops' source locations into the
   // line table of the PTX (`.file`/`.loc`).
   if (options.lineInfo)
@@ -384,6 +414,8 @@ static std::vector<KernelInfo> collectKernelSignatures(ModuleOp module) {
       if (auto ptr = dyn_cast<PtrType>(arg.getType())) {
         param.type = "ptr";
         param.pointee = typeName(ptr.getPointeeType());
+      } else if (isa<TensorMapType>(arg.getType())) {
+        param.type = "tensormap";
       } else {
         param.type = typeName(arg.getType());
       }
@@ -408,6 +440,19 @@ static void collectLaunchFacts(ModuleOp module,
       info.numWarps = get("tile.num_warps", info.numWarps);
       info.threads = get("tile.threads", info.threads);
       info.sharedBytes = get("tile.shared_bytes", 0);
+      if (auto maps = func->getAttrOfType<ArrayAttr>(kTensorMapsAttrName))
+        for (auto map : maps.getAsRange<DictionaryAttr>()) {
+          unsigned arg = cast<IntegerAttr>(map.get("arg")).getInt();
+          if (arg >= info.params.size())
+            continue;
+          KernelInfo::Param &param = info.params[arg];
+          ArrayRef<int64_t> box =
+              cast<DenseI64ArrayAttr>(map.get("box")).asArrayRef();
+          param.box.assign(box.begin(), box.end());
+          param.swizzle = cast<IntegerAttr>(map.get("swizzle")).getInt();
+          param.elementBytes =
+              cast<IntegerAttr>(map.get("element_bytes")).getInt();
+        }
     }
   });
 }
@@ -426,6 +471,11 @@ std::string CompileResult::metadataJson() const {
       llvm::json::Object object{{"name", param.name}, {"type", param.type}};
       if (!param.pointee.empty())
         object["pointee"] = param.pointee;
+      if (!param.box.empty()) {
+        object["box"] = llvm::json::Array(param.box);
+        object["swizzle"] = param.swizzle;
+        object["element_bytes"] = param.elementBytes;
+      }
       params.push_back(std::move(object));
     }
     kernelArray.push_back(

@@ -79,11 +79,18 @@ struct CompileOptions {
 struct KernelInfo {
   struct Param {
     std::string name;
-    /// "ptr" or a scalar type name (i1, i8, i16, i32, i64, f16, bf16, f32,
-    /// f64).
+    /// "ptr", "tensormap" (a CUtensorMap passed by value) or a scalar type
+    /// name (i1, i8, i16, i32, i64, f16, bf16, f32, f64).
     std::string type;
     /// For pointers, the pointee type name.
     std::string pointee;
+    /// For a tensor map the kernel copies from with TMA: the box it is
+    /// encoded with (outermost dimension first), its swizzle in bytes (0,
+    /// 32, 64 or 128) and the element size. Empty box: the kernel does not
+    /// read the map.
+    std::vector<int64_t> box;
+    unsigned swizzle = 0;
+    unsigned elementBytes = 0;
   };
   std::string name;
   unsigned numWarps = 4;

@@ -9,6 +9,11 @@
 // for cp.async (one 2-byte element) is loaded and stored synchronously,
 // which the same wait and barrier order before the dot.
 //
+// Copies that name a box of a tensor map (a host tensor descriptor's) are
+// TMA copies instead: thread 0 issues `cp.async.bulk.tensor` for the slot,
+// which completes on the slot's barrier (`mbarrier`, one phase per copy),
+// and `tile.ring_wait` waits for the phase.
+//
 //===----------------------------------------------------------------------===//
 
 #include "Emitter.h"
@@ -32,6 +37,8 @@ void KernelEmitter::placeRings() {
   ringTransposed.clear();
   ringLiveOps.clear();
   ringReuseStarts.clear();
+  ringBarriers.clear();
+  barrierCount = 0;
   ringBytes = 0;
   Block &body = kernel.getBody().front();
   // A placed ring: its bytes and its live range (top-level ops of the body).
@@ -61,15 +68,22 @@ void KernelEmitter::placeRings() {
   for (RingAllocOp alloc : allocs) {
     // Every copy into a ring reads the same pattern of addresses (the
     // prologue's and the loop's loads of one operand): the first says
-    // which way the slots run.
+    // which way the slots run. TMA copies store the tensor's contiguous
+    // dimension contiguously.
     for (Operation *user : alloc->getUsers())
       if (auto copy = dyn_cast<AsyncCopyOp>(user)) {
         LinearLayout::Run run =
             getBlockLayout(cast<BlockType>(copy.getPtr().getType()))
                 .linear.getContiguousRun();
-        ringTransposed[alloc.getRing()] = run.dim == 0 && run.length > 1;
+        ringTransposed[alloc.getRing()] =
+            copy.getTensorMap() ? copy.getMapDimsOrIdentity()[0] == 1
+                                : run.dim == 0 && run.length > 1;
         break;
       }
+    if (copiesWithTensorMap(alloc.getRing())) {
+      ringBarriers[alloc.getRing()] = barrierCount;
+      barrierCount += alloc.getType().getSlots();
+    }
     StagedMatrix slot = ringSlot(alloc.getRing());
     int64_t size = alloc.getType().getSlots() * slot.alignedBytes();
     // The ring's live range: the body's ops from the first to the last that
@@ -117,6 +131,107 @@ void KernelEmitter::placeRings() {
   }
 }
 
+bool KernelEmitter::copiesWithTensorMap(Value ring) {
+  // The same box from every copy, of a kernel parameter's map, in a ring
+  // whose slots a TMA box can fill (at most 256 stored rows).
+  BlockType block = cast<RingType>(ring.getType()).getBlock();
+  std::optional<SmallVector<int64_t>> dims;
+  for (Operation *user : ring.getUsers()) {
+    auto copy = dyn_cast<AsyncCopyOp>(user);
+    if (!copy)
+      continue;
+    auto arg = dyn_cast_or_null<BlockArgument>(copy.getTensorMap());
+    if (!arg || arg.getOwner() != &kernel.getBody().front())
+      return false;
+    SmallVector<int64_t> copyDims = copy.getMapDimsOrIdentity();
+    if (dims && *dims != copyDims)
+      return false;
+    dims = copyDims;
+  }
+  if (!dims || block.getRank() != 2)
+    return false;
+  int64_t storedRows = block.getShape()[(*dims)[0] == 1 ? 1 : 0];
+  return storedRows <= 256;
+}
+
+Value KernelEmitter::slotBarrier(Location loc, Value ring, Value slot) {
+  Value index = arith::AddIOp::create(
+      builder, loc, constI32(loc, ringBarriers.lookup(ring)), slot);
+  return arith::AddIOp::create(
+      builder, loc, barrierBase,
+      arith::MulIOp::create(builder, loc, index, constI32(loc, 8)));
+}
+
+LogicalResult KernelEmitter::emitTensorCopy(AsyncCopyOp op) {
+  Location loc = op.getLoc();
+  StagedMatrix matrix = ringSlot(op.getRing());
+  unsigned arg = cast<BlockArgument>(op.getTensorMap()).getArgNumber();
+  // The box is one column block of the slot: its stored rows, and as many
+  // elements of a row as one swizzle row holds (TMA's limit for swizzled
+  // boxes); a slot of wider rows takes one copy per column block.
+  TensorMapBox box{{matrix.storedRows(), matrix.elementsPerRow()},
+                   matrix.swizzleBytes,
+                   matrix.elementBytes};
+  auto [known, inserted] = tensorMapBoxes.try_emplace(arg, box);
+  if (!inserted && !(known->second == box))
+    return op.emitError()
+           << "tensor map parameter " << arg
+           << " is copied in boxes of two shapes; its loads need one box";
+  // The map's coordinates, innermost first: the stored column, then row.
+  Value row = getScalar(op.getMapCoords()[0]);
+  Value column = getScalar(op.getMapCoords()[1]);
+  Value tensorMap = getScalar(op.getTensorMap());
+  Value slot = getScalar(op.getSlot());
+  Value slotStart = arith::AddIOp::create(
+      builder, loc,
+      LLVM::PtrToIntOp::create(builder, loc, builder.getI32Type(),
+                               ringBase(loc)),
+      arith::AddIOp::create(
+          builder, loc, constI32(loc, ringOffsets.lookup(op.getRing())),
+          arith::MulIOp::create(builder, loc, slot,
+                                constI32(loc, matrix.alignedBytes()))));
+  Value isFirst = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq,
+                                        tid, constI32(loc, 0));
+  auto ifOp = scf::IfOp::create(builder, loc, TypeRange{}, isFirst, false);
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPointToStart(&ifOp.getThenRegion().front());
+  Value barrierAddress = slotBarrier(loc, op.getRing(), slot);
+  createArriveExpectBytes(builder, loc, barrierAddress, matrix.bytes());
+  int64_t perRow = matrix.elementsPerRow();
+  for (int64_t block = 0; block * perRow < matrix.storedCols(); ++block) {
+    Value blockColumn = arith::AddIOp::create(builder, loc, column,
+                                              constI32(loc, block * perRow));
+    Value destination = arith::AddIOp::create(
+        builder, loc, slotStart, constI32(loc, block * matrix.leadingBytes()));
+    createTensorCopy(builder, loc, destination, tensorMap, {blockColumn, row},
+                     barrierAddress);
+  }
+  return success();
+}
+
+LogicalResult KernelEmitter::emitRingWait(RingWaitOp op) {
+  Location loc = op.getLoc();
+  if (!ringBarriers.count(op.getRing()))
+    return success(); // its copies are cp.async ones, in waited groups
+  createBarrierWait(builder, loc,
+                    slotBarrier(loc, op.getRing(), getScalar(op.getSlot())),
+                    getScalar(op.getPhase()));
+  return success();
+}
+
+ArrayAttr KernelEmitter::getTensorMapFacts() {
+  SmallVector<Attribute> facts;
+  for (auto &[arg, box] : tensorMapBoxes)
+    facts.push_back(builder.getDictionaryAttr(
+        {builder.getNamedAttr("arg", builder.getI32IntegerAttr(arg)),
+         builder.getNamedAttr("box", builder.getDenseI64ArrayAttr(box.box)),
+         builder.getNamedAttr("swizzle",
+                              builder.getI32IntegerAttr(box.swizzle)),
+         builder.getNamedAttr("element_bytes",
+                              builder.getI32IntegerAttr(box.elementBytes))}));
+  return builder.getArrayAttr(facts);
+}
+
 LogicalResult KernelEmitter::emitAsyncCopy(AsyncCopyOp op) {
   Location loc = op.getLoc();
   // The slot this copy fills was read by the previous iteration's groups:
@@ -129,6 +244,8 @@ LogicalResult KernelEmitter::emitAsyncCopy(AsyncCopyOp op) {
     gpu::BarrierOp::create(builder, loc);
     copiesNeedBarrier = false;
   }
+  if (ringBarriers.count(op.getRing()))
+    return emitTensorCopy(op);
   auto ptrType = cast<BlockType>(op.getPtr().getType());
   // 8-bit floats are copied as their bits.
   Type element =

@@ -1,6 +1,7 @@
 //===- ControlFlow.cpp - kernel structure, scf ops ------------------------===//
 
 #include "Emitter.h"
+#include "PTXAsm.h"
 
 using namespace mlir;
 using namespace mlir::tile;
@@ -27,7 +28,36 @@ LogicalResult KernelEmitter::emit() {
   entryBuilder.setInsertionPoint(marker);
   pushScope();
   placeRings();
-  return emitBlock(kernel.getBody().front());
+  if (barrierCount > 0) {
+    barrierOffsetOp = arith::ConstantIntOp::create(builder, loc, 0, 32);
+    barrierBase = arith::AddIOp::create(
+        builder, loc,
+        LLVM::PtrToIntOp::create(builder, loc, i32Type(), ringBase(loc)),
+        barrierOffsetOp);
+    // The TMA rings' barriers, one arrival per phase, initialized by one
+    // thread before any copy and made visible to the others (and to the
+    // async proxy TMA signals them through).
+    Value isFirst = arith::CmpIOp::create(
+        builder, loc, arith::CmpIPredicate::eq, tid, constI32(loc, 0));
+    auto ifOp = scf::IfOp::create(builder, loc, TypeRange{}, isFirst, false);
+    {
+      OpBuilder::InsertionGuard guard(builder);
+      builder.setInsertionPointToStart(&ifOp.getThenRegion().front());
+      for (int64_t i = 0; i < barrierCount; ++i)
+        createBarrierInit(builder, loc,
+                          arith::AddIOp::create(builder, loc, barrierBase,
+                                                constI32(loc, 8 * i)));
+      createSideEffectAsm(builder, loc, "fence.mbarrier_init.release.cluster;");
+    }
+    gpu::BarrierOp::create(builder, loc);
+  }
+  if (failed(emitBlock(kernel.getBody().front())))
+    return failure();
+  if (barrierCount > 0) {
+    barrierOffset = llvm::alignTo(std::max(ringBytes, sharedBytes), 8);
+    barrierOffsetOp.setValueAttr(builder.getI32IntegerAttr(barrierOffset));
+  }
+  return success();
 }
 
 LogicalResult KernelEmitter::emitBlock(Block &block) {
@@ -39,6 +69,12 @@ LogicalResult KernelEmitter::emitBlock(Block &block) {
       // until every thread has read it before the first copy lands there.
       bool entersRings =
           ringLiveOps.contains(&op) && !ringLiveOps.contains(currentTopLevelOp);
+      // TMA copies write through the async proxy: the threads' earlier
+      // writes there must be ordered before them (fence.proxy.async).
+      if (barrierCount > 0 &&
+          (ringReuseStarts.contains(&op) || (entersRings && sharedBytes > 0)))
+        createSideEffectAsm(builder, op.getLoc(),
+                            "fence.proxy.async.shared::cta;");
       if (ringReuseStarts.contains(&op)) {
         // Or an earlier ring's bytes: its dots (asynchronous wgmma) must be
         // done reading them too.

@@ -80,6 +80,8 @@ LogicalResult KernelEmitter::emitOp(Operation *op) {
     return success(); // placed before the kernel's first op (placeRings)
   if (auto copy = dyn_cast<AsyncCopyOp>(op))
     return emitAsyncCopy(copy);
+  if (auto wait = dyn_cast<RingWaitOp>(op))
+    return emitRingWait(wait);
   if (isa<AsyncCommitGroupOp>(op)) {
     createSideEffectAsm(builder, loc, "cp.async.commit_group;");
     return success();

@@ -151,7 +151,14 @@ public:
         builder(kernel.getContext()), entryBuilder(kernel.getContext()) {}
 
   LogicalResult emit();
-  int64_t getSharedBytes() const { return std::max(ringBytes, sharedBytes); }
+  /// The rings, the scratch space, then the TMA rings' barriers.
+  int64_t getSharedBytes() const {
+    return barrierCount ? barrierOffset + 8 * barrierCount
+                        : std::max(ringBytes, sharedBytes);
+  }
+  /// The box each tensor map parameter is encoded with, as launch facts
+  /// (an array of {arg, box, swizzle, element_bytes}; empty without TMA).
+  ArrayAttr getTensorMapFacts();
 
 private:
   // Types and constants.
@@ -441,6 +448,36 @@ private:
   /// overlap share bytes.
   void placeRings();
   LogicalResult emitAsyncCopy(AsyncCopyOp op);
+  /// `tile.async_copy ... tensor_map`: thread 0 issues the TMA copies of the
+  /// slot's column blocks, completing on the slot's barrier.
+  LogicalResult emitTensorCopy(AsyncCopyOp op);
+  LogicalResult emitRingWait(RingWaitOp op);
+  /// Whether `ring`'s copies are TMA copies: every copy into it names a box
+  /// of a kernel parameter's tensor map that a TMA box can hold.
+  bool copiesWithTensorMap(Value ring);
+  /// The shared address (i32) of the barrier of slot `slot` of a TMA ring.
+  Value slotBarrier(Location loc, Value ring, Value slot);
+  /// The first of the barriers of each TMA ring (one per slot), and how
+  /// many there are. They follow everything else in shared memory
+  /// (barrierOffset, known when the kernel is emitted: the constant
+  /// barrierOffsetOp, which every barrier address adds, is set then).
+  llvm::DenseMap<Value, int64_t> ringBarriers;
+  int64_t barrierCount = 0;
+  int64_t barrierOffset = 0;
+  arith::ConstantOp barrierOffsetOp;
+  /// The shared address (i32) of the first barrier.
+  Value barrierBase;
+  /// The encoding each tensor map parameter's TMA copies need, by argument
+  /// number: {box (outermost first), swizzle bytes, element bytes}.
+  struct TensorMapBox {
+    SmallVector<int64_t> box;
+    int64_t swizzle, elementBytes;
+    bool operator==(const TensorMapBox &other) const {
+      return box == other.box && swizzle == other.swizzle &&
+             elementBytes == other.elementBytes;
+    }
+  };
+  std::map<unsigned, TensorMapBox> tensorMapBoxes;
   /// Shared-memory byte offsets of the rings, from ringBase().
   llvm::DenseMap<Value, int64_t> ringOffsets;
   /// The rings whose slots are stored transposed (StagedMatrix): those whose

@@ -137,6 +137,57 @@ void mlir::tile::lowering::createAsyncCopy(OpBuilder &builder, Location loc,
             /*hasSideEffects=*/true);
 }
 
+void mlir::tile::lowering::createBarrierInit(OpBuilder &builder, Location loc,
+                                             Value barrier) {
+  createAsm(builder, loc, Type(), ValueRange{barrier},
+            "mbarrier.init.shared::cta.b64 [$0], 1;", "r",
+            /*hasSideEffects=*/true);
+}
+
+void mlir::tile::lowering::createArriveExpectBytes(OpBuilder &builder,
+                                                   Location loc, Value barrier,
+                                                   int64_t bytes) {
+  std::string text = "mbarrier.arrive.expect_tx.shared::cta.b64 _, [$0], " +
+                     std::to_string(bytes) + ";";
+  createAsm(builder, loc, Type(), ValueRange{barrier}, text, "r",
+            /*hasSideEffects=*/true);
+}
+
+void mlir::tile::lowering::createBarrierWait(OpBuilder &builder, Location loc,
+                                             Value barrier, Value phase) {
+  // try_wait may give up before the phase ends (a time limit): retried.
+  // The labels are unique per asm statement (${:uid}).
+  createAsm(builder, loc, Type(), ValueRange{barrier, phase},
+            "{\n\t.reg .pred done;\n"
+            "wait_${:uid}:\n\t"
+            "mbarrier.try_wait.parity.shared::cta.b64 done, [$0], $1;\n\t"
+            "@!done bra.uni wait_${:uid};\n}",
+            "r,r", /*hasSideEffects=*/true);
+}
+
+void mlir::tile::lowering::createTensorCopy(OpBuilder &builder, Location loc,
+                                            Value sharedAddress,
+                                            Value tensorMap,
+                                            ArrayRef<Value> coords,
+                                            Value barrier) {
+  std::string text, constraints = "r,l";
+  llvm::raw_string_ostream asmText(text);
+  asmText << "cp.async.bulk.tensor." << coords.size()
+          << "d.shared::cluster.global.tile.mbarrier::complete_tx::bytes "
+             "[$0], [$1, {";
+  SmallVector<Value> operands{sharedAddress, tensorMap};
+  for (auto [i, coord] : llvm::enumerate(coords)) {
+    asmText << (i ? ", " : "") << "$" << operands.size();
+    operands.push_back(coord);
+    constraints += ",r";
+  }
+  asmText << "}], [$" << operands.size() << "];";
+  operands.push_back(barrier);
+  constraints += ",r";
+  createAsm(builder, loc, Type(), operands, text, constraints,
+            /*hasSideEffects=*/true);
+}
+
 Value mlir::tile::lowering::createAtomic(OpBuilder &builder, Location loc,
                                          StringRef instruction, Value ptr,
                                          Value pred, ArrayRef<Value> operands,

@@ -74,6 +74,27 @@ void createSideEffectAsm(OpBuilder &builder, Location loc, StringRef text);
 void createAsyncCopy(OpBuilder &builder, Location loc, Value sharedAddress,
                      Value ptr, Value pred, Value sourceBytes, int64_t bytes);
 
+/// `mbarrier.init` of the barrier at shared address `barrier` (i32) for
+/// one arrival per phase.
+void createBarrierInit(OpBuilder &builder, Location loc, Value barrier);
+
+/// One arrival on `barrier` that also expects `bytes` more bytes of
+/// transactions (the TMA copies that complete on it) before its phase ends.
+void createArriveExpectBytes(OpBuilder &builder, Location loc, Value barrier,
+                             int64_t bytes);
+
+/// Blocks until the phase of parity `phase` (i32, 0 or 1) of `barrier` is
+/// complete (`mbarrier.try_wait.parity`, retried).
+void createBarrierWait(OpBuilder &builder, Location loc, Value barrier,
+                       Value phase);
+
+/// A TMA copy (`cp.async.bulk.tensor`) of the box of the tensor map at
+/// generic address `tensorMap` (the kernel parameter) at `coords` (i32,
+/// innermost first) to shared address `sharedAddress` (i32), completing on
+/// `barrier` with its bytes.
+void createTensorCopy(OpBuilder &builder, Location loc, Value sharedAddress,
+                      Value tensorMap, ArrayRef<Value> coords, Value barrier);
+
 /// What one wgmma multiplies: an m64 x `n` x `k` tile of A and B elements of
 /// the PTX types `aType` and `bType` (f16 and bf16: k = 16; e4m3, e5m2 and
 /// s8: k = 32; tf32, f32 bits: k = 8), into f32 accumulators (s8: s32 ones).

@@ -68,10 +68,15 @@ struct ConvertTileToGPUPass
       if (failed(checkResourceLimits(kernel, numWarps)) ||
           failed(checkChipSupport(kernel, chip)))
         return signalPassFailure();
+      // Pointers are global; a tensor map is the generic address of the
+      // 128-byte parameter that holds it (byval, a __grid_constant__:
+      // GridConstantParams after the conversion to LLVM).
       SmallVector<Type> argTypes;
       for (Type type : kernel.getArgumentTypes()) {
         argTypes.push_back(isa<PtrType>(type)
                                ? LLVM::LLVMPointerType::get(&getContext(), 1)
+                           : isa<TensorMapType>(type)
+                               ? LLVM::LLVMPointerType::get(&getContext(), 0)
                                : type);
       }
       builder.setInsertionPointToEnd(gpuModule.getBody());
@@ -80,6 +85,16 @@ struct ConvertTileToGPUPass
                                  builder.getFunctionType(argTypes, {}));
       gpuFunc->setAttr(gpu::GPUDialect::getKernelFuncAttrName(),
                        builder.getUnitAttr());
+      SmallVector<int32_t> tensorMapArgs;
+      for (auto [i, type] : llvm::enumerate(kernel.getArgumentTypes()))
+        if (isa<TensorMapType>(type)) {
+          tensorMapArgs.push_back(i);
+          gpuFunc.setArgAttr(i, LLVM::LLVMDialect::getAlignAttrName(),
+                             builder.getI64IntegerAttr(64));
+        }
+      if (!tensorMapArgs.empty())
+        gpuFunc->setAttr(kTensorMapArgsAttrName,
+                         builder.getDenseI32ArrayAttr(tensorMapArgs));
       int32_t threads = numWarps * kWarpSize;
       gpuFunc.setKnownBlockSizeAttr(
           builder.getDenseI32ArrayAttr({threads, 1, 1}));
@@ -101,6 +116,8 @@ struct ConvertTileToGPUPass
       gpuFunc->setAttr("tile.num_warps", builder.getI32IntegerAttr(numWarps));
       gpuFunc->setAttr("tile.threads", builder.getI32IntegerAttr(threads));
       gpuFunc->setAttr("tile.shared_bytes", builder.getI32IntegerAttr(shared));
+      if (ArrayAttr maps = emitter.getTensorMapFacts(); !maps.empty())
+        gpuFunc->setAttr(kTensorMapsAttrName, maps);
       // Argument attributes (divisibility) carry over for documentation.
       for (unsigned i = 0; i < kernel.getNumArguments(); ++i)
         if (auto attr =

@@ -36,7 +36,7 @@ func.func @"2d_add"(%x: !tile.ptr<f32>) {
 
 // -----
 
-// CHECK: kernel-interface.mlir:[[@LINE+1]]:33: error: kernel 'with_memref' argument 1 has type 'memref<4xf32>'; kernel arguments are scalars (i1, i8, i16, i32, i64, f16, bf16, f32, f64) or !tile.ptr
+// CHECK: kernel-interface.mlir:[[@LINE+1]]:33: error: kernel 'with_memref' argument 1 has type 'memref<4xf32>'; kernel arguments are scalars (i1, i8, i16, i32, i64, f16, bf16, f32, f64), !tile.ptr or !tile.tensor_map
 func.func @with_memref(%x: f32, %m: memref<4xf32>) {
   return
 }

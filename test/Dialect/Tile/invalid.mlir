@@ -501,7 +501,7 @@ func.func @load_not_pointer(%p: !tile.block<4xf32>) {
 
 func.func @load_result(%p: !tile.block<4x!tile.ptr<f32>>) {
   // expected-error @+1 {{'tile.load' op failed to verify that result holds the pointees}}
-  %0 = "tile.load"(%p) <{operandSegmentSizes = array<i32: 1, 0, 0>}> : (!tile.block<4x!tile.ptr<f32>>) -> !tile.block<4xf16>
+  %0 = "tile.load"(%p) <{operandSegmentSizes = array<i32: 1, 0, 0, 0, 0>}> : (!tile.block<4x!tile.ptr<f32>>) -> !tile.block<4xf16>
   return
 }
 
@@ -509,7 +509,7 @@ func.func @load_result(%p: !tile.block<4x!tile.ptr<f32>>) {
 
 func.func @load_result_shape(%p: !tile.block<4x!tile.ptr<f32>>) {
   // expected-error @+1 {{'tile.load' op failed to verify that result holds the pointees}}
-  %0 = "tile.load"(%p) <{operandSegmentSizes = array<i32: 1, 0, 0>}> : (!tile.block<4x!tile.ptr<f32>>) -> !tile.block<8xf32>
+  %0 = "tile.load"(%p) <{operandSegmentSizes = array<i32: 1, 0, 0, 0, 0>}> : (!tile.block<4x!tile.ptr<f32>>) -> !tile.block<8xf32>
   return
 }
 
@@ -517,7 +517,7 @@ func.func @load_result_shape(%p: !tile.block<4x!tile.ptr<f32>>) {
 
 func.func @load_mask_shape(%p: !tile.block<4x!tile.ptr<f32>>, %m: !tile.block<8xi1>) {
   // expected-error @+1 {{'tile.load' op failed to verify that mask has the pointers' shape}}
-  %0 = "tile.load"(%p, %m) <{operandSegmentSizes = array<i32: 1, 1, 0>}> : (!tile.block<4x!tile.ptr<f32>>, !tile.block<8xi1>) -> !tile.block<4xf32>
+  %0 = "tile.load"(%p, %m) <{operandSegmentSizes = array<i32: 1, 1, 0, 0, 0>}> : (!tile.block<4x!tile.ptr<f32>>, !tile.block<8xi1>) -> !tile.block<4xf32>
   return
 }
 
@@ -525,7 +525,7 @@ func.func @load_mask_shape(%p: !tile.block<4x!tile.ptr<f32>>, %m: !tile.block<8x
 
 func.func @load_mask_type(%p: !tile.block<4x!tile.ptr<f32>>, %m: !tile.block<4xi32>) {
   // expected-error @+1 {{'tile.load' op operand #1 must be i1 or block of i1, but got '!tile.block<4xi32>'}}
-  %0 = "tile.load"(%p, %m) <{operandSegmentSizes = array<i32: 1, 1, 0>}> : (!tile.block<4x!tile.ptr<f32>>, !tile.block<4xi32>) -> !tile.block<4xf32>
+  %0 = "tile.load"(%p, %m) <{operandSegmentSizes = array<i32: 1, 1, 0, 0, 0>}> : (!tile.block<4x!tile.ptr<f32>>, !tile.block<4xi32>) -> !tile.block<4xf32>
   return
 }
 
@@ -533,7 +533,7 @@ func.func @load_mask_type(%p: !tile.block<4x!tile.ptr<f32>>, %m: !tile.block<4xi
 
 func.func @load_other_type(%p: !tile.block<4x!tile.ptr<f32>>, %m: !tile.block<4xi1>, %o: !tile.block<4xf16>) {
   // expected-error @+1 {{'tile.load' op failed to verify that other has the result's type}}
-  %0 = "tile.load"(%p, %m, %o) <{operandSegmentSizes = array<i32: 1, 1, 1>}> : (!tile.block<4x!tile.ptr<f32>>, !tile.block<4xi1>, !tile.block<4xf16>) -> !tile.block<4xf32>
+  %0 = "tile.load"(%p, %m, %o) <{operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>}> : (!tile.block<4x!tile.ptr<f32>>, !tile.block<4xi1>, !tile.block<4xf16>) -> !tile.block<4xf32>
   return
 }
 
@@ -1421,6 +1421,55 @@ func.func @atomic_cas_i8(%p: !tile.ptr<i8>, %v: i8) {
 func.func @atomic_cas_cmp(%p: !tile.block<4x!tile.ptr<i32>>, %c: !tile.block<4xf32>, %v: !tile.block<4xi32>) {
   // expected-error @+1 {{'tile.atomic_cas' op failed to verify that cmp holds the pointees}}
   %0 = "tile.atomic_cas"(%p, %c, %v) <{sem = #tile<sem acq_rel>, scope = #tile<scope gpu>}> : (!tile.block<4x!tile.ptr<i32>>, !tile.block<4xf32>, !tile.block<4xi32>) -> !tile.block<4xi32>
+  return
+}
+
+// -----
+
+func.func @tensor_map_coordinates(%map: !tile.tensor_map, %p: !tile.block<64x32x!tile.ptr<f16>>, %i: i32) {
+  // expected-error @+1 {{'tile.load' op has 1 tensor map coordinates for a rank-2 block (one per dimension)}}
+  %0 = tile.load %p tensor_map %map[%i] : !tile.block<64x32x!tile.ptr<f16>>
+  return
+}
+
+// -----
+
+func.func @tensor_map_dims(%map: !tile.tensor_map, %p: !tile.block<64x32x!tile.ptr<f16>>, %i: i32) {
+  // expected-error @+1 {{'tile.load' op map_dims must be a permutation of the 2 dimensions}}
+  %0 = tile.load %p tensor_map %map[%i, %i] {map_dims = array<i64: 1, 1>} : !tile.block<64x32x!tile.ptr<f16>>
+  return
+}
+
+// -----
+
+func.func @tensor_map_scalar(%map: !tile.tensor_map, %p: !tile.ptr<f16>, %i: i32) {
+  // expected-error @+1 {{'tile.load' op reads a box of a tensor map into a block, not a scalar}}
+  %0 = tile.load %p tensor_map %map[%i] : !tile.ptr<f16>
+  return
+}
+
+// -----
+
+func.func @tensor_map_volatile(%map: !tile.tensor_map, %p: !tile.block<64x!tile.ptr<f16>>, %i: i32) {
+  // expected-error @+1 {{'tile.load' op reads a tensor map's box with TMA, which is neither atomic nor volatile}}
+  %0 = tile.load %p tensor_map %map[%i] {is_volatile} : !tile.block<64x!tile.ptr<f16>>
+  return
+}
+
+// -----
+
+func.func @map_dims_without_map(%p: !tile.block<64x!tile.ptr<f16>>) {
+  // expected-error @+1 {{'tile.load' op has tensor map coordinates or map_dims but no tensor map}}
+  %0 = tile.load %p {map_dims = array<i64: 0>} : !tile.block<64x!tile.ptr<f16>>
+  return
+}
+
+// -----
+
+func.func @async_copy_tensor_map(%map: !tile.tensor_map, %p: !tile.block<128x64x!tile.ptr<f16>>, %slot: i32) {
+  %r = tile.ring_alloc : !tile.ring<3, !tile.block<128x64xf16>>
+  // expected-error @+1 {{'tile.async_copy' op has 3 tensor map coordinates for a rank-2 block (one per dimension)}}
+  tile.async_copy %p, %r[%slot] tensor_map %map[%slot, %slot, %slot] : !tile.block<128x64x!tile.ptr<f16>>, !tile.ring<3, !tile.block<128x64xf16>>
   return
 }
 

@@ -143,7 +143,8 @@ LogicalResult mlir::tile::verifyKernelInterface(FunctionOpInterface kernel) {
   }
   for (auto [index, type] : llvm::enumerate(kernel.getArgumentTypes())) {
     // 8-bit floats live in memory: no launcher passes one by value.
-    if ((isTileScalarType(type) && !isFloat8Type(type)) || isa<PtrType>(type))
+    if ((isTileScalarType(type) && !isFloat8Type(type)) ||
+        isa<PtrType, TensorMapType>(type))
       continue;
     Location loc = kernel.isExternal()
                        ? kernel.getLoc()
@@ -151,7 +152,8 @@ LogicalResult mlir::tile::verifyKernelInterface(FunctionOpInterface kernel) {
     return emitError(loc) << "kernel '" << name << "' argument " << index
                           << " has type " << type
                           << "; kernel arguments are scalars (i1, i8, i16, "
-                             "i32, i64, f16, bf16, f32, f64) or !tile.ptr";
+                             "i32, i64, f16, bf16, f32, f64), !tile.ptr or "
+                             "!tile.tensor_map";
   }
   return success();
 }
@@ -193,6 +195,25 @@ constexpr OperationAttribute kOperationAttributes[] = {
 LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
                                                     NamedAttribute attribute) {
   StringRef name = attribute.getName().strref();
+  // The lowering's record of tensor map parameters (TileDialect.h).
+  if (name == kTensorMapArgsAttrName) {
+    if (!isa<DenseI32ArrayAttr>(attribute.getValue()))
+      return op->emitError()
+             << "'" << name << "' must be an array<i32> of argument numbers";
+    return success();
+  }
+  if (name == kTensorMapsAttrName) {
+    auto maps = dyn_cast<ArrayAttr>(attribute.getValue());
+    if (!maps || !llvm::all_of(maps, [](Attribute map) {
+          auto dict = dyn_cast<DictionaryAttr>(map);
+          return dict && dict.get("arg") && dict.get("box") &&
+                 dict.get("swizzle") && dict.get("element_bytes");
+        }))
+      return op->emitError() << "'" << name
+                             << "' must be an array of {arg, box, swizzle, "
+                                "element_bytes} dictionaries";
+    return success();
+  }
   const OperationAttribute *known =
       llvm::find_if(kOperationAttributes, [&](const OperationAttribute &a) {
         return a.name == name;

@@ -382,11 +382,23 @@ struct TransposeTheLoad : OpRewritePattern<TransOp> {
                              trans.getOrderAttr());
     };
     rewriter.setInsertionPoint(load);
-    SmallVector<Value> operands =
-        llvm::map_to_vector(load->getOperands(), transposed);
-    Operation *moved = rewriter.clone(*load);
-    moved->setOperands(operands);
-    moved->getResult(0).setType(resultType);
+    Value ptr = transposed(load.getPtr());
+    Value mask = transposed(load.getMask());
+    Value other = transposed(load.getOther());
+    auto moved = cast<LoadOp>(rewriter.clone(*load));
+    moved.getPtrMutable().assign(ptr);
+    if (mask)
+      moved.getMaskMutable().assign(mask);
+    if (other)
+      moved.getOtherMutable().assign(other);
+    // A box of a tensor map stays that box, its dimensions permuted.
+    if (load.getTensorMap()) {
+      SmallVector<int64_t> dims = load.getMapDimsOrIdentity(), movedDims;
+      for (int32_t dim : permutation)
+        movedDims.push_back(dims[dim]);
+      moved.setMapDims(movedDims);
+    }
+    moved.getResult().setType(resultType);
     rewriter.replaceOp(trans, moved->getResults());
     rewriter.eraseOp(load);
     return success();
@@ -588,10 +600,65 @@ static LogicalResult verifyMemoryOrder(Operation *op,
   return success();
 }
 
+/// The identity permutation of `rank` dimensions, or `dims`.
+static SmallVector<int64_t>
+dimsOrIdentity(std::optional<ArrayRef<int64_t>> dims, int64_t rank) {
+  if (dims)
+    return SmallVector<int64_t>(*dims);
+  return llvm::to_vector(llvm::seq<int64_t>(0, rank));
+}
+
+/// The checks of a `tensor_map %map[coords] {map_dims}` box: a block of
+/// pointers, one coordinate per dimension, `map_dims` a permutation.
+static LogicalResult verifyTensorMapBox(Operation *op, Type ptrType,
+                                        Value tensorMap, ValueRange coords,
+                                        std::optional<ArrayRef<int64_t>> dims) {
+  if (!tensorMap) {
+    if (!coords.empty() || dims)
+      return op->emitOpError()
+             << "has tensor map coordinates or map_dims but no tensor map";
+    return success();
+  }
+  auto block = dyn_cast<BlockType>(ptrType);
+  if (!block)
+    return op->emitOpError() << "reads a box of a tensor map into a block, "
+                                "not a scalar";
+  int64_t rank = block.getRank();
+  if (int64_t(coords.size()) != rank)
+    return op->emitOpError()
+           << "has " << coords.size() << " tensor map coordinates for a rank-"
+           << rank << " block (one per dimension)";
+  if (rank > 5)
+    return op->emitOpError() << "reads a rank-" << rank
+                             << " box of a tensor map; TMA boxes have at most "
+                                "5 dimensions";
+  SmallVector<int64_t> sorted = dimsOrIdentity(dims, rank);
+  llvm::sort(sorted);
+  if (int64_t(sorted.size()) != rank ||
+      sorted != llvm::to_vector(llvm::seq<int64_t>(0, rank)))
+    return op->emitOpError()
+           << "map_dims must be a permutation of the " << rank << " dimensions";
+  return success();
+}
+
+SmallVector<int64_t> LoadOp::getMapDimsOrIdentity() {
+  return dimsOrIdentity(getMapDims(), getMapCoords().size());
+}
+
+SmallVector<int64_t> AsyncCopyOp::getMapDimsOrIdentity() {
+  return dimsOrIdentity(getMapDims(), getMapCoords().size());
+}
+
 LogicalResult LoadOp::verify() {
   if (failed(verifyMemoryOrder(*this, getSem(), getScope(),
                                getCache() || getEvict() || getIsVolatile(),
                                MemSemantic::acquire)))
+    return failure();
+  if (getTensorMap() && (getSem() || getIsVolatile()))
+    return emitOpError() << "reads a tensor map's box with TMA, which is "
+                            "neither atomic nor volatile";
+  if (failed(verifyTensorMapBox(*this, getPtr().getType(), getTensorMap(),
+                                getMapCoords(), getMapDims())))
     return failure();
   return verifyMemoryHints(*this, getCache(), getEvict(), getIsVolatile(),
                            {"ca", "cg", "cv"});
@@ -1027,7 +1094,8 @@ LogicalResult AsyncCopyOp::verify() {
                          << ptr.getElementType() << " into slots of "
                          << formatShape(slot.getShape()) << " "
                          << slot.getElementType();
-  return success();
+  return verifyTensorMapBox(*this, ptr, getTensorMap(), getMapCoords(),
+                            getMapDims());
 }
 
 bool mlir::tile::isWarpGroupRegisterOperand(BlockType a, MmaLayoutAttr acc) {

@@ -20,6 +20,7 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/RegionUtils.h"
+#include "llvm/ADT/SetVector.h"
 
 namespace mlir::tile {
 #define GEN_PASS_DEF_TILEASYNCDOTOPERANDS
@@ -191,10 +192,33 @@ Value constI32(OpBuilder &builder, Location loc, int64_t value) {
   return arith::ConstantIntOp::create(builder, loc, value, 32);
 }
 
-void copyInto(OpBuilder &builder, LoadOp load, Value ring, Value slot) {
+/// Whether a ring for operand `operand` (0: A, 1: B) of a wgmma dot can
+/// take `load`'s block with TMA: the load names a box of a tensor map. The
+/// ring then stores the tensor's contiguous dimension contiguously, which
+/// suits wgmma either way for 16-bit elements; f32 (tf32) and 8-bit ones it
+/// reads K-major only.
+bool copiesWithTensorMap(LoadOp load, unsigned operand) {
+  auto type = cast<BlockType>(load.getType());
+  if (!load.getTensorMap() || type.getRank() != 2)
+    return false;
+  if (type.getElementType().getIntOrFloatBitWidth() == 16)
+    return true;
+  // The block dimension that runs along the map's contiguous one.
+  int64_t contiguous = load.getMapDimsOrIdentity()[0] == 1 ? 0 : 1;
+  return contiguous == (operand == 0 ? 1 : 0);
+}
+
+void copyInto(OpBuilder &builder, LoadOp load, Value ring, Value slot,
+              bool withTensorMap) {
   builder.setInsertionPoint(load);
-  AsyncCopyOp::create(builder, load.getLoc(), load.getPtr(), ring, slot,
-                      load.getMask());
+  auto copy = AsyncCopyOp::create(builder, load.getLoc(), load.getPtr(), ring,
+                                  slot, load.getMask(), Value(), ValueRange(),
+                                  DenseI64ArrayAttr());
+  if (withTensorMap) {
+    copy.getTensorMapMutable().assign(load.getTensorMap());
+    copy.getMapCoordsMutable().assign(load.getMapCoords());
+    copy.setMapDimsAttr(load.getMapDimsAttr());
+  }
   AsyncCommitGroupOp::create(builder, load.getLoc());
 }
 
@@ -215,8 +239,18 @@ Value invariantRing(InvariantRings &rings, LoadOp load) {
                     BlockType::get(type.getShape(), type.getElementType())));
   // Its copy is the oldest group any loop after it waits for.
   OpBuilder builder(load);
-  copyInto(builder, load, ring, constI32(builder, load.getLoc(), 0));
+  copyInto(builder, load, ring, constI32(builder, load.getLoc(), 0),
+           copiesWithTensorMap(load, 0));
   return ring;
+}
+
+/// Whether the copies into `ring` are TMA copies, which complete on the
+/// slots' barriers rather than in cp.async groups.
+bool isTensorMapRing(Value ring) {
+  return llvm::any_of(ring.getUsers(), [](Operation *user) {
+    auto copy = dyn_cast<AsyncCopyOp>(user);
+    return copy && copy.getTensorMap();
+  });
 }
 
 void rewrite(scf::ForOp loop, ArrayRef<PipelinedDot> dots,
@@ -228,23 +262,34 @@ void rewrite(scf::ForOp loop, ArrayRef<PipelinedDot> dots,
   Type i32 = builder.getI32Type();
 
   // The slot iteration k + stages - 1's copies fill: carried, counting
-  // modulo the ring.
-  Value first = constI32(builder, loc, stages - 1);
+  // modulo the ring. With it, the phase of the slot iteration k reads
+  // (k mod stages): 0 for its first copy, 1 for its next, ... which TMA
+  // rings wait for. It flips after the last slot is read, the iteration
+  // that fills slot stages - 2.
+  SmallVector<Value> firsts{constI32(builder, loc, stages - 1),
+                            constI32(builder, loc, 0)};
   IRRewriter rewriter(builder);
   auto grown = cast<scf::ForOp>(
       *cast<LoopLikeOpInterface>(*loop).replaceWithAdditionalYields(
-          rewriter, first, /*replaceInitOperandUsesInLoop=*/false,
+          rewriter, firsts, /*replaceInitOperandUsesInLoop=*/false,
           [&](OpBuilder &b, Location l, ArrayRef<BlockArgument> args) {
             Value next =
                 arith::AddIOp::create(b, l, args[0], constI32(b, l, 1));
             Value wraps = arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq,
                                                 next, constI32(b, l, stages));
+            Value lastRead =
+                arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, args[0],
+                                      constI32(b, l, stages - 2));
+            Value flipped =
+                arith::XOrIOp::create(b, l, args[1], constI32(b, l, 1));
             return SmallVector<Value>{
-                arith::SelectOp::create(b, l, wraps, constI32(b, l, 0), next)};
+                arith::SelectOp::create(b, l, wraps, constI32(b, l, 0), next),
+                arith::SelectOp::create(b, l, lastRead, flipped, args[1])};
           }));
   // The old loop is gone, and the builder's insertion point with it.
   builder.setInsertionPoint(grown);
-  Value nextSlot = grown.getRegionIterArgs().back();
+  Value nextSlot = grown.getRegionIterArgs().drop_back().back();
+  Value phase = grown.getRegionIterArgs().back();
   Operation *yield = grown.getBody()->getTerminator();
 
   auto ringFor = [&](LoadOp load) -> Value {
@@ -255,13 +300,19 @@ void rewrite(scf::ForOp loop, ArrayRef<PipelinedDot> dots,
         RingType::get(builder.getContext(), stages,
                       BlockType::get(type.getShape(), type.getElementType())));
   };
-  auto moveToRing = [&](OperandChain &chain) -> Value {
+  auto moveToRing = [&](OperandChain &chain, unsigned operand) -> Value {
     Value ring = ringFor(chain.producer);
+    // TMA where every load of the chain reads a box of a tensor map.
+    bool withTensorMap = copiesWithTensorMap(chain.producer, operand) &&
+                         llvm::all_of(chain.prologue, [&](LoadOp load) {
+                           return copiesWithTensorMap(load, operand);
+                         });
     // Iteration t of the prologue fills slot t; the iter_arg nearest the dot
     // holds the oldest.
     for (auto [t, index, load] : llvm::enumerate(chain.args, chain.prologue)) {
       builder.setInsertionPoint(load);
-      copyInto(builder, load, ring, constI32(builder, load.getLoc(), t));
+      copyInto(builder, load, ring, constI32(builder, load.getLoc(), t),
+               withTensorMap);
       builder.setInsertionPoint(grown);
       grown.getInitArgsMutable()[index].assign(
           constI32(builder, load.getLoc(), t));
@@ -269,12 +320,14 @@ void rewrite(scf::ForOp loop, ArrayRef<PipelinedDot> dots,
       grown.getResult(index).setType(i32);
       load.erase();
     }
-    copyInto(builder, chain.producer, ring, nextSlot);
+    copyInto(builder, chain.producer, ring, nextSlot, withTensorMap);
     yield->setOperand(chain.args.back(), nextSlot);
     chain.producer.erase();
     return ring;
   };
 
+  // The rings the dots wait for with barriers, in a stable order.
+  llvm::SetVector<Value> tensorMapRings;
   unsigned copiesPerIteration = 0;
   for (const PipelinedDot &entry : dots)
     copiesPerIteration += entry.a ? 2 : 1;
@@ -286,22 +339,34 @@ void rewrite(scf::ForOp loop, ArrayRef<PipelinedDot> dots,
     DotOp dot = pipelined.dot;
     Value a = dot.getA(), aSlot;
     if (pipelined.a) {
-      a = moveToRing(*pipelined.a);
+      a = moveToRing(*pipelined.a, 0);
       aSlot = grown.getRegionIterArgs()[pipelined.a->args.front()];
     } else if (pipelined.invariantA) {
       a = invariantRing(invariantRings, pipelined.invariantA);
       builder.setInsertionPoint(grown);
       aSlot = constI32(builder, dot.getLoc(), 0);
     }
-    Value ringB = moveToRing(pipelined.b);
+    Value ringB = moveToRing(pipelined.b, 1);
+    Value bSlot = grown.getRegionIterArgs()[pipelined.b.args.front()];
     builder.setInsertionPoint(dot);
     if (!waited || committedBetween(waited, dot))
       AsyncWaitOp::create(builder, dot.getLoc(),
                           copiesPerIteration * (stages - 2));
-    Value product = WarpGroupDotOp::create(
-        builder, dot.getLoc(), dot.getType(), a, ringB,
-        grown.getRegionIterArgs()[pipelined.b.args.front()], dot.getAcc(),
-        aSlot);
+    // TMA copies complete on their slots' barriers: this iteration's phase
+    // (a ring of one slot holds one copy, phase 0).
+    if (aSlot && isTensorMapRing(a)) {
+      tensorMapRings.insert(a);
+      RingWaitOp::create(builder, dot.getLoc(), a, aSlot,
+                         pipelined.a ? phase
+                                     : constI32(builder, dot.getLoc(), 0));
+    }
+    if (isTensorMapRing(ringB)) {
+      tensorMapRings.insert(ringB);
+      RingWaitOp::create(builder, dot.getLoc(), ringB, bSlot, phase);
+    }
+    Value product =
+        WarpGroupDotOp::create(builder, dot.getLoc(), dot.getType(), a, ringB,
+                               bSlot, dot.getAcc(), aSlot);
     dot.replaceAllUsesWith(product);
     Value oldA = dot.getA();
     dot.erase();
@@ -323,6 +388,36 @@ void rewrite(scf::ForOp loop, ArrayRef<PipelinedDot> dots,
   // still in flight when the loop ends.
   builder.setInsertionPointAfter(grown);
   AsyncWaitOp::create(builder, loc, 0);
+  // TMA ones too: slots n mod stages, ... of the next stages - 1 phases
+  // (n iterations ran). A ring of one slot: its one copy, if no iteration
+  // waited for it.
+  if (tensorMapRings.empty())
+    return;
+  Value read = grown.getResult(dots.front().b.args.front());
+  Value readPhase = grown.getResults().back();
+  for (unsigned j = 0; j + 1 < stages; ++j) {
+    Value slot =
+        arith::AddIOp::create(builder, loc, read, constI32(builder, loc, j));
+    Value wraps = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::sge,
+                                        slot, constI32(builder, loc, stages));
+    slot = arith::SelectOp::create(
+        builder, loc, wraps,
+        arith::SubIOp::create(builder, loc, slot,
+                              constI32(builder, loc, stages)),
+        slot);
+    Value slotPhase = arith::SelectOp::create(
+        builder, loc, wraps,
+        arith::XOrIOp::create(builder, loc, readPhase,
+                              constI32(builder, loc, 1)),
+        readPhase);
+    for (Value ring : tensorMapRings)
+      if (cast<RingType>(ring.getType()).getSlots() > 1)
+        RingWaitOp::create(builder, loc, ring, slot, slotPhase);
+  }
+  for (Value ring : tensorMapRings)
+    if (cast<RingType>(ring.getType()).getSlots() == 1)
+      RingWaitOp::create(builder, loc, ring, constI32(builder, loc, 0),
+                         constI32(builder, loc, 0));
 }
 
 struct TileAsyncDotOperandsPass

@@ -31,6 +31,14 @@ inline constexpr llvm::StringLiteral kNumStagesAttrName = "tile.num_stages";
 inline constexpr llvm::StringLiteral kLoopUnrollFactorAttrName =
     "tile.loop_unroll_factor";
 
+/// On a lowered kernel (gpu.func, then llvm.func): its `!tile.tensor_map`
+/// parameters (an array of argument numbers), which become 128-byte
+/// by-value parameters; and the box each is read in by TMA (an array of
+/// {arg, box, swizzle, element_bytes}), which the launch facts report.
+inline constexpr llvm::StringLiteral kTensorMapArgsAttrName =
+    "tile.tensor_map_args";
+inline constexpr llvm::StringLiteral kTensorMapsAttrName = "tile.tensor_maps";
+
 /// Whether `type` may be an element of a block or a pointee: one of the
 /// scalar types of kTileScalarTypes.
 bool isTileScalarType(Type type);

@@ -307,9 +307,27 @@ def Tile_LoadOp : Tile_Op<"load", [
     %c = tile.load %ptrs {cache = "cg"} : !tile.block<128x!tile.ptr<f32>>
     %f = tile.load %flag {sem = #tile<sem acquire>, scope = #tile<scope gpu>} : !tile.ptr<i32>
     ```
+
+    With `tensor_map %map[coords]` the load also says which box of a tensor
+    it reads: the block is the box of the tensor map `%map` at `coords` (one
+    i32 per dimension of the tensor, outermost first), block dimension `i`
+    running along the tensor's dimension `map_dims[i]` (in order when
+    absent), and the mask is false exactly where the box leaves the tensor.
+    The pointers stay the load's meaning; the lowering may copy the box with
+    TMA instead where the block goes to shared memory (a ring of
+    `tile-async-dot-operands`).
+
+    ```mlir
+    %k = tile.load %ptrs mask %inside tensor_map %map[%row, %c0]
+        {map_dims = array<i64: 1, 0>} : !tile.block<64x128x!tile.ptr<f16>>
+    ```
   }];
   let arguments = (ins Tile_PtrLike:$ptr, Optional<Tile_MaskLike>:$mask,
-                       Optional<AnyType>:$other, OptionalAttr<StrAttr>:$cache,
+                       Optional<AnyType>:$other,
+                       Optional<Tile_TensorMapType>:$tensor_map,
+                       Variadic<I32>:$map_coords,
+                       OptionalAttr<DenseI64ArrayAttr>:$map_dims,
+                       OptionalAttr<StrAttr>:$cache,
                        OptionalAttr<StrAttr>:$evict, UnitAttr:$is_volatile,
                        OptionalAttr<Tile_MemSemanticAttr>:$sem,
                        OptionalAttr<Tile_MemScopeAttr>:$scope);
@@ -318,10 +336,15 @@ def Tile_LoadOp : Tile_Op<"load", [
   // operand (an optional group would silently accept the bare keyword).
   let assemblyFormat = [{
     $ptr custom<KeywordOperand>($mask, "\"mask\"")
-    custom<KeywordOperand>($other, "\"other\"") attr-dict `:` type($ptr)
+    custom<KeywordOperand>($other, "\"other\"")
+    (`tensor_map` $tensor_map^ `[` $map_coords `]`)? attr-dict `:` type($ptr)
   }];
   let hasCanonicalizer = 1;
   let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// For each block dimension, the tensor map's dimension it runs along.
+    SmallVector<int64_t> getMapDimsOrIdentity();
+  }];
 }
 
 def Tile_StoreOp : Tile_Op<"store", [
@@ -701,6 +724,7 @@ def Tile_RingAllocOp : Tile_Op<"ring_alloc", [
 }
 
 def Tile_AsyncCopyOp : Tile_Op<"async_copy", [
+    AttrSizedOperandSegments,
     OptionalTypesMatchWith<"mask has the pointers' shape", "ptr", "mask",
                            "::mlir::tile::getMaskType($_self)">,
     MemoryEffects<[MemRead<DefaultResource>, MemWrite<DefaultResource>]>]> {
@@ -720,12 +744,39 @@ def Tile_AsyncCopyOp : Tile_Op<"async_copy", [
     ```
   }];
   let arguments = (ins Tile_PtrBlock:$ptr, Tile_Ring:$ring, I32:$slot,
-                       Optional<Tile_BoolBlock>:$mask);
+                       Optional<Tile_BoolBlock>:$mask,
+                       Optional<Tile_TensorMapType>:$tensor_map,
+                       Variadic<I32>:$map_coords,
+                       OptionalAttr<DenseI64ArrayAttr>:$map_dims);
   let assemblyFormat = [{
     $ptr `,` $ring `[` $slot `]` custom<KeywordOperand>($mask, "\"mask\"")
+    (`tensor_map` $tensor_map^ `[` $map_coords `]`)?
     attr-dict `:` type($ptr) `,` qualified(type($ring))
   }];
   let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// For each block dimension, the tensor map's dimension it runs along.
+    SmallVector<int64_t> getMapDimsOrIdentity();
+  }];
+}
+
+def Tile_RingWaitOp : Tile_Op<"ring_wait"> {
+  let summary = "Wait until a TMA copy into a ring slot has landed";
+  let description = [{
+    Copies into a slot with a tensor map (`tile.async_copy ... tensor_map`)
+    complete on the slot's barrier, one phase per copy: the first copy into
+    a slot completes phase 0, the next phase 1, then 0 again. The op blocks
+    each thread until the copy of parity `phase` (0 or 1) into slot `slot`
+    is complete and its data visible to the thread.
+
+    ```mlir
+    tile.ring_wait %ring[%slot], %phase : !tile.ring<3, !tile.block<128x64xf16>>
+    ```
+  }];
+  let arguments = (ins Tile_Ring:$ring, I32:$slot, I32:$phase);
+  let assemblyFormat = [{
+    $ring `[` $slot `]` `,` $phase attr-dict `:` qualified(type($ring))
+  }];
 }
 
 def Tile_AsyncCommitGroupOp : Tile_Op<"async_commit_group"> {

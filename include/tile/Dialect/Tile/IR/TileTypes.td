@@ -92,4 +92,19 @@ def Tile_RingType : Tile_Type<"Ring", "ring"> {
   let genVerifyDecl = 1;
 }
 
+def Tile_TensorMapType : Tile_Type<"TensorMap", "tensor_map"> {
+  let summary = "A TMA tensor map (CUtensorMap) passed by value to a kernel";
+  let description = [{
+    The 128 bytes of a CUDA tensor map, a kernel parameter that the launcher
+    encodes (`cuTensorMapEncodeTiled`) from a host tensor descriptor: its
+    base, shape and strides, with the box and swizzle the compiler chose
+    for it (reported in the kernel's launch facts). A `tile.load` may name
+    one (`tensor_map %map[coords]`) to say that it reads a box of that
+    tensor, which the lowering then copies with Hopper's TMA
+    (`cp.async.bulk.tensor`) where the block goes to shared memory.
+
+    Example: `!tile.tensor_map`.
+  }];
+}
+
 #endif // TILE_TYPES_TD
