@@ -134,6 +134,28 @@ def matmul_dot(a_ptr, b_ptr, c_ptr, M, N, K,
 
 
 @triton.jit
+def descriptor_matmul(a_desc, b_desc, c_ptr, M, N, K, TRANSPOSED_B: tl.constexpr,
+                      BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    """C = A @ B (or A @ B^T) with A and B as host tensor descriptors: the
+    operand blocks Triton copies with TMA on Hopper, and tile too with
+    tile.knobs.compilation.tma (TILE_TMA=1)."""
+    pid_m = tl.program_id(0)
+    pid_n = tl.program_id(1)
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, tl.cdiv(K, BK)):
+        a = a_desc.load([pid_m * BM, k * BK])
+        if TRANSPOSED_B:
+            b = b_desc.load([pid_n * BN, k * BK]).T
+        else:
+            b = b_desc.load([k * BK, pid_n * BN])
+        acc = tl.dot(a, b, acc)
+    rows = pid_m * BM + tl.arange(0, BM)[:, None]
+    cols = pid_n * BN + tl.arange(0, BN)[None, :]
+    tl.store(c_ptr + rows * N + cols, acc.to(c_ptr.dtype.element_ty),
+             mask=(rows < M) & (cols < N))
+
+
+@triton.jit
 def row_cumsum(x_ptr, out_ptr, stride, n_cols, BLOCK: tl.constexpr):
     """Cumulative sum along each row: one program per row, the row in one block."""
     row = tl.program_id(0)

@@ -221,6 +221,43 @@ def case_matmul_dot(dtype: str) -> Case:
                 config={"dtype": dtype, **{f"{be}": c for be, c in DOT_CONFIG.items()}})
 
 
+def case_matmul_descriptor(dtype: str, size: int, weight_t: bool = False) -> Case:
+    """bench/kernels.py descriptor_matmul: operands from host tensor descriptors,
+    which Triton copies with TMA (and tile with TILE_TMA=1, else cp.async)."""
+    m = n = k_ = size
+    short = {"float16": "f16", "bfloat16": "bf16"}[dtype]
+    cfg = {"BM": 128, "BN": 128, "BK": 64, "num_warps": 8, "num_stages": 3}
+
+    def make(alloc: Any) -> dict:
+        return {"a": alloc.randn((m, k_), dtype),
+                "b": alloc.randn((n, k_) if weight_t else (k_, n), dtype),
+                "out": alloc.empty((m, n), dtype)}
+
+    def launch(k: Any, b: dict, backend: str) -> None:
+        a_desc = k.TensorDescriptor.from_tensor(b["a"], [cfg["BM"], cfg["BK"]])
+        b_desc = k.TensorDescriptor.from_tensor(
+            b["b"], [cfg["BN"], cfg["BK"]] if weight_t else [cfg["BK"], cfg["BN"]])
+        grid = ((m + cfg["BM"] - 1) // cfg["BM"], (n + cfg["BN"] - 1) // cfg["BN"])
+        k.descriptor_matmul[grid](a_desc, b_desc, b["out"], m, n, k_, TRANSPOSED_B=weight_t,
+                                  **cfg)
+
+    def product(t: Any, b: dict) -> Any:
+        return t.matmul(b["a"], b["b"].T if weight_t else b["b"])
+
+    def check(t: Any, b: dict) -> tuple:
+        expected = t.matmul(b["a"].float(), (b["b"].T if weight_t else b["b"]).float())
+        atol = 0.25 if dtype == "float16" else 1.0
+        return b["out"].float(), expected, atol, 1e-2
+
+    suffix = "_wt" if weight_t else ""
+    return Case(f"matmul_descriptor_{short}_{size}{suffix}", "descriptor matmul",
+                f"{size}^3 {short}{', B = w.T' if weight_t else ''}; 128x128x64 w8 s3",
+                make, launch, metric="TFLOP/s", work=2 * m * n * k_, check=check,
+                torch_fn=lambda t, b: (lambda: product(t, b)), reps=200,
+                note="host TensorDescriptors; the same blocks for both backends",
+                config={"dtype": dtype, "weight_t": weight_t, **cfg})
+
+
 def case_matmul_tutorial03(dtype: str, size: int, weight_t: bool = False) -> Case:
     """Tutorial 03's kernel; `weight_t`: B is the transpose of a row-major N x K
     weight (`x @ w.T`, a linear layer), so its K dimension is the contiguous one."""
@@ -505,6 +542,8 @@ def all_cases() -> list[Case]:
         case_matmul_tutorial03("float32", 4096),
         case_matmul_tutorial03("float32", 4096, weight_t=True),
         case_matmul_tutorial03_int8(4096),
+        case_matmul_descriptor("float16", 4096),
+        case_matmul_descriptor("float16", 4096, weight_t=True),
         case_row_cumsum(4096, 4096),
         case_column_sum(8192, 8192, 64, 64),
         case_column_sum(8192, 8192, 32, 128),

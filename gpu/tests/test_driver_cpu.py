@@ -1,7 +1,8 @@
 """CPU tests of tile.driver and the C launcher against a fake libcuda
 (gpu/tests/fake_libcuda.c): argument packing, errors, contexts, the JIT's
 launch cache, device selection (tensors' device, CUDA_VISIBLE_DEVICES, a
-second device), per-device module loading from several threads.
+second device), per-device module loading from several threads, the tensor
+maps of host descriptors (encoded by the launcher, cached).
 
 Run against the installed package (CI):  python gpu/tests/test_driver_cpu.py
 or a checkout:  PYTHONPATH=python python3 gpu/tests/test_driver_cpu.py
@@ -39,7 +40,7 @@ fake.fake_get_stream.restype = ctypes.c_uint64
 fake.fake_last_function.restype = ctypes.c_uint64
 
 SIZES = {"ptr": 8, "i1": 1, "i8": 1, "i16": 2, "i32": 4, "i64": 8,
-         "f16": 2, "bf16": 2, "f32": 4, "f64": 8}
+         "f16": 2, "bf16": 2, "f32": 4, "f64": 8, "tensormap": 128}
 
 META = {"chip": "sm_90", "kernels": [
     {"name": "k", "num_warps": 4, "threads": 128, "shared_bytes": 0,
@@ -58,14 +59,16 @@ META = {"chip": "sm_90", "kernels": [
 
 
 class FakeDtype:
-    def __init__(self, name: str) -> None:
+    def __init__(self, name: str, itemsize: int = 4) -> None:
         self.name = name
+        self.itemsize = itemsize
 
     def __str__(self) -> str:
         return f"torch.{self.name}"
 
 
 FLOAT32 = FakeDtype("float32")
+FLOAT16 = FakeDtype("float16", 2)
 
 
 class FakeTensor:
@@ -100,7 +103,7 @@ def _set_sizes(types: list[str]) -> None:
 
 
 def _record() -> bytes:
-    buf = ctypes.create_string_buffer(1024)
+    buf = ctypes.create_string_buffer(2048)
     n = fake.fake_get_record(buf)
     return buf.raw[:n]
 
@@ -378,6 +381,209 @@ def test_targets_and_visible_devices() -> None:
                       CUDA_VISIBLE_DEVICES="")
     assert out.stdout.splitlines() == ["0", "ERR no CUDA device 0: 0 device(s) visible "
                                        "(CUDA_VISIBLE_DEVICES selects which)"], out
+
+
+# -- tensor maps of host descriptors ----------------------------------------------
+
+
+class FakeEncode(ctypes.Structure):
+    """fake_libcuda.c's record of a cuTensorMapEncodeTiled call."""
+    _fields_ = [("data_type", ctypes.c_int), ("rank", ctypes.c_uint),
+                ("address", ctypes.c_uint64), ("dims", ctypes.c_uint64 * 5),
+                ("strides", ctypes.c_uint64 * 4), ("box", ctypes.c_uint * 5),
+                ("element_strides", ctypes.c_uint * 5), ("interleave", ctypes.c_int),
+                ("swizzle", ctypes.c_int), ("l2_promotion", ctypes.c_int),
+                ("oob_fill", ctypes.c_int), ("map", ctypes.c_ubyte * 128)]
+
+
+def _last_encode() -> FakeEncode:
+    encode = FakeEncode()
+    fake.fake_get_encode(ctypes.byref(encode))
+    return encode
+
+
+# A kernel of two host descriptors, as the compiler writes it: `q`, whose map
+# the kernel reads with TMA (128x64 boxes of a 128x128 fp16 block, 128-byte
+# swizzle), and `v`, whose map it does not read.
+TMA_META = {"chip": "sm_90", "kernels": [{
+    "name": "tma", "num_warps": 4, "threads": 128, "shared_bytes": 0,
+    "params": [{"name": "q.base", "type": "ptr", "pointee": "f16"},
+               {"name": "q.shape[0]", "type": "i32"}, {"name": "q.shape[1]", "type": "i32"},
+               {"name": "q.strides[0]", "type": "i64"},
+               {"name": "q.tensor_map", "type": "tensormap", "box": [128, 64], "swizzle": 128,
+                "element_bytes": 2},
+               {"name": "v.base", "type": "ptr", "pointee": "f32"},
+               {"name": "v.shape[0]", "type": "i32"},
+               {"name": "v.tensor_map", "type": "tensormap"},
+               {"name": "n", "type": "i32"}]}]}
+
+
+def _tma_kernel() -> Any:
+    kernel = driver.load_module(b"tma cubin", TMA_META).kernel("tma")
+    _set_sizes(kernel.param_types)
+    return kernel
+
+
+def _tma_args(q: Any, v: Any, n: int = 5) -> list[Any]:
+    from tile.runtime.launch import kernel_arguments
+    parts = kernel_arguments("q", q) + kernel_arguments("v", v) + [("n", n)]
+    assert [name for name, _ in parts] == [p["name"] for p in TMA_META["kernels"][0]["params"]]
+    return [value for _, value in parts]
+
+
+def _descriptors(address: int = 0x100000, rows: int = 512, cols: int = 256,
+                 row_stride: int = 256) -> tuple[Any, Any]:
+    from tile.tools.tensor_descriptor import TensorDescriptor
+    q = TensorDescriptor(FakeTensor(address, dtype=FLOAT16), [rows, cols], [row_stride, 1],
+                         [128, 128])
+    v = TensorDescriptor(FakeTensor(0x900000), [64], [1], [64])
+    return q, v
+
+
+def test_tensor_maps_are_encoded_and_cached() -> None:
+    kernel = _tma_kernel()
+    assert kernel.tensor_maps == [None] * 4 + [((128, 64), 128, 2)] + [None] * 4
+    q, v = _descriptors()
+    encodes, misaligned = fake.fake_encodes(), fake.fake_misaligned_maps()
+    kernel.launch((2,), _tma_args(q, v))
+    assert fake.fake_encodes() == encodes + 1  # q's map; v's is not read
+    encode = _last_encode()
+    assert (encode.data_type, encode.rank, encode.address) == (1, 2, 0x100000)  # UINT16
+    assert list(encode.dims[:2]) == [256, 512]  # innermost first
+    assert list(encode.strides[:1]) == [512]  # bytes: 256 fp16 elements
+    assert list(encode.box[:2]) == [64, 128]
+    assert list(encode.element_strides[:2]) == [1, 1]
+    assert (encode.interleave, encode.swizzle, encode.l2_promotion, encode.oob_fill) == \
+        (0, 3, 2, 0)  # NONE, SWIZZLE_128B, L2_128B, OOB_FILL_NONE
+    record = _record()
+    head = struct.pack("<Qiiq", 0x100000, 512, 256, 256)  # q's base, shape, stride
+    assert record[:24] == head, record[:24].hex()
+    assert record[24:152] == bytes(encode.map)  # the map, by value
+    assert record[152:164] == struct.pack("<Qi", 0x900000, 64)
+    assert record[164:292] == bytes(128)  # v's map: zeros
+    assert record[292:] == struct.pack("<i", 5)
+    assert fake.fake_misaligned_maps() == misaligned  # 64-byte aligned parameters
+
+    # The same address, shape and strides: the cached map (also from another
+    # descriptor object); another base or shape: encoded again.
+    first = bytes(encode.map)
+    kernel.launch((2,), _tma_args(q, v, 6))
+    kernel.launch((2,), _tma_args(*_descriptors(), 7))
+    assert fake.fake_encodes() == encodes + 1
+    assert _record()[24:152] == first and _record()[292:] == struct.pack("<i", 7)
+    kernel.launch((2,), _tma_args(*_descriptors(address=0x200000)))
+    assert fake.fake_encodes() == encodes + 2
+    assert _last_encode().address == 0x200000
+    assert _record()[24:152] == bytes(_last_encode().map) != first
+    kernel.launch((2,), _tma_args(*_descriptors(rows=300)))
+    assert fake.fake_encodes() == encodes + 3
+    assert list(_last_encode().dims[:2]) == [256, 300]
+    kernel.launch((2,), _tma_args(*_descriptors(row_stride=512)))
+    assert fake.fake_encodes() == encodes + 4
+    assert list(_last_encode().strides[:1]) == [1024]
+    kernel.launch((2,), _tma_args(q, v))  # still among the parameter's cached maps
+    assert fake.fake_encodes() == encodes + 4
+    assert _record()[24:152] == first
+    # Each loaded kernel has its own cache.
+    _tma_kernel().launch((2,), _tma_args(q, v))
+    assert fake.fake_encodes() == encodes + 5
+
+
+def test_tensor_map_errors() -> None:
+    kernel = _tma_kernel()
+    q, v = _descriptors(rows=1000)
+    fake.fake_set_fail_encode(1)
+    try:
+        _raises(driver.CudaError, lambda: kernel.launch((1,), _tma_args(q, v)),
+                "cuTensorMapEncodeTiled failed: CUDA_ERROR_INVALID_VALUE",
+                "kernel 'tma' argument 4 (q.tensor_map: tensormap)", "rank 2",
+                "globalAddress 0x100000", "globalDim [256, 1000]", "globalStrides [512] bytes",
+                "boxDim [64, 128]", "2-byte elements", "swizzle 128")
+    finally:
+        fake.fake_set_fail_encode(0)
+    kernel.launch((1,), _tma_args(q, v))  # a failed encode is not cached
+    args = _tma_args(q, v)
+    for bad, fragments in (
+            (FakeTensor(16), ("argument 4 (q.tensor_map", "expected a TensorDescriptor",
+                              "FakeTensor")),
+            (_descriptors()[1], ("shape [64] has 1 dimensions", "tensor map has 2")),
+            (type("D", (), {"base": FakeTensor(16), "shape": [4, 8], "strides": [8, 2]})(),
+             ("last stride is 2",)),
+            (type("D", (), {"base": FakeTensor(16), "shape": [4, -8], "strides": [8, 1]})(),
+             ("shape [4, -8] are not non-negative",)),
+            (type("D", (), {"base": FakeTensor(16, device=1), "shape": [4, 8],
+                            "strides": [8, 1]})(), ("cuda:1",))):
+        _raises(driver.LaunchError,
+                lambda bad=bad: kernel.launch((1,), args[:4] + [bad] + args[5:]), *fragments)
+    # A map the kernel does not read is zeros, whatever the argument.
+    kernel.launch((1,), args[:7] + [None] + args[8:])
+    assert _record()[164:292] == bytes(128)
+
+
+def test_tensor_map_metadata() -> None:
+    def meta(**param: Any) -> dict:
+        return {"chip": "sm_90", "name": "t",
+                "params": [{"name": "d.tensor_map", "type": "tensormap", **param}]}
+    _raises(driver.DriverError, lambda: driver.load_module(b"x", meta(box=[8, 8], swizzle=0)),
+            "kernel 't' parameter 0 (d.tensor_map: tensormap)", "not ['element_bytes']")
+    _raises(driver.DriverError,
+            lambda: driver.load_module(b"x", meta(box=[8, 8], swizzle=16, element_bytes=2)),
+            "swizzle 16")
+    _raises(driver.DriverError,
+            lambda: driver.load_module(b"x", meta(box=[8, 512], swizzle=0, element_bytes=2)),
+            "box [8, 512]")
+    _raises(driver.DriverError,
+            lambda: driver.load_module(b"x", meta(box=[8], swizzle=0, element_bytes=3)),
+            "element_bytes 3")
+    kernel = driver.load_module(b"x", meta()).kernel()
+    assert kernel.param_types == ["tensormap"] and kernel.tensor_maps == [None]
+    _raises(driver.LaunchError, lambda: kernel.launch((1,), []),
+            "takes 1 arguments (d.tensor_map: tensormap)")
+
+
+def test_tensor_maps_without_the_driver_entry_point() -> None:
+    """A driver without cuTensorMapEncodeTiled: kernels that read no map load
+    and launch; one that reads a map is a clear error."""
+    drv = driver.bindings.driver()
+    kernel = _tma_kernel()  # loaded while the driver had it
+    drv.address = lambda name, original=drv.address: \
+        0 if name == "cuTensorMapEncodeTiled" else original(name)
+    launcher._configured = False
+    try:
+        _raises(driver.DriverError, lambda: _tma_kernel(), "kernel 'tma' reads tensor maps",
+                "no cuTensorMapEncodeTiled")
+        plain = {"chip": "sm_90", "name": "plain_map",
+                 "params": [{"name": "d.tensor_map", "type": "tensormap"}]}
+        driver.load_module(b"x", plain).kernel().launch((1,), [None])
+        ext = launcher.configured()
+        _raises(RuntimeError, lambda: ext.Kernel(
+            function=0x3000, context=0x1000, device=0, codes=b"T", threads=32, shared=0,
+            max_grid=(1, 1, 1), name="t", param_names=["d.tensor_map"],
+            tensor_maps=[((8,), 0, 4)]), "no cuTensorMapEncodeTiled")
+        _raises(driver.LaunchError,
+                lambda: kernel.launch((1,), _tma_args(*_descriptors(address=0x300000))),
+                "argument 4 (q.tensor_map", "no cuTensorMapEncodeTiled")
+    finally:
+        del drv.address
+        launcher._configured = False
+        launcher.configured()
+    kernel.launch((1,), _tma_args(*_descriptors(address=0x300000)))
+
+
+def test_tensor_map_launch_overhead() -> None:
+    import time
+    kernel = _tma_kernel()
+    args = _tma_args(*_descriptors())
+    kernel.launch((1,), args, stream=0)
+    encodes = fake.fake_encodes()
+    n = 20000
+    t0 = time.perf_counter()
+    for _ in range(n):
+        kernel.launch((1,), args, stream=0)
+    per = (time.perf_counter() - t0) / n * 1e6
+    assert fake.fake_encodes() == encodes
+    print(f"  host overhead per launch (2 descriptors, one map cached, fake driver): "
+          f"{per:.2f} us")
 
 
 # -- the JIT path: the C dispatcher over real compiled kernels --------------------

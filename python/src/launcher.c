@@ -12,6 +12,12 @@
  *               launches; on a miss it calls the Python slow path, which
  *               compiles and returns the entry to cache.
  *
+ * A host TensorDescriptor argument reaches a kernel as its base, shape and
+ * strides, and as a CUDA tensor map (a "tensormap" parameter: 128 bytes by
+ * value) which the launcher encodes with cuTensorMapEncodeTiled when the
+ * kernel reads it (its metadata gives the box, swizzle and element size),
+ * caching the maps of each such parameter by (address, shape, strides).
+ *
  * CUDA is reached through function pointers that tile.driver takes from
  * libcuda with ctypes and hands to configure(), so there is one loader of
  * the driver library. Only the stable ABI (Py_LIMITED_API, 3.11) is used:
@@ -24,6 +30,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -79,10 +86,42 @@ typedef CUresult (*LaunchFn)(CUfunction, unsigned, unsigned, unsigned, unsigned,
 typedef CUresult (*CtxSetCurrentFn)(CUcontext);
 typedef CUresult (*CtxGetCurrentFn)(CUcontext *);
 
+/* cuda.h's CUtensorMap: 128 opaque bytes, which cuTensorMapEncodeTiled
+ * wants 64-byte aligned (cuda.h aligns its struct to 128, as here). */
+#define TENSOR_MAP_BYTES 128
+#define TENSOR_MAP_MAX_RANK 5
+typedef struct {
+  _Alignas(128) unsigned char bytes[TENSOR_MAP_BYTES];
+} TensorMap;
+_Static_assert(sizeof(TensorMap) == TENSOR_MAP_BYTES, "cuda.h's CUtensorMap");
+
+/* cuda.h's CUtensorMap* enums (ints in the ABI), the values used here. */
+enum {
+  CU_TENSOR_MAP_DATA_TYPE_UINT8 = 0,
+  CU_TENSOR_MAP_DATA_TYPE_UINT16 = 1,
+  CU_TENSOR_MAP_DATA_TYPE_UINT32 = 2,
+  CU_TENSOR_MAP_DATA_TYPE_UINT64 = 4,
+  CU_TENSOR_MAP_INTERLEAVE_NONE = 0,
+  CU_TENSOR_MAP_SWIZZLE_NONE = 0,
+  CU_TENSOR_MAP_SWIZZLE_32B = 1,
+  CU_TENSOR_MAP_SWIZZLE_64B = 2,
+  CU_TENSOR_MAP_SWIZZLE_128B = 3,
+  CU_TENSOR_MAP_L2_PROMOTION_L2_128B = 2,
+  CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE = 0,
+};
+
+typedef CUresult (*TensorMapEncodeTiledFn)(
+    TensorMap *tensorMap, int tensorDataType, uint32_t tensorRank,
+    void *globalAddress, const uint64_t *globalDim,
+    const uint64_t *globalStrides, const uint32_t *boxDim,
+    const uint32_t *elementStrides, int interleave, int swizzle,
+    int l2Promotion, int oobFill);
+
 static LaunchExFn cu_launch_ex;
 static LaunchFn cu_launch;
 static CtxSetCurrentFn cu_ctx_set_current;
 static CtxGetCurrentFn cu_ctx_get_current;
+static TensorMapEncodeTiledFn cu_tensor_map_encode_tiled; /* NULL: absent */
 
 /* Set by configure(). */
 static PyObject *launch_error;  /* tile.driver.LaunchError */
@@ -93,7 +132,8 @@ static PyObject *stream_finder; /* callable() -> the above or None */
 
 /* Interned names. */
 static PyObject *s_data_ptr, *s_get_device, *s_dtype, *s_device, *s_cai,
-    *s_data, *s_typestr, *s_stream, *s_cuda_stream, *s_ptr, *s_handle;
+    *s_data, *s_typestr, *s_stream, *s_cuda_stream, *s_ptr, *s_handle, *s_base,
+    *s_shape, *s_strides;
 
 /* ------------------------------------------------------------------------ */
 /* Small helpers                                                             */
@@ -161,10 +201,13 @@ enum {
   P_BF16 = 'B',
   P_F32 = 'f',
   P_F64 = 'd',
+  P_TENSOR_MAP = 'T', /* 128 bytes, 64-byte aligned: packed apart */
 };
 
 static int slot_size(char code) {
   switch (code) {
+  case P_TENSOR_MAP:
+    return TENSOR_MAP_BYTES;
   case P_PTR:
   case P_I64:
   case P_F64:
@@ -206,6 +249,8 @@ static const char *type_name(char code) {
     return "f32";
   case P_F64:
     return "f64";
+  case P_TENSOR_MAP:
+    return "tensormap";
   default:
     return "?";
   }
@@ -709,6 +754,37 @@ static int stream_value(PyObject *stream, long device, uint64_t *out) {
 /* ------------------------------------------------------------------------ */
 
 #define MAX_PARAMS 256
+/* Tensor maps of one kernel: 4 KiB of parameters, the space CUDA gave
+ * kernel parameters before 12.1. */
+#define MAX_TENSOR_MAPS 32
+/* Maps remembered per parameter, replaced round-robin. */
+#define TENSOR_MAP_CACHE_WAYS 4
+
+/* One encoded map and what it was encoded from. */
+typedef struct {
+  int valid;
+  uint64_t address;
+  uint64_t dims[TENSOR_MAP_MAX_RANK];        /* innermost first */
+  uint64_t strides[TENSOR_MAP_MAX_RANK - 1]; /* bytes, innermost-but-one */
+  unsigned char bytes[TENSOR_MAP_BYTES];
+} TensorMapEntry;
+
+/* A "tensormap" parameter: how the kernel reads the map (from its
+ * metadata), and the maps encoded for it. `encoded` 0: the kernel does not
+ * read the map, which is then 128 zero bytes. */
+typedef struct {
+  Py_ssize_t param; /* its index among the kernel's parameters */
+  int encoded;
+  uint32_t rank;
+  uint32_t box[TENSOR_MAP_MAX_RANK]; /* innermost first */
+  unsigned swizzle_bytes;            /* 0, 32, 64, 128 */
+  unsigned element_bytes;            /* 1, 2, 4, 8 */
+  unsigned next;                     /* the entry to replace next */
+  TensorMapEntry cache[TENSOR_MAP_CACHE_WAYS];
+} TensorMapParam;
+
+/* Never written: the bytes of a map the kernel does not read. */
+static TensorMap zero_tensor_map;
 
 typedef struct {
   PyObject_HEAD CUfunction function;
@@ -729,9 +805,114 @@ typedef struct {
   PyObject *codes_obj;   /* bytes, one code per parameter */
   const char *codes;
   Py_ssize_t count;
+  TensorMapParam *maps; /* one per P_TENSOR_MAP parameter, in order */
+  Py_ssize_t map_count;
 } Kernel;
 
 static PyTypeObject *KernelType;
+
+/* The "tensormap" parameters of a kernel from its `tensor_maps` argument:
+ * None, or one item per parameter: None (no map, or a map the kernel does
+ * not read) or (box, swizzle, element_bytes) with the box outermost-first,
+ * as tile.driver.packing.tensor_map_encoding gives them. */
+static int tensor_map_params(const char *codes, Py_ssize_t count,
+                             PyObject *tensor_maps, TensorMapParam **out,
+                             Py_ssize_t *out_count) {
+  Py_ssize_t n = 0;
+  for (Py_ssize_t i = 0; i < count; i++)
+    n += codes[i] == P_TENSOR_MAP;
+  *out = NULL;
+  *out_count = 0;
+  if (n > MAX_TENSOR_MAPS) {
+    PyErr_Format(PyExc_ValueError, "a kernel takes at most %d tensor maps",
+                 MAX_TENSOR_MAPS);
+    return -1;
+  }
+  PyObject *items = NULL;
+  if (tensor_maps != Py_None) {
+    items = PySequence_Tuple(tensor_maps);
+    if (!items)
+      return -1;
+    if (PyTuple_Size(items) != count) {
+      Py_DECREF(items);
+      PyErr_SetString(PyExc_ValueError,
+                      "tensor_maps: one item (or None) per parameter");
+      return -1;
+    }
+  }
+  TensorMapParam *maps = NULL;
+  if (n) {
+    maps = PyMem_Calloc((size_t)n, sizeof(TensorMapParam));
+    if (!maps) {
+      Py_XDECREF(items);
+      PyErr_NoMemory();
+      return -1;
+    }
+  }
+  Py_ssize_t m = 0;
+  int needs_encoder = 0;
+  for (Py_ssize_t i = 0; i < count; i++) {
+    PyObject *item = items ? PyTuple_GetItem(items, i) : Py_None;
+    if (codes[i] != P_TENSOR_MAP) {
+      if (item != Py_None) {
+        PyErr_Format(PyExc_ValueError,
+                     "tensor_maps: parameter %zd is not a tensormap", i);
+        goto fail;
+      }
+      continue;
+    }
+    TensorMapParam *map = &maps[m++];
+    map->param = i;
+    if (item == Py_None)
+      continue;
+    PyObject *box;
+    unsigned swizzle, element;
+    if (!PyArg_ParseTuple(item, "OII", &box, &swizzle, &element))
+      goto fail;
+    PyObject *extents = PySequence_Tuple(box);
+    if (!extents)
+      goto fail;
+    Py_ssize_t rank = PyTuple_Size(extents);
+    int bad = rank < 1 || rank > TENSOR_MAP_MAX_RANK;
+    for (Py_ssize_t d = 0; !bad && d < rank; d++) {
+      long extent = PyLong_AsLong(PyTuple_GetItem(extents, d));
+      if (extent == -1 && PyErr_Occurred())
+        PyErr_Clear();
+      bad = extent < 1 || extent > 256;
+      map->box[rank - 1 - d] = (uint32_t)extent; /* innermost first */
+    }
+    Py_DECREF(extents);
+    if (bad ||
+        (swizzle != 0 && swizzle != 32 && swizzle != 64 && swizzle != 128) ||
+        (element != 1 && element != 2 && element != 4 && element != 8)) {
+      PyErr_Format(PyExc_ValueError,
+                   "tensor_maps: parameter %zd has box %R, swizzle %u, "
+                   "element_bytes %u; expected 1 to %d extents in 1..256, "
+                   "0/32/64/128 and 1/2/4/8",
+                   i, box, swizzle, element, TENSOR_MAP_MAX_RANK);
+      goto fail;
+    }
+    map->encoded = 1;
+    map->rank = (uint32_t)rank;
+    map->swizzle_bytes = swizzle;
+    map->element_bytes = element;
+    needs_encoder = 1;
+  }
+  if (needs_encoder && !cu_tensor_map_encode_tiled) {
+    PyErr_SetString(PyExc_RuntimeError,
+                    "the kernel reads tensor maps (TMA), and the CUDA driver "
+                    "has no cuTensorMapEncodeTiled (it came with CUDA 12.0)");
+    goto fail;
+  }
+  Py_XDECREF(items);
+  *out = maps;
+  *out_count = n;
+  return 0;
+fail:
+  Py_XDECREF(items);
+  PyMem_Free(maps);
+  return -1;
+}
 
 static int kernel_init(Kernel *self, PyObject *args, PyObject *kwargs) {
   static char *names[] = {"function",
@@ -746,16 +927,17 @@ static int kernel_init(Kernel *self, PyObject *args, PyObject *kwargs) {
                           "cooperative",
                           "small_grid_function",
                           "small_grid_blocks",
+                          "tensor_maps",
                           NULL};
   unsigned long long function, context, small_grid_function = 0;
-  PyObject *codes, *max_grid, *name, *param_names;
+  PyObject *codes, *max_grid, *name, *param_names, *tensor_maps = Py_None;
   self->cooperative = 0;
   self->small_grid_blocks = 0;
   if (!PyArg_ParseTupleAndKeywords(
-          args, kwargs, "KKlSIIOUO|pKK", names, &function, &context,
+          args, kwargs, "KKlSIIOUO|pKKO", names, &function, &context,
           &self->device, &codes, &self->threads, &self->shared, &max_grid,
           &name, &param_names, &self->cooperative, &small_grid_function,
-          &self->small_grid_blocks))
+          &self->small_grid_blocks, &tensor_maps))
     return -1;
   if (self->cooperative && !cu_launch_ex) {
     PyErr_SetString(PyExc_RuntimeError,
@@ -786,6 +968,15 @@ static int kernel_init(Kernel *self, PyObject *args, PyObject *kwargs) {
     PyErr_SetString(PyExc_ValueError, "one name per parameter");
     return -1;
   }
+  TensorMapParam *maps = NULL;
+  Py_ssize_t map_count = 0;
+  if (tensor_map_params(text, count, tensor_maps, &maps, &map_count) < 0) {
+    Py_DECREF(names_tuple);
+    return -1;
+  }
+  PyMem_Free(self->maps);
+  self->maps = maps;
+  self->map_count = map_count;
   self->function = (CUfunction)(uintptr_t)function;
   self->small_grid_function = (CUfunction)(uintptr_t)small_grid_function;
   self->context = (CUcontext)(uintptr_t)context;
@@ -798,6 +989,7 @@ static int kernel_init(Kernel *self, PyObject *args, PyObject *kwargs) {
 }
 
 static void kernel_dealloc(Kernel *self) {
+  PyMem_Free(self->maps);
   Py_XDECREF(self->name);
   Py_XDECREF(self->param_names);
   Py_XDECREF(self->codes_obj);
@@ -836,6 +1028,185 @@ static CUresult launch_now(Kernel *self, const unsigned dims[3],
                    self->count ? params : NULL, NULL);
 }
 
+/* `rank` non-negative ints of a descriptor's `shape` or `strides`. */
+static int descriptor_ints(PyObject *value, PyObject *attribute,
+                           const Where *where, Py_ssize_t i, uint32_t rank,
+                           uint64_t out[TENSOR_MAP_MAX_RANK]) {
+  PyObject *sequence = PyObject_GetAttr(value, attribute);
+  if (!sequence) {
+    PyErr_Clear();
+    return set_launch_error(WHERE_FMT ": the descriptor has no %U",
+                            WHERE_ARGS(where, i), attribute);
+  }
+  PyObject *items = PyList_Check(sequence) || PyTuple_Check(sequence)
+                        ? Py_NewRef(sequence)
+                        : PySequence_Tuple(sequence);
+  int status = -1;
+  if (!items)
+    goto done;
+  int list = PyList_Check(items);
+  Py_ssize_t n = list ? PyList_Size(items) : PyTuple_Size(items);
+  if (n != (Py_ssize_t)rank) {
+    set_launch_error(WHERE_FMT ": the descriptor's %U %R has %zd dimensions, "
+                               "but the kernel's tensor map has %u",
+                     WHERE_ARGS(where, i), attribute, sequence, n,
+                     (unsigned)rank);
+    goto done;
+  }
+  for (Py_ssize_t d = 0; d < n; d++) {
+    PyObject *item =
+        list ? PyList_GetItem(items, d) : PyTuple_GetItem(items, d);
+    PyObject *number = PyBool_Check(item) ? NULL : PyNumber_Index(item);
+    unsigned long long v = number ? PyLong_AsUnsignedLongLong(number) : 0;
+    Py_XDECREF(number);
+    if (!number || PyErr_Occurred()) {
+      PyErr_Clear();
+      set_launch_error(WHERE_FMT ": the descriptor's %U %R are not "
+                                 "non-negative 64-bit ints",
+                       WHERE_ARGS(where, i), attribute, sequence);
+      goto done;
+    }
+    out[d] = v;
+  }
+  status = 0;
+done:
+  Py_XDECREF(items);
+  Py_DECREF(sequence);
+  return status;
+}
+
+static int tensor_map_data_type(unsigned element_bytes) {
+  switch (element_bytes) {
+  case 1:
+    return CU_TENSOR_MAP_DATA_TYPE_UINT8;
+  case 2:
+    return CU_TENSOR_MAP_DATA_TYPE_UINT16;
+  case 4:
+    return CU_TENSOR_MAP_DATA_TYPE_UINT32;
+  default:
+    return CU_TENSOR_MAP_DATA_TYPE_UINT64;
+  }
+}
+
+static int tensor_map_swizzle(unsigned swizzle_bytes) {
+  switch (swizzle_bytes) {
+  case 32:
+    return CU_TENSOR_MAP_SWIZZLE_32B;
+  case 64:
+    return CU_TENSOR_MAP_SWIZZLE_64B;
+  case 128:
+    return CU_TENSOR_MAP_SWIZZLE_128B;
+  default:
+    return CU_TENSOR_MAP_SWIZZLE_NONE;
+  }
+}
+
+/* "[a, b, c]" of n values into buffer (of `size` bytes). */
+static void format_list(char *buffer, size_t size, const uint64_t *values,
+                        uint32_t n) {
+  size_t used = (size_t)snprintf(buffer, size, "[");
+  for (uint32_t k = 0; k < n && used < size; k++)
+    used += (size_t)snprintf(buffer + used, size - used, "%s%llu",
+                             k ? ", " : "", (unsigned long long)values[k]);
+  if (used < size)
+    snprintf(buffer + used, size - used, "]");
+}
+
+/* Writes the tensor map of descriptor `value` (parameter i) into `out`:
+ * from the parameter's cache when it holds a map of the same address, shape
+ * and strides, else encoded by the driver and cached. */
+static int pack_tensor_map(TensorMapParam *map, PyObject *value,
+                           const Where *where, Py_ssize_t i, long device,
+                           TensorMap *out) {
+  PyObject *base = PyObject_GetAttr(value, s_base);
+  if (!base) {
+    PyErr_Clear();
+    PyObject *described = describe_type(value);
+    set_launch_error(WHERE_FMT ": expected a TensorDescriptor (its base, "
+                               "shape and strides make the tensor map), got %U",
+                     WHERE_ARGS(where, i), described);
+    Py_XDECREF(described);
+    return -1;
+  }
+  uint64_t address;
+  int status = pointer_value(base, where, i, device, &address);
+  Py_DECREF(base);
+  uint32_t rank = map->rank;
+  uint64_t shape[TENSOR_MAP_MAX_RANK], strides[TENSOR_MAP_MAX_RANK];
+  if (status < 0 ||
+      descriptor_ints(value, s_shape, where, i, rank, shape) < 0 ||
+      descriptor_ints(value, s_strides, where, i, rank, strides) < 0)
+    return -1;
+  if (strides[rank - 1] != 1)
+    return set_launch_error(WHERE_FMT ": the descriptor's last stride is "
+                                      "%llu; a tensor map needs 1",
+                            WHERE_ARGS(where, i),
+                            (unsigned long long)strides[rank - 1]);
+  /* The driver's order: innermost first; strides in bytes, but the last. */
+  uint64_t dims[TENSOR_MAP_MAX_RANK], byte_strides[TENSOR_MAP_MAX_RANK];
+  for (uint32_t d = 0; d < rank; d++)
+    dims[d] = shape[rank - 1 - d];
+  for (uint32_t d = 0; d + 1 < rank; d++) {
+    uint64_t stride = strides[rank - 2 - d];
+    if (stride > UINT64_MAX / map->element_bytes)
+      return set_launch_error(WHERE_FMT ": the descriptor's stride %llu is "
+                                        "too large",
+                              WHERE_ARGS(where, i), (unsigned long long)stride);
+    byte_strides[d] = stride * map->element_bytes;
+  }
+  for (int w = 0; w < TENSOR_MAP_CACHE_WAYS; w++) {
+    const TensorMapEntry *entry = &map->cache[w];
+    if (entry->valid && entry->address == address &&
+        memcmp(entry->dims, dims, rank * sizeof(uint64_t)) == 0 &&
+        memcmp(entry->strides, byte_strides, (rank - 1) * sizeof(uint64_t)) ==
+            0) {
+      memcpy(out->bytes, entry->bytes, TENSOR_MAP_BYTES);
+      return 0;
+    }
+  }
+  if (!cu_tensor_map_encode_tiled)
+    return set_launch_error(WHERE_FMT ": the kernel reads a tensor map (TMA), "
+                                      "and the CUDA driver has no "
+                                      "cuTensorMapEncodeTiled (CUDA 12.0 and "
+                                      "later have it)",
+                            WHERE_ARGS(where, i));
+  static const uint32_t element_strides[TENSOR_MAP_MAX_RANK] = {1, 1, 1, 1, 1};
+  CUresult code = cu_tensor_map_encode_tiled(
+      out, tensor_map_data_type(map->element_bytes), rank,
+      (void *)(uintptr_t)address, dims, byte_strides, map->box, element_strides,
+      CU_TENSOR_MAP_INTERLEAVE_NONE, tensor_map_swizzle(map->swizzle_bytes),
+      CU_TENSOR_MAP_L2_PROMOTION_L2_128B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  if (code != 0) {
+    char dims_text[128], strides_text[128], box_text[128];
+    uint64_t box[TENSOR_MAP_MAX_RANK];
+    for (uint32_t d = 0; d < rank; d++)
+      box[d] = map->box[d];
+    format_list(dims_text, sizeof dims_text, dims, rank);
+    format_list(strides_text, sizeof strides_text, byte_strides, rank - 1);
+    format_list(box_text, sizeof box_text, box, rank);
+    char text[640];
+    snprintf(text, sizeof text,
+             "rank %u, globalAddress 0x%llx, globalDim %s, globalStrides %s "
+             "bytes, boxDim %s (each innermost first), %u-byte elements, "
+             "swizzle %u bytes",
+             (unsigned)rank, (unsigned long long)address, dims_text,
+             strides_text, box_text, map->element_bytes, map->swizzle_bytes);
+    PyObject *hint =
+        PyUnicode_FromFormat(WHERE_FMT ": %s", WHERE_ARGS(where, i), text);
+    raise_cuda("cuTensorMapEncodeTiled", code, hint);
+    Py_XDECREF(hint);
+    return -1;
+  }
+  TensorMapEntry *entry = &map->cache[map->next];
+  map->next = (map->next + 1) % TENSOR_MAP_CACHE_WAYS;
+  entry->valid = 1;
+  entry->address = address;
+  memcpy(entry->dims, dims, rank * sizeof(uint64_t));
+  memcpy(entry->strides, byte_strides, (rank - 1) * sizeof(uint64_t));
+  memcpy(entry->bytes, out->bytes, TENSOR_MAP_BYTES);
+  return 0;
+}
+
 /* Enqueues the kernel: `values[i]` for parameter i, probes (may be NULL)
  * with pointer values found already. */
 static PyObject *kernel_enqueue(Kernel *self, const unsigned dims[3],
@@ -848,10 +1219,27 @@ static PyObject *kernel_enqueue(Kernel *self, const unsigned dims[3],
   }
   uint64_t slots[MAX_PARAMS > 0 ? MAX_PARAMS : 1];
   void *params[MAX_PARAMS > 0 ? MAX_PARAMS : 1];
+  /* This launch's tensor maps (the cache may change under a later
+   * parameter's packing, which can run Python). */
+  TensorMap maps[MAX_TENSOR_MAPS];
+  Py_ssize_t m = 0;
   Where where = {self->name, self->param_names, self->codes};
+  long device = check_device ? self->device : -1;
   for (Py_ssize_t i = 0; i < self->count; i++) {
-    if (pack_one(values[i], &where, i, check_device ? self->device : -1,
-                 probes ? &probes[i] : NULL, &slots[i]) < 0)
+    if (self->codes[i] == P_TENSOR_MAP) {
+      TensorMapParam *map = &self->maps[m];
+      if (!map->encoded) {
+        params[i] = &zero_tensor_map;
+      } else {
+        if (pack_tensor_map(map, values[i], &where, i, device, &maps[m]) < 0)
+          return NULL;
+        params[i] = &maps[m];
+      }
+      m++;
+      continue;
+    }
+    if (pack_one(values[i], &where, i, device, probes ? &probes[i] : NULL,
+                 &slots[i]) < 0)
       return NULL;
     params[i] = &slots[i];
   }
@@ -935,7 +1323,9 @@ static PyGetSetDef kernel_getset[] = {
 /* Type docstrings (writable arrays: Py_tp_doc takes a void *). */
 static char kernel_doc[] =
     "Kernel(function, context, device, codes, threads, shared, "
-    "max_grid, name, param_names, cooperative=False): one loaded kernel";
+    "max_grid, name, param_names, cooperative=False, small_grid_function=0, "
+    "small_grid_blocks=0, tensor_maps=None): one loaded kernel; "
+    "tensor_maps has per parameter None or (box, swizzle, element_bytes)";
 static char dispatcher_doc[] =
     "Dispatcher(name, arg_names, constexpr, defaults, slow_path): "
     "the launch cache of one @jit function; d[grid](*args)";
@@ -1493,20 +1883,29 @@ static PyType_Spec bound_spec = {"tile._launcher.BoundLaunch", sizeof(Bound), 0,
 
 static PyObject *configure(PyObject *module, PyObject *args, PyObject *kwargs) {
   (void)module;
-  static char *names[] = {"launch_ex",       "launch",        "ctx_get_current",
-                          "ctx_set_current", "launch_error",  "cuda_error",
-                          "device_query",    "stream_finder", NULL};
+  static char *names[] = {"launch_ex",
+                          "launch",
+                          "ctx_get_current",
+                          "ctx_set_current",
+                          "launch_error",
+                          "cuda_error",
+                          "device_query",
+                          "stream_finder",
+                          "tensor_map_encode_tiled",
+                          NULL};
   unsigned long long launch_ex = 0, launch = 0, get_current = 0,
-                     set_current = 0;
+                     set_current = 0, encode_tiled = 0;
   PyObject *error_type, *error_factory, *devices, *streams;
-  if (!PyArg_ParseTupleAndKeywords(
-          args, kwargs, "KKKKOOOO", names, &launch_ex, &launch, &get_current,
-          &set_current, &error_type, &error_factory, &devices, &streams))
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "KKKKOOOO|K", names,
+                                   &launch_ex, &launch, &get_current,
+                                   &set_current, &error_type, &error_factory,
+                                   &devices, &streams, &encode_tiled))
     return NULL;
   cu_launch_ex = (LaunchExFn)(uintptr_t)launch_ex;
   cu_launch = (LaunchFn)(uintptr_t)launch;
   cu_ctx_get_current = (CtxGetCurrentFn)(uintptr_t)get_current;
   cu_ctx_set_current = (CtxSetCurrentFn)(uintptr_t)set_current;
+  cu_tensor_map_encode_tiled = (TensorMapEncodeTiledFn)(uintptr_t)encode_tiled;
   Py_XSETREF(launch_error, Py_NewRef(error_type));
   Py_XSETREF(cuda_error, Py_NewRef(error_factory));
   Py_XSETREF(device_query, Py_NewRef(devices));
@@ -1541,8 +1940,8 @@ static PyMethodDef module_methods[] = {
     {"configure", (PyCFunction)(void (*)(void))configure,
      METH_VARARGS | METH_KEYWORDS,
      "configure(launch_ex, launch, ctx_get_current, ctx_set_current, "
-     "launch_error, cuda_error, "
-     "device_query, stream_finder): the driver's entry points and hooks"},
+     "launch_error, cuda_error, device_query, stream_finder, "
+     "tensor_map_encode_tiled=0): the driver's entry points and hooks"},
     {"half_bits", py_half_bits, METH_O, "f16 bits of a float (nearest even)"},
     {"bf16_bits", py_bf16_bits, METH_O, "bf16 bits of a float (nearest even)"},
     {NULL, NULL, 0, NULL}};
@@ -1577,6 +1976,9 @@ PyMODINIT_FUNC PyInit__launcher(void) {
   INTERN(s_cuda_stream, "cuda_stream");
   INTERN(s_ptr, "ptr");
   INTERN(s_handle, "handle");
+  INTERN(s_base, "base");
+  INTERN(s_shape, "shape");
+  INTERN(s_strides, "strides");
   kind_cache = PyDict_New();
   if (!kind_cache)
     return NULL;

@@ -11,6 +11,11 @@ cuModuleGetFunction) and calling cuLaunchKernel. Where the compile limited the
 kernel's registers to fit more blocks on an SM (`occupancy_maxnreg` in the
 metadata), the cubin is that one, for every grid: the JIT launcher's switch to
 the assembler's own cubin for small grids is not in the header.
+
+A host tensor descriptor parameter (`"tensordesc<fp16[64,64]>"`) is its parts:
+`d_base`, `d_shape_0_`, ..., `d_strides_0_`, ...; its tensor map is not an argument: the
+launch function encodes it from them (cuTensorMapEncodeTiled, on every launch) when the
+kernel reads it with TMA, and passes zeros when it does not.
 """
 from __future__ import annotations
 
@@ -24,6 +29,8 @@ from typing import Any, Mapping, Sequence
 
 from .compiler.pipeline import CompiledKernel, compile
 from .compiler.kernel import Specialization
+from .driver.errors import DriverError
+from .driver.packing import tensor_map_encoding
 from .errors import CompilationError
 
 # Kernel parameter C types by the metadata's type names.
@@ -67,16 +74,74 @@ def c_identifier(name: str) -> str:
     return re.sub(r"\W", "_", name)
 
 
+_TENSOR_MAP_SUFFIX = ".tensor_map"
+_TENSOR_MAP_DATA_TYPES = {1: "UINT8", 2: "UINT16", 4: "UINT32", 8: "UINT64"}
+_TENSOR_MAP_SWIZZLES = {0: "NONE", 32: "32B", 64: "64B", 128: "128B"}
+
+
+def _tensor_map_code(param: Mapping[str, Any], names: set[str], kernel: str) -> str:
+    """The C statements that make the tensor map of a "tensormap" parameter
+    (`d.tensor_map`) in aligned storage: encoded from the launch's
+    `d.base`, `d.shape[i]` and `d.strides[i]` arguments as the C launcher of
+    tile.driver encodes it, or zeros where the kernel does not read it."""
+    name = str(param["name"])
+    var = c_identifier(name)
+    # (Aligned as cuda.h aligns CUtensorMap in C11: to 128 bytes.)
+    lines = [f"  unsigned char {var}_storage[128 + 128];",
+             f"  CUtensorMap *{var} = (CUtensorMap *)(((uintptr_t){var}_storage + 127) & "
+             "~(uintptr_t)127);"]
+    encoding = tensor_map_encoding(param, f"kernel {kernel!r} parameter {name!r}")
+    if encoding is None:
+        return "\n".join(lines + [f"  memset({var}, 0, 128);"])
+    box, swizzle, element = encoding
+    rank = len(box)
+    prefix = name[:-len(_TENSOR_MAP_SUFFIX)] if name.endswith(_TENSOR_MAP_SUFFIX) else ""
+    base = f"{prefix}.base"
+    shape = [f"{prefix}.shape[{i}]" for i in range(rank)]
+    strides = [f"{prefix}.strides[{i}]" for i in range(rank - 1)]
+    missing = [n for n in [base, *shape, *strides] if n not in names]
+    if not prefix or missing:
+        raise ValueError(f"tile.aot: kernel {kernel!r} reads the tensor map {name!r} with "
+                         f"TMA, but has no parameters {missing or [base]} to encode it from")
+    # The driver's order: innermost first; strides in bytes, all but the last.
+    dims = ", ".join(f"(cuuint64_t){c_identifier(n)}" for n in reversed(shape))
+    byte_strides = ", ".join(f"(cuuint64_t){c_identifier(n)} * {element}"
+                             for n in reversed(strides)) or "0"
+    boxes = ", ".join(str(n) for n in reversed(box))
+    return "\n".join(lines + [
+        "  {",
+        f"    const cuuint64_t dims[{rank}] = {{{dims}}};",
+        f"    const cuuint64_t strides[{max(rank - 1, 1)}] = {{{byte_strides}}};",
+        f"    const cuuint32_t box[{rank}] = {{{boxes}}};",
+        f"    const cuuint32_t element_strides[{rank}] = {{{', '.join(['1'] * rank)}}};",
+        f"    r = cuTensorMapEncodeTiled({var}, CU_TENSOR_MAP_DATA_TYPE_"
+        f"{_TENSOR_MAP_DATA_TYPES[element]}, {rank}, (void *)(uintptr_t){c_identifier(base)},",
+        "                               dims, strides, box, element_strides, "
+        "CU_TENSOR_MAP_INTERLEAVE_NONE,",
+        f"                               CU_TENSOR_MAP_SWIZZLE_{_TENSOR_MAP_SWIZZLES[swizzle]}, "
+        "CU_TENSOR_MAP_L2_PROMOTION_L2_128B,",
+        "                               CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);",
+        "    if (r != CUDA_SUCCESS) return r;",
+        "  }"])
+
+
 def header_text(compiled: CompiledKernel, function: str) -> str:
     """The C header: embedded cubin, launch-facts macros, and the launch function."""
     md = compiled.metadata
     kernel = md["name"]
     prefix = c_identifier(function)
-    params = [(c_identifier(p["name"]), _param_c_type(p, md)) for p in md["params"]]
+    # Tensor maps are made in the launch function from the descriptor's parts.
+    names = {str(p["name"]) for p in md["params"]}
+    maps = "".join(_tensor_map_code(p, names, kernel) + "\n" for p in md["params"]
+                   if p.get("type") == "tensormap")
+    params = [(c_identifier(p["name"]), _param_c_type(p, md)) for p in md["params"]
+              if p.get("type") != "tensormap"]
     cubin = compiled.asm["cubin"]
     rows = [", ".join(f"0x{b:02x}" for b in cubin[i:i + 16]) for i in range(0, len(cubin), 16)]
     args = "".join(f", {ctype} {name}" for name, ctype in params)
-    pointers = ", ".join(f"(void *)&{name}" for name, _ in params) or "NULL"
+    pointers = ", ".join(f"(void *){c_identifier(p['name'])}" if p.get("type") == "tensormap"
+                         else f"(void *)&{c_identifier(p['name'])}"
+                         for p in md["params"]) or "NULL"
     guard = f"TILE_AOT_{prefix.upper()}_H"
     # The kernel's shared memory is dynamic: each launch asks for it, the
     # function opting in once beyond the default 48 KiB.
@@ -92,6 +157,7 @@ def header_text(compiled: CompiledKernel, function: str) -> str:
 #include <cuda.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #define {prefix.upper()}_NUM_WARPS {md["num_warps"]}
 #define {prefix.upper()}_THREADS {md["threads"]}
@@ -119,7 +185,7 @@ static inline CUresult {prefix}_launch(CUstream stream, unsigned gridX, unsigned
       if (r != CUDA_SUCCESS) return r;
     }}
   }}
-  void *params[] = {{{pointers}}};
+{maps}  void *params[] = {{{pointers}}};
   return cuLaunchKernel(function, gridX, gridY, gridZ, {prefix.upper()}_THREADS, 1, 1,
                         {prefix.upper()}_SHARED_BYTES, stream, params, NULL);
 }}
@@ -136,11 +202,12 @@ def _param_c_type(param: Mapping[str, Any], md: Mapping[str, Any]) -> str:
 
 
 def write_artifacts(compiled: CompiledKernel, out_dir: Path, function: str) -> list[Path]:
+    text = header_text(compiled, function)
     out_dir.mkdir(parents=True, exist_ok=True)
     cubin = out_dir / f"{function}.cubin"
     cubin.write_bytes(compiled.asm["cubin"])
     header = out_dir / f"{function}.h"
-    header.write_text(header_text(compiled, function))
+    header.write_text(text)
     return [cubin, header]
 
 
@@ -171,7 +238,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     except CompilationError as exc:
         print(exc, file=sys.stderr)
         return 1
-    for path in write_artifacts(compiled, Path(args.out_dir), args.name or compiled.name):
+    try:
+        paths = write_artifacts(compiled, Path(args.out_dir), args.name or compiled.name)
+    except (ValueError, DriverError) as exc:  # a tensor map it cannot make
+        print(exc, file=sys.stderr)
+        return 1
+    for path in paths:
         print(path)
     return 0
 

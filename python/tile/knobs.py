@@ -153,6 +153,10 @@ class compilation_knobs(_Group):
     disable_line_info = _Knob(
         "TILE_DISABLE_LINE_INFO", False, bool,
         "leave the source's line table out of the PTX and the cubin", recompiles=True)
+    tma = _Knob(
+        "TILE_TMA", False, bool,
+        "copy host tensor descriptors' blocks into the operand rings of wgmma dots with "
+        "TMA (sm_90a) instead of cp.async; off until it has run on a GPU", recompiles=True)
 
 
 class language_knobs(_Group):

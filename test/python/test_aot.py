@@ -65,6 +65,58 @@ def test_header_compiles_as_c(tmp_path):
     assert result.returncode == 0, result.stderr
 
 
+def descriptor_artifact(box: list[int] | None) -> CompiledKernel:
+    """A kernel of one host descriptor `d` (rank 2) whose tensor map it reads
+    with TMA in boxes of `box` (None: it does not read the map)."""
+    encoding = {"box": box, "swizzle": 128, "element_bytes": 2} if box else {}
+    return CompiledKernel(
+        {"tile": "", "llir": "", "ptx": "", "cubin": b"\x7fELF" + bytes(40)},
+        {"name": "copy_kernel", "num_warps": 4, "threads": 128, "shared_bytes": 0,
+         "target": "sm_90a",
+         "params": [{"name": "d.base", "type": "ptr", "pointee": "f16"},
+                    {"name": "d.shape[0]", "type": "i32"}, {"name": "d.shape[1]", "type": "i32"},
+                    {"name": "d.strides[0]", "type": "i64"},
+                    {"name": "d.tensor_map", "type": "tensormap", **encoding}],
+         "signature": {"d": "tensordesc<fp16[128,64]>"}, "constexprs": {}})
+
+
+def test_descriptor_tensor_maps_are_encoded_at_launch():
+    # The map is not an argument of the launch function: it is encoded from
+    # the descriptor's parts (innermost first, strides in bytes) as the JIT
+    # launcher encodes it, and passed by value; a map the kernel does not
+    # read is zeros.
+    header = aot.header_text(descriptor_artifact([128, 64]), "copy_kernel")
+    assert ("copy_kernel_launch(CUstream stream, unsigned gridX, unsigned gridY, unsigned "
+            "gridZ, CUdeviceptr d_base, int32_t d_shape_0_, int32_t d_shape_1_, "
+            "int64_t d_strides_0_)") in " ".join(header.split())
+    flat = " ".join(header.split())
+    for text in ("const cuuint64_t dims[2] = {(cuuint64_t)d_shape_1_, (cuuint64_t)d_shape_0_};",
+                 "const cuuint64_t strides[1] = {(cuuint64_t)d_strides_0_ * 2};",
+                 "const cuuint32_t box[2] = {64, 128};",
+                 "CU_TENSOR_MAP_DATA_TYPE_UINT16", "CU_TENSOR_MAP_SWIZZLE_128B",
+                 "void *params[] = {(void *)&d_base, (void *)&d_shape_0_, (void *)&d_shape_1_, "
+                 "(void *)&d_strides_0_, (void *)d_tensor_map};"):
+        assert text in flat, text
+    unread = aot.header_text(descriptor_artifact(None), "copy_kernel")
+    assert "cuTensorMapEncodeTiled" not in unread and "memset(d_tensor_map, 0, 128);" in unread
+
+
+@pytest.mark.skipif(not (CUDA_INCLUDE / "cuda.h").is_file() or not shutil.which("cc"),
+                    reason="needs cuda.h and a C compiler")
+def test_descriptor_header_compiles_as_c(tmp_path):
+    for std, box in (("c99", [128, 64]), ("c11", None)):
+        (tmp_path / "copy_kernel.h").write_text(aot.header_text(descriptor_artifact(box),
+                                                                "copy_kernel"))
+        source = tmp_path / "use.c"
+        source.write_text('#include "copy_kernel.h"\n'
+                          "CUresult go(CUdeviceptr x) { return copy_kernel_launch(0, 1, 1, 1, "
+                          "x, 256, 64, 64); }\n")
+        result = subprocess.run(["cc", f"-std={std}", "-Wall", "-Wextra", "-Werror",
+                                 "-fsyntax-only", f"-I{CUDA_INCLUDE}", str(source)],
+                                capture_output=True, text=True)
+        assert result.returncode == 0, result.stderr
+
+
 def test_constexpr_parsing():
     assert aot.parse_constexpr("BLOCK=1024") == ("BLOCK", 1024)
     assert aot.parse_constexpr("ACT=leaky_relu") == ("ACT", "leaky_relu")

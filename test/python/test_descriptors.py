@@ -63,9 +63,12 @@ def test_tuples_and_descriptors_are_launch_arguments() -> None:
     assert argument_type(desc) == "tensordesc<fp16[4,8]>"
     assert argument_type(TensorDescriptor(x.float(), [8, 16], [16, 1], [4, 8], "nan")) == \
         "tensordesc<fp32[4,8],nan>"
-    # A descriptor reaches the kernel as its base, shape and strides but the last.
-    assert [(n, v if isinstance(v, int) else "base") for n, v in kernel_arguments("d", desc)] \
-        == [("d.base", "base"), ("d.shape[0]", 8), ("d.shape[1]", 16), ("d.strides[0]", 16)]
+    # A descriptor reaches the kernel as its base, shape and strides but the
+    # last, and as itself for its tensor map (the launcher encodes it).
+    assert [(n, v if isinstance(v, int) else "desc" if v is desc else "base")
+            for n, v in kernel_arguments("d", desc)] \
+        == [("d.base", "base"), ("d.shape[0]", 8), ("d.shape[1]", 16), ("d.strides[0]", 16),
+            ("d.tensor_map", "desc")]
     assert [n for n, _ in kernel_arguments("t", (1, (2, 3)))] == ["t[0]", "t[1][0]", "t[1][1]"]
 
 
@@ -228,28 +231,78 @@ def _bench_kernels():  # type: ignore[no-untyped-def]
 
 
 @requires_library
-def test_tutorial06_streams_k_and_v_as_the_pointer_kernel_does() -> None:
+def test_tutorial06_streams_k_and_v_through_rings() -> None:
     # desc_k.load(...).T is a load of transposed pointers (the tile.trans
-    # canonicalization), so K, like V, reaches wgmma through cp.async rings,
-    # and q through its one-slot ring: as many async copies as the
-    # pointer-based kernel, and no synchronous load.
+    # canonicalization), so K, like V, reaches wgmma through a ring, and q
+    # through its one-slot ring. Host descriptors fill them with TMA (each
+    # load names its box of the descriptor's map); descriptors made in the
+    # kernel have no map and use as many cp.async copies as the pointer-based
+    # kernel. Neither loads synchronously. (TMA is tile.knobs.compilation.tma's,
+    # off by default until it has run on a GPU: then host descriptors take
+    # cp.async too.)
     k = _bench_kernels()
     q = torch.empty(4, 32, 1024, 64, dtype=torch.float16)
     m = torch.empty(4, 32, 1024)
     descs = [TensorDescriptor(q, [4 * 32 * 1024, 64], [64, 1], [b, 64])
              for b in (128, 64, 64, 128)]
     options = {"target": "sm_90a", "num_warps": 8, "num_stages": 3}
-    tutorial, _, _ = compile_for_args(
-        k.attention06_fwd.fn, (0.125, m, 4, 32, *descs),
-        dict(N_CTX=1024, HEAD_DIM=64, BLOCK_M=128, BLOCK_N=64, FP8_OUTPUT=False, STAGE=1,
-             warp_specialize=False, IS_HOPPER=True), options)
+    constants = dict(N_CTX=1024, HEAD_DIM=64, BLOCK_M=128, BLOCK_N=64, FP8_OUTPUT=False,
+                     STAGE=1, warp_specialize=False, IS_HOPPER=True)
+    with tile.knobs.compilation.scope():
+        tile.knobs.compilation.tma = True
+        host, _, _ = compile_for_args(k.attention06_fwd.fn, (0.125, m, 4, 32, *descs),
+                                      constants, options)
+        in_kernel, _, _ = compile_for_args(k.attention06_fwd.fn,
+                                           (0.125, m, 4, 32, q, q, q, q), constants, options)
+    host_without_tma, _, _ = compile_for_args(k.attention06_fwd.fn,
+                                              (0.125, m, 4, 32, *descs), constants, options)
     pointers, _, _ = compile_for_args(k.attention_fwd, (q, q, q, q, 0.125, 1024),
                                       dict(HEAD_DIM=64, BLOCK_M=128, BLOCK_N=64, CAUSAL=False),
                                       options)
-    copies = [c.asm["ptx"].count("cp.async.cg.shared.global") for c in (tutorial, pointers)]
-    assert copies[0] == copies[1] > 0, copies
-    assert "ld.global" not in tutorial.asm["ptx"]
-    assert "wgmma.mma_async" in tutorial.asm["ptx"]
+    copies = [c.asm["ptx"].count("cp.async.cg.shared.global")
+              for c in (host, in_kernel, host_without_tma, pointers)]
+    assert copies[0] == 0 and copies[1] == copies[2] == copies[3] > 0, copies
+    assert "cp.async.bulk" not in host_without_tma.asm["ptx"]
+    # q once; K and V in the prologue (2 stages) and the loop: 1 + 3 * 2.
+    assert host.asm["ptx"].count("cp.async.bulk.tensor.2d") == 7
+    maps = {p["name"]: p for p in host.metadata["params"] if p["type"] == "tensormap"}
+    assert [maps[f"desc_{n}.tensor_map"].get("box") for n in "qkvo"] == \
+        [[128, 64], [64, 64], [64, 64], None]
+    for compiled in (host, in_kernel):
+        assert "ld.global" not in compiled.asm["ptx"]
+        assert "wgmma.mma_async" in compiled.asm["ptx"]
+
+
+@pytest.mark.parametrize("transposed_b", [False, True], ids=["b", "b_t"])
+@requires_library
+def test_descriptor_matmul_copies_with_tma(transposed_b: bool) -> None:
+    # bench/kernels.py's descriptor matmul (test/gpu/test_tma.py runs it), with TMA: every operand copy is
+    # a cp.async.bulk.tensor (B = W^T too: its box runs along W's rows), and
+    # the launch facts give each map's box (a column block of its ring's
+    # slot, as wide as the 128-byte swizzle) for the launcher's encoding.
+    descriptor_matmul = _bench_kernels().descriptor_matmul
+    a = torch.empty(200, 104, dtype=torch.float16)
+    w = torch.empty(136, 104, dtype=torch.float16) if transposed_b else \
+        torch.empty(104, 136, dtype=torch.float16)
+    c = torch.empty(200, 136)
+    descs = (TensorDescriptor.from_tensor(a, [128, 64]),
+             TensorDescriptor.from_tensor(w, [128, 64] if transposed_b else [64, 128]))
+    with tile.knobs.compilation.scope():
+        tile.knobs.compilation.tma = True
+        compiled, _, _ = compile_for_args(
+            descriptor_matmul, (*descs, c, 200, 136, 104),
+            dict(TRANSPOSED_B=transposed_b, BM=128, BN=128, BK=64),
+            {"target": "sm_90a", "num_warps": 8, "num_stages": 3})
+    ptx = compiled.asm["ptx"]
+    assert "cp.async.cg" not in ptx and "ld.global" not in ptx
+    # A's box, and B's one (W^T: one box) or two (a 128-wide row: two column
+    # blocks) per slot, in the prologue's 2 stages and the loop.
+    assert ptx.count("cp.async.bulk.tensor.2d") == 3 * (2 if transposed_b else 3)
+    maps = {p["name"]: p for p in compiled.metadata["params"] if p["type"] == "tensormap"}
+    assert (maps["a_desc.tensor_map"]["box"], maps["b_desc.tensor_map"]["box"]) == \
+        ([128, 64], [128, 64] if transposed_b else [64, 64])
+    assert all(m["swizzle"] == 128 and m["element_bytes"] == 2 for m in maps.values())
+    assert compiled.metadata["stack_frame_bytes"] == 0 and compiled.metadata["registers"] < 128
 
 
 @requires_library
@@ -262,14 +315,21 @@ def test_causal_stages_share_their_rings() -> None:
     m = torch.empty(4, 32, 1024)
     descs = [TensorDescriptor(q, [4 * 32 * 1024, 128], [128, 1], [128, 128]) for _ in range(4)]
     options = {"target": "sm_90a", "num_warps": 8, "num_stages": 3}
-    shared = []
-    for stage in (1, 3):
-        compiled, _, _ = compile_for_args(
-            k.attention06_fwd.fn, (0.125, m, 4, 32, *descs),
-            dict(N_CTX=1024, HEAD_DIM=128, BLOCK_M=128, BLOCK_N=128, FP8_OUTPUT=False,
-                 STAGE=stage, warp_specialize=False, IS_HOPPER=True), options)
-        shared.append(compiled.metadata["shared_bytes"])
-    assert shared[0] == shared[1] <= 232448, shared
+    shared = {}
+    for tma in (False, True):
+        for stage in (1, 3):
+            with tile.knobs.compilation.scope():
+                tile.knobs.compilation.tma = tma
+                compiled, _, _ = compile_for_args(
+                    k.attention06_fwd.fn, (0.125, m, 4, 32, *descs),
+                    dict(N_CTX=1024, HEAD_DIM=128, BLOCK_M=128, BLOCK_N=128, FP8_OUTPUT=False,
+                         STAGE=stage, warp_specialize=False, IS_HOPPER=True), options)
+            shared[tma, stage] = compiled.metadata["shared_bytes"]
+    assert shared[False, 1] == shared[False, 3] <= 232448, shared
+    # TMA rings add their barriers after everything else, 8 bytes a slot: q's
+    # ring and the K and V rings of each loop (3 slots each).
+    assert shared[True, 1] - shared[False, 1] == 7 * 8, shared
+    assert shared[True, 3] - shared[False, 3] == 13 * 8 <= 232448 - shared[False, 3], shared
 
 
 @tile.jit

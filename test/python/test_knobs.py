@@ -51,7 +51,7 @@ def test_scope_restores_what_was_set_inside():
 
 
 def test_knobs_tile_lacks_are_errors():
-    with pytest.raises(AttributeError, match="tile has no knob compilation.instrumentation_mode \\(its compilation knobs: disable_line_info\\)"):
+    with pytest.raises(AttributeError, match="tile has no knob compilation.instrumentation_mode \\(its compilation knobs: disable_line_info, tma\\)"):
         knobs.compilation.instrumentation_mode = "consan"
     with pytest.raises(AttributeError, match="tile has no knob runtime.jit_cache_hook"):
         knobs.runtime.jit_cache_hook

@@ -268,10 +268,13 @@ def _yield_text(op: str, values: Sequence[Value]) -> str:
 class Builder:
     """Appends operations at an insertion point; every op gets `self.loc`."""
 
-    def __init__(self, debug: bool = False, num_warps: int = 4) -> None:
+    def __init__(self, debug: bool = False, num_warps: int = 4, tma: bool = False) -> None:
         self._counter = 0
         # The kernel's warps (tl.extra.cuda.num_warps() reads it).
         self.num_warps = num_warps
+        # Whether host descriptors' loads name their boxes of the TMA maps
+        # (tile.knobs.compilation.tma), so that the compiler copies them with TMA.
+        self.tma = tma
         self.block = Block()
         self.loc = "loc(unknown)"
         # Device assertions are emitted only with debugging on (Triton's rule).
@@ -459,7 +462,10 @@ class Builder:
     def load(self, ptr: Value, mask: Value | None = None, other: Value | None = None,
              cache: str | None = None, evict: str | None = None,
              volatile: bool = False, sem: str | None = None,
-             scope: str | None = None) -> Value:
+             scope: str | None = None,
+             box: tuple[Value, Sequence[Value]] | None = None) -> Value:
+        """`box`: (a tensor map, i32 coordinates outermost first) when the
+        block is that box of the map's tensor (see tile.load)."""
         _require(_element(ptr.type).is_ptr(), f"tile.load needs pointers, got {ptr.type}")
         result_type = _like(ptr.type, _element(ptr.type).element_ty)  # type: ignore[attr-defined]
         text = self._check_mask(ptr, mask)
@@ -467,6 +473,13 @@ class Builder:
             _require(mask is not None and other.type == result_type,
                      f"`other` must be {result_type} and needs a mask, got {other.type}")
             text += f" other {other}"
+        if box is not None:
+            tensor_map, coords = box
+            _require(tensor_map.type == T.tensor_map and isinstance(ptr.type, block_type)
+                     and len(coords) == len(ptr.type.shape)
+                     and all(c.type == T.int32 for c in coords),
+                     "a tensor map box takes a block and one i32 coordinate per dimension")
+            text += f" tensor_map {tensor_map}[{', '.join(str(c) for c in coords)}]"
         text += self._hints(cache, evict, volatile, LOAD_CACHE_OPERATORS, sem, scope)
         return self._op(f"tile.load {ptr}{text} : {ptr.type.to_ir()}", result_type)
 

@@ -140,11 +140,13 @@ def kernel_name(jit: "JITFunction", types: Mapping[str, str], constexprs: Mappin
 def generate_ir(fn: Any, signature: SignatureLike,
                 constexprs: Mapping[str, Any] | None = None,
                 specialization: Specialization | None = None,
-                debug: bool | None = None, num_warps: int | None = None) -> str:
+                debug: bool | None = None, num_warps: int | None = None,
+                tma: bool = False) -> str:
     """The tile IR module (text) of a @tile.jit function for `signature`;
     device assertions are in it with `debug` (by default the function's
     `debug=` or TILE_DEBUG); `num_warps` (4, or an autotuned kernel's first
-    config's) is what `tl.extra.cuda.num_warps()` gives."""
+    config's) is what `tl.extra.cuda.num_warps()` gives; with `tma` host
+    descriptors' loads name their boxes of the descriptors' TMA maps."""
     jit, constexprs, num_warps = resolve(fn, constexprs, num_warps)
     specialization = specialization or Specialization()
     source = jit.source()
@@ -156,7 +158,7 @@ def generate_ir(fn: Any, signature: SignatureLike,
     symbol = kernel_name(jit, types, constexprs, specialization)
     defaults = jit.defaults()
     builder = Builder(debug=debug_enabled(jit.debug) if debug is None else debug,
-                      num_warps=num_warps)
+                      num_warps=num_warps, tma=tma)
     scope: dict[str, Any] = {}
     params: list[tuple[Value, str, str, int]] = []
     arg_nodes = {a.arg: a for a in source.tree.args.args}
@@ -180,8 +182,11 @@ def generate_ir(fn: Any, signature: SignatureLike,
             base = parameter(names[0], pointer_type(ty.element_ty), node, 16)
             shape = tuple(parameter(n, T.int32, node) for n in names[1:1 + rank])
             row = max(1, 16 // (ty.element_ty.primitive_bitwidth // 8))
-            strides = tuple(parameter(n, T.int64, node, row) for n in names[1 + rank:]) + (1,)
-            return tensor_descriptor(base, shape, strides, BlockShape(ty.block_shape), ty.padding)
+            strides = tuple(parameter(n, T.int64, node, row)
+                            for n in names[1 + rank:2 * rank]) + (1,)
+            tensor_map = parameter(names[-1], T.tensor_map, node)
+            return tensor_descriptor(base, shape, strides, BlockShape(ty.block_shape), ty.padding,
+                                     tensor_map)
         value = builder.parameter(len(params), ty)
         divisor = max(known_divisor, 16 if name in specialization.divisible_by_16 else 1)
         params.append((value, name, source.loc(node), divisor))

@@ -81,7 +81,7 @@ def cache_key(jit: Any, signature: Mapping[str, str], specialization: Specializa
               num_stages: int | None = None, debug: bool = False,
               line_info: bool = True, fp_fusion: bool = True,
               reflect_ftz: bool = True, maxnreg: int | None = None,
-              libdevice: str | None = None) -> str:
+              libdevice: str | None = None, tma: bool = False) -> str:
     """The on-disk cache key: the sources, the compile's inputs, the compiler
     build and the frontend."""
     parts = {
@@ -99,6 +99,7 @@ def cache_key(jit: Any, signature: Mapping[str, str], specialization: Specializa
         "reflect_ftz": reflect_ftz,
         "maxnreg": maxnreg,
         "libdevice": _file_key(libdevice) if libdevice else None,
+        "tma": tma,
         "compiler": capi.version(),
         "frontend": frontend_version(),
     }
@@ -229,10 +230,12 @@ def compile(src: Any, signature: SignatureLike | None = None,
     maxnreg = check_maxnreg(maxnreg)
     libdevice = check_extern_libs(extern_libs)
     line_info = not knobs.compilation.disable_line_info
-    ir = generate_ir(jit, types, constexprs, specialization, debug=debug, num_warps=num_warps)
+    tma = knobs.compilation.tma
+    ir = generate_ir(jit, types, constexprs, specialization, debug=debug, num_warps=num_warps,
+                     tma=tma)
     cache = cache if cache is not None else FileCache()
     key = cache_key(jit, types, specialization, constexprs, target, num_warps, num_stages,
-                    debug, line_info, fp_fusion, reflect_ftz, maxnreg, libdevice)
+                    debug, line_info, fp_fusion, reflect_ftz, maxnreg, libdevice, tma)
     entry = cache.get(key)
     if entry is None:
         result = capi.compile_ir(ir, target, num_warps, emit_cubin, num_stages=num_stages,

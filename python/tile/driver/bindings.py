@@ -1,8 +1,9 @@
 """libcuda.so.1 through ctypes: typed entry points and error checking.
 
 The cold path (devices, contexts, modules) calls these; the launch path is in
-C (`tile._launcher`), which gets the addresses of cuLaunchKernelEx and
-cuCtxSetCurrent from here, so there is one loader of the driver library.
+C (`tile._launcher`), which gets the addresses of cuLaunchKernelEx,
+cuCtxSetCurrent and cuTensorMapEncodeTiled from here, so there is one loader
+of the driver library.
 ``TILE_LIBCUDA`` overrides the library (the CPU tests load a fake one).
 """
 from __future__ import annotations
@@ -72,8 +73,9 @@ _SIGNATURES: dict[str, tuple[Any, ...]] = {
                        CUstream, _P(ctypes.c_void_p), _P(ctypes.c_void_p)),
     "cuStreamSynchronize": (CUstream,),
 }
-# Entry points used when present: cuLaunchKernelEx came with CUDA 12.0.
-_OPTIONAL = ("cuLaunchKernelEx",)
+# Entry points used when present: cuLaunchKernelEx and cuTensorMapEncodeTiled
+# (the C launcher encodes the tensor maps of TMA kernels) came with CUDA 12.0.
+_OPTIONAL = ("cuLaunchKernelEx", "cuTensorMapEncodeTiled")
 
 
 class Driver:

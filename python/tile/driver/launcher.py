@@ -63,7 +63,8 @@ def configured() -> ModuleType:
                                  ctx_set_current=drv.address("cuCtxSetCurrent"),
                                  launch_error=LaunchError, cuda_error=_cuda_error,
                                  device_query=context.current_device,
-                                 stream_finder=context.torch_stream_query)
+                                 stream_finder=context.torch_stream_query,
+                                 tensor_map_encode_tiled=drv.address("cuTensorMapEncodeTiled"))
                 _configured = True
     return module
 

@@ -8,6 +8,9 @@ The compiler writes ``X.cubin`` and a JSON sidecar ``X.json``::
                   "params": [{"name": "x_ptr", "type": "ptr", "pointee": "f32"},
                              {"name": "n", "type": "i32"}]}]}
 
+A host tensor descriptor's map is a "tensormap" parameter, with "box",
+"swizzle" and "element_bytes" where the kernel reads it (packing.py).
+
 A compiled kernel is loaded once per device (a module per context): the cache
 of :func:`kernel_for` is keyed by device and cubin, and filled under a lock.
 """
@@ -66,6 +69,16 @@ class Kernel:
         params = list(meta.get("params", []))
         self.param_names = [str(p.get("name", f"arg{i}")) for i, p in enumerate(params)]
         self.param_types = [str(p["type"]) for p in params]
+        # Per parameter: (box, swizzle, element_bytes) of a tensor map the
+        # kernel reads (the C launcher encodes it from the descriptor), else None.
+        self.tensor_maps = [
+            packing.tensor_map_encoding(p, f"kernel {self.name!r} parameter {i} ({n}: {t})")
+            if t == "tensormap" else None
+            for i, (p, n, t) in enumerate(zip(params, self.param_names, self.param_types))]
+        if any(self.tensor_maps) and not drv.address("cuTensorMapEncodeTiled"):
+            raise DriverError(f"kernel {self.name!r} reads tensor maps (TMA), but the CUDA "
+                              f"driver {drv.path!r} has no cuTensorMapEncodeTiled: update the "
+                              "driver (CUDA 12.0 or later)")
         # Shared memory is dynamic: each launch asks for what the kernel
         # needs, opting in beyond the default 48 KiB once per function.
         self.shared = int(meta.get("shared_bytes", 0))
@@ -107,7 +120,8 @@ class Kernel:
             codes=packing.codes(self.param_types), threads=self.threads, shared=self.shared,
             max_grid=dev.max_grid, name=self.name, param_names=self.param_names,
             cooperative=cooperative, small_grid_function=small.handle if small else 0,
-            small_grid_blocks=self.small_grid_blocks if small else 0)
+            small_grid_blocks=self.small_grid_blocks if small else 0,
+            tensor_maps=tuple(self.tensor_maps))
 
     @property
     def cooperative_launcher(self) -> Any:

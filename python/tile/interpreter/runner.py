@@ -207,7 +207,8 @@ def _runtime_argument(host: HostArrays, name: str, value: Any, jit: Any = None,
         rank = len(ty.block_shape)
         base = _runtime_argument(host, names[0], parts[names[0]])
         shape = tuple(constant(parts[n], T.int32) for n in names[1:1 + rank])
-        strides = tuple(constant(parts[n], T.int64) for n in names[1 + rank:]) + (1,)
+        # (names[-1] is the tensor map: only a compiled kernel's TMA copies read it.)
+        strides = tuple(constant(parts[n], T.int64) for n in names[1 + rank:2 * rank]) + (1,)
         return tensor_descriptor(base, shape, strides, BlockShape(ty.block_shape), ty.padding)
     if isinstance(value, np.ndarray):
         probe = _NumpyProbe(value)

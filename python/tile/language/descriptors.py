@@ -14,7 +14,10 @@ and a block shape, as Triton spells them.
 Both are frontend values (NamedTuples, so they pass through calls, loops and
 branches as their parts); a load or store is a masked load or store of the
 block's pointers, computed by @jit functions that compiled and interpreted
-kernels share. TMA copies for them are issue 13's next step.
+kernels share. With tile.knobs.compilation.tma (TILE_TMA=1) a compiled load
+of a host descriptor also names its box of the descriptor's TMA map, so the
+compiler copies it with TMA where the block goes to shared memory (the
+operand rings of a pipelined dot on sm_90a).
 """
 from __future__ import annotations
 
@@ -130,6 +133,25 @@ def _sum_of(a, b):
 # Builtins that work compiled and interpreted
 # ----------------------------------------------------------------------------
 
+def _load_box(to_value: ToValue, builder: Any, desc: tensor_descriptor,
+              offsets: tuple[Any, ...], check: tuple[bool, ...]) -> tensor:
+    """A compiled load of the block at `offsets` that names its box of the
+    descriptor's TMA map: the same masked load of the block's pointers (zero
+    outside the shape), which the compiler may perform with TMA."""
+    from . import semantic as S
+    ptrs, mask = _inline(_block_addresses, [desc.base, desc.shape, desc.strides, offsets,
+                                            desc.block_shape, _unit_strides(desc.strides),
+                                            check], builder)
+    other = None
+    if mask is not None:
+        ptrs, mask = S.broadcast_together(builder, ptrs, mask)
+        other = S.broadcast_to(builder, S.to_tensor_of(builder, 0, desc.dtype), ptrs.shape)
+    coords = [S.cast(builder, to_value(o), tl.int32).handle for o in offsets]
+    return tensor(builder.load(ptrs.handle, mask.handle if mask is not None else None,
+                               other.handle if other is not None else None,
+                               box=(desc.tensor_map.handle, coords)))
+
+
 def _to_value_for(builder: Any) -> ToValue:
     """Runtime values of Python numbers: typed constants of the compiled
     kernel's builder, or of the interpreter (no builder)."""
@@ -242,12 +264,16 @@ class BlockShape(tuple):
 
 class tensor_descriptor(NamedTuple):
     """Triton's `tl.tensor_descriptor`: `load`/`store` a block of
-    `block_shape` at given offsets of a `shape` tensor at `base`."""
+    `block_shape` at given offsets of a `shape` tensor at `base`. A host
+    descriptor also brings its TMA map (`tensor_map`, a kernel parameter),
+    which its compiled loads name so that the compiler may copy them with
+    TMA; one made in the kernel has none."""
     base: Any
     shape: tuple
     strides: tuple
     block_shape: tuple
     padding: str
+    tensor_map: Any = None
 
     @property
     def dtype(self) -> dtype:
@@ -264,6 +290,9 @@ class tensor_descriptor(NamedTuple):
         offsets = _integers(to_value, offsets, len(self.block_shape), "desc.load's offsets")
         check = _needs_check((True,) * len(self.block_shape), self.shape, offsets,
                              self.block_shape)
+        if builder is not None and builder.tma and self.tensor_map is not None \
+                and self.padding == "zero" and not self.dtype.is_bool():
+            return _load_box(to_value, builder, self, offsets, check)
         return _inline(_load_block, [self.base, self.shape, self.strides, offsets,
                                      self.block_shape, _unit_strides(self.strides), check,
                                      self.padding == "nan"], builder)

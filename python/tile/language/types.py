@@ -302,6 +302,9 @@ ALL_DTYPES = (int1, int8, int16, int32, int64, uint8, uint16, uint32, uint64,
               float16, bfloat16, float32, float64, float8e4nv, float8e5)
 # Triton's `tl.void`: the type of no value (what a function returning nothing gives).
 void = dtype("void", "none", 0, "void")
+# A host tensor descriptor's TMA map: a kernel parameter of its own (128
+# bytes by value), never an element or an operand of arithmetic.
+tensor_map = dtype("tensormap", "!tile.tensor_map", 1024, "tensormap")
 
 # Triton signature strings ("fp32", "i32", "u8", "bf16"...) to dtypes.
 _BY_SIGNATURE = {
@@ -371,7 +374,9 @@ def split_signature(text: str) -> list[str]:
 class tensor_descriptor_type:
     """A tensor descriptor parameter, `"tensordesc<fp16[64,64]>"` (with
     `,nan` for NaN padding): the kernel receives its base pointer, its shape
-    as i32 values and its strides but the last (which is 1) as i64 values."""
+    as i32 values, its strides but the last (which is 1) as i64 values, and
+    a CUDA tensor map (`name.tensor_map`, 128 bytes by value) that the
+    launcher encodes when the kernel copies the descriptor's blocks with TMA."""
     element_ty: dtype
     block_shape: tuple[int, ...]
     padding: str = "zero"
@@ -382,10 +387,11 @@ class tensor_descriptor_type:
         return f"tensordesc<{signature_name(self.element_ty)}[{shape}]{padding}>"
 
     def parameter_names(self, name: str) -> list[str]:
-        """The kernel parameters of descriptor parameter `name`, in order."""
+        """The kernel parameters of descriptor parameter `name`, in order:
+        base, shape (rank), strides but the last (rank - 1), tensor map."""
         rank = len(self.block_shape)
         return ([f"{name}.base"] + [f"{name}.shape[{i}]" for i in range(rank)]
-                + [f"{name}.strides[{i}]" for i in range(rank - 1)])
+                + [f"{name}.strides[{i}]" for i in range(rank - 1)] + [f"{name}.tensor_map"])
 
 
 def _tensor_descriptor_type(text: str) -> tensor_descriptor_type:

@@ -276,7 +276,7 @@ class Autotuner(KernelInterface):
                  "frontend": frontend_version(), "key": repr(key),
                  "configs": [str(c) for c in configs],
                  "knobs": [knobs.runtime.debug, knobs.runtime.override_arch,
-                           knobs.compilation.disable_line_info,
+                           knobs.compilation.disable_line_info, knobs.compilation.tma,
                            knobs.language.default_fp_fusion]}
         return hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()
 

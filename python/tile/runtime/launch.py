@@ -107,7 +107,8 @@ def descriptor_type(descriptor: TensorDescriptor) -> tensor_descriptor_type:
 def kernel_arguments(name: str, value: Any) -> list[tuple[str, Any]]:
     """A runtime argument as the kernel parameters that receive it (named as
     compiler/kernel.py names them): itself; a tuple's elements; a tensor
-    descriptor's base, shape (i32) and strides but the last."""
+    descriptor's base, shape (i32), strides but the last, and the descriptor
+    itself for its tensor map (the C launcher encodes the map from it)."""
     if isinstance(value, tuple):
         return [leaf for i, item in enumerate(value) if not compile_time_argument(item)
                 for leaf in kernel_arguments(f"{name}[{i}]", item)]
@@ -117,7 +118,7 @@ def kernel_arguments(name: str, value: Any) -> list[tuple[str, Any]]:
                 raise TypeError(f"tensor descriptor '{name}': shape {list(value.shape)} does "
                                 "not fit in i32")
         parts = [value.base] + [int(n) for n in value.shape] + \
-            [int(s) for s in value.strides[:-1]]
+            [int(s) for s in value.strides[:-1]] + [value]
         return list(zip(descriptor_type(value).parameter_names(name), parts))
     return [(name, value)]
 
@@ -238,7 +239,7 @@ def compile_for_args(jit: Any, args: Sequence[Any], kwargs: Mapping[str, Any],
                                 jit.do_not_specialize | set(jit.annotated_types))
     key = (tuple(signature.items()), specialization,
            tuple((k, repr(v)) for k, v in constexprs.items()), target, num_warps,
-           num_stages, fp_fusion, reflect_ftz, maxnreg, libdevice)
+           num_stages, fp_fusion, reflect_ftz, maxnreg, libdevice, knobs.compilation.tma)
     compiled = jit._compiled.get(key)
     if compiled is None:
         compiled = compile(jit, signature, constexprs, target=target, num_warps=num_warps,

@@ -1,0 +1,94 @@
+"""TMA (tile.knobs.compilation.tma): host tensor descriptors whose blocks
+reach wgmma through rings that `cp.async.bulk.tensor` fills (the launcher
+encodes each descriptor's map with cuTensorMapEncodeTiled), against torch.
+Shapes that are not multiples of the blocks check TMA's zero fill outside
+the tensor, K-loops of one and of many iterations the ring's phases,
+`x @ w.T` the transposed box, and Triton's tutorial 06 all of it with a
+ring of one slot (q) and two K loops (causal)."""
+from __future__ import annotations
+
+import sys
+from types import ModuleType
+from typing import Iterator
+
+import pytest
+
+import tile
+from conftest import REPO
+from conformance_cases import device
+from tile.tools.tensor_descriptor import TensorDescriptor
+
+pytestmark = [pytest.mark.gpu]
+
+
+@pytest.fixture(autouse=True)
+def tma() -> Iterator[None]:
+    with tile.knobs.compilation.scope():
+        tile.knobs.compilation.tma = True
+        yield
+
+
+def _kernels() -> ModuleType:
+    """bench/kernels.py with tile as its `triton`, loaded as bench/run.py loads it."""
+    sys.path.insert(0, str(REPO / "bench"))
+    from run import load_kernels
+    return load_kernels("tile")
+
+
+def _capability() -> tuple[int, int]:
+    import torch
+    return torch.cuda.get_device_capability()
+
+
+@pytest.mark.parametrize("dtype_name", ["float16", "bfloat16"])
+@pytest.mark.parametrize("transposed_b", [False, True], ids=["b", "b_t"])
+@pytest.mark.parametrize("shape", [(200, 136, 104), (128, 128, 64), (64, 256, 1000)],
+                         ids=lambda s: "x".join(map(str, s)))
+def test_descriptor_matmul_matches_torch(shape: tuple[int, int, int], transposed_b: bool,
+                                         dtype_name: str) -> None:
+    import torch
+    if _capability() < (9, 0):
+        pytest.skip("TMA needs sm_90")
+    m, n, k = shape
+    dtype = getattr(torch, dtype_name)
+    g = torch.Generator(device=device(torch)).manual_seed(m + n + k)
+    a = torch.randn(m, k, generator=g, device=device(torch), dtype=dtype)
+    b = torch.randn(n, k, generator=g, device=device(torch), dtype=dtype) if transposed_b \
+        else torch.randn(k, n, generator=g, device=device(torch), dtype=dtype)
+    c = torch.empty(m, n, device=device(torch), dtype=torch.float32)
+    bm, bn, bk = 128, 128, 64
+    a_desc = TensorDescriptor.from_tensor(a, [bm, bk])
+    b_desc = TensorDescriptor.from_tensor(b, [bn, bk] if transposed_b else [bk, bn])
+    grid = (triton_cdiv(m, bm), triton_cdiv(n, bn))
+    kernel = _kernels().descriptor_matmul[grid]
+    kernel(a_desc, b_desc, c, m, n, k, TRANSPOSED_B=transposed_b, BM=bm, BN=bn, BK=bk,
+           num_warps=8, num_stages=3)
+    ref = a.float() @ (b.float().T if transposed_b else b.float())
+    torch.testing.assert_close(c, ref, atol=1e-2 * k ** 0.5, rtol=1e-2)
+    # Again with other tensors of the same shapes: the launcher encodes new maps.
+    a2, b2 = a.flip(0).contiguous(), b.flip(0).contiguous()
+    kernel(TensorDescriptor.from_tensor(a2, [bm, bk]),
+           TensorDescriptor.from_tensor(b2, [bn, bk] if transposed_b else [bk, bn]),
+           c, m, n, k, TRANSPOSED_B=transposed_b, BM=bm, BN=bn, BK=bk, num_warps=8,
+           num_stages=3)
+    ref2 = a2.float() @ (b2.float().T if transposed_b else b2.float())
+    torch.testing.assert_close(c, ref2, atol=1e-2 * k ** 0.5, rtol=1e-2)
+
+
+@pytest.mark.parametrize("causal", [False, True], ids=["full", "causal"])
+@pytest.mark.parametrize("head_dim", [64, 128])
+def test_tutorial06_with_tma_matches_sdpa(head_dim: int, causal: bool) -> None:
+    import torch
+    if _capability() < (9, 0):
+        pytest.skip("TMA needs sm_90")
+    g = torch.Generator(device=device(torch)).manual_seed(head_dim + causal)
+    q, k, v = (torch.randn(2, 4, 1024, head_dim, generator=g, device=device(torch),
+                           dtype=torch.float16) for _ in range(3))
+    o, _ = _kernels().attention06(q, k, v, causal, head_dim ** -0.5, True)
+    ref = torch.nn.functional.scaled_dot_product_attention(q.float(), k.float(), v.float(),
+                                                           is_causal=causal)
+    torch.testing.assert_close(o.float(), ref, atol=2e-2, rtol=1e-2)
+
+
+def triton_cdiv(x: int, y: int) -> int:
+    return (x + y - 1) // y
