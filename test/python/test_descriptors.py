@@ -263,11 +263,13 @@ def test_tutorial06_streams_k_and_v_through_rings() -> None:
               for c in (host, in_kernel, host_without_tma, pointers)]
     assert copies[0] == 0 and copies[1] == copies[2] == copies[3] > 0, copies
     assert "cp.async.bulk" not in host_without_tma.asm["ptx"]
-    # q once; K and V in the prologue (2 stages) and the loop: 1 + 3 * 2.
-    assert host.asm["ptx"].count("cp.async.bulk.tensor.2d") == 7
+    # q once; K and V in the prologue (2 stages) and the loop: 1 + 3 * 2; and
+    # the output's store.
+    assert host.asm["ptx"].count("cp.async.bulk.tensor.2d.shared::cluster.global") == 7
+    assert host.asm["ptx"].count("cp.async.bulk.tensor.2d.global.shared::cta") == 1
     maps = {p["name"]: p for p in host.metadata["params"] if p["type"] == "tensormap"}
     assert [maps[f"desc_{n}.tensor_map"].get("box") for n in "qkvo"] == \
-        [[128, 64], [64, 64], [64, 64], None]
+        [[128, 64], [64, 64], [64, 64], [128, 64]]
     for compiled in (host, in_kernel):
         assert "ld.global" not in compiled.asm["ptx"]
         assert "wgmma.mma_async" in compiled.asm["ptx"]
@@ -303,6 +305,32 @@ def test_descriptor_matmul_copies_with_tma(transposed_b: bool) -> None:
         ([128, 64], [128, 64] if transposed_b else [64, 64])
     assert all(m["swizzle"] == 128 and m["element_bytes"] == 2 for m in maps.values())
     assert compiled.metadata["stack_frame_bytes"] == 0 and compiled.metadata["registers"] < 128
+
+
+@requires_library
+def test_descriptor_stores_with_tma() -> None:
+    # With TMA on sm_90a, desc.store stages the block in shared memory and
+    # writes it with one cp.async.bulk.tensor (64 fp16 columns: one 128-byte
+    # column block); the loads stay vector loads (no dot). sm_90's PTX ISA and
+    # sm_80 have no TMA: the same kernel stores with st.global there.
+    x = torch.zeros(64, 128, dtype=torch.float16)
+    desc = TensorDescriptor.from_tensor(x, [64, 64])
+    ptx = {}
+    for chip in ("sm_90a", "sm_90", "sm_80"):
+        with tile.knobs.compilation.scope():
+            tile.knobs.compilation.tma = True
+            compiled, _, _ = compile_for_args(double_tiles, (desc, desc, 64, 128),
+                                              {"BM": 64, "BN": 64}, {"target": chip})
+        ptx[chip] = compiled.asm["ptx"]
+        boxes = {p["name"]: p.get("box") for p in compiled.metadata["params"]
+                 if p["type"] == "tensormap"}
+        assert boxes == {"x.tensor_map": None,
+                         "y.tensor_map": [64, 64] if chip == "sm_90a" else None}, chip
+    assert ptx["sm_90a"].count("cp.async.bulk.tensor.2d.global.shared::cta") == 1
+    assert "st.global" not in ptx["sm_90a"] and "ld.global.v4" in ptx["sm_90a"]
+    assert "cp.async.bulk.wait_group.read 0" in ptx["sm_90a"]
+    for chip in ("sm_90", "sm_80"):
+        assert "cp.async.bulk" not in ptx[chip] and "st.global.v4" in ptx[chip]
 
 
 @requires_library

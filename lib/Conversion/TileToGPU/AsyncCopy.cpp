@@ -133,7 +133,7 @@ void KernelEmitter::placeRings() {
 
 bool KernelEmitter::copiesWithTensorMap(Value ring) {
   // The same box from every copy, of a kernel parameter's map, in a ring
-  // whose slots a TMA box can fill (at most 256 stored rows).
+  // whose slots TMA boxes can fill.
   BlockType block = cast<RingType>(ring.getType()).getBlock();
   std::optional<SmallVector<int64_t>> dims;
   for (Operation *user : ring.getUsers()) {
@@ -148,10 +148,7 @@ bool KernelEmitter::copiesWithTensorMap(Value ring) {
       return false;
     dims = copyDims;
   }
-  if (!dims || block.getRank() != 2)
-    return false;
-  int64_t storedRows = block.getShape()[(*dims)[0] == 1 ? 1 : 0];
-  return storedRows <= 256;
+  return dims && fitsTensorMapBox(block, *dims);
 }
 
 Value KernelEmitter::slotBarrier(Location loc, Value ring, Value slot) {
@@ -165,18 +162,9 @@ Value KernelEmitter::slotBarrier(Location loc, Value ring, Value slot) {
 LogicalResult KernelEmitter::emitTensorCopy(AsyncCopyOp op) {
   Location loc = op.getLoc();
   StagedMatrix matrix = ringSlot(op.getRing());
-  unsigned arg = cast<BlockArgument>(op.getTensorMap()).getArgNumber();
-  // The box is one column block of the slot: its stored rows, and as many
-  // elements of a row as one swizzle row holds (TMA's limit for swizzled
-  // boxes); a slot of wider rows takes one copy per column block.
-  TensorMapBox box{{matrix.storedRows(), matrix.elementsPerRow()},
-                   matrix.swizzleBytes,
-                   matrix.elementBytes};
-  auto [known, inserted] = tensorMapBoxes.try_emplace(arg, box);
-  if (!inserted && !(known->second == box))
-    return op.emitError()
-           << "tensor map parameter " << arg
-           << " is copied in boxes of two shapes; its loads need one box";
+  if (failed(noteTensorMapBox(
+          op, cast<BlockArgument>(op.getTensorMap()).getArgNumber(), matrix)))
+    return failure();
   // The map's coordinates, innermost first: the stored column, then row.
   Value row = getScalar(op.getMapCoords()[0]);
   Value column = getScalar(op.getMapCoords()[1]);
@@ -206,6 +194,69 @@ LogicalResult KernelEmitter::emitTensorCopy(AsyncCopyOp op) {
     createTensorCopy(builder, loc, destination, tensorMap, {blockColumn, row},
                      barrierAddress);
   }
+  return success();
+}
+
+LogicalResult KernelEmitter::noteTensorMapBox(Operation *op, unsigned arg,
+                                              const StagedMatrix &matrix) {
+  // The box is one column block of the matrix: its stored rows, and as many
+  // elements of a row as one swizzle row holds (TMA's limit for swizzled
+  // boxes); wider rows take one copy per column block.
+  TensorMapBox box{{matrix.storedRows(), matrix.elementsPerRow()},
+                   matrix.swizzleBytes,
+                   matrix.elementBytes};
+  auto [known, inserted] = tensorMapBoxes.try_emplace(arg, box);
+  if (!inserted && !(known->second == box))
+    return op->emitError() << "tensor map parameter " << arg
+                           << " is read or written in boxes of two shapes; "
+                              "TMA needs one box per map";
+  return success();
+}
+
+LogicalResult KernelEmitter::emitTensorStore(StoreOp op) {
+  Location loc = op.getLoc();
+  auto block = cast<BlockType>(op.getValue().getType());
+  StagedMatrix matrix = StagedMatrix::get(
+      block.getShape()[0], block.getShape()[1],
+      elementBytes(storageType(convertElementType(block.getElementType()))),
+      /*transposed=*/op.getMapDimsOrIdentity()[0] == 1);
+  if (failed(noteTensorMapBox(
+          op, cast<BlockArgument>(op.getTensorMap()).getArgNumber(), matrix)))
+    return failure();
+  // Every thread writes its registers where the box's rows are (the same
+  // swizzled form the rings have: a warp's 16-byte chunks spread over the
+  // banks), then hands them to the async proxy TMA reads through.
+  reserveShared(matrix.alignedBytes());
+  barrier(loc);
+  stageOperand(op.getValue(), matrix, 0);
+  createSideEffectAsm(builder, loc, "fence.proxy.async.shared::cta;");
+  gpu::BarrierOp::create(builder, loc);
+  Value row = getScalar(op.getMapCoords()[0]);
+  Value column = getScalar(op.getMapCoords()[1]);
+  Value tensorMap = getScalar(op.getTensorMap());
+  Value start = LLVM::PtrToIntOp::create(builder, loc, builder.getI32Type(),
+                                         sharedBase(loc));
+  Value isFirst = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq,
+                                        tid, constI32(loc, 0));
+  auto ifOp = scf::IfOp::create(builder, loc, TypeRange{}, isFirst, false);
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPointToStart(&ifOp.getThenRegion().front());
+  int64_t perRow = matrix.elementsPerRow();
+  for (int64_t column0 = 0; column0 < matrix.storedCols(); column0 += perRow) {
+    Value source = arith::AddIOp::create(
+        builder, loc, start,
+        constI32(loc, column0 / perRow * matrix.leadingBytes()));
+    createTensorStore(
+        builder, loc, tensorMap,
+        {arith::AddIOp::create(builder, loc, column, constI32(loc, column0)),
+         row},
+        source);
+  }
+  // The scratch space is free again once TMA has read it (the next use's
+  // barrier follows this thread's wait); the writes to global memory
+  // complete on their own.
+  createSideEffectAsm(builder, loc, "cp.async.bulk.commit_group;");
+  createSideEffectAsm(builder, loc, "cp.async.bulk.wait_group.read 0;");
   return success();
 }
 

@@ -143,12 +143,14 @@ MemoryHints memoryHints(std::optional<StringRef> cache,
 
 class KernelEmitter {
 public:
-  /// `fpFusion`: whether float multiplies and adds may fuse into fmas.
+  /// `fpFusion`: whether float multiplies and adds may fuse into fmas;
+  /// `chip` the target.
   KernelEmitter(func::FuncOp kernel, gpu::GPUFuncOp gpuFunc, int64_t numWarps,
-                AxisInfoAnalysis &axisInfo, bool fpFusion)
+                AxisInfoAnalysis &axisInfo, bool fpFusion, StringRef chip)
       : kernel(kernel), gpuFunc(gpuFunc), numWarps(numWarps),
-        threads(numWarps * kWarpSize), fpFusion(fpFusion), axisInfo(axisInfo),
-        builder(kernel.getContext()), entryBuilder(kernel.getContext()) {}
+        threads(numWarps * kWarpSize), fpFusion(fpFusion), chip(chip),
+        axisInfo(axisInfo), builder(kernel.getContext()),
+        entryBuilder(kernel.getContext()) {}
 
   LogicalResult emit();
   /// The rings, the scratch space, then the TMA rings' barriers.
@@ -452,6 +454,14 @@ private:
   /// slot's column blocks, completing on the slot's barrier.
   LogicalResult emitTensorCopy(AsyncCopyOp op);
   LogicalResult emitRingWait(RingWaitOp op);
+  /// `tile.store ... tensor_map` on a chip with TMA: the block staged in
+  /// scratch space as its box's column blocks, which thread 0 writes with
+  /// `cp.async.bulk.tensor` (waiting until they are read).
+  LogicalResult emitTensorStore(StoreOp op);
+  /// Records that the map of kernel parameter `arg` is read or written in
+  /// boxes of `matrix`'s column blocks; two shapes for one map are an error.
+  LogicalResult noteTensorMapBox(Operation *op, unsigned arg,
+                                 const StagedMatrix &matrix);
   /// Whether `ring`'s copies are TMA copies: every copy into it names a box
   /// of a kernel parameter's tensor map that a TMA box can hold.
   bool copiesWithTensorMap(Value ring);
@@ -533,6 +543,7 @@ private:
   gpu::GPUFuncOp gpuFunc;
   int64_t numWarps, threads;
   bool fpFusion;
+  StringRef chip;
   AxisInfoAnalysis &axisInfo;
   OpBuilder builder;
   /// Inserts at the kernel's entry, after the thread id: per-thread values

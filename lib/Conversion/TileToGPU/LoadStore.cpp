@@ -385,6 +385,10 @@ LogicalResult KernelEmitter::emitLoad(LoadOp op) {
 LogicalResult KernelEmitter::emitStore(StoreOp op) {
   if (op.getSem())
     return emitAtomicStore(op);
+  auto map = dyn_cast_or_null<BlockArgument>(op.getTensorMap());
+  if (writesWithTensorMap(op, chip) && map &&
+      map.getOwner() == &kernel.getBody().front())
+    return emitTensorStore(op);
   Location loc = op.getLoc();
   Type valueType = op.getValue().getType();
   Type pointee = convertElementType(getElementTypeOrSelf(valueType));

@@ -188,6 +188,27 @@ void mlir::tile::lowering::createTensorCopy(OpBuilder &builder, Location loc,
             /*hasSideEffects=*/true);
 }
 
+void mlir::tile::lowering::createTensorStore(OpBuilder &builder, Location loc,
+                                             Value tensorMap,
+                                             ArrayRef<Value> coords,
+                                             Value sharedAddress) {
+  std::string text, constraints = "l";
+  llvm::raw_string_ostream asmText(text);
+  asmText << "cp.async.bulk.tensor." << coords.size()
+          << "d.global.shared::cta.bulk_group [$0, {";
+  SmallVector<Value> operands{tensorMap};
+  for (auto [i, coord] : llvm::enumerate(coords)) {
+    asmText << (i ? ", " : "") << "$" << operands.size();
+    operands.push_back(coord);
+    constraints += ",r";
+  }
+  asmText << "}], [$" << operands.size() << "];";
+  operands.push_back(sharedAddress);
+  constraints += ",r";
+  createAsm(builder, loc, Type(), operands, text, constraints,
+            /*hasSideEffects=*/true);
+}
+
 Value mlir::tile::lowering::createAtomic(OpBuilder &builder, Location loc,
                                          StringRef instruction, Value ptr,
                                          Value pred, ArrayRef<Value> operands,

@@ -95,6 +95,12 @@ void createBarrierWait(OpBuilder &builder, Location loc, Value barrier,
 void createTensorCopy(OpBuilder &builder, Location loc, Value sharedAddress,
                       Value tensorMap, ArrayRef<Value> coords, Value barrier);
 
+/// A TMA store (`cp.async.bulk.tensor`, bulk group completion) of the box
+/// at shared address `sharedAddress` (i32) to the tensor map's tensor at
+/// `coords` (i32, innermost first).
+void createTensorStore(OpBuilder &builder, Location loc, Value tensorMap,
+                       ArrayRef<Value> coords, Value sharedAddress);
+
 /// What one wgmma multiplies: an m64 x `n` x `k` tile of A and B elements of
 /// the PTX types `aType` and `bType` (f16 and bf16: k = 16; e4m3, e5m2 and
 /// s8: k = 32; tf32, f32 bits: k = 8), into f32 accumulators (s8: s32 ones).

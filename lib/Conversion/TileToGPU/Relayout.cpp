@@ -210,7 +210,7 @@ SmallVector<Value> KernelEmitter::exchangeThroughShared(
   // are vectors: the staging is the row-major order of a permuted block.
   LinearLayout::Run srcRun = src.linear.getContiguousRun();
   LinearLayout::Run dstRun = dst.linear.getContiguousRun();
-  unsigned fastest = srcRun.length > 1                ? srcRun.dim
+  unsigned fastest = srcRun.length > 1               ? srcRun.dim
                      : identity && dstRun.length > 1 ? dstRun.dim
                                                      : rank - 1;
   SmallVector<int32_t> order;

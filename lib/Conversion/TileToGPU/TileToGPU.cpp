@@ -99,7 +99,8 @@ struct ConvertTileToGPUPass
       gpuFunc.setKnownBlockSizeAttr(
           builder.getDenseI32ArrayAttr({threads, 1, 1}));
       AxisInfoAnalysis axisInfo(kernel);
-      KernelEmitter emitter(kernel, gpuFunc, numWarps, axisInfo, fpFusion);
+      KernelEmitter emitter(kernel, gpuFunc, numWarps, axisInfo, fpFusion,
+                            chip);
       if (failed(emitter.emit()))
         return signalPassFailure();
       int64_t shared = emitter.getSharedBytes();

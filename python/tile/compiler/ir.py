@@ -473,24 +473,33 @@ class Builder:
             _require(mask is not None and other.type == result_type,
                      f"`other` must be {result_type} and needs a mask, got {other.type}")
             text += f" other {other}"
-        if box is not None:
-            tensor_map, coords = box
-            _require(tensor_map.type == T.tensor_map and isinstance(ptr.type, block_type)
-                     and len(coords) == len(ptr.type.shape)
-                     and all(c.type == T.int32 for c in coords),
-                     "a tensor map box takes a block and one i32 coordinate per dimension")
-            text += f" tensor_map {tensor_map}[{', '.join(str(c) for c in coords)}]"
+        text += self._box(ptr, box)
         text += self._hints(cache, evict, volatile, LOAD_CACHE_OPERATORS, sem, scope)
         return self._op(f"tile.load {ptr}{text} : {ptr.type.to_ir()}", result_type)
+
+    @staticmethod
+    def _box(ptr: Value, box: tuple[Value, Sequence[Value]] | None) -> str:
+        """A load's or store's `tensor_map %map[coords]` (see tile.load)."""
+        if box is None:
+            return ""
+        tensor_map, coords = box
+        _require(tensor_map.type == T.tensor_map and isinstance(ptr.type, block_type)
+                 and len(coords) == len(ptr.type.shape)
+                 and all(c.type == T.int32 for c in coords),
+                 "a tensor map box takes a block and one i32 coordinate per dimension")
+        return f" tensor_map {tensor_map}[{', '.join(str(c) for c in coords)}]"
 
     def store(self, ptr: Value, value: Value, mask: Value | None = None,
               cache: str | None = None, evict: str | None = None,
               volatile: bool = False, sem: str | None = None,
-              scope: str | None = None) -> None:
+              scope: str | None = None,
+              box: tuple[Value, Sequence[Value]] | None = None) -> None:
+        """`box`: as in `load`, the block is that box of the map's tensor."""
         _require(_element(ptr.type).is_ptr(), f"tile.store needs pointers, got {ptr.type}")
         expected = _like(ptr.type, _element(ptr.type).element_ty)  # type: ignore[attr-defined]
         _require(value.type == expected, f"the stored value must be {expected}, got {value.type}")
         text = self._check_mask(ptr, mask)
+        text += self._box(ptr, box)
         text += self._hints(cache, evict, volatile, STORE_CACHE_OPERATORS, sem, scope)
         self._void(f"tile.store {ptr}, {value}{text} : {ptr.type.to_ir()}")
 

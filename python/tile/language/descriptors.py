@@ -133,23 +133,51 @@ def _sum_of(a, b):
 # Builtins that work compiled and interpreted
 # ----------------------------------------------------------------------------
 
+def _names_boxes(builder: Any, desc: tensor_descriptor) -> bool:
+    """Whether a compiled access of `desc` names its box of the descriptor's
+    TMA map (a host descriptor's, with tile.knobs.compilation.tma)."""
+    return builder is not None and builder.tma and desc.tensor_map is not None \
+        and not desc.dtype.is_bool()
+
+
+def _box_parts(to_value: ToValue, builder: Any, desc: tensor_descriptor,
+               offsets: tuple[Any, ...], check: tuple[bool, ...]) -> tuple[Any, Any, Any]:
+    """The block's pointers and mask (None: all inside), of one shape, and
+    the box: the map and the offsets as i32 coordinates."""
+    from . import semantic as S
+    ptrs, mask = _inline(_block_addresses, [desc.base, desc.shape, desc.strides, offsets,
+                                            desc.block_shape, _unit_strides(desc.strides),
+                                            check], builder)
+    if mask is not None:
+        ptrs, mask = S.broadcast_together(builder, ptrs, mask)
+    coords = [S.cast(builder, to_value(o), tl.int32).handle for o in offsets]
+    return ptrs, mask, (desc.tensor_map.handle, coords)
+
+
 def _load_box(to_value: ToValue, builder: Any, desc: tensor_descriptor,
               offsets: tuple[Any, ...], check: tuple[bool, ...]) -> tensor:
     """A compiled load of the block at `offsets` that names its box of the
     descriptor's TMA map: the same masked load of the block's pointers (zero
     outside the shape), which the compiler may perform with TMA."""
     from . import semantic as S
-    ptrs, mask = _inline(_block_addresses, [desc.base, desc.shape, desc.strides, offsets,
-                                            desc.block_shape, _unit_strides(desc.strides),
-                                            check], builder)
+    ptrs, mask, box = _box_parts(to_value, builder, desc, offsets, check)
     other = None
     if mask is not None:
-        ptrs, mask = S.broadcast_together(builder, ptrs, mask)
         other = S.broadcast_to(builder, S.to_tensor_of(builder, 0, desc.dtype), ptrs.shape)
-    coords = [S.cast(builder, to_value(o), tl.int32).handle for o in offsets]
     return tensor(builder.load(ptrs.handle, mask.handle if mask is not None else None,
-                               other.handle if other is not None else None,
-                               box=(desc.tensor_map.handle, coords)))
+                               other.handle if other is not None else None, box=box))
+
+
+def _store_box(to_value: ToValue, builder: Any, desc: tensor_descriptor,
+               offsets: tuple[Any, ...], value: tensor, check: tuple[bool, ...]) -> None:
+    """A compiled store of `value` at `offsets` that names its box of the
+    descriptor's TMA map: the same masked store (nothing outside the shape),
+    which the compiler may perform with TMA."""
+    from . import semantic as S
+    ptrs, mask, box = _box_parts(to_value, builder, desc, offsets, check)
+    value = S.cast(builder, value, desc.dtype)
+    builder.store(ptrs.handle, value.handle, mask.handle if mask is not None else None,
+                  box=box)
 
 
 def _to_value_for(builder: Any) -> ToValue:
@@ -290,8 +318,7 @@ class tensor_descriptor(NamedTuple):
         offsets = _integers(to_value, offsets, len(self.block_shape), "desc.load's offsets")
         check = _needs_check((True,) * len(self.block_shape), self.shape, offsets,
                              self.block_shape)
-        if builder is not None and builder.tma and self.tensor_map is not None \
-                and self.padding == "zero" and not self.dtype.is_bool():
+        if _names_boxes(builder, self) and self.padding == "zero":
             return _load_box(to_value, builder, self, offsets, check)
         return _inline(_load_block, [self.base, self.shape, self.strides, offsets,
                                      self.block_shape, _unit_strides(self.strides), check,
@@ -308,6 +335,8 @@ class tensor_descriptor(NamedTuple):
                             f"descriptor's block shape {list(self.block_shape)}")
         check = _needs_check((True,) * len(self.block_shape), self.shape, offsets,
                              self.block_shape)
+        if _names_boxes(builder, self):
+            return _store_box(to_value, builder, self, offsets, value, check)
         _inline(_store_block, [self.base, self.shape, self.strides, offsets, value,
                                self.block_shape, _unit_strides(self.strides), check], builder)
 

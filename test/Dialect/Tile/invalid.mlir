@@ -550,7 +550,7 @@ func.func @load_mask_use(%p: !tile.block<4x!tile.ptr<f32>>, %m: !tile.block<8xi1
 
 func.func @store_value_type(%p: !tile.block<4x!tile.ptr<f32>>, %v: !tile.block<4xf16>) {
   // expected-error @+1 {{'tile.store' op failed to verify that value holds the pointees}}
-  "tile.store"(%p, %v) : (!tile.block<4x!tile.ptr<f32>>, !tile.block<4xf16>) -> ()
+  "tile.store"(%p, %v) <{operandSegmentSizes = array<i32: 1, 1, 0, 0, 0>}> : (!tile.block<4x!tile.ptr<f32>>, !tile.block<4xf16>) -> ()
   return
 }
 
@@ -558,7 +558,7 @@ func.func @store_value_type(%p: !tile.block<4x!tile.ptr<f32>>, %v: !tile.block<4
 
 func.func @store_value_shape(%p: !tile.block<4x!tile.ptr<f32>>, %v: !tile.block<2x2xf32>) {
   // expected-error @+1 {{'tile.store' op failed to verify that value holds the pointees}}
-  "tile.store"(%p, %v) : (!tile.block<4x!tile.ptr<f32>>, !tile.block<2x2xf32>) -> ()
+  "tile.store"(%p, %v) <{operandSegmentSizes = array<i32: 1, 1, 0, 0, 0>}> : (!tile.block<4x!tile.ptr<f32>>, !tile.block<2x2xf32>) -> ()
   return
 }
 
@@ -566,7 +566,7 @@ func.func @store_value_shape(%p: !tile.block<4x!tile.ptr<f32>>, %v: !tile.block<
 
 func.func @store_mask_shape(%p: !tile.block<4x!tile.ptr<f32>>, %v: !tile.block<4xf32>, %m: !tile.block<2xi1>) {
   // expected-error @+1 {{'tile.store' op failed to verify that mask has the pointers' shape}}
-  "tile.store"(%p, %v, %m) : (!tile.block<4x!tile.ptr<f32>>, !tile.block<4xf32>, !tile.block<2xi1>) -> ()
+  "tile.store"(%p, %v, %m) <{operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>}> : (!tile.block<4x!tile.ptr<f32>>, !tile.block<4xf32>, !tile.block<2xi1>) -> ()
   return
 }
 
@@ -574,7 +574,7 @@ func.func @store_mask_shape(%p: !tile.block<4x!tile.ptr<f32>>, %v: !tile.block<4
 
 func.func @store_scalar_block_mask(%p: !tile.ptr<f32>, %v: f32, %m: !tile.block<1xi1>) {
   // expected-error @+1 {{'tile.store' op failed to verify that mask has the pointers' shape}}
-  "tile.store"(%p, %v, %m) : (!tile.ptr<f32>, f32, !tile.block<1xi1>) -> ()
+  "tile.store"(%p, %v, %m) <{operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>}> : (!tile.ptr<f32>, f32, !tile.block<1xi1>) -> ()
   return
 }
 
@@ -1453,6 +1453,22 @@ func.func @tensor_map_scalar(%map: !tile.tensor_map, %p: !tile.ptr<f16>, %i: i32
 func.func @tensor_map_volatile(%map: !tile.tensor_map, %p: !tile.block<64x!tile.ptr<f16>>, %i: i32) {
   // expected-error @+1 {{'tile.load' op reads a tensor map's box with TMA, which is neither atomic nor volatile}}
   %0 = tile.load %p tensor_map %map[%i] {is_volatile} : !tile.block<64x!tile.ptr<f16>>
+  return
+}
+
+// -----
+
+func.func @tensor_map_store_volatile(%map: !tile.tensor_map, %p: !tile.block<64x!tile.ptr<f16>>, %v: !tile.block<64xf16>, %i: i32) {
+  // expected-error @+1 {{'tile.store' op writes a tensor map's box with TMA, which is neither atomic nor volatile}}
+  tile.store %p, %v tensor_map %map[%i] {is_volatile} : !tile.block<64x!tile.ptr<f16>>
+  return
+}
+
+// -----
+
+func.func @tensor_map_store_coordinates(%map: !tile.tensor_map, %p: !tile.block<64x32x!tile.ptr<f16>>, %v: !tile.block<64x32xf16>, %i: i32) {
+  // expected-error @+1 {{'tile.store' op has 1 tensor map coordinates for a rank-2 block (one per dimension)}}
+  tile.store %p, %v tensor_map %map[%i] : !tile.block<64x32x!tile.ptr<f16>>
   return
 }
 

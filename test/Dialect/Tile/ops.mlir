@@ -594,7 +594,7 @@ func.func @cast(%f: !tile.block<128xf32>, %i8: !tile.block<128xi8>,
   %v = "tile.load"(%xa) <{operandSegmentSizes = array<i32: 1, 0, 0, 0, 0>}> : (!tile.block<16x32x!tile.ptr<f32>>) -> !tile.block<16x32xf32>
   %op = "tile.splat"(%out) : (!tile.ptr<f32>) -> !tile.block<16x32x!tile.ptr<f32>>
   %oa = "tile.addptr"(%op, %off) : (!tile.block<16x32x!tile.ptr<f32>>, !tile.block<16x32xi32>) -> !tile.block<16x32x!tile.ptr<f32>>
-  "tile.store"(%oa, %v) : (!tile.block<16x32x!tile.ptr<f32>>, !tile.block<16x32xf32>) -> ()
+  "tile.store"(%oa, %v) <{operandSegmentSizes = array<i32: 1, 1, 0, 0, 0>}> : (!tile.block<16x32x!tile.ptr<f32>>, !tile.block<16x32xf32>) -> ()
   "func.return"() : () -> ()
 }) : () -> ()
 
@@ -613,7 +613,7 @@ func.func @cast(%f: !tile.block<128xf32>, %i8: !tile.block<128xi8>,
 ^bb0(%p: !tile.block<8x!tile.ptr<f16>>, %m: !tile.block<8xi1>, %o: !tile.block<8xf16>, %i: !tile.block<8xi32>):
   %0 = "tile.load"(%p, %m, %o) <{operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>}> : (!tile.block<8x!tile.ptr<f16>>, !tile.block<8xi1>, !tile.block<8xf16>) -> !tile.block<8xf16>
   %1 = "tile.load"(%p, %m) <{operandSegmentSizes = array<i32: 1, 1, 0, 0, 0>}> : (!tile.block<8x!tile.ptr<f16>>, !tile.block<8xi1>) -> !tile.block<8xf16>
-  "tile.store"(%p, %1, %m) : (!tile.block<8x!tile.ptr<f16>>, !tile.block<8xf16>, !tile.block<8xi1>) -> ()
+  "tile.store"(%p, %1, %m) <{operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>}> : (!tile.block<8x!tile.ptr<f16>>, !tile.block<8xf16>, !tile.block<8xi1>) -> ()
   %2 = "tile.reduce"(%0) <{axis = 0 : i32, kind = #tile<combine custom>}> ({
   ^bb0(%a: f16, %b: f16):
     %mx = "arith.maximumf"(%a, %b) <{fastmath = #arith.fastmath<none>}> : (f16, f16) -> f16
@@ -763,6 +763,7 @@ func.func @rings(%pa: !tile.block<128x64x!tile.ptr<f16>>, %m: !tile.block<128x64
 // CHECK: tile.load %{{.*}} tensor_map %{{.*}}[%{{.*}}, %{{.*}}] {map_dims = array<i64: 1, 0>} : !tile.block<32x64x!tile.ptr<f16>>
 // CHECK: tile.async_copy %{{.*}}, %[[R:.*]][%{{.*}}] tensor_map %{{.*}}[%{{.*}}, %{{.*}}] : !tile.block<64x32x!tile.ptr<f16>>, !tile.ring<2, !tile.block<64x32xf16>>
 // CHECK: tile.ring_wait %[[R]][%{{.*}}], %{{.*}} : !tile.ring<2, !tile.block<64x32xf16>>
+// CHECK: tile.store %{{.*}}, %{{.*}} mask %{{.*}} tensor_map %{{.*}}[%{{.*}}, %{{.*}}] : !tile.block<64x32x!tile.ptr<f16>>
 func.func @tensor_map_boxes(%map: !tile.tensor_map, %p: !tile.block<64x32x!tile.ptr<f16>>,
                             %pt: !tile.block<32x64x!tile.ptr<f16>>, %m: !tile.block<64x32xi1>,
                             %z: !tile.block<64x32xf16>, %row: i32, %col: i32, %slot: i32) {
@@ -771,6 +772,7 @@ func.func @tensor_map_boxes(%map: !tile.tensor_map, %p: !tile.block<64x32x!tile.
   %r = tile.ring_alloc : !tile.ring<2, !tile.block<64x32xf16>>
   tile.async_copy %p, %r[%slot] tensor_map %map[%row, %col] : !tile.block<64x32x!tile.ptr<f16>>, !tile.ring<2, !tile.block<64x32xf16>>
   tile.ring_wait %r[%slot], %row : !tile.ring<2, !tile.block<64x32xf16>>
+  tile.store %p, %a mask %m tensor_map %map[%row, %col] : !tile.block<64x32x!tile.ptr<f16>>
   return
 }
 

@@ -31,6 +31,10 @@ std::optional<int64_t> mlir::tile::getMaxSharedBytes(llvm::StringRef chip) {
   return std::nullopt;
 }
 
+bool mlir::tile::hasTensorMemoryAccelerator(llvm::StringRef chip) {
+  return chip == "sm_90a";
+}
+
 std::optional<std::string> mlir::tile::checkChip(llvm::StringRef chip) {
   if (lookupChip(chip))
     return std::nullopt;

@@ -1,6 +1,7 @@
 //===- TileOps.cpp - tile dialect operations ------------------------------===//
 
 #include "tile/Dialect/Tile/IR/TileOps.h"
+#include "tile/Dialect/Tile/IR/Chips.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
@@ -645,6 +646,10 @@ SmallVector<int64_t> LoadOp::getMapDimsOrIdentity() {
   return dimsOrIdentity(getMapDims(), getMapCoords().size());
 }
 
+SmallVector<int64_t> StoreOp::getMapDimsOrIdentity() {
+  return dimsOrIdentity(getMapDims(), getMapCoords().size());
+}
+
 SmallVector<int64_t> AsyncCopyOp::getMapDimsOrIdentity() {
   return dimsOrIdentity(getMapDims(), getMapCoords().size());
 }
@@ -668,6 +673,12 @@ LogicalResult StoreOp::verify() {
   if (failed(verifyMemoryOrder(*this, getSem(), getScope(),
                                getCache() || getEvict() || getIsVolatile(),
                                MemSemantic::release)))
+    return failure();
+  if (getTensorMap() && (getSem() || getIsVolatile()))
+    return emitOpError() << "writes a tensor map's box with TMA, which is "
+                            "neither atomic nor volatile";
+  if (failed(verifyTensorMapBox(*this, getPtr().getType(), getTensorMap(),
+                                getMapCoords(), getMapDims())))
     return failure();
   return verifyMemoryHints(*this, getCache(), getEvict(), getIsVolatile(),
                            {"wb", "cg", "cs", "wt"});
@@ -1106,6 +1117,27 @@ bool mlir::tile::isWarpGroupRegisterOperand(BlockType a, MmaLayoutAttr acc) {
          acc.getWarpsPerCTA()[1] == 1 && layout.getInstrN() % 16 == 0 &&
          k % layout.getInstrN() == 0 &&
          a.getElementType().getIntOrFloatBitWidth() == 16;
+}
+
+bool mlir::tile::fitsTensorMapBox(BlockType block, ArrayRef<int64_t> mapDims) {
+  Type element = block.getElementType();
+  if (block.getRank() != 2 || mapDims.size() != 2 || element.isInteger(1) ||
+      !element.isIntOrFloat() || element.getIntOrFloatBitWidth() % 8 != 0 ||
+      element.getIntOrFloatBitWidth() > 64)
+    return false;
+  // The block dimension along the map's outer one: the box's rows.
+  unsigned outer = mapDims[0] == 0 ? 0 : 1;
+  int64_t rows = block.getShape()[outer];
+  int64_t rowBytes =
+      block.getShape()[1 - outer] * element.getIntOrFloatBitWidth() / 8;
+  return rows <= 256 && (rowBytes == 32 || rowBytes == 64 ||
+                         (rowBytes >= 128 && rowBytes % 128 == 0));
+}
+
+bool mlir::tile::writesWithTensorMap(StoreOp store, StringRef chip) {
+  auto block = dyn_cast<BlockType>(store.getValue().getType());
+  return store.getTensorMap() && block && hasTensorMemoryAccelerator(chip) &&
+         fitsTensorMapBox(block, store.getMapDimsOrIdentity());
 }
 
 BlockType WarpGroupDotOp::getABlock() {

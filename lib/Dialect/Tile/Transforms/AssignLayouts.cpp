@@ -219,7 +219,9 @@ void LayoutAssigner::demandBlock(Block &block) {
 
 void LayoutAssigner::demandOp(Operation *op) {
   if (auto store = dyn_cast<StoreOp>(op)) {
-    if (isBlock(store.getPtr()))
+    // A TMA store stages its value in shared memory from whatever layout it
+    // has: it asks for none.
+    if (isBlock(store.getPtr()) && !writesWithTensorMap(store, chip))
       setDemand(store.getValue(),
                 getCoalescedLayout(*axisInfo, store.getPtr(), store.getMask(),
                                    numWarps));
@@ -481,6 +483,12 @@ void LayoutAssigner::assignOp(Operation *op) {
   if (auto store = dyn_cast<StoreOp>(op)) {
     if (!isBlock(store.getValue()))
       return;
+    if (writesWithTensorMap(store, chip)) {
+      if (Attribute own = layoutOf(store.getValue()))
+        for (OpOperand &operand : op->getOpOperands())
+          want(operand, own);
+      return;
+    }
     Attribute layout = getCoalescedLayout(*axisInfo, store.getPtr(),
                                           store.getMask(), numWarps);
     if (Attribute own = layoutOf(store.getValue()))

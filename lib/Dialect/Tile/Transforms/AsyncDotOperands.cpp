@@ -199,7 +199,8 @@ Value constI32(OpBuilder &builder, Location loc, int64_t value) {
 /// reads K-major only.
 bool copiesWithTensorMap(LoadOp load, unsigned operand) {
   auto type = cast<BlockType>(load.getType());
-  if (!load.getTensorMap() || type.getRank() != 2)
+  if (!load.getTensorMap() ||
+      !fitsTensorMapBox(type, load.getMapDimsOrIdentity()))
     return false;
   if (type.getElementType().getIntOrFloatBitWidth() == 16)
     return true;

@@ -60,6 +60,11 @@ const ChipInfo *lookupChip(llvm::StringRef chip);
 /// sm_90a), or nothing for a chip that is not supported.
 std::optional<int64_t> getMaxSharedBytes(llvm::StringRef chip);
 
+/// Whether tile emits TMA (`cp.async.bulk.tensor`, `mbarrier` transaction
+/// counts) for `chip`: sm_90a, the chip the JIT compiles for on Hopper. The
+/// PTX LLVM writes for sm_90 is ISA 7.8, which lacks them.
+bool hasTensorMemoryAccelerator(llvm::StringRef chip);
+
 /// The message for a chip that is not supported (naming the supported
 /// ones), or nothing for a supported chip.
 std::optional<std::string> checkChip(llvm::StringRef chip);

@@ -79,6 +79,14 @@ LinearLayout getLinearLayout(BlockType type);
 /// dividing K), whose registers are then A's fragments.
 bool isWarpGroupRegisterOperand(BlockType a, MmaLayoutAttr acc);
 
+/// Whether TMA can copy `block` (a load's or store's, whose dimension `i`
+/// runs along the tensor map's dimension `mapDims[i]`) in the boxes the
+/// lowering uses, the column blocks of its StagedMatrix: rank 2, elements of
+/// 1 to 8 whole bytes, at most 256 rows along the map's outer dimension (a
+/// box's limit), rows of whole column blocks (32 or 64 bytes, or a multiple
+/// of 128).
+bool fitsTensorMapBox(BlockType block, ArrayRef<int64_t> mapDims);
+
 /// The identity of a reduction or scan of kind `kind` over scalars of type
 /// `element`: 0 for sum (-0.0 for floats), the lowest (highest) value for
 /// max (min) and umax (umin), NaN for maxnum/minnum (so a line of NaNs still

@@ -30,4 +30,12 @@ public:
 #define GET_OP_CLASSES
 #include "tile/Dialect/Tile/IR/TileOps.h.inc"
 
+namespace mlir::tile {
+/// Whether `store` writes its block with TMA on `chip`: it names a box of a
+/// tensor map that fitsTensorMapBox, and the chip has TMA. The layout pass
+/// then leaves its value's layout as it is (the lowering stages it in
+/// shared memory).
+bool writesWithTensorMap(StoreOp store, llvm::StringRef chip);
+} // namespace mlir::tile
+
 #endif // TILE_DIALECT_TILE_IR_TILEOPS_H

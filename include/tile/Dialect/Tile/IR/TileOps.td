@@ -348,6 +348,7 @@ def Tile_LoadOp : Tile_Op<"load", [
 }
 
 def Tile_StoreOp : Tile_Op<"store", [
+    AttrSizedOperandSegments,
     TypesMatchWith<"value holds the pointees", "ptr", "value",
                    "::mlir::tile::getLoadedType($_self)">,
     OptionalTypesMatchWith<"mask has the pointers' shape", "ptr", "mask",
@@ -366,17 +367,34 @@ def Tile_StoreOp : Tile_Op<"store", [
     tile.store %ptrs, %x {evict = "evict_first"} : !tile.block<128x!tile.ptr<f32>>
     tile.store %flag, %one {sem = #tile<sem release>, scope = #tile<scope gpu>} : !tile.ptr<i32>
     ```
+
+    With `tensor_map %map[coords]`, as in `tile.load`, the store says which
+    box of a tensor it writes (the mask false exactly outside the tensor);
+    the lowering may then write the block with TMA (staged in shared memory,
+    `cp.async.bulk.tensor` to global) on sm_90.
+
+    ```mlir
+    tile.store %ptrs, %o mask %inside tensor_map %map[%row, %c0]
+        : !tile.block<128x64x!tile.ptr<f16>>
+    ```
   }];
   let arguments = (ins Tile_PtrLike:$ptr, AnyType:$value, Optional<Tile_MaskLike>:$mask,
+                       Optional<Tile_TensorMapType>:$tensor_map,
+                       Variadic<I32>:$map_coords,
+                       OptionalAttr<DenseI64ArrayAttr>:$map_dims,
                        OptionalAttr<StrAttr>:$cache, OptionalAttr<StrAttr>:$evict,
                        UnitAttr:$is_volatile, OptionalAttr<Tile_MemSemanticAttr>:$sem,
                        OptionalAttr<Tile_MemScopeAttr>:$scope);
   let assemblyFormat = [{
-    $ptr `,` $value custom<KeywordOperand>($mask, "\"mask\"") attr-dict
-    `:` type($ptr)
+    $ptr `,` $value custom<KeywordOperand>($mask, "\"mask\"")
+    (`tensor_map` $tensor_map^ `[` $map_coords `]`)? attr-dict `:` type($ptr)
   }];
   let hasCanonicalizer = 1;
   let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// For each block dimension, the tensor map's dimension it runs along.
+    SmallVector<int64_t> getMapDimsOrIdentity();
+  }];
 }
 
 def Tile_AtomicRMWOp : Tile_Op<"atomic_rmw", [

@@ -3,6 +3,7 @@
 // RUN: %if ptxas %{ rm -rf %t && mkdir -p %t %}
 // RUN: %if ptxas %{ tile-translate --tile-to-cubin --chip=sm_90a --num-warps=4 --num-stages=3 %s -o %t/tma.cubin %}
 // RUN: %if ptxas %{ FileCheck %s --check-prefix=FACTS < %t/tma.json %}
+// RUN: tile-translate --tile-to-ptx --chip=sm_90 --num-warps=4 --num-stages=3 %s | FileCheck %s --check-prefix=SM90
 
 // Loads that name their box of a tensor map (a host tensor descriptor's:
 // python/tile/language/descriptors.py) reach wgmma through rings filled by
@@ -108,5 +109,61 @@ func.func @tma_loop(%amap: !tile.tensor_map loc("a_map"), %bmap: !tile.tensor_ma
   %cb = tile.splat %c : !tile.ptr<f32> -> !tile.block<64x128x!tile.ptr<f32>>
   %cp = tile.addptr %cb, %ic : !tile.block<64x128x!tile.ptr<f32>>, !tile.block<64x128xi32>
   tile.store %cp, %acc : !tile.block<64x128x!tile.ptr<f32>>
+  return
+}
+
+// A store that names its box: on sm_90a the block (here the accumulator
+// layout of a dot, which the layout pass leaves as it is) is staged in
+// scratch space as its box's 128-byte column blocks, handed to the async
+// proxy, and thread 0 writes them with TMA, waiting until they are read
+// before the scratch space is used again. TMA clips what lies outside the
+// tensor, as the mask does.
+// PTX-LABEL: .entry tma_store(
+// PTX-NOT: st.global
+// PTX: wgmma.wait_group.sync.aligned 0;
+// PTX: st.shared.b32
+// PTX: fence.proxy.async.shared::cta;
+// PTX: bar.sync 0;
+// PTX: cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%rd{{[0-9]+}}, {%r{{[0-9]+}}, %r{{[0-9]+}}}], [%r{{[0-9]+}}];
+// PTX: cp.async.bulk.tensor.2d.global.shared::cta.bulk_group
+// PTX: cp.async.bulk.commit_group;
+// PTX: cp.async.bulk.wait_group.read 0;
+// PTX-NOT: st.global
+// FACTS: "name": "tma_store",
+// FACTS: "box": [
+// FACTS-NEXT: 64,
+// FACTS-NEXT: 64
+// FACTS-NEXT: ],
+// FACTS-NEXT: "element_bytes": 2,
+// FACTS-NEXT: "name": "o_map",
+// FACTS-NEXT: "swizzle": 128,
+// Without TMA (sm_90's PTX ISA lacks it) the same store is st.global.
+// SM90-LABEL: .entry tma_store(
+// SM90-NOT: cp.async.bulk
+// SM90: st.global
+func.func @tma_store(%omap: !tile.tensor_map loc("o_map"),
+                     %o: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %m: i32, %row: i32) {
+  %ra = tile.arange 0, 64 : !tile.block<64xi32>
+  %rb = tile.arange 0, 128 : !tile.block<128xi32>
+  %r0 = tile.expand_dims %ra {axis = 1 : i32} : !tile.block<64xi32> -> !tile.block<64x1xi32>
+  %rowsb = tile.broadcast %r0 : !tile.block<64x1xi32> -> !tile.block<64x128xi32>
+  %rowv = tile.splat %row : i32 -> !tile.block<64x128xi32>
+  %rows = tile.addi %rowsb, %rowv : !tile.block<64x128xi32>
+  %c0 = tile.expand_dims %rb {axis = 0 : i32} : !tile.block<128xi32> -> !tile.block<1x128xi32>
+  %cols = tile.broadcast %c0 : !tile.block<1x128xi32> -> !tile.block<64x128xi32>
+  %c128 = tile.constant dense<128> : !tile.block<64x128xi32>
+  %off = tile.muli %rows, %c128 : !tile.block<64x128xi32>
+  %idx = tile.addi %off, %cols : !tile.block<64x128xi32>
+  %base = tile.splat %o : !tile.ptr<f16> -> !tile.block<64x128x!tile.ptr<f16>>
+  %ptrs = tile.addptr %base, %idx : !tile.block<64x128x!tile.ptr<f16>>, !tile.block<64x128xi32>
+  %mv = tile.splat %m : i32 -> !tile.block<64x128xi32>
+  %inside = tile.cmpi slt, %rows, %mv : !tile.block<64x128xi32>
+  %a = tile.constant dense<1.0> : !tile.block<64x32xf16>
+  %b = tile.constant dense<1.0> : !tile.block<32x128xf16>
+  %zero = tile.constant dense<0.0> : !tile.block<64x128xf32>
+  %acc = tile.dot %a, %b, %zero : !tile.block<64x32xf16>, !tile.block<32x128xf16> -> !tile.block<64x128xf32>
+  %v = tile.cast %acc : !tile.block<64x128xf32> to !tile.block<64x128xf16>
+  %c0i = arith.constant 0 : i32
+  tile.store %ptrs, %v mask %inside tensor_map %omap[%row, %c0i] : !tile.block<64x128x!tile.ptr<f16>>
   return
 }
