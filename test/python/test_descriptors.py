@@ -333,6 +333,50 @@ def test_descriptor_stores_with_tma() -> None:
         assert "cp.async.bulk" not in ptx[chip] and "st.global.v4" in ptx[chip]
 
 
+@tile.jit
+def chosen_descriptors(x_desc, y_desc, a_desc, c_ptr, K, BM: tl.constexpr, BN: tl.constexpr,
+                       BK: tl.constexpr):
+    # Descriptors picked by branches and carried through a loop: their maps
+    # are values of the kernel like any other.
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    b = x_desc
+    for k in range(0, K // BK):
+        acc = tl.dot(a_desc.load([0, k * BK]), b.load([k * BK, 0]), acc)
+        if k % 2 == 0:
+            b = y_desc
+        else:
+            b = x_desc
+    out = x_desc
+    if tl.program_id(0) == 0:
+        out = y_desc
+    out.store([0, 0], acc.to(tl.float16))
+    tl.store(c_ptr + tl.arange(0, BM)[:, None] * BN + tl.arange(0, BN)[None, :], acc)
+
+
+@requires_library
+def test_maps_of_chosen_descriptors() -> None:
+    # A's loads (a kernel parameter's map) fill their ring with TMA; B's
+    # descriptor and the store's change at run time, so their blocks go as
+    # they would without TMA (cp.async, st.global): the maps flow through
+    # the loop and the branches all the same.
+    x = torch.empty(256, 64, dtype=torch.float16)
+    descs = [TensorDescriptor.from_tensor(x, [64, 64]) for _ in range(3)]
+    with tile.knobs.compilation.scope():
+        tile.knobs.compilation.tma = True
+        compiled, _, _ = compile_for_args(chosen_descriptors,
+                                          (*descs, torch.empty(64, 64), 256),
+                                          {"BM": 64, "BN": 64, "BK": 64},
+                                          {"target": "sm_90a", "num_stages": 3})
+    ptx = compiled.asm["ptx"]
+    assert ptx.count("cp.async.bulk.tensor.2d.shared::cluster") == 3  # A: 2 stages + loop
+    assert "cp.async.cg.shared.global" in ptx and "st.global" in ptx
+    assert "cp.async.bulk.tensor.2d.global" not in ptx
+    boxes = {p["name"]: p.get("box") for p in compiled.metadata["params"]
+             if p["type"] == "tensormap"}
+    assert boxes == {"x_desc.tensor_map": None, "y_desc.tensor_map": None,
+                     "a_desc.tensor_map": [64, 64]}
+
+
 @requires_library
 def test_causal_stages_share_their_rings() -> None:
     # Tutorial 06's causal forward runs two K loops one after the other: their

@@ -141,6 +141,11 @@ struct MemoryHints {
 MemoryHints memoryHints(std::optional<StringRef> cache,
                         std::optional<StringRef> evict, bool isVolatile);
 
+/// The LLVM-compatible type that holds a scalar or an element of tile type
+/// `type`: pointers become global pointers, a tensor map the generic address
+/// of its kernel parameter, 8-bit floats their bits (i8).
+Type convertScalarType(Type type);
+
 class KernelEmitter {
 public:
   /// `fpFusion`: whether float multiplies and adds may fuse into fmas;
@@ -164,9 +169,9 @@ public:
 
 private:
   // Types and constants.
-  /// The LLVM-compatible type that holds an element of tile type `type`:
-  /// pointers become global pointers, 8-bit floats their bits (i8).
-  Type convertElementType(Type type);
+  /// The LLVM-compatible type that holds an element of tile type `type`
+  /// (lowering::convertScalarType).
+  Type convertElementType(Type type) { return convertScalarType(type); }
   Type i32Type() { return builder.getI32Type(); }
   Value constI32(Location loc, int64_t value) {
     return arith::ConstantOp::create(builder, loc,

@@ -31,9 +31,12 @@ std::vector<int64_t> BlockLayout::key() const {
 // Types and memoization
 //===----------------------------------------------------------------------===//
 
-Type KernelEmitter::convertElementType(Type type) {
+Type mlir::tile::lowering::convertScalarType(Type type) {
   if (isa<PtrType>(type))
     return LLVM::LLVMPointerType::get(type.getContext(), /*addressSpace=*/1);
+  // A tensor map is the generic address of its kernel parameter.
+  if (isa<TensorMapType>(type))
+    return LLVM::LLVMPointerType::get(type.getContext());
   if (isFloat8Type(type))
     return IntegerType::get(type.getContext(), 8);
   return type;

@@ -71,14 +71,8 @@ struct ConvertTileToGPUPass
       // Pointers are global; a tensor map is the generic address of the
       // 128-byte parameter that holds it (byval, a __grid_constant__:
       // GridConstantParams after the conversion to LLVM).
-      SmallVector<Type> argTypes;
-      for (Type type : kernel.getArgumentTypes()) {
-        argTypes.push_back(isa<PtrType>(type)
-                               ? LLVM::LLVMPointerType::get(&getContext(), 1)
-                           : isa<TensorMapType>(type)
-                               ? LLVM::LLVMPointerType::get(&getContext(), 0)
-                               : type);
-      }
+      SmallVector<Type> argTypes =
+          llvm::map_to_vector(kernel.getArgumentTypes(), convertScalarType);
       builder.setInsertionPointToEnd(gpuModule.getBody());
       auto gpuFunc =
           gpu::GPUFuncOp::create(builder, kernel.getLoc(), kernel.getName(),
