@@ -77,28 +77,35 @@ def test_descriptor_matmul_matches_torch(shape: tuple[int, int, int], transposed
 
 
 @tile.jit
-def scale_tiles(x_desc, y_desc, BM: tl.constexpr, BN: tl.constexpr):
+def scale_tiles(x_desc, y_desc, z_desc, BM: tl.constexpr, BN: tl.constexpr):
     row = tl.program_id(0) * BM
     col = tl.program_id(1) * BN
     y_desc.store([row, col], x_desc.load([row, col]) * 2)
+    # Read back what the TMA store wrote (other threads' elements): its
+    # writes must be complete and visible first.
+    z_desc.store([row, col], y_desc.load([row, col]) + 1)
 
 
 @pytest.mark.parametrize("dtype_name", ["float16", "float32"])
 def test_descriptor_stores_clip_to_the_tensor(dtype_name: str) -> None:
     # TMA stores (staged in shared memory) write the blocks' elements inside
     # the descriptor's 200 x 136 shape and nothing outside it: the rest of
-    # the 256 x 256 buffer under it keeps its -1.
+    # the 256 x 256 buffer under it keeps its -1. The kernel reads its first
+    # store back for the second.
     import torch
     if _capability() < (9, 0):
         pytest.skip("TMA needs sm_90")
     dtype = getattr(torch, dtype_name)
     x = torch.randn(200, 136, device=device(torch), dtype=dtype)
     out = torch.full((256, 256), -1.0, device=device(torch), dtype=dtype)
+    z = torch.empty(200, 136, device=device(torch), dtype=dtype)
     y = TensorDescriptor(out, [200, 136], [256, 1], [64, 32])
-    scale_tiles[(4, 5)](TensorDescriptor.from_tensor(x, [64, 32]), y, BM=64, BN=32)
+    scale_tiles[(4, 5)](TensorDescriptor.from_tensor(x, [64, 32]), y,
+                        TensorDescriptor.from_tensor(z, [64, 32]), BM=64, BN=32)
     expected = torch.full((256, 256), -1.0, device=device(torch), dtype=dtype)
     expected[:200, :136] = x * 2
     torch.testing.assert_close(out, expected, atol=0, rtol=0)
+    torch.testing.assert_close(z, x * 2 + 1, atol=0, rtol=0)
 
 
 @pytest.mark.parametrize("causal", [False, True], ids=["full", "causal"])

@@ -213,6 +213,34 @@ LogicalResult KernelEmitter::noteTensorMapBox(Operation *op, unsigned arg,
   return success();
 }
 
+/// Whether `op` may read global memory: loads, atomics, copies, the user's
+/// inline asm.
+static bool readsGlobalMemory(Operation *op) {
+  return isa<LoadOp, AtomicRMWOp, AtomicCASOp, AsyncCopyOp, InlineAsmOp>(op);
+}
+
+bool KernelEmitter::readsGlobalMemoryAfter(Operation *op) {
+  auto readsIn = [](Operation *root) {
+    return root
+        ->walk([](Operation *nested) {
+          return readsGlobalMemory(nested) ? WalkResult::interrupt()
+                                           : WalkResult::advance();
+        })
+        .wasInterrupted();
+  };
+  for (Operation *at = op; at && at != kernel.getOperation();
+       at = at->getParentOp()) {
+    for (Operation *next = at->getNextNode(); next; next = next->getNextNode())
+      if (readsIn(next))
+        return true;
+    // In a loop, the next iteration runs what came before too.
+    if (auto loop = dyn_cast<LoopLikeOpInterface>(at->getParentOp()))
+      if (readsIn(loop.getOperation()))
+        return true;
+  }
+  return false;
+}
+
 LogicalResult KernelEmitter::emitTensorStore(StoreOp op) {
   Location loc = op.getLoc();
   auto block = cast<BlockType>(op.getValue().getType());
@@ -239,6 +267,16 @@ LogicalResult KernelEmitter::emitTensorStore(StoreOp op) {
   Value isFirst = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq,
                                         tid, constI32(loc, 0));
   auto ifOp = scf::IfOp::create(builder, loc, TypeRange{}, isFirst, false);
+  // The writes to global memory complete on their own, unless the kernel
+  // may read memory after the store: then thread 0 waits for them and
+  // hands them to the generic proxy, and a barrier orders them before
+  // every thread's reads.
+  bool readAfter = readsGlobalMemoryAfter(op);
+  if (readAfter) {
+    OpBuilder::InsertionGuard afterGuard(builder);
+    builder.setInsertionPointAfter(ifOp);
+    gpu::BarrierOp::create(builder, loc);
+  }
   OpBuilder::InsertionGuard guard(builder);
   builder.setInsertionPointToStart(&ifOp.getThenRegion().front());
   int64_t perRow = matrix.elementsPerRow();
@@ -253,10 +291,14 @@ LogicalResult KernelEmitter::emitTensorStore(StoreOp op) {
         source);
   }
   // The scratch space is free again once TMA has read it (the next use's
-  // barrier follows this thread's wait); the writes to global memory
-  // complete on their own.
+  // barrier follows this thread's wait).
   createSideEffectAsm(builder, loc, "cp.async.bulk.commit_group;");
-  createSideEffectAsm(builder, loc, "cp.async.bulk.wait_group.read 0;");
+  if (!readAfter) {
+    createSideEffectAsm(builder, loc, "cp.async.bulk.wait_group.read 0;");
+    return success();
+  }
+  createSideEffectAsm(builder, loc, "cp.async.bulk.wait_group 0;");
+  createSideEffectAsm(builder, loc, "fence.proxy.async.global;");
   return success();
 }
 

@@ -463,6 +463,9 @@ private:
   /// scratch space as its box's column blocks, which thread 0 writes with
   /// `cp.async.bulk.tensor` (waiting until they are read).
   LogicalResult emitTensorStore(StoreOp op);
+  /// Whether global memory may be read after `op` (later in the kernel, or
+  /// in a later iteration of a loop around it).
+  bool readsGlobalMemoryAfter(Operation *op);
   /// Records that the map of kernel parameter `arg` is read or written in
   /// boxes of `matrix`'s column blocks; two shapes for one map are an error.
   LogicalResult noteTensorMapBox(Operation *op, unsigned arg,
