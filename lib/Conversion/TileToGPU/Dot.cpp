@@ -495,11 +495,12 @@ LogicalResult KernelEmitter::emitWarpGroupDot(WarpGroupDotOp op) {
   auto mma = cast<MmaLayoutAttr>(cast<BlockType>(op.getType()).getEncoding());
   BlockType aType = op.getABlock();
   auto aRing = dyn_cast<TypedValue<RingType>>(op.getA());
-  auto staged =
-      stageForTensorCores(op, aType, op.getB().getType().getBlock(),
-                          aRing ? ringTransposed.lookup(aRing)
-                                : runsAlongRows(getBlockLayout(aType)),
-                          ringTransposed.lookup(op.getB()));
+  auto staged = stageForTensorCores(
+      op, aType, op.getBBlock(),
+      aRing ? ringTransposed.lookup(aRing)
+            : runsAlongRows(getBlockLayout(aType)),
+      // A transposed view flips how the slot is stored.
+      ringTransposed.lookup(op.getB()) != op.getBTransposed());
   if (failed(staged))
     return failure();
   auto [a, b] = *staged;

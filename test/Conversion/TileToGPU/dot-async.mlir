@@ -4,6 +4,7 @@
 // RUN: tile-translate --tile-to-ptx --chip=sm_90a --num-warps=8 --num-stages=3 %s | FileCheck %s --check-prefix=PTX
 // RUN: %if ptxas %{ tile-translate --tile-to-ptx --chip=sm_90a --num-warps=8 --num-stages=3 %s -o %t.ptx %}
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t.ptx -o %t.o 2>&1 | FileCheck %s --check-prefix=PTXAS %}
+// RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t.ptx -o %t.o 2>&1 | FileCheck %s --check-prefix=SHARED %}
 
 // A pipelined K loop of a wgmma dot: its operands go from global to shared
 // memory by cp.async into rings of num_stages slots, never through
@@ -395,5 +396,60 @@ func.func @two_stage_loops(%arg0: !tile.ptr<f16> {tile.divisibility = 16 : i32},
   %19 = tile.broadcast %18 : !tile.block<128x1x!tile.ptr<f32>> -> !tile.block<128x64x!tile.ptr<f32>>
   %20 = tile.addptr %19, %11 : !tile.block<128x64x!tile.ptr<f32>>, !tile.block<128x64xi32>
   tile.store %20, %16  : !tile.block<128x64x!tile.ptr<f32>>
+  return
+}
+
+// One load read by two dots, as B and transposed as B (attention's backward:
+// k @ q^T, then ds^T @ q): both read one ring, the second through a
+// transposed view of its slots (16-bit elements, which wgmma reads either
+// way round), so the block is neither carried in registers through the
+// pipeline nor staged again for each dot.
+// RING-LABEL: func.func @ring_shared_by_two_dots
+// RING: %[[Q:.*]] = tile.ring_alloc : !tile.ring<3, !tile.block<64x16xf16>>
+// RING-NOT: tile.ring_alloc : !tile.ring<3
+// RING: scf.for
+// RING-NOT: tile.dot
+// RING: tile.warp_group_dot %{{.*}}[%{{.*}}], %[[Q]][%[[SLOT:.*]]], %{{.*}} : !tile.ring<1, !tile.block<128x64xf16>>, !tile.ring<3, !tile.block<64x16xf16>> -> !tile.block<128x16xf32, #{{.*}}>
+// RING: tile.warp_group_dot %{{.*}}, %[[Q]][%[[SLOT]]], %{{.*}} {b_transposed} : !tile.block<128x16xf16, #{{.*}}>, !tile.ring<3, !tile.block<64x16xf16>> -> !tile.block<128x64xf32, #{{.*}}>
+// RING-NOT: tile.dot
+// RING: scf.yield
+// PTX-LABEL: .entry ring_shared_by_two_dots
+// PTX-NOT: ld.global
+// PTX: cp.async.cg.shared.global
+// PTX: wgmma.mma_async.sync.aligned.m64n16k16.f32.f16.f16
+// PTX: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16
+// SHARED: Compiling entry function 'ring_shared_by_two_dots'
+// SHARED-NOT: C7515
+// SHARED: 0 bytes spill stores, 0 bytes spill loads
+func.func @ring_shared_by_two_dots(%k: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %q: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %c: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %n: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %rk = tile.arange 0, 8192 : !tile.block<8192xi32>
+  %ik = tile.reshape %rk : !tile.block<8192xi32> -> !tile.block<128x64xi32>
+  %kb = tile.splat %k : !tile.ptr<f16> -> !tile.block<128x64x!tile.ptr<f16>>
+  %kp = tile.addptr %kb, %ik : !tile.block<128x64x!tile.ptr<f16>>, !tile.block<128x64xi32>
+  %kk = tile.load %kp : !tile.block<128x64x!tile.ptr<f16>>
+  %rq = tile.arange 0, 1024 : !tile.block<1024xi32>
+  %iq = tile.reshape %rq : !tile.block<1024xi32> -> !tile.block<64x16xi32>
+  %qb = tile.splat %q : !tile.ptr<f16> -> !tile.block<64x16x!tile.ptr<f16>>
+  %qp = tile.addptr %qb, %iq : !tile.block<64x16x!tile.ptr<f16>>, !tile.block<64x16xi32>
+  %zero16 = tile.constant dense<0.0> : !tile.block<128x16xf32>
+  %zero = tile.constant dense<0.0> : !tile.block<128x64xf32>
+  %step = arith.constant 1024 : i32
+  %stepQ = tile.splat %step : i32 -> !tile.block<64x16xi32>
+  %acc:2 = scf.for %i = %c0 to %n step %c1 iter_args(%sum = %zero, %pq = %qp) -> (!tile.block<128x64xf32>, !tile.block<64x16x!tile.ptr<f16>>) : i32 {
+    %qt = tile.load %pq : !tile.block<64x16x!tile.ptr<f16>>
+    %s = tile.dot %kk, %qt, %zero16 : !tile.block<128x64xf16>, !tile.block<64x16xf16> -> !tile.block<128x16xf32>
+    %p = tile.cast %s : !tile.block<128x16xf32> to !tile.block<128x16xf16>
+    %qq = tile.trans %qt : !tile.block<64x16xf16> -> !tile.block<16x64xf16>
+    %d = tile.dot %p, %qq, %sum : !tile.block<128x16xf16>, !tile.block<16x64xf16> -> !tile.block<128x64xf32>
+    %pq2 = tile.addptr %pq, %stepQ : !tile.block<64x16x!tile.ptr<f16>>, !tile.block<64x16xi32>
+    scf.yield %d, %pq2 : !tile.block<128x64xf32>, !tile.block<64x16x!tile.ptr<f16>>
+  }
+  %rc = tile.arange 0, 8192 : !tile.block<8192xi32>
+  %ic = tile.reshape %rc : !tile.block<8192xi32> -> !tile.block<128x64xi32>
+  %cb = tile.splat %c : !tile.ptr<f32> -> !tile.block<128x64x!tile.ptr<f32>>
+  %cp = tile.addptr %cb, %ic : !tile.block<128x64x!tile.ptr<f32>>, !tile.block<128x64xi32>
+  tile.store %cp, %acc#0 : !tile.block<128x64x!tile.ptr<f32>>
   return
 }

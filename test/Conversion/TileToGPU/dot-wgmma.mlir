@@ -179,10 +179,16 @@ func.func @wgmma_chain(%a: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %b: !t
 // PTXAS-NOT: C7515
 // PTXAS: Compiling entry function 'wgmma_loop'
 // PTXAS-NOT: C7515
+// Compiled whole (pipelined), the one load that is both operands goes
+// through one ring, which both read: the previous group is waited for after
+// this one commits, before the copies that overwrite its slot.
 // PTX-LABEL: .entry wgmma_loop
+// PTX: cp.async.wait_group 1;
 // PTX: wgmma.commit_group.sync.aligned;
-// PTX-NOT: wgmma.wait_group
-// PTX: ld.global
+// PTX-NEXT: // end inline asm
+// PTX-NEXT: // begin inline asm
+// PTX-NEXT: wgmma.wait_group.sync.aligned 1;
+// PTX: cp.async.cg.shared.global
 // PTX: wgmma.wait_group.sync.aligned 0;
 func.func @wgmma_loop(%a: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %c: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %n: i32) {
   %c0 = arith.constant 0 : i32

@@ -1500,6 +1500,18 @@ func.func @async_copy_shape(%p: !tile.block<64x64x!tile.ptr<f16>>, %slot: i32) {
 
 // -----
 
+#mma_s8t = #tile.mma<version = 3, warps = [4, 1], instr = [16, 64, 32]>
+func.func @warp_group_dot_transposed_8bit(%a: !tile.ring<2, !tile.block<64x64xi8>>, %slot: i32,
+                                          %acc: !tile.block<64x64xi32, #mma_s8t>) {
+  // expected-error @+1 {{'tile.warp_group_dot' op reads B transposed from its ring, which wgmma does for 16-bit elements only}}
+  %d = tile.warp_group_dot %a[%slot], %a[%slot], %acc {b_transposed}
+      : !tile.ring<2, !tile.block<64x64xi8>>, !tile.ring<2, !tile.block<64x64xi8>>
+        -> !tile.block<64x64xi32, #mma_s8t>
+  return
+}
+
+// -----
+
 func.func @warp_group_dot_layout(%acc: !tile.block<64x64xf32>, %slot: i32) {
   %r = tile.ring_alloc : !tile.ring<3, !tile.block<64x64xf16>>
   // expected-error @+1 {{'tile.warp_group_dot' op accumulator needs a #tile.mma layout of version 3 (wgmma)}}

@@ -808,6 +808,19 @@ func.func @register_a(%p: !tile.block<128x64xf16, #mma64>, %slot: i32,
   return
 }
 
+// B read from a ring of its transpose: slots of 32x64 for a 64x32 B.
+// CHECK-LABEL: func.func @transposed_b
+// CHECK: tile.warp_group_dot %{{.*}}, %{{.*}}[%{{.*}}], %{{.*}} {b_transposed} : !tile.block<128x64xf16, #{{.*}}>, !tile.ring<3, !tile.block<32x64xf16>> -> !tile.block<128x32xf32, #{{.*}}>
+#mma32 = #tile.mma<version = 3, warps = [8, 1], instr = [16, 32, 16]>
+func.func @transposed_b(%p: !tile.block<128x64xf16, #mma64>, %slot: i32,
+                        %acc: !tile.block<128x32xf32, #mma32>) {
+  %rw = tile.ring_alloc : !tile.ring<3, !tile.block<32x64xf16>>
+  %o = tile.warp_group_dot %p, %rw[%slot], %acc {b_transposed}
+      : !tile.block<128x64xf16, #mma64>, !tile.ring<3, !tile.block<32x64xf16>>
+        -> !tile.block<128x32xf32, #mma32>
+  return
+}
+
 // CHECK-LABEL: func @debugging
 func.func @debugging(%x: !tile.block<128xf32>, %n: i32, %ok: !tile.block<128xi1>) {
   // CHECK: tile.print " x: " %{{.*}}, %{{.*}} {is_signed = array<i1: true, false>} : !tile.block<128xf32>, i32

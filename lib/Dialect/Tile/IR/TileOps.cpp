@@ -1146,11 +1146,21 @@ BlockType WarpGroupDotOp::getABlock() {
   return cast<BlockType>(getA().getType());
 }
 
+BlockType WarpGroupDotOp::getBBlock() {
+  BlockType slot = getB().getType().getBlock();
+  if (!getBTransposed())
+    return slot;
+  return slot.withShape({slot.getShape()[1], slot.getShape()[0]});
+}
+
 LogicalResult WarpGroupDotOp::verify() {
   auto acc = cast<BlockType>(getAcc().getType());
-  if (failed(verifyDotShapes(*this, getABlock(), getB().getType().getBlock(),
-                             acc)))
+  if (failed(verifyDotShapes(*this, getABlock(), getBBlock(), acc)))
     return failure();
+  if (getBTransposed() &&
+      getBBlock().getElementType().getIntOrFloatBitWidth() != 16)
+    return emitOpError() << "reads B transposed from its ring, which wgmma "
+                            "does for 16-bit elements only";
   auto mma = dyn_cast_or_null<MmaLayoutAttr>(acc.getEncoding());
   if (!mma || mma.getVersion() != 3)
     return emitOpError() << "accumulator needs a #tile.mma layout of "

@@ -35,13 +35,18 @@ namespace {
 /// How a dot operand reaches the dot through a pipelined loop: the load in
 /// the body that produces it for a later iteration, the iter_args it passes
 /// through (the one the dot reads first) with the loads before the loop
-/// that give them their initial values, and the layout conversions between
-/// the first iter_arg and the dot.
+/// that give them their initial values, and the layout conversions and
+/// transposes between the first iter_arg and the dot (from the dot's side;
+/// the last one, or else the dot, uses the iter_arg). Several dots may read
+/// one iter_arg (attention's backward reads do as B and do^T as B): their
+/// chains then share one ring.
 struct OperandChain {
   LoadOp producer;
   SmallVector<unsigned> args;
   SmallVector<LoadOp> prologue;
-  SmallVector<ConvertLayoutOp> conversions;
+  SmallVector<Operation *> views;
+  /// Whether the dot reads the transpose of the loaded block.
+  bool transposed = false;
 };
 
 /// Whether a copy group is committed between `from` and `to`, ops of one
@@ -113,17 +118,31 @@ FailureOr<OperandChain> traceOperand(AxisInfoAnalysis &axisInfo,
                                      scf::ForOp loop, Value operand,
                                      unsigned operandNumber) {
   OperandChain chain;
-  while (auto conversion = operand.getDefiningOp<ConvertLayoutOp>()) {
-    if (!conversion->hasOneUse())
+  // Conversions, and for B transposes of 16-bit blocks (wgmma reads a slot
+  // either way round).
+  for (Operation *def = operand.getDefiningOp();
+       def && isa<ConvertLayoutOp, TransOp>(def);
+       def = operand.getDefiningOp()) {
+    if (!def->hasOneUse())
       return failure();
-    chain.conversions.push_back(conversion);
-    operand = conversion.getSrc();
+    if (isa<TransOp>(def)) {
+      auto type = cast<BlockType>(def->getResult(0).getType());
+      if (operandNumber != 1 || type.getRank() != 2 ||
+          type.getElementType().getIntOrFloatBitWidth() != 16)
+        return failure();
+      chain.transposed = !chain.transposed;
+    }
+    chain.views.push_back(def);
+    operand = def->getOperand(0);
   }
   Block *body = loop.getBody();
   Operation *yield = body->getTerminator();
   Value value = operand;
   while (auto arg = dyn_cast<BlockArgument>(value)) {
-    if (arg.getOwner() != body || arg.getArgNumber() == 0 || !arg.hasOneUse())
+    // The iter_arg the dots read may have several (sharesRings checks them
+    // all); the others pass it on.
+    if (arg.getOwner() != body || arg.getArgNumber() == 0 ||
+        (!chain.args.empty() && !arg.hasOneUse()))
       return failure();
     unsigned index = arg.getArgNumber() - 1;
     auto init = loop.getInitArgs()[index].getDefiningOp<LoadOp>();
@@ -141,6 +160,11 @@ FailureOr<OperandChain> traceOperand(AxisInfoAnalysis &axisInfo,
     return failure();
   chain.producer = producer;
   return chain;
+}
+
+/// The op of `chain` that uses its first iter_arg: its last view, or `dot`.
+Operation *argUser(const OperandChain &chain, DotOp dot) {
+  return chain.views.empty() ? dot.getOperation() : chain.views.back();
 }
 
 struct PipelinedDot {
@@ -301,8 +325,14 @@ void rewrite(scf::ForOp loop, ArrayRef<PipelinedDot> dots,
         RingType::get(builder.getContext(), stages,
                       BlockType::get(type.getShape(), type.getElementType())));
   };
+  // One ring per iter_arg the dots read, however many dots read it.
+  llvm::DenseMap<unsigned, Value> movedRings;
   auto moveToRing = [&](OperandChain &chain, unsigned operand) -> Value {
+    Value &moved = movedRings[chain.args.front()];
+    if (moved)
+      return moved;
     Value ring = ringFor(chain.producer);
+    moved = ring;
     // TMA where every load of the chain reads a box of a tensor map.
     bool withTensorMap = copiesWithTensorMap(chain.producer, operand) &&
                          llvm::all_of(chain.prologue, [&](LoadOp load) {
@@ -329,9 +359,13 @@ void rewrite(scf::ForOp loop, ArrayRef<PipelinedDot> dots,
 
   // The rings the dots wait for with barriers, in a stable order.
   llvm::SetVector<Value> tensorMapRings;
-  unsigned copiesPerIteration = 0;
-  for (const PipelinedDot &entry : dots)
-    copiesPerIteration += entry.a ? 2 : 1;
+  llvm::DenseSet<unsigned> copiedArgs;
+  for (const PipelinedDot &entry : dots) {
+    if (entry.a)
+      copiedArgs.insert(entry.a->args.front());
+    copiedArgs.insert(entry.b.args.front());
+  }
+  unsigned copiesPerIteration = copiedArgs.size();
   // The dot after which no copy has been committed: a later dot's slots were
   // complete at its wait already (attention's p @ v after q @ k^T).
   Operation *waited = nullptr;
@@ -365,13 +399,13 @@ void rewrite(scf::ForOp loop, ArrayRef<PipelinedDot> dots,
       tensorMapRings.insert(ringB);
       RingWaitOp::create(builder, dot.getLoc(), ringB, bSlot, phase);
     }
-    Value product =
-        WarpGroupDotOp::create(builder, dot.getLoc(), dot.getType(), a, ringB,
-                               bSlot, dot.getAcc(), aSlot);
-    dot.replaceAllUsesWith(product);
+    auto product = WarpGroupDotOp::create(builder, dot.getLoc(), dot.getType(),
+                                          a, ringB, bSlot, dot.getAcc(), aSlot);
+    product.setBTransposed(pipelined.b.transposed);
+    dot.replaceAllUsesWith(product.getResult());
     Value oldA = dot.getA();
     dot.erase();
-    waited = product.getDefiningOp();
+    waited = product;
     // The conversions that made A's registers, where the ring replaced them.
     while (auto conversion = oldA.getDefiningOp<ConvertLayoutOp>()) {
       if (!conversion->use_empty())
@@ -382,8 +416,8 @@ void rewrite(scf::ForOp loop, ArrayRef<PipelinedDot> dots,
     for (OperandChain *chain :
          {pipelined.a ? &*pipelined.a : nullptr, &pipelined.b})
       if (chain)
-        for (ConvertLayoutOp conversion : chain->conversions)
-          conversion.erase();
+        for (Operation *view : chain->views)
+          view->erase();
   }
   // The copies of iterations past the end (masked off, writing zeros) are
   // still in flight when the loop ends.
@@ -421,6 +455,34 @@ void rewrite(scf::ForOp loop, ArrayRef<PipelinedDot> dots,
                          constI32(builder, loc, 0));
 }
 
+/// Drops the dots that read an iter_arg some other op reads too: a ring
+/// replaces the iter_arg only where every use of it is the start of a
+/// dot's chain (several dots may share it). Dropping one dot can leave
+/// another's iter_arg with a use outside the chains: repeated until none.
+void keepWholeRingReaders(scf::ForOp loop, SmallVector<PipelinedDot, 1> &dots) {
+  for (bool dropped = true; dropped;) {
+    dropped = false;
+    llvm::DenseMap<unsigned, llvm::SmallPtrSet<Operation *, 4>> readers;
+    for (const PipelinedDot &entry : dots) {
+      if (entry.a)
+        readers[entry.a->args.front()].insert(argUser(*entry.a, entry.dot));
+      readers[entry.b.args.front()].insert(argUser(entry.b, entry.dot));
+    }
+    auto whole = [&](const OperandChain &chain) {
+      BlockArgument arg = loop.getRegionIterArgs()[chain.args.front()];
+      const auto &users = readers[chain.args.front()];
+      return llvm::all_of(arg.getUses(), [&](OpOperand &use) {
+        return users.contains(use.getOwner());
+      });
+    };
+    auto *end = llvm::remove_if(dots, [&](const PipelinedDot &entry) {
+      return (entry.a && !whole(*entry.a)) || !whole(entry.b);
+    });
+    dropped = end != dots.end();
+    dots.erase(end, dots.end());
+  }
+}
+
 struct TileAsyncDotOperandsPass
     : public tile::impl::TileAsyncDotOperandsBase<TileAsyncDotOperandsPass> {
   void runOnOperation() override {
@@ -451,6 +513,7 @@ struct TileAsyncDotOperandsPass
           continue;
         dots.push_back({dot, *a, *b, {}});
       }
+      keepWholeRingReaders(loop, dots);
       // One ring counter per loop: every dot's operands have one depth.
       if (!dots.empty() && llvm::all_of(dots, [&](const PipelinedDot &d) {
             return d.b.args.size() == dots.front().b.args.size();

@@ -839,7 +839,10 @@ def Tile_WarpGroupDotOp : Tile_Op<"warp_group_dot", [
     divides K). The element types are `tile.dot`'s wgmma ones: f16 or bf16,
     8-bit floats or f32 (read as tf32) with an f32 accumulator, i8 with an
     i32 one. The copies into the slots must have been waited for; the op's
-    barrier makes every thread's copies visible.
+    barrier makes every thread's copies visible. With `b_transposed`, B is
+    the transpose of the ring's block (16-bit elements): a ring shared by a
+    dot that reads a block and one that reads its transpose (attention's
+    backward reads q^T and q, do and do^T from the same slots).
 
     ```mlir
     %d = tile.warp_group_dot %a[%i], %b[%i], %c
@@ -849,13 +852,17 @@ def Tile_WarpGroupDotOp : Tile_Op<"warp_group_dot", [
     %o = tile.warp_group_dot %p, %v[%j], %acc
         : !tile.block<128x64xf16, #mma64>, !tile.ring<3, !tile.block<64x64xf16>>
           -> !tile.block<128x64xf32, #mma64>
+    // B read from a ring of its transpose
+    %t = tile.warp_group_dot %p, %w[%j], %acc {b_transposed}
+        : !tile.block<128x64xf16, #mma64>, !tile.ring<3, !tile.block<32x64xf16>>
+          -> !tile.block<128x32xf32, #mma32>
     ```
   }];
   // The optional slot last: the result type is inferred from a fixed
   // operand position.
   let arguments = (ins AnyTypeOf<[Tile_Ring, Tile_FloatBlock]>:$a,
                        Tile_Ring:$b, I32:$b_slot, Tile_ScalarBlock:$acc,
-                       Optional<I32>:$a_slot);
+                       Optional<I32>:$a_slot, UnitAttr:$b_transposed);
   let results = (outs Tile_ScalarBlock:$result);
   let assemblyFormat = [{
     $a (`[` $a_slot^ `]`)? `,` $b `[` $b_slot `]` `,` $acc attr-dict `:`
@@ -864,6 +871,8 @@ def Tile_WarpGroupDotOp : Tile_Op<"warp_group_dot", [
   let extraClassDeclaration = [{
     /// The block of A: a slot of its ring, or A itself in registers.
     BlockType getABlock();
+    /// The block of B: a slot of its ring, or its transpose.
+    BlockType getBBlock();
   }];
   let hasVerifier = 1;
 }
