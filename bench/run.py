@@ -519,6 +519,43 @@ def case_attention06(batch: int, heads: int, n_ctx: int, head_dim: int, causal: 
                         "configs": "bench/kernels.py TUTORIAL06_CONFIGS"})
 
 
+def case_attention06_backward(batch: int, heads: int, n_ctx: int, head_dim: int,
+                              causal: bool) -> Case:
+    """Tutorial 06's backward (bench/kernels.py attention06_backward) for the
+    same forward outputs in both backends (the first backend's forward makes
+    them)."""
+    shape = (batch, heads, n_ctx, head_dim)
+    scale = head_dim ** -0.5
+
+    def make(alloc: Any) -> dict:
+        return {name: alloc.randn(shape, "float16") for name in ("q", "k", "v", "do")}
+
+    def launch(k: Any, b: dict, backend: str) -> None:
+        if "o" not in b:
+            b["o"], b["M"] = k.attention06(b["q"], b["k"], b["v"], causal, scale)
+        b["dq"], b["dk"], b["dv"] = k.attention06_backward(
+            b["q"], b["k"], b["v"], b["o"], b["M"], b["do"], causal, scale)
+
+    def check(t: Any, b: dict) -> tuple:
+        q, k_, v = (b[n].float().requires_grad_() for n in ("q", "k", "v"))
+        out = t.nn.functional.scaled_dot_product_attention(q, k_, v, is_causal=causal)
+        out.backward(b["do"].float())
+        got = t.cat([b[n].float() for n in ("dq", "dk", "dv")])
+        return got, t.cat([q.grad, k_.grad, v.grad]), 5e-2, 5e-2
+
+    kind = "causal" if causal else "non-causal"
+    # Triton's convention: backward is 2.5 forwards (2, and 0.5 recomputed).
+    flops = 2.5 * attention_flops(batch, heads, n_ctx, head_dim, causal)
+    return Case(f"attention06_bwd_d{head_dim}_{'causal' if causal else 'full'}_n{n_ctx}",
+                "attention backward (tutorial 06)",
+                f"B{batch} H{heads} N{n_ctx} D{head_dim} f16 {kind}; 4 warps, 5 stages",
+                make, launch, metric="TFLOP/s", work=flops, check=check, output=None,
+                note="bench/kernels.py attention06_backward (tutorial 06's backward kernel "
+                     "and host code) for both backends; torch's SDPA backward needs its own "
+                     "forward's autograd graph, so torch is not timed",
+                config={"shape": list(shape), "causal": causal})
+
+
 def all_cases() -> list[Case]:
     return [
         case_vector_add(),
@@ -559,6 +596,9 @@ def all_cases() -> list[Case]:
         case_attention06(4, 32, 4096, 128, False),
         case_attention06(4, 32, 4096, 128, True),
         case_attention06(4, 32, 16384, 128, True),
+        case_attention06_backward(4, 32, 4096, 64, False),
+        case_attention06_backward(4, 32, 4096, 64, True),
+        case_attention06_backward(4, 32, 4096, 128, True),
         case_launch_overhead(),
     ]
 
