@@ -165,6 +165,23 @@ void mlir::tile::lowering::createBarrierWait(OpBuilder &builder, Location loc,
             "r,r", /*hasSideEffects=*/true);
 }
 
+/// The end of a TMA instruction's operands: `{coords}], [last];`, each an
+/// i32 register operand after those already in `operands`.
+static void appendTensorCoordinates(llvm::raw_ostream &text,
+                                    std::string &constraints,
+                                    SmallVectorImpl<Value> &operands,
+                                    ArrayRef<Value> coords, Value last) {
+  text << "{";
+  for (auto [i, coord] : llvm::enumerate(coords)) {
+    text << (i ? ", " : "") << "$" << operands.size();
+    operands.push_back(coord);
+    constraints += ",r";
+  }
+  text << "}], [$" << operands.size() << "];";
+  operands.push_back(last);
+  constraints += ",r";
+}
+
 void mlir::tile::lowering::createTensorCopy(OpBuilder &builder, Location loc,
                                             Value sharedAddress,
                                             Value tensorMap,
@@ -174,16 +191,9 @@ void mlir::tile::lowering::createTensorCopy(OpBuilder &builder, Location loc,
   llvm::raw_string_ostream asmText(text);
   asmText << "cp.async.bulk.tensor." << coords.size()
           << "d.shared::cluster.global.tile.mbarrier::complete_tx::bytes "
-             "[$0], [$1, {";
+             "[$0], [$1, ";
   SmallVector<Value> operands{sharedAddress, tensorMap};
-  for (auto [i, coord] : llvm::enumerate(coords)) {
-    asmText << (i ? ", " : "") << "$" << operands.size();
-    operands.push_back(coord);
-    constraints += ",r";
-  }
-  asmText << "}], [$" << operands.size() << "];";
-  operands.push_back(barrier);
-  constraints += ",r";
+  appendTensorCoordinates(asmText, constraints, operands, coords, barrier);
   createAsm(builder, loc, Type(), operands, text, constraints,
             /*hasSideEffects=*/true);
 }
@@ -195,16 +205,10 @@ void mlir::tile::lowering::createTensorStore(OpBuilder &builder, Location loc,
   std::string text, constraints = "l";
   llvm::raw_string_ostream asmText(text);
   asmText << "cp.async.bulk.tensor." << coords.size()
-          << "d.global.shared::cta.bulk_group [$0, {";
+          << "d.global.shared::cta.bulk_group [$0, ";
   SmallVector<Value> operands{tensorMap};
-  for (auto [i, coord] : llvm::enumerate(coords)) {
-    asmText << (i ? ", " : "") << "$" << operands.size();
-    operands.push_back(coord);
-    constraints += ",r";
-  }
-  asmText << "}], [$" << operands.size() << "];";
-  operands.push_back(sharedAddress);
-  constraints += ",r";
+  appendTensorCoordinates(asmText, constraints, operands, coords,
+                          sharedAddress);
   createAsm(builder, loc, Type(), operands, text, constraints,
             /*hasSideEffects=*/true);
 }
