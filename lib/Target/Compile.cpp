@@ -241,6 +241,8 @@ static void buildGPUToNVVMPipeline(OpPassManager &pm,
     pm.addPass(LLVM::createDIScopeForLLVMFuncOpPass());
   GpuNVVMAttachTargetOptions targetOptions;
   targetOptions.chip = options.chip;
+  if (const ChipInfo *chip = lookupChip(options.chip))
+    targetOptions.features = chip->extraFeatures.str();
   targetOptions.optLevel = 3;
   pm.addPass(createGpuNVVMAttachTarget(targetOptions));
 }

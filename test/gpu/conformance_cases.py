@@ -551,6 +551,8 @@ _DOT = [
     ("float16", 256, 192, 96, (128, 128, 32), "C", "F", "C", 8),
     ("bfloat16", 100, 75, 53, (32, 32, 16), "C", "C", "C", 4),
     ("bfloat16", 64, 48, 40, (16, 16, 16), "F", "C", "F", 4),
+    # f32 inputs read as tf32 (Triton's default) on mma.sync m16n8k8: both
+    # operands staged K-major whatever their order.
     ("float32", 100, 75, 53, (32, 32, 16), "C", "C", "C", 4),
     ("float32", 100, 75, 53, (32, 32, 16), "F", "F", "F", 4),
     # wgmma on sm_90a (f16/bf16, M tiles of 64 rows per warpgroup): odd extents,
@@ -576,7 +578,7 @@ for (dt, m, n, k, (bm, bn, bk), ao, bo, co, warps) in _DOT:
           ("c", out((m, n), order=co)), ("M", m), ("N", n), ("K", k), *_MM_STRIDES,
           ("stride_cm", Stride("c", 0)), ("stride_cn", Stride("c", 1))],
          _mm_ref(), {"BLOCK_M": bm, "BLOCK_N": bn, "BLOCK_K": bk}, num_warps=warps,
-         tol=1e-5 if dt == "float32" else 1e-2)
+         tol=5e-3 if dt == "float32" else 1e-2)
 
 # f32 inputs on sm_90a wgmma are read as tf32 (Triton's default input_precision,
 # about 1e-3 relative error): B N-major (staged K-major from registers), K-major
@@ -585,7 +587,8 @@ for (m, n, k, (bm, bn, bk), ao, bo, warps, precision) in [
         (64, 64, 64, (64, 64, 32), "C", "C", 4, "tf32"),
         (256, 128, 200, (128, 128, 32), "C", "F", 4, "tf32"),
         (129, 65, 33, (128, 64, 32), "C", "F", 8, "tf32"),
-        (64, 64, 64, (64, 64, 32), "C", "C", 4, "ieee")]:
+        (64, 64, 64, (64, 64, 32), "C", "C", 4, "ieee"),
+        (100, 75, 53, (32, 32, 16), "F", "F", 4, "ieee")]:
     case(f"dot-float32-{m}x{n}x{k}-tile{bm}x{bn}x{bk}-a{ao}b{bo}-w{warps}-{precision}",
          K.dot_matmul, (cdiv(m, bm), cdiv(n, bn)),
          [("a", inp((m, k), order=ao)), ("b", inp((k, n), order=bo)),

@@ -38,7 +38,8 @@ def int8_matmul(a_ptr, b_ptr, c_ptr, M, N, K, stride_bk, stride_bn, BM: tl.const
 # On sm_90a the blocks of 64 rows and 32-deep K steps with four or more warps
 # run on wgmma's s8 form (m64nNk32, s32 sums): K-major B (b = w.T, as
 # tutorial 03 takes it) through the pipelined loop's rings when aligned,
-# row-major B staged K-major from registers; the others on the FMA dot.
+# row-major B staged K-major from registers; smaller tiles with 32-deep K
+# steps on mma.sync m16n8k32 (s32 sums); 16-deep K steps on the FMA dot.
 @pytest.mark.interpretable
 @pytest.mark.parametrize("m,n,k,bm,bn,bk,chain,b_major,num_warps", [
     (64, 64, 64, 32, 32, 32, True, "n", 4),

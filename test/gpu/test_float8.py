@@ -131,7 +131,7 @@ def test_fp8_tensors_load_compute_and_store(name: str) -> None:
     ("k", (129, 65, 100), 4),   # K-major B, as tutorial 03; unaligned rows
     ("k", (256, 128, 512), 4),  # aligned: the K loop copies into rings
     ("n", (256, 128, 512), 4),  # N-major B: staged K-major from registers
-    ("k", (129, 65, 100), 2),   # two warps: no warpgroup, the FMA dot
+    ("k", (129, 65, 100), 2),   # two warps: no warpgroup, mma.sync on f16
 ])
 def test_fp8_dot_matches_torch(name_a: str, name_b: str, b_major: str,
                                shape: tuple[int, int, int], num_warps: int) -> None:

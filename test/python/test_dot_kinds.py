@@ -38,11 +38,31 @@ def test_int8_dot_accumulates_in_int32():
 
 
 @requires_library
-def test_int8_dot_ptx_multiplies_integers():
+@pytest.mark.parametrize("target", ["sm_80", "sm_90"])
+def test_int8_dot_ptx_runs_on_mma_sync_in_s32(target):
+    # 32-deep K steps: mma.sync m16n8k32 (no wgmma: sm_90 without the "a").
     ptx = tile.compile(int8_dot, "*i8,*i8,*i32", {"OUT": tl.int32, "ACC": True},
-                       target="sm_90").asm["ptx"]
+                       target=target).asm["ptx"]
+    body = ptx.split(".section")[0]
+    assert "mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32" in body, body
+    assert "fma.rn.f32" not in body and "cvt.rn.f32.s" not in body
+
+
+@tile.jit
+def int8_dot_16_deep(a_ptr, b_ptr, c_ptr):
+    r = tl.arange(0, 32)
+    k = tl.arange(0, 16)
+    a = tl.load(a_ptr + r[:, None] * 16 + k[None, :])
+    b = tl.load(b_ptr + k[:, None] * 32 + r[None, :])
+    tl.store(c_ptr + r[:, None] * 32 + r[None, :], tl.dot(a, b))
+
+
+@requires_library
+def test_int8_dot_below_a_tensor_core_step_multiplies_integers():
+    ptx = tile.compile(int8_dot_16_deep, "*i8,*i8,*i32", {}, target="sm_90").asm["ptx"]
     body = ptx.split(".section")[0]
     # i8 x i8 products: LLVM widens them (mul.wide.s16) or multiplies in i32.
+    assert "mma.sync" not in body
     assert re.search(r"\b(mul|mad)\.(wide|lo)\.s(16|32)\b", body), body
     assert "fma.rn.f32" not in body and "cvt.rn.f32.s" not in body
 

@@ -295,13 +295,14 @@ KernelEmitter::registerFragments(Value operand, int64_t m, int64_t k) {
 }
 
 void KernelEmitter::stageOperand(Value operand, const StagedMatrix &matrix,
-                                 int64_t offset) {
+                                 int64_t offset, ArrayRef<Value> converted) {
   // Each register run along the contiguous dimension is one vector store (at
   // most a 16-byte chunk, which the swizzle keeps whole).
   Location loc = operand.getLoc();
   int64_t bytes = matrix.elementBytes;
   BlockLayout layout = getBlockLayout(cast<BlockType>(operand.getType()));
-  SmallVector<Value> values = getRegisters(operand);
+  SmallVector<Value> values =
+      converted.empty() ? getRegisters(operand) : SmallVector<Value>(converted);
   LinearLayout::Run run = layout.linear.getContiguousRun();
   int64_t width = run.dim == matrix.contiguousDim()
                       ? std::min<int64_t>(run.length, 16 / bytes)
@@ -360,23 +361,43 @@ LogicalResult KernelEmitter::emitWarpGroupDot(DotOp op, MmaLayoutAttr mma) {
 LogicalResult KernelEmitter::emitMmaSyncDot(DotOp op, MmaLayoutAttr mma) {
   // Both operands go to shared memory in the tensor cores' swizzled form (as
   // for wgmma), each warp reads its fragments with ldmatrix and multiplies
-  // 16 x 8 x 16 tiles with mma.sync, accumulating in its registers of the
-  // result: the accumulator layout's tiles are mma.sync's (d0..d3: row
-  // l / 4 columns 2 (l % 4) and + 1, then 8 rows below).
+  // 16 x 8 tiles one instruction step deep with mma.sync, accumulating in
+  // its registers of the result: the accumulator layout's tiles are
+  // mma.sync's (d0..d3: row l / 4 columns 2 (l % 4) and + 1, then 8 rows
+  // below). 8-bit floats are widened to f16 first (exactly; mma.sync's own
+  // fp8 forms need sm_89 and PTX 8.4).
   Location loc = op.getLoc();
   auto aType = cast<BlockType>(op.getA().getType());
   auto bType = cast<BlockType>(op.getB().getType());
-  auto staged = stageForTensorCores(op, aType, bType,
-                                    runsAlongRows(getBlockLayout(aType)),
-                                    runsAlongRows(getBlockLayout(bType)));
+  SmallVector<Value> aWide, bWide;
+  if (isFloat8Type(aType.getElementType())) {
+    Type f16 = builder.getF16Type();
+    auto widen = [&](Value operand, BlockType type) {
+      SmallVector<Value> values = getRegisters(operand);
+      for (Value &value : values)
+        value = castElement(loc, value, type.getElementType(), f16, false,
+                            false, false);
+      return values;
+    };
+    aWide = widen(op.getA(), aType);
+    bWide = widen(op.getB(), bType);
+    aType = cast<BlockType>(aType.clone(f16));
+    bType = cast<BlockType>(bType.clone(f16));
+  }
+  // ldmatrix transposes 16-bit elements only: 8-bit and tf32 operands are
+  // stored K-major (A row-major, B transposed) whatever their registers hold.
+  bool kMajor = needsKMajorOperands(aType);
+  auto staged = stageForTensorCores(
+      op, aType, bType, !kMajor && runsAlongRows(getBlockLayout(aType)),
+      kMajor || runsAlongRows(getBlockLayout(bType)));
   if (failed(staged))
     return failure();
   auto [a, b] = *staged;
   int64_t bOffset = a.alignedBytes();
   reserveShared(bOffset + b.bytes());
   barrier(loc);
-  stageOperand(op.getA(), a, 0);
-  stageOperand(op.getB(), b, bOffset);
+  stageOperand(op.getA(), a, 0, aWide);
+  stageOperand(op.getB(), b, bOffset, bWide);
   barrier(loc);
 
   int64_t m = a.rows, k = a.cols, n = b.cols;
@@ -388,9 +409,11 @@ LogicalResult KernelEmitter::emitMmaSyncDot(DotOp op, MmaLayoutAttr mma) {
   if (int64_t(acc.size()) != repsM * repsN * 4)
     return op->emitOpError() << "accumulator registers do not match the "
                                 "mma.sync tiles of its layout";
-  StringRef type = getMmaSyncType(aType.getElementType());
+  // One step is 32 bytes of K, two 8x8 ldmatrix matrices of 16-byte rows.
+  StringRef type = getTensorCoreType(aType.getElementType());
+  int64_t depth = 32 / a.elementBytes, half = depth / 2;
   if (type.empty() || bType.getElementType() != aType.getElementType() ||
-      k % 16 != 0)
+      int64_t(mma.getInstrK()) != depth || k % depth != 0)
     return op->emitOpError() << "has no mma.sync for its operands";
   // The warp's first tile: warps along the rows first, as the layout has
   // them; warps past the block's extent repeat its tiles (their bases are
@@ -408,9 +431,10 @@ LogicalResult KernelEmitter::emitMmaSyncDot(DotOp op, MmaLayoutAttr mma) {
       arith::MulIOp::create(builder, loc, warpCol, constI32(loc, 8)),
       constI32(loc, n));
   // ldmatrix: lane l gives the address of row l % 8 of 8x8 matrix l / 8,
-  // a stored row being 8 elements along the contiguous dimension; the
-  // fragments hold pairs along K, so a matrix stored with K not contiguous
-  // is read transposed (.trans).
+  // a stored row being 16 bytes along the contiguous dimension; the
+  // fragments hold 32-bit words along K (2 16-bit, 4 8-bit elements or one
+  // tf32 one), so a 16-bit matrix stored with K not contiguous is read
+  // transposed (.trans).
   Value start = LLVM::PtrToIntOp::create(builder, loc, builder.getI32Type(),
                                          sharedBase(loc));
   Value matrixId =
@@ -434,20 +458,20 @@ LogicalResult KernelEmitter::emitMmaSyncDot(DotOp op, MmaLayoutAttr mma) {
   auto plus = [&](Value value, Value extra) {
     return arith::AddIOp::create(builder, loc, value, extra);
   };
-  // Matrix q of A's x4: rows + 8 (q % 2), columns + 8 (q / 2): a0..a3.
-  // Matrix q of B's x2 (lanes 0..15 give addresses): K + 8 (q % 2).
-  Value lowerHalf = arith::MulIOp::create(
-      builder, loc,
-      arith::RemUIOp::create(builder, loc, matrixId, constI32(loc, 2)),
-      constI32(loc, 8));
-  Value aRowOffset = lowerHalf, bRowOffset = lowerHalf;
+  // Matrix q of A's x4: rows + 8 (q % 2), K + half a step (q / 2): a0..a3.
+  // Matrix q of B's x2 (lanes 0..15 give addresses): K + half a step
+  // (q % 2).
+  Value odd = arith::RemUIOp::create(builder, loc, matrixId, constI32(loc, 2));
+  Value aRowOffset = arith::MulIOp::create(builder, loc, odd, constI32(loc, 8));
+  Value bRowOffset =
+      arith::MulIOp::create(builder, loc, odd, constI32(loc, half));
   Value aColOffset = arith::MulIOp::create(
       builder, loc,
       arith::DivUIOp::create(builder, loc, matrixId, constI32(loc, 2)),
-      constI32(loc, 8));
+      constI32(loc, half));
   bool aTrans = a.contiguousDim() != 1, bTrans = b.contiguousDim() != 0;
   SmallVector<Value> result(acc);
-  for (int64_t kk = 0; kk < k; kk += 16) {
+  for (int64_t kk = 0; kk < k; kk += depth) {
     SmallVector<SmallVector<Value>> aFragments, bFragments;
     for (int64_t rm = 0; rm < repsM; ++rm) {
       Value row = plus(plus(rowStart, constI32(loc, rm * rowTile)), aRowOffset);
@@ -600,9 +624,8 @@ LogicalResult KernelEmitter::issueWarpGroupMma(
   if (int64_t(acc.size()) != repsM * repsN * perTile)
     return op->emitOpError() << "accumulator registers do not match the "
                                 "wgmma tiles of its layout";
-  WarpGroupMmaShape shape{instrN, mma.getInstrK(),
-                          getWarpGroupMmaType(aElement),
-                          getWarpGroupMmaType(bElement)};
+  WarpGroupMmaShape shape{instrN, mma.getInstrK(), getTensorCoreType(aElement),
+                          getTensorCoreType(bElement)};
   // One instruction is 32 bytes deep: 32 8-bit, 16 16-bit or 8 tf32 elements.
   if (shape.aType.empty() || shape.bType.empty() ||
       b.elementBytes != a.elementBytes || shape.k * a.elementBytes != 32 ||

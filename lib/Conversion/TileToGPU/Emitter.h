@@ -429,11 +429,13 @@ private:
   LogicalResult emitWarpGroupDot(DotOp op, MmaLayoutAttr mma);
   LogicalResult emitWarpGroupDot(WarpGroupDotOp op);
   /// A dot with an mma.sync (#tile.mma version 2) layout: operands staged in
-  /// shared memory, fragments by ldmatrix, m16n8k16 tiles.
+  /// shared memory, fragments by ldmatrix, 16 x 8 tiles a step deep.
   LogicalResult emitMmaSyncDot(DotOp op, MmaLayoutAttr mma);
   /// Stores a register-held dot operand into shared memory at `offset`
-  /// bytes in `matrix`'s form.
-  void stageOperand(Value operand, const StagedMatrix &matrix, int64_t offset);
+  /// bytes in `matrix`'s form: its registers, or `converted` (the same
+  /// layout, another element type) where given.
+  void stageOperand(Value operand, const StagedMatrix &matrix, int64_t offset,
+                    ArrayRef<Value> converted = {});
   /// The wgmma ops of `op`'s product of `a` and `b`, staged at the shared
   /// addresses `aStart` and `bStart` (A from `aFragments` instead when
   /// given), into `accumulator`'s registers; the group is committed and

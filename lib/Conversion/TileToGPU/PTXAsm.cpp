@@ -277,7 +277,7 @@ static StringRef accumulatorConstraint(Value acc) {
   return acc.getType().isInteger(32) ? "=r" : "=f";
 }
 
-StringRef mlir::tile::lowering::getWarpGroupMmaType(Type element) {
+StringRef mlir::tile::lowering::getTensorCoreType(Type element) {
   if (element.isF16())
     return "f16";
   if (element.isBF16())
@@ -422,14 +422,6 @@ Value mlir::tile::lowering::createRoundTowardZero(OpBuilder &builder,
                 : result;
 }
 
-StringRef mlir::tile::lowering::getMmaSyncType(Type element) {
-  if (element.isF16())
-    return "f16";
-  if (element.isBF16())
-    return "bf16";
-  return "";
-}
-
 SmallVector<Value> mlir::tile::lowering::createLdMatrix(OpBuilder &builder,
                                                         Location loc,
                                                         Value address,
@@ -462,13 +454,18 @@ mlir::tile::lowering::createMmaSync(OpBuilder &builder, Location loc,
                                     ArrayRef<Value> acc, ArrayRef<Value> a,
                                     ArrayRef<Value> b, StringRef type) {
   // Outputs $0..$3 tied to the accumulator inputs $10..$13; A $4..$7, B
-  // $8..$9.
+  // $8..$9. One step is 32 bytes of K.
+  unsigned depth = type == "tf32" ? 8 : type == "s8" ? 32 : 16;
+  StringRef sum = type == "s8" ? "s32" : "f32";
   std::string text =
-      ("mma.sync.aligned.m16n8k16.row.col.f32." + type + "." + type +
-       ".f32 {$0, $1, $2, $3}, {$4, $5, $6, $7}, {$8, $9}, {$10, $11, $12, "
-       "$13};")
+      ("mma.sync.aligned.m16n8k" + Twine(depth) + ".row.col." + sum + "." +
+       type + "." + type + "." + sum +
+       " {$0, $1, $2, $3}, {$4, $5, $6, $7}, {$8, $9}, {$10, $11, $12, $13};")
           .str();
-  std::string constraints = "=f,=f,=f,=f,r,r,r,r,r,r,0,1,2,3";
+  std::string constraints;
+  for (Value value : acc)
+    constraints += (accumulatorConstraint(value) + ",").str();
+  constraints += "r,r,r,r,r,r,0,1,2,3";
   SmallVector<Value> operands(a);
   llvm::append_range(operands, b);
   llvm::append_range(operands, acc);

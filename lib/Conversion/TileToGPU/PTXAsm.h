@@ -116,10 +116,6 @@ struct WarpGroupMmaShape {
   StringRef accumulatorType() const { return isInteger() ? "s32" : "f32"; }
 };
 
-/// The mma.sync PTX type of an operand element (f16, bf16), or an empty
-/// string for one the m16n8k16 forms do not take.
-StringRef getMmaSyncType(Type element);
-
 /// `ldmatrix.sync.aligned.m8n8.x<count>[.trans].shared.b16`: `count` (1, 2
 /// or 4) 8x8 matrices of 16-bit elements, lane l giving at `address` (a
 /// shared-memory byte address, i32) the 16 bytes of row l % 8 of matrix
@@ -129,17 +125,18 @@ SmallVector<Value> createLdMatrix(OpBuilder &builder, Location loc,
                                   Value address, unsigned count,
                                   bool transposed);
 
-/// `mma.sync.aligned.m16n8k16.row.col.f32.<type>.<type>.f32`: the f32
-/// accumulator fragment `acc` (4 registers) plus the A fragment `a` (4
-/// 32-bit registers of two elements) times the B fragment `b` (2).
+/// `mma.sync.aligned.m16n8k<depth>.row.col.<sum>.<type>.<type>.<sum>`: the
+/// accumulator fragment `acc` (4 registers, f32; s32 for s8) plus the A
+/// fragment `a` (4 32-bit registers) times the B fragment `b` (2), one
+/// 32-byte step of K deep (f16 and bf16: k16, tf32: k8, s8: k32).
 SmallVector<Value> createMmaSync(OpBuilder &builder, Location loc,
                                  ArrayRef<Value> acc, ArrayRef<Value> a,
                                  ArrayRef<Value> b, StringRef type);
 
-/// The wgmma PTX type of an operand element (f16, bf16, e4m3, e5m2; tf32
-/// for f32; s8 for i8, which tile.dot reads as signed), or an empty string
-/// for an element type the tensor cores do not take.
-StringRef getWarpGroupMmaType(Type element);
+/// The PTX type wgmma and mma.sync name an operand element by (f16, bf16,
+/// e4m3, e5m2; tf32 for f32; s8 for i8, which tile.dot reads as signed), or
+/// an empty string for an element type the tensor cores do not take.
+StringRef getTensorCoreType(Type element);
 
 /// `wgmma.mma_async.sync.aligned.m64<n>k<k>.<f32|s32>.<aType>.<bType>` of
 /// the accumulators `acc` (f32 or i32, tied in and out) with shared-memory

@@ -1,6 +1,6 @@
 // RUN: tile-opt %s -tile-pipeline-loops=num-stages=3 -tile-assign-layouts="chip=sm_90a num-warps=4" -tile-async-dot-operands | FileCheck %s --check-prefix=RING
 // RUN: tile-translate --tile-to-ptx --chip=sm_90a --num-warps=4 --num-stages=3 %s | FileCheck %s --check-prefix=PTX
-// RUN: tile-translate --tile-to-ptx --chip=sm_90 --num-warps=4 %s | FileCheck %s --check-prefix=FMA
+// RUN: tile-translate --tile-to-ptx --chip=sm_90 --num-warps=4 %s | FileCheck %s --check-prefix=MMASYNC
 // RUN: %if ptxas %{ tile-translate --tile-to-ptx --chip=sm_90a --num-warps=4 --num-stages=3 %s -o %t.ptx %}
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a %t.ptx -o %t.o %}
 
@@ -15,8 +15,9 @@
 // coalesced: the lanes run along N) into the K-run layout, 16 elements of K
 // per thread, which the dot stores K-major with one 16-byte store per run;
 // @int8_ring and @int8_regs are the same kernels in i8. Without
-// wgmma (sm_90) the FMA dot widens 8-bit floats to f16 exactly; @ieee's f32
-// dot (no `tf32`) stays exact FMA on sm_90a too.
+// wgmma (sm_90) they run on mma.sync: 8-bit floats widened to f16 exactly
+// (m16n8k16), tf32 on m16n8k8, i8 on m16n8k32; @ieee's f32 dot (no `tf32`)
+// stays exact FMA on every chip.
 
 // RING: #[[KMAJOR:.*]] = #tile.linear<register = {{\[\[1, 0\], \[2, 0\], \[4, 0\], \[8, 0\], \[0, 32\]\]}}, lane = {{\[\[0, 1\], \[0, 2\], \[0, 4\], \[0, 8\], \[0, 16\]\]}}, warp = {{\[\[16, 0\], \[32, 0\]\]}}>
 // RING: #[[MMA:.*]] = #tile.mma<version = 3, warps = [4, 1], instr = [16, 64, 32]>
@@ -61,12 +62,18 @@
 // PTX: st.shared.v4.b32
 // PTX: wgmma.mma_async.sync.aligned.m64n64k32.s32.s8.s8 {{.*}}, p;
 
-// FMA-NOT: wgmma
-// FMA: cvt.rn.f16x2.e4m3x2
-// FMA: cvt.rn.f16x2.e5m2x2
-// FMA: fma.rn.f32
-// FMA-LABEL: .entry int8_ring(
-// FMA: mul.wide.s16
+// MMASYNC-NOT: wgmma
+// MMASYNC-LABEL: .entry fp8_ring(
+// MMASYNC: cvt.rn.f16x2.e4m3x2
+// MMASYNC: cvt.rn.f16x2.e5m2x2
+// MMASYNC: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+// MMASYNC-LABEL: .entry tf32_ring(
+// MMASYNC: mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32
+// MMASYNC-LABEL: .entry ieee(
+// MMASYNC-NOT: mma.sync
+// MMASYNC: fma.rn.f32
+// MMASYNC-LABEL: .entry int8_ring(
+// MMASYNC: mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32
 
 func.func @fp8_ring(%arg0: !tile.ptr<f8E4M3FN> {tile.divisibility = 16 : i32}, %arg1: !tile.ptr<f8E5M2> {tile.divisibility = 16 : i32}, %arg2: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %arg3: i32 {tile.divisibility = 16 : i32}) {
   %0 = tile.arange 0, 64 : !tile.block<64xi32>

@@ -82,27 +82,65 @@ BlockedLayoutAttr mlir::tile::getCoalescedLayout(AxisInfoAnalysis &axisInfo,
                             numWarps);
 }
 
-/// The mma.sync (m16n8k16) accumulator layout of a dot of f16 or bf16
-/// blocks with an f32 accumulator, on any chip tile compiles for: the
-/// warps spread over the 16 x 8 tiles, along the rows while they have more
-/// tiles to give (Triton's warpsPerTileV2), the rest along the columns,
-/// repeating tiles where there are more warps than tiles. Extents are powers
-/// of two from 16.
-static MmaLayoutAttr getMmaSyncLayout(DotOp dot, unsigned numWarps,
-                                      StringRef chip) {
+namespace {
+/// What the tensor cores multiply a dot's operands as, and how deep one
+/// instruction step is.
+struct TensorCoreOperands {
+  enum Kind { None, SixteenBit, Float8, Tf32, Int8 } kind = None;
+  /// K elements per step: 16 for 16-bit operands, 32 for 8-bit ones, 8 for
+  /// tf32 (32 bytes either way).
+  unsigned depth() const {
+    return kind == Float8 || kind == Int8 ? 32 : kind == Tf32 ? 8 : 16;
+  }
+};
+} // namespace
+
+/// The kind of a rank-2 dot the tensor cores take: f16 or bf16 operands
+/// (both the same), 8-bit floats (e4m3 and e5m2, mixed as well), f32 ones
+/// read as tf32 (where the dot allows it), all summing in f32, or int8 ones
+/// summing in i32. A batched (rank-3) dot runs on FMA.
+static TensorCoreOperands classifyOperands(DotOp dot) {
   auto aType = cast<BlockType>(dot.getA().getType());
   auto bType = cast<BlockType>(dot.getB().getType());
-  auto cType = cast<BlockType>(dot.getType());
-  Type element = aType.getElementType();
-  if (!lookupChip(chip) || aType.getRank() != 2 ||
-      !(element.isF16() || element.isBF16()) ||
-      bType.getElementType() != element || !cType.getElementType().isF32())
+  Type a = aType.getElementType(), b = bType.getElementType();
+  Type sum = cast<BlockType>(dot.getType()).getElementType();
+  TensorCoreOperands operands;
+  if (aType.getRank() != 2)
+    return operands;
+  if (isFloat8Type(a) && isFloat8Type(b))
+    operands.kind = TensorCoreOperands::Float8;
+  else if ((a.isF16() || a.isBF16()) && b == a)
+    operands.kind = TensorCoreOperands::SixteenBit;
+  else if (a.isF32() && b.isF32() && dot.getTf32())
+    operands.kind = TensorCoreOperands::Tf32;
+  else if (a.isInteger(8) && b == a)
+    operands.kind = TensorCoreOperands::Int8;
+  bool int8 = operands.kind == TensorCoreOperands::Int8;
+  if (!(int8 ? sum.isInteger(32) : sum.isF32()))
+    operands.kind = TensorCoreOperands::None;
+  return operands;
+}
+
+/// The mma.sync accumulator layout of a dot, on any chip tile compiles for:
+/// m16n8k16 for 16-bit operands (8-bit floats too, which the lowering widens
+/// to f16 exactly), m16n8k8 for tf32, m16n8k32 for int8. The warps spread
+/// over the 16 x 8 tiles, along the rows while they have more tiles to give
+/// (Triton's warpsPerTileV2), the rest along the columns, repeating tiles
+/// where there are more warps than tiles. Extents are powers of two, M and N
+/// from 16, K from one step.
+static MmaLayoutAttr getMmaSyncLayout(DotOp dot, unsigned numWarps,
+                                      StringRef chip) {
+  TensorCoreOperands operands = classifyOperands(dot);
+  if (!lookupChip(chip) || operands.kind == TensorCoreOperands::None)
     return {};
+  unsigned depth =
+      operands.kind == TensorCoreOperands::Float8 ? 16 : operands.depth();
+  auto cType = cast<BlockType>(dot.getType());
   int64_t m = cType.getShape()[0], n = cType.getShape()[1];
-  int64_t k = aType.getShape()[1];
-  for (int64_t extent : {m, n, k})
-    if (extent < 16 || !llvm::isPowerOf2_64(extent))
-      return {};
+  int64_t k = cast<BlockType>(dot.getA().getType()).getShape()[1];
+  if (m < 16 || n < 16 || k < depth || !llvm::isPowerOf2_64(m) ||
+      !llvm::isPowerOf2_64(n) || !llvm::isPowerOf2_64(k))
+    return {};
   unsigned rowWarps = 1, colWarps = 1;
   while (rowWarps * colWarps < numWarps) {
     if (m / 16 / rowWarps >= n / 16 / colWarps && rowWarps < m / 16)
@@ -111,7 +149,7 @@ static MmaLayoutAttr getMmaSyncLayout(DotOp dot, unsigned numWarps,
       colWarps *= 2;
   }
   return MmaLayoutAttr::get(dot.getContext(), 2, {rowWarps, colWarps},
-                            {16, 8, 16});
+                            {16, 8, depth});
 }
 
 MmaLayoutAttr mlir::tile::getMmaLayout(DotOp dot, unsigned numWarps,
@@ -120,26 +158,13 @@ MmaLayoutAttr mlir::tile::getMmaLayout(DotOp dot, unsigned numWarps,
   // mma.sync.
   if (chip != "sm_90a" || numWarps % 4 != 0)
     return getMmaSyncLayout(dot, numWarps, chip);
-  auto aType = cast<BlockType>(dot.getA().getType());
-  auto bType = cast<BlockType>(dot.getB().getType());
-  auto cType = cast<BlockType>(dot.getType());
-  Type element = aType.getElementType();
-  // wgmma multiplies single matrices: a batched (rank-3) dot runs on FMA.
-  // It takes f16 or bf16 operands 16 deep, 8-bit floats (e4m3 and e5m2,
-  // mixed as well) and int8 ones 32 deep, and f32 ones read as tf32 (where
-  // the dot allows it) 8 deep; int8 sums in i32, the others in f32.
-  bool float8 = isFloat8Type(element) && isFloat8Type(bType.getElementType());
-  bool sixteenBit = (element.isF16() || element.isBF16()) &&
-                    bType.getElementType() == element;
-  bool tf32 = element.isF32() && dot.getTf32();
-  bool int8 = element.isInteger(8) && bType.getElementType() == element;
-  Type sum = cType.getElementType();
-  if (aType.getRank() != 2 || !(float8 || sixteenBit || tf32 || int8) ||
-      !(int8 ? sum.isInteger(32) : sum.isF32()))
+  TensorCoreOperands operands = classifyOperands(dot);
+  if (operands.kind == TensorCoreOperands::None)
     return {};
+  auto cType = cast<BlockType>(dot.getType());
   int64_t m = cType.getShape()[0], n = cType.getShape()[1];
-  int64_t k = aType.getShape()[1];
-  unsigned depth = float8 || int8 ? 32 : tf32 ? 8 : 16;
+  int64_t k = cast<BlockType>(dot.getA().getType()).getShape()[1];
+  unsigned depth = operands.depth();
   // The operands are staged in the swizzled form of power-of-two extents
   // (a 192-row tile runs on FMA, not on wgmma).
   if (m % 64 != 0 || n % 8 != 0 || k % depth != 0 || !llvm::isPowerOf2_64(m) ||

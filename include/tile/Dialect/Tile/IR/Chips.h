@@ -36,6 +36,11 @@ struct ChipInfo {
   /// Resident warps and blocks one SM holds at most.
   unsigned maxWarpsPerSM;
   unsigned maxBlocksPerSM;
+  /// NVPTX target features beyond the chip's own: a PTX ISA version above
+  /// the oldest that LLVM writes for it, where an instruction tile emits
+  /// needs one (sm_89's 8-bit float conversions, cvt with e4m3x2/e5m2x2,
+  /// need PTX 8.1; LLVM writes 7.8).
+  llvm::StringRef extraFeatures = "";
 };
 
 /// 32-bit registers of one SM, on every chip tile compiles for; they are

@@ -147,7 +147,9 @@ def Tile_MmaLayoutAttr : Tile_LayoutAttr<"MmaLayout", "mma"> {
     4 warps along the rows computing 64 x `instr[1]`) lay them out. `warps`
     spreads the warps over rows (first) and columns; the tiles repeat in
     registers, along columns first, until the block is covered. `instr[2]`
-    is the instruction's depth (16 for f16 and bf16, 32 for 8-bit floats).
+    is the instruction's depth, 32 bytes of K: 16 for f16 and bf16, 32 for
+    8-bit floats and int8, 8 for tf32 (mma.sync reads 8-bit floats widened
+    to f16, 16 deep).
 
     ```mlir
     // 128x128 f32 accumulator of 8 warps: two warpgroups of 64 rows, each

@@ -37,10 +37,11 @@ BlockedLayoutAttr getCoalescedLayout(AxisInfoAnalysis &axisInfo, Value ptr,
                                      Value mask, unsigned numWarps);
 
 /// The tensor-core accumulator layout for `dot` on `chip` over `numWarps`
-/// warps, or null when the dot runs on FMA there: wgmma (version 3) on
-/// sm_90a for f16/bf16 operands with an f32 accumulator, 64-row warpgroup
-/// tiles and 16-deep steps; the instruction's columns the widest power of
-/// two up to 256 that divides the warps' share of the columns.
+/// warps, or null when the dot runs on FMA there. Operands: f16/bf16, 8-bit
+/// floats and tf32 summing in f32, int8 summing in i32. wgmma (version 3) on
+/// sm_90a for 64-row warpgroup tiles, the instruction's columns the widest
+/// power of two up to 256 that divides the warps' share of the columns;
+/// mma.sync (version 2, 16 x 8 tiles) for other tiles and chips.
 MmaLayoutAttr getMmaLayout(DotOp dot, unsigned numWarps, StringRef chip);
 
 /// For a wgmma operand that the tensor cores read K-major only (8-bit floats,
