@@ -156,6 +156,47 @@ def descriptor_matmul(a_desc, b_desc, c_ptr, M, N, K, TRANSPOSED_B: tl.constexpr
 
 
 @triton.jit
+def in_kernel_descriptor_matmul(a_ptr, b_ptr, c_ptr, M, N, K, BM: tl.constexpr,
+                                BN: tl.constexpr, BK: tl.constexpr):
+    """C = A @ B, all three row-major, through descriptors the kernel makes
+    (Triton builds their TMA maps in device scratch memory; tile's launcher
+    encodes them from the arguments, with tile.knobs.compilation.tma)."""
+    a_desc = tl.make_tensor_descriptor(a_ptr, [M, K], [K, 1], [BM, BK])
+    b_desc = tl.make_tensor_descriptor(b_ptr, [K, N], [N, 1], [BK, BN])
+    c_desc = tl.make_tensor_descriptor(c_ptr, [M, N], [N, 1], [BM, BN])
+    pid_m = tl.program_id(0)
+    pid_n = tl.program_id(1)
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, tl.cdiv(K, BK)):
+        acc = tl.dot(a_desc.load([pid_m * BM, k * BK]), b_desc.load([k * BK, pid_n * BN]), acc)
+    c_desc.store([pid_m * BM, pid_n * BN], acc.to(c_desc.dtype))
+
+
+@triton.jit
+def block_pointer_matmul(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak, stride_bk,
+                         stride_bn, stride_cm, stride_cn, BM: tl.constexpr,
+                         BN: tl.constexpr, BK: tl.constexpr):
+    """C = A @ B through block pointers (any strides: B column-major is
+    stride_bk = 1), advanced along K, with boundary checks."""
+    pid_m = tl.program_id(0)
+    pid_n = tl.program_id(1)
+    a_block = tl.make_block_ptr(a_ptr, (M, K), (stride_am, stride_ak), (pid_m * BM, 0),
+                                (BM, BK), (1, 0))
+    b_block = tl.make_block_ptr(b_ptr, (K, N), (stride_bk, stride_bn), (0, pid_n * BN),
+                                (BK, BN), (1, 0))
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, tl.cdiv(K, BK)):
+        a = tl.load(a_block, boundary_check=(0, 1))
+        b = tl.load(b_block, boundary_check=(0, 1))
+        acc = tl.dot(a, b, acc)
+        a_block = tl.advance(a_block, (0, BK))
+        b_block = tl.advance(b_block, (BK, 0))
+    c_block = tl.make_block_ptr(c_ptr, (M, N), (stride_cm, stride_cn), (pid_m * BM, pid_n * BN),
+                                (BM, BN), (1, 0))
+    tl.store(c_block, acc.to(c_ptr.dtype.element_ty), boundary_check=(0, 1))
+
+
+@triton.jit
 def row_cumsum(x_ptr, out_ptr, stride, n_cols, BLOCK: tl.constexpr):
     """Cumulative sum along each row: one program per row, the row in one block."""
     row = tl.program_id(0)

@@ -93,6 +93,10 @@ static void buildTileToGPUPipeline(OpPassManager &pm,
   pm.addPass(createInlinerPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+  // After CSE, so that one map serves every load of one descriptor.
+  TileLaunchTensorMapsOptions mapOptions;
+  mapOptions.chip = options.chip;
+  pm.addPass(createTileLaunchTensorMaps(mapOptions));
   pm.addPass(createTileUnrollLoops());
   pm.addPass(createTileHoistLoopReductions());
   pm.addPass(createTileOffsetLoopPointers());
@@ -442,6 +446,20 @@ static void collectLaunchFacts(ModuleOp module,
       info.numWarps = get("tile.num_warps", info.numWarps);
       info.threads = get("tile.threads", info.threads);
       info.sharedBytes = get("tile.shared_bytes", 0);
+      // The parameters tile-launch-tensor-maps added after the arguments'.
+      for (unsigned arg = info.params.size(); arg < func.getNumArguments();
+           ++arg) {
+        KernelInfo::Param param;
+        param.type = "tensormap";
+        std::string error;
+        if (auto attr = func.getArgAttr(arg, kTensorMapRecipeAttrName))
+          if (auto recipe = TensorMapRecipe::fromAttr(attr, error);
+              succeeded(recipe)) {
+            param.name = recipe->name;
+            param.recipe = *recipe;
+          }
+        info.params.push_back(param);
+      }
       if (auto maps = func->getAttrOfType<ArrayAttr>(kTensorMapsAttrName))
         for (auto map : maps.getAsRange<DictionaryAttr>()) {
           unsigned arg = cast<IntegerAttr>(map.get("arg")).getInt();
@@ -477,6 +495,19 @@ std::string CompileResult::metadataJson() const {
         object["box"] = llvm::json::Array(param.box);
         object["swizzle"] = param.swizzle;
         object["element_bytes"] = param.elementBytes;
+      }
+      if (param.recipe) {
+        auto products = [](ArrayRef<LaunchProduct> values) {
+          llvm::json::Array array;
+          for (const LaunchProduct &product : values)
+            array.push_back(llvm::json::Array{product.scale,
+                                              llvm::json::Array(product.args)});
+          return array;
+        };
+        object["recipe"] =
+            llvm::json::Object{{"base", param.recipe->base},
+                               {"shape", products(param.recipe->shape)},
+                               {"strides", products(param.recipe->strides)}};
       }
       params.push_back(std::move(object));
     }

@@ -4,7 +4,10 @@ encodes each descriptor's map with cuTensorMapEncodeTiled), against torch.
 Shapes that are not multiples of the blocks check TMA's zero fill outside
 the tensor, K-loops of one and of many iterations the ring's phases,
 `x @ w.T` the transposed box, and Triton's tutorial 06 all of it with a
-ring of one slot (q) and two K loops (causal)."""
+ring of one slot (q) and two K loops (causal). Descriptors and block
+pointers made in the kernel have maps the launcher encodes from the
+launch's arguments (hidden parameters); where alignment rules TMA out, the
+same kernels load through pointers."""
 from __future__ import annotations
 
 import sys
@@ -76,6 +79,40 @@ def test_descriptor_matmul_matches_torch(shape: tuple[int, int, int], transposed
     torch.testing.assert_close(c, ref2, atol=1e-2 * k ** 0.5, rtol=1e-2)
 
 
+@pytest.mark.parametrize("kernel,b_column_major", [
+    ("in_kernel_descriptor_matmul", False), ("block_pointer_matmul", False),
+    ("block_pointer_matmul", True)], ids=["descriptors", "block_pointers", "block_pointers_b_t"])
+@pytest.mark.parametrize("shape", [(256, 128, 192), (200, 136, 104), (64, 256, 1000),
+                                   (384, 256, 64)], ids=lambda s: "x".join(map(str, s)))
+def test_kernel_made_maps_match_torch(shape: tuple[int, int, int], kernel: str,
+                                      b_column_major: bool) -> None:
+    # 256x128x192 and 384x256x64: every map a parameter (TMA loads and
+    # stores); 200x136x104 and 64x256x1000: extents or row strides that are
+    # not multiples of 16 (not specialized), so some maps fall back to
+    # pointers and TMA fills and clips only the rest. A second launch with
+    # other tensors makes the launcher encode new maps.
+    import torch
+    if _capability() < (9, 0):
+        pytest.skip("TMA needs sm_90")
+    m, n, k = shape
+    g = torch.Generator(device=device(torch)).manual_seed(m + n + k)
+    matmul = getattr(_kernels(), kernel)
+    grid = (triton_cdiv(m, 128), triton_cdiv(n, 128))
+    for attempt in range(2):
+        a = torch.randn(m, k, generator=g, device=device(torch), dtype=torch.float16)
+        b = torch.randn(n, k, generator=g, device=device(torch), dtype=torch.float16).T \
+            if b_column_major else \
+            torch.randn(k, n, generator=g, device=device(torch), dtype=torch.float16)
+        c = torch.full((m, n), float("nan"), device=device(torch), dtype=torch.float16)
+        if kernel == "in_kernel_descriptor_matmul":
+            matmul[grid](a, b, c, m, n, k, BM=128, BN=128, BK=64, num_warps=8, num_stages=3)
+        else:
+            matmul[grid](a, b, c, m, n, k, *a.stride(), *b.stride(), *c.stride(), BM=128,
+                         BN=128, BK=64, num_warps=8, num_stages=3)
+        torch.testing.assert_close(c.float(), a.float() @ b.float(), atol=1e-2 * k ** 0.5,
+                                   rtol=1e-2, msg=lambda text: f"launch {attempt}: {text}")
+
+
 @tile.jit
 def scale_tiles(x_desc, y_desc, z_desc, BM: tl.constexpr, BN: tl.constexpr):
     row = tl.program_id(0) * BM
@@ -108,16 +145,18 @@ def test_descriptor_stores_clip_to_the_tensor(dtype_name: str) -> None:
     torch.testing.assert_close(z, x * 2 + 1, atol=0, rtol=0)
 
 
+@pytest.mark.parametrize("host_descriptors", [True, False], ids=["host", "in_kernel"])
 @pytest.mark.parametrize("causal", [False, True], ids=["full", "causal"])
 @pytest.mark.parametrize("head_dim", [64, 128])
-def test_tutorial06_with_tma_matches_sdpa(head_dim: int, causal: bool) -> None:
+def test_tutorial06_with_tma_matches_sdpa(head_dim: int, causal: bool,
+                                          host_descriptors: bool) -> None:
     import torch
     if _capability() < (9, 0):
         pytest.skip("TMA needs sm_90")
     g = torch.Generator(device=device(torch)).manual_seed(head_dim + causal)
     q, k, v = (torch.randn(2, 4, 1024, head_dim, generator=g, device=device(torch),
                            dtype=torch.float16) for _ in range(3))
-    o, _ = _kernels().attention06(q, k, v, causal, head_dim ** -0.5, True)
+    o, _ = _kernels().attention06(q, k, v, causal, head_dim ** -0.5, host_descriptors)
     ref = torch.nn.functional.scaled_dot_product_attention(q.float(), k.float(), v.float(),
                                                            is_causal=causal)
     torch.testing.assert_close(o.float(), ref, atol=2e-2, rtol=1e-2)

@@ -235,11 +235,12 @@ def test_tutorial06_streams_k_and_v_through_rings() -> None:
     # desc_k.load(...).T is a load of transposed pointers (the tile.trans
     # canonicalization), so K, like V, reaches wgmma through a ring, and q
     # through its one-slot ring. Host descriptors fill them with TMA (each
-    # load names its box of the descriptor's map); descriptors made in the
-    # kernel have no map and use as many cp.async copies as the pointer-based
-    # kernel. Neither loads synchronously. (TMA is tile.knobs.compilation.tma's,
-    # off by default until it has run on a GPU: then host descriptors take
-    # cp.async too.)
+    # load names its box of the descriptor's map), and so do the descriptors
+    # the kernel makes: their shapes and strides are products of its
+    # arguments, so the launcher encodes their maps as well (hidden
+    # parameters with recipes). Without TMA (tile.knobs.compilation.tma is
+    # off by default until it has run on a GPU) both take as many cp.async
+    # copies as the pointer-based kernel. None loads synchronously.
     k = _bench_kernels()
     q = torch.empty(4, 32, 1024, 64, dtype=torch.float16)
     m = torch.empty(4, 32, 1024)
@@ -248,33 +249,48 @@ def test_tutorial06_streams_k_and_v_through_rings() -> None:
     options = {"target": "sm_90a", "num_warps": 8, "num_stages": 3}
     constants = dict(N_CTX=1024, HEAD_DIM=64, BLOCK_M=128, BLOCK_N=64, FP8_OUTPUT=False,
                      STAGE=1, warp_specialize=False, IS_HOPPER=True)
-    with tile.knobs.compilation.scope():
-        tile.knobs.compilation.tma = True
-        host, _, _ = compile_for_args(k.attention06_fwd.fn, (0.125, m, 4, 32, *descs),
-                                      constants, options)
-        in_kernel, _, _ = compile_for_args(k.attention06_fwd.fn,
-                                           (0.125, m, 4, 32, q, q, q, q), constants, options)
-    host_without_tma, _, _ = compile_for_args(k.attention06_fwd.fn,
-                                              (0.125, m, 4, 32, *descs), constants, options)
+    compiled = {}
+    for tma in (True, False):
+        with tile.knobs.compilation.scope():
+            tile.knobs.compilation.tma = tma
+            compiled["host", tma], _, _ = compile_for_args(
+                k.attention06_fwd.fn, (0.125, m, 4, 32, *descs), constants, options)
+            compiled["in_kernel", tma], _, _ = compile_for_args(
+                k.attention06_fwd.fn, (0.125, m, 4, 32, q, q, q, q), constants, options)
     pointers, _, _ = compile_for_args(k.attention_fwd, (q, q, q, q, 0.125, 1024),
                                       dict(HEAD_DIM=64, BLOCK_M=128, BLOCK_N=64, CAUSAL=False),
                                       options)
-    copies = [c.asm["ptx"].count("cp.async.cg.shared.global")
-              for c in (host, in_kernel, host_without_tma, pointers)]
-    assert copies[0] == 0 and copies[1] == copies[2] == copies[3] > 0, copies
-    assert "cp.async.bulk" not in host_without_tma.asm["ptx"]
-    # q once; K and V in the prologue (2 stages) and the loop: 1 + 3 * 2; and
-    # the output's store.
-    assert host.asm["ptx"].count("cp.async.bulk.tensor.2d.shared::cluster.global") == 7
-    assert host.asm["ptx"].count("cp.async.bulk.tensor.2d.global.shared::cta") == 1
-    # Nothing is read after it: the writes complete on their own.
-    assert "cp.async.bulk.wait_group.read 0" in host.asm["ptx"]
-    maps = {p["name"]: p for p in host.metadata["params"] if p["type"] == "tensormap"}
-    assert [maps[f"desc_{n}.tensor_map"].get("box") for n in "qkvo"] == \
-        [[128, 64], [64, 64], [64, 64], [128, 64]]
-    for compiled in (host, in_kernel):
-        assert "ld.global" not in compiled.asm["ptx"]
-        assert "wgmma.mma_async" in compiled.asm["ptx"]
+    copies = {key: c.asm["ptx"].count("cp.async.cg.shared.global") for key, c in compiled.items()}
+    pointer_copies = pointers.asm["ptx"].count("cp.async.cg.shared.global")
+    assert pointer_copies > 0 and copies == {
+        ("host", True): 0, ("in_kernel", True): 0,
+        ("host", False): pointer_copies, ("in_kernel", False): pointer_copies}, copies
+    for kind in ("host", "in_kernel"):
+        ptx = compiled[kind, True].asm["ptx"]
+        assert "cp.async.bulk" not in compiled[kind, False].asm["ptx"]
+        # q once; K and V in the prologue (2 stages) and the loop: 1 + 3 * 2;
+        # and the output's store.
+        assert ptx.count("cp.async.bulk.tensor.2d.shared::cluster.global") == 7, kind
+        assert ptx.count("cp.async.bulk.tensor.2d.global.shared::cta") == 1, kind
+        # Nothing is read after it: the writes complete on their own.
+        assert "cp.async.bulk.wait_group.read 0" in ptx
+        maps = {p["name"]: p for p in compiled[kind, True].metadata["params"]
+                if p["type"] == "tensormap"}
+        assert [maps[f"desc_{n}.tensor_map"].get("box") for n in "qkvo"] == \
+            [[128, 64], [64, 64], [64, 64], [128, 64]]
+    # The kernel's descriptors: shape [Z * H * N_CTX, HEAD_DIM], strides
+    # [HEAD_DIM, 1] with HEAD_DIM = 64, each on its pointer (by number).
+    params = compiled["in_kernel", True].metadata["params"]
+    number = {p["name"]: i for i, p in enumerate(params)}
+    recipes = {p["name"]: p["recipe"] for p in params if p["type"] == "tensormap"}
+    assert recipes == {
+        f"desc_{n}.tensor_map": {
+            "base": number[f"desc_{n}"],
+            "shape": [[1, [number["Z"], number["H"], number["N_CTX"]]], [64, []]],
+            "strides": [[64, []], [1, []]]} for n in "qkvo"}
+    for c in compiled.values():
+        assert "ld.global" not in c.asm["ptx"]
+        assert "wgmma.mma_async" in c.asm["ptx"]
 
 
 @pytest.mark.parametrize("transposed_b", [False, True], ids=["b", "b_t"])
@@ -336,6 +352,94 @@ def test_descriptor_stores_with_tma() -> None:
     assert "fence.proxy.async.global" in ptx["sm_90a"]
     for chip in ("sm_90", "sm_80"):
         assert "cp.async.bulk" not in ptx[chip] and "st.global.v4" in ptx[chip]
+
+
+def _matmul_arguments(kernel: str, m: int, n: int, k: int, b_column_major: bool = False,
+                      offset: int = 0) -> tuple:
+    # A (m x k, its data `offset` elements into its buffer), B (k x n, or
+    # its transpose's view), C (m x n): bench/kernels.py's in-kernel
+    # descriptor and block-pointer matmuls' arguments.
+    a = torch.empty(m * k + offset, dtype=torch.float16)[offset:].view(m, k)
+    b = torch.empty(n, k, dtype=torch.float16).T if b_column_major else \
+        torch.empty(k, n, dtype=torch.float16)
+    c = torch.empty(m, n, dtype=torch.float16)
+    if kernel == "in_kernel_descriptor_matmul":
+        return (a, b, c, m, n, k)
+    return (a, b, c, m, n, k, *a.stride(), *b.stride(), *c.stride())
+
+
+def _compile_matmul(kernel: str, arguments: tuple):
+    compiled, _, _ = compile_for_args(getattr(_bench_kernels(), kernel), arguments,
+                                      dict(BM=128, BN=128, BK=64),
+                                      {"target": "sm_90a", "num_warps": 8, "num_stages": 3})
+    ptx = compiled.asm["ptx"]
+    recipes = {p["name"]: p["recipe"] for p in compiled.metadata["params"]
+               if p["type"] == "tensormap"}
+    counts = {"tma_loads": ptx.count("cp.async.bulk.tensor.2d.shared::cluster.global"),
+              "tma_stores": ptx.count("cp.async.bulk.tensor.2d.global.shared::cta"),
+              "cp_async": ptx.count("cp.async.cg.shared.global"),
+              "ld_global": ptx.count("ld.global"), "st_global": ptx.count("st.global")}
+    return compiled, recipes, counts
+
+
+@pytest.mark.parametrize("kernel,b_column_major", [
+    ("in_kernel_descriptor_matmul", False), ("block_pointer_matmul", False),
+    ("block_pointer_matmul", True)], ids=["descriptors", "block_pointers", "block_pointers_b_t"])
+@requires_library
+def test_maps_made_in_the_kernel_are_encoded_at_launch(kernel: str, b_column_major: bool) -> None:
+    # Descriptors and block pointers the kernel makes, over 16-byte aligned
+    # tensors with 16-byte multiple row strides (the specialization says so):
+    # their maps become hidden parameters after the kernel's own, each with
+    # the recipe the launcher encodes it by (the numbers of the arguments
+    # whose product each extent and stride is), and every operand copy and
+    # the store are TMA. Column-major B (stride_bk = 1) is a map of B^T whose
+    # box the wgmma reads K-major: one box a slot, not two.
+    with tile.knobs.compilation.scope():
+        tile.knobs.compilation.tma = True
+        compiled, recipes, counts = _compile_matmul(
+            kernel, _matmul_arguments(kernel, 256, 256, 128, b_column_major))
+    params = compiled.metadata["params"]
+    number = {p["name"]: i for i, p in enumerate(params)}
+    assert [p["name"] for p in params[-3:]] == [f"{n}_ptr.tensor_map" for n in "abc"]
+    if kernel == "in_kernel_descriptor_matmul":
+        row_strides = {"a": "K", "b": "N", "c": "N"}
+    else:
+        row_strides = {"a": "stride_am", "b": "stride_bn" if b_column_major else "stride_bk",
+                       "c": "stride_cm"}
+    extents = {"a": ("M", "K"), "b": ("N", "K") if b_column_major else ("K", "N"),
+               "c": ("M", "N")}
+    assert recipes == {f"{n}_ptr.tensor_map": {
+        "base": number[f"{n}_ptr"],
+        "shape": [[1, [number[extents[n][0]]]], [1, [number[extents[n][1]]]]],
+        "strides": [[1, [number[row_strides[n]]]], [1, []]]} for n in "abc"}
+    # A's box a slot, B's one or two (64 wide with the 128-byte swizzle),
+    # in the prologue's 2 stages and the loop; C in two column blocks.
+    assert counts == {"tma_loads": 3 * (2 if b_column_major else 3), "tma_stores": 2,
+                      "cp_async": 0, "ld_global": 0, "st_global": 0}, counts
+    assert compiled.metadata["stack_frame_bytes"] == 0
+
+
+@requires_library
+def test_maps_the_launcher_cannot_encode_keep_pointers() -> None:
+    # A 2 bytes past an aligned address (TMA needs 16) and K = 100 (A's rows
+    # 200 bytes apart, not a multiple of 16): A's map cannot be a parameter,
+    # so A's blocks are loads of its masked pointers (element by element, as
+    # nothing says more is aligned); B (rows of N elements) and C keep their
+    # maps. With the knob off no map is made at all.
+    for offset, k in ((1, 128), (0, 100)):
+        with tile.knobs.compilation.scope():
+            tile.knobs.compilation.tma = True
+            _, recipes, counts = _compile_matmul(
+                "in_kernel_descriptor_matmul",
+                _matmul_arguments("in_kernel_descriptor_matmul", 256, 256, k, offset=offset))
+        assert set(recipes) == {"b_ptr.tensor_map", "c_ptr.tensor_map"}, (offset, k)
+        assert counts == {"tma_loads": 6, "tma_stores": 2, "cp_async": 0,
+                          "ld_global": 3 * 128 * 64 // 256, "st_global": 0}, (offset, k)
+    _, recipes, counts = _compile_matmul(
+        "in_kernel_descriptor_matmul", _matmul_arguments("in_kernel_descriptor_matmul", 256,
+                                                         256, 128))
+    assert recipes == {} and counts["tma_loads"] == counts["tma_stores"] == 0 and \
+        counts["cp_async"] > 0
 
 
 @tile.jit

@@ -12,6 +12,7 @@
 #include "mlir/IR/OwningOpRef.h"
 #include "mlir/Pass/PassManager.h"
 #include "tile/Dialect/Tile/IR/Chips.h"
+#include "tile/Dialect/Tile/IR/TileDialect.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
@@ -91,6 +92,10 @@ struct KernelInfo {
     std::vector<int64_t> box;
     unsigned swizzle = 0;
     unsigned elementBytes = 0;
+    /// For a tensor map made in the kernel (tile-launch-tensor-maps): how
+    /// the launcher makes it from the other parameters. Such parameters
+    /// come after those the arguments fill.
+    std::optional<TensorMapRecipe> recipe;
   };
   std::string name;
   unsigned numWarps = 4;

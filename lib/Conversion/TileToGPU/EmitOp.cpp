@@ -78,6 +78,14 @@ LogicalResult KernelEmitter::emitOp(Operation *op) {
     return emitWarpGroupDot(dot);
   if (isa<RingAllocOp>(op))
     return success(); // placed before the kernel's first op (placeRings)
+  if (auto map = dyn_cast<MakeTensorMapOp>(op)) {
+    // One tile-launch-tensor-maps could not make a parameter: no TMA reads
+    // it (that pass dropped the boxes of it), so it is a null address.
+    scalars.map(
+        map.getResult(),
+        LLVM::ZeroOp::create(builder, loc, convertScalarType(map.getType())));
+    return success();
+  }
   if (auto copy = dyn_cast<AsyncCopyOp>(op))
     return emitAsyncCopy(copy);
   if (auto wait = dyn_cast<RingWaitOp>(op))

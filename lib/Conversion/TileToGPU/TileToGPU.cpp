@@ -113,11 +113,13 @@ struct ConvertTileToGPUPass
       gpuFunc->setAttr("tile.shared_bytes", builder.getI32IntegerAttr(shared));
       if (ArrayAttr maps = emitter.getTensorMapFacts(); !maps.empty())
         gpuFunc->setAttr(kTensorMapsAttrName, maps);
-      // Argument attributes (divisibility) carry over for documentation.
+      // Argument attributes carry over: divisibility for documentation,
+      // tensor map recipes for the launch facts.
       for (unsigned i = 0; i < kernel.getNumArguments(); ++i)
-        if (auto attr =
-                kernel.getArgAttrOfType<IntegerAttr>(i, "tile.divisibility"))
-          gpuFunc.setArgAttr(i, "tile.divisibility", attr);
+        for (StringRef name : {StringRef("tile.divisibility"),
+                               StringRef(kTensorMapRecipeAttrName)})
+          if (Attribute attr = kernel.getArgAttr(i, name))
+            gpuFunc.setArgAttr(i, name, attr);
     }
     if (maxShared > 0) {
       builder.setInsertionPointToStart(gpuModule.getBody());

@@ -18,7 +18,7 @@ import math
 import struct
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterator, Sequence, Union
+from typing import Any, Callable, Iterator, NamedTuple, Sequence, Union
 
 from ..errors import TileError
 from ..language.types import block_type, dtype, pointer_type
@@ -224,6 +224,19 @@ INTEGER_COMBINE_KINDS = ("umax", "umin")
 # PTX cache operators of tile.load and tile.store.
 LOAD_CACHE_OPERATORS = ("ca", "cg", "cv")
 STORE_CACHE_OPERATORS = ("wb", "cg", "cs", "wt")
+
+
+class Box(NamedTuple):
+    """A load's or store's box of a tensor map: one i32 coordinate per tensor
+    dimension (outermost first), and for each block dimension the tensor
+    dimension it runs along (`dims`; None: in order)."""
+    tensor_map: Value
+    coords: Sequence[Value]
+    dims: Sequence[int] | None = None
+
+
+def _attr_dict(attrs: list[str]) -> str:
+    return f" {{{', '.join(attrs)}}}" if attrs else ""
 
 
 def _require(condition: bool, message: str) -> None:
@@ -442,7 +455,7 @@ class Builder:
     @staticmethod
     def _hints(cache: str | None, evict: str | None, volatile: bool,
                operators: tuple[str, ...], sem: str | None = None,
-               scope: str | None = None) -> str:
+               scope: str | None = None) -> list[str]:
         """The attributes of a load's or store's cache hints or memory order
         (see tile.load)."""
         _require(cache is None or cache in operators,
@@ -457,15 +470,15 @@ class Builder:
             ([f"evict = {quote(evict)}"] if evict else []) + \
             (["is_volatile"] if volatile else []) + \
             ([f"sem = #tile<sem {sem}>", f"scope = #tile<scope {scope}>"] if sem else [])
-        return f" {{{', '.join(attrs)}}}" if attrs else ""
+        return attrs
 
     def load(self, ptr: Value, mask: Value | None = None, other: Value | None = None,
              cache: str | None = None, evict: str | None = None,
              volatile: bool = False, sem: str | None = None,
              scope: str | None = None,
-             box: tuple[Value, Sequence[Value]] | None = None) -> Value:
-        """`box`: (a tensor map, i32 coordinates outermost first) when the
-        block is that box of the map's tensor (see tile.load)."""
+             box: Box | None = None) -> Value:
+        """`box`: when the block is that box of a tensor map's tensor (see
+        tile.load)."""
         _require(_element(ptr.type).is_ptr(), f"tile.load needs pointers, got {ptr.type}")
         result_type = _like(ptr.type, _element(ptr.type).element_ty)  # type: ignore[attr-defined]
         text = self._check_mask(ptr, mask)
@@ -473,35 +486,57 @@ class Builder:
             _require(mask is not None and other.type == result_type,
                      f"`other` must be {result_type} and needs a mask, got {other.type}")
             text += f" other {other}"
-        text += self._box(ptr, box)
-        text += self._hints(cache, evict, volatile, LOAD_CACHE_OPERATORS, sem, scope)
-        return self._op(f"tile.load {ptr}{text} : {ptr.type.to_ir()}", result_type)
+        box_text, attrs = self._box(ptr, box)
+        attrs += self._hints(cache, evict, volatile, LOAD_CACHE_OPERATORS, sem, scope)
+        return self._op(f"tile.load {ptr}{text}{box_text}{_attr_dict(attrs)} : "
+                        f"{ptr.type.to_ir()}", result_type)
 
     @staticmethod
-    def _box(ptr: Value, box: tuple[Value, Sequence[Value]] | None) -> str:
-        """A load's or store's `tensor_map %map[coords]` (see tile.load)."""
+    def _box(ptr: Value, box: Box | None) -> tuple[str, list[str]]:
+        """A load's or store's `tensor_map %map[coords]` and its `map_dims`
+        attribute (see tile.load)."""
         if box is None:
-            return ""
-        tensor_map, coords = box
-        _require(tensor_map.type == T.tensor_map and isinstance(ptr.type, block_type)
-                 and len(coords) == len(ptr.type.shape)
-                 and all(c.type == T.int32 for c in coords),
+            return "", []
+        _require(box.tensor_map.type == T.tensor_map and isinstance(ptr.type, block_type)
+                 and len(box.coords) == len(ptr.type.shape)
+                 and all(c.type == T.int32 for c in box.coords),
                  "a tensor map box takes a block and one i32 coordinate per dimension")
-        return f" tensor_map {tensor_map}[{', '.join(str(c) for c in coords)}]"
+        rank = len(box.coords)
+        dims = tuple(box.dims) if box.dims is not None else tuple(range(rank))
+        _require(sorted(dims) == list(range(rank)),
+                 f"map_dims must be a permutation of {rank} dimensions, got {list(dims)}")
+        attrs = [] if dims == tuple(range(rank)) else \
+            [f"map_dims = array<i64: {', '.join(str(d) for d in dims)}>"]
+        coords = ", ".join(str(c) for c in box.coords)
+        return f" tensor_map {box.tensor_map}[{coords}]", attrs
+
+    def make_tensor_map(self, base: Value, shape: Sequence[Value],
+                        strides: Sequence[Value]) -> Value:
+        """`tile.make_tensor_map`: the TMA map of the tensor at `base` with
+        `shape` (i32) and `strides` (i64), outermost first, the last 1."""
+        _require(isinstance(base.type, pointer_type) and 1 <= len(shape) <= 5
+                 and len(strides) == len(shape)
+                 and all(v.type == T.int32 for v in shape)
+                 and all(v.type == T.int64 for v in strides),
+                 "a tensor map takes a pointer, 1 to 5 i32 extents and as many i64 strides")
+        return self._op(f"tile.make_tensor_map {base}[{', '.join(str(v) for v in shape)}], "
+                        f"[{', '.join(str(v) for v in strides)}] : {base.type.to_ir()}",
+                        T.tensor_map)
 
     def store(self, ptr: Value, value: Value, mask: Value | None = None,
               cache: str | None = None, evict: str | None = None,
               volatile: bool = False, sem: str | None = None,
               scope: str | None = None,
-              box: tuple[Value, Sequence[Value]] | None = None) -> None:
+              box: Box | None = None) -> None:
         """`box`: as in `load`, the block is that box of the map's tensor."""
         _require(_element(ptr.type).is_ptr(), f"tile.store needs pointers, got {ptr.type}")
         expected = _like(ptr.type, _element(ptr.type).element_ty)  # type: ignore[attr-defined]
         _require(value.type == expected, f"the stored value must be {expected}, got {value.type}")
         text = self._check_mask(ptr, mask)
-        text += self._box(ptr, box)
-        text += self._hints(cache, evict, volatile, STORE_CACHE_OPERATORS, sem, scope)
-        self._void(f"tile.store {ptr}, {value}{text} : {ptr.type.to_ir()}")
+        box_text, attrs = self._box(ptr, box)
+        attrs += self._hints(cache, evict, volatile, STORE_CACHE_OPERATORS, sem, scope)
+        self._void(f"tile.store {ptr}, {value}{text}{box_text}{_attr_dict(attrs)} : "
+                   f"{ptr.type.to_ir()}")
 
     def atomic_rmw(self, kind: str, ptr: Value, value: Value, mask: Value | None,
                    sem: str, scope: str) -> Value:

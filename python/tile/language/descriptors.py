@@ -15,9 +15,12 @@ Both are frontend values (NamedTuples, so they pass through calls, loops and
 branches as their parts); a load or store is a masked load or store of the
 block's pointers, computed by @jit functions that compiled and interpreted
 kernels share. With tile.knobs.compilation.tma (TILE_TMA=1) a compiled load
-of a host descriptor also names its box of the descriptor's TMA map, so the
-compiler copies it with TMA where the block goes to shared memory (the
-operand rings of a pipelined dot on sm_90a).
+or store also names its box of a TMA map, so the compiler copies it with TMA
+where the block goes to or comes from shared memory (the operand rings of a
+pipelined dot, stores, on sm_90a): a host descriptor's map, or one the
+kernel makes (`tile.make_tensor_map`) of an in-kernel descriptor or a block
+pointer, which the compiler turns into a parameter the launcher encodes
+from the kernel's arguments where it can (tile-launch-tensor-maps).
 """
 from __future__ import annotations
 
@@ -133,51 +136,89 @@ def _sum_of(a, b):
 # Builtins that work compiled and interpreted
 # ----------------------------------------------------------------------------
 
-def _names_boxes(builder: Any, desc: tensor_descriptor) -> bool:
-    """Whether a compiled access of `desc` names its box of the descriptor's
-    TMA map (a host descriptor's, with tile.knobs.compilation.tma)."""
-    return builder is not None and builder.tma and desc.tensor_map is not None \
-        and not desc.dtype.is_bool()
+class _Region(NamedTuple):
+    """What a descriptor's or block pointer's access reads or writes: the
+    block at `offsets` of the tensor, and its TMA map (None: none) whose
+    dimensions are the tensor's in `map_order` (the contiguous one last)."""
+    base: Any
+    shape: tuple
+    strides: tuple
+    offsets: tuple
+    block_shape: tuple
+    tensor_map: Any
+    map_order: tuple
+
+    @property
+    def dtype(self) -> dtype:
+        return self.base.dtype.element_ty
 
 
-def _box_parts(to_value: ToValue, builder: Any, desc: tensor_descriptor,
-               offsets: tuple[Any, ...], check: tuple[bool, ...]) -> tuple[Any, Any, Any]:
+def _names_box(builder: Any, region: _Region) -> bool:
+    """Whether a compiled access of `region` names its box of the TMA map
+    (with tile.knobs.compilation.tma: the compiler may then copy it with
+    TMA)."""
+    return builder is not None and builder.tma and region.tensor_map is not None \
+        and not region.dtype.is_bool()
+
+
+def _box_parts(to_value: ToValue, builder: Any, region: _Region,
+               check: tuple[bool, ...]) -> tuple[Any, Any, Any]:
     """The block's pointers and mask (None: all inside), of one shape, and
-    the box: the map and the offsets as i32 coordinates."""
+    the box: the map, the offsets as i32 coordinates in the map's order, and
+    the map dimension each block dimension runs along."""
     from . import semantic as S
-    ptrs, mask = _inline(_block_addresses, [desc.base, desc.shape, desc.strides, offsets,
-                                            desc.block_shape, _unit_strides(desc.strides),
-                                            check], builder)
+    from ..compiler.ir import Box
+    ptrs, mask = _inline(_block_addresses, [region.base, region.shape, region.strides,
+                                            region.offsets, region.block_shape,
+                                            _unit_strides(region.strides), check], builder)
     if mask is not None:
         ptrs, mask = S.broadcast_together(builder, ptrs, mask)
-    coords = [S.cast(builder, to_value(o), tl.int32).handle for o in offsets]
-    return ptrs, mask, (desc.tensor_map.handle, coords)
+    coords = [S.cast(builder, to_value(region.offsets[d]), tl.int32).handle
+              for d in region.map_order]
+    dims = [region.map_order.index(d) for d in range(len(region.block_shape))]
+    return ptrs, mask, Box(region.tensor_map.handle, coords, dims)
 
 
-def _load_box(to_value: ToValue, builder: Any, desc: tensor_descriptor,
-              offsets: tuple[Any, ...], check: tuple[bool, ...]) -> tensor:
-    """A compiled load of the block at `offsets` that names its box of the
-    descriptor's TMA map: the same masked load of the block's pointers (zero
-    outside the shape), which the compiler may perform with TMA."""
+def _load_box(to_value: ToValue, builder: Any, region: _Region,
+              check: tuple[bool, ...]) -> tensor:
+    """A compiled load of the block that names its box of the TMA map: the
+    same masked load of the block's pointers (zero outside the shape), which
+    the compiler may perform with TMA."""
     from . import semantic as S
-    ptrs, mask, box = _box_parts(to_value, builder, desc, offsets, check)
+    ptrs, mask, box = _box_parts(to_value, builder, region, check)
     other = None
     if mask is not None:
-        other = S.broadcast_to(builder, S.to_tensor_of(builder, 0, desc.dtype), ptrs.shape)
+        other = S.broadcast_to(builder, S.to_tensor_of(builder, 0, region.dtype), ptrs.shape)
     return tensor(builder.load(ptrs.handle, mask.handle if mask is not None else None,
                                other.handle if other is not None else None, box=box))
 
 
-def _store_box(to_value: ToValue, builder: Any, desc: tensor_descriptor,
-               offsets: tuple[Any, ...], value: tensor, check: tuple[bool, ...]) -> None:
-    """A compiled store of `value` at `offsets` that names its box of the
-    descriptor's TMA map: the same masked store (nothing outside the shape),
-    which the compiler may perform with TMA."""
+def _store_box(to_value: ToValue, builder: Any, region: _Region, value: tensor,
+               check: tuple[bool, ...]) -> None:
+    """A compiled store of `value` that names its box of the TMA map: the
+    same masked store (nothing outside the shape), which the compiler may
+    perform with TMA."""
     from . import semantic as S
-    ptrs, mask, box = _box_parts(to_value, builder, desc, offsets, check)
-    value = S.cast(builder, value, desc.dtype)
+    ptrs, mask, box = _box_parts(to_value, builder, region, check)
+    value = S.cast(builder, value, region.dtype)
     builder.store(ptrs.handle, value.handle, mask.handle if mask is not None else None,
                   box=box)
+
+
+def _tensor_map(to_value: ToValue, builder: Any, base: tensor, shape: tuple[Any, ...],
+                strides: tuple[Any, ...], order: tuple[int, ...]) -> Any:
+    """A TMA map of the tensor a descriptor or block pointer made in a kernel
+    describes, its dimensions in `order` (the contiguous one last), for a
+    compiled kernel with tile.knobs.compilation.tma; None otherwise. The
+    compiler makes it a kernel parameter the launcher encodes where the
+    parts are products of the kernel's arguments (tile-launch-tensor-maps),
+    else drops it (the accesses keep their pointers)."""
+    from . import semantic as S
+    if builder is None or not builder.tma or base.dtype.element_ty.is_bool():
+        return None
+    extents = [S.cast(builder, to_value(shape[d]), tl.int32).handle for d in order]
+    steps = [S.cast(builder, to_value(strides[d]), tl.int64).handle for d in order]
+    return tensor(builder.make_tensor_map(base.handle, extents, steps))
 
 
 def _to_value_for(builder: Any) -> ToValue:
@@ -311,6 +352,10 @@ class tensor_descriptor(NamedTuple):
     def block_type(self) -> block_type:
         return block_type(self.dtype, list(self.block_shape))
 
+    def _region(self, offsets: tuple[Any, ...]) -> _Region:
+        return _Region(self.base, self.shape, self.strides, offsets, self.block_shape,
+                       self.tensor_map, tuple(range(len(self.block_shape))))
+
     @dual_builtin
     def load(to_value: ToValue, builder: Any, self: "tensor_descriptor",  # type: ignore[misc]
              offsets: Any) -> Any:
@@ -318,8 +363,9 @@ class tensor_descriptor(NamedTuple):
         offsets = _integers(to_value, offsets, len(self.block_shape), "desc.load's offsets")
         check = _needs_check((True,) * len(self.block_shape), self.shape, offsets,
                              self.block_shape)
-        if _names_boxes(builder, self) and self.padding == "zero":
-            return _load_box(to_value, builder, self, offsets, check)
+        region = self._region(offsets)
+        if _names_box(builder, region) and self.padding == "zero":
+            return _load_box(to_value, builder, region, check)
         return _inline(_load_block, [self.base, self.shape, self.strides, offsets,
                                      self.block_shape, _unit_strides(self.strides), check,
                                      self.padding == "nan"], builder)
@@ -335,8 +381,9 @@ class tensor_descriptor(NamedTuple):
                             f"descriptor's block shape {list(self.block_shape)}")
         check = _needs_check((True,) * len(self.block_shape), self.shape, offsets,
                              self.block_shape)
-        if _names_boxes(builder, self):
-            return _store_box(to_value, builder, self, offsets, value, check)
+        region = self._region(offsets)
+        if _names_box(builder, region):
+            return _store_box(to_value, builder, region, value, check)
         _inline(_store_block, [self.base, self.shape, self.strides, offsets, value,
                                self.block_shape, _unit_strides(self.strides), check], builder)
 
@@ -430,18 +477,27 @@ for _op in _DESCRIPTOR_ATOMIC_TYPES:
 
 class block_pointer(NamedTuple):
     """A block pointer of `tl.make_block_ptr`: `tl.load`/`tl.store` the block
-    at `offsets`; `tl.advance` moves it."""
+    at `offsets`; `tl.advance` moves it. Compiled with
+    tile.knobs.compilation.tma, it also has a TMA map of its tensor whose
+    dimensions are the tensor's in `map_order` (the one of constant stride 1
+    last)."""
     base: Any
     shape: tuple
     strides: tuple
     offsets: tuple
     block_shape: tuple
     order: tuple
+    tensor_map: Any = None
+    map_order: tuple = ()
 
     @property
     def dtype(self) -> dtype:
         """A pointer type, as in Triton: `.element_ty` is the element type."""
         return self.base.dtype
+
+    def _region(self) -> _Region:
+        return _Region(self.base, self.shape, self.strides, self.offsets, self.block_shape,
+                       self.tensor_map, self.map_order)
 
 
 def _check_dimensions(boundary_check: Any, rank: int, what: str) -> tuple[bool, ...]:
@@ -473,6 +529,9 @@ def load_block_pointer(to_value: ToValue, builder: Any, pointer: block_pointer,
     rank = len(pointer.block_shape)
     check = _check_dimensions(boundary_check, rank, "tl.load")
     padding = _padding(padding_option, pointer.dtype.element_ty, "tl.load", allow_empty=True)
+    region = pointer._region()
+    if _names_box(builder, region) and padding == "zero":
+        return _load_box(to_value, builder, region, check)
     return _inline(_load_block, [pointer.base, pointer.shape, pointer.strides, pointer.offsets,
                                  pointer.block_shape, _unit_strides(pointer.strides), check,
                                  padding == "nan"], builder)
@@ -487,6 +546,9 @@ def store_block_pointer(to_value: ToValue, builder: Any, pointer: block_pointer,
     if value.is_block() and list(value.shape) != list(pointer.block_shape):
         raise TileError(f"tl.store: the value's shape {list(value.shape)} is not the block "
                         f"pointer's block shape {list(pointer.block_shape)}")
+    region = pointer._region()
+    if _names_box(builder, region) and value.is_block():
+        return _store_box(to_value, builder, region, value, check)
     _inline(_store_block, [pointer.base, pointer.shape, pointer.strides, pointer.offsets, value,
                            pointer.block_shape, _unit_strides(pointer.strides), check], builder)
 
@@ -506,7 +568,8 @@ def make_tensor_descriptor(to_value: ToValue, builder: Any, base: Any, shape: An
         raise TileError(f"{what}: the last stride must be the constant 1 (the last dimension "
                         f"is contiguous), got {unwrap(strides[-1])!r}")
     padding = _padding(padding_option, ptr.dtype.element_ty, what, allow_empty=False)
-    return tensor_descriptor(ptr, shape, strides, BlockShape(blocks), padding)
+    tensor_map = _tensor_map(to_value, builder, ptr, shape, strides, tuple(range(rank)))
+    return tensor_descriptor(ptr, shape, strides, BlockShape(blocks), padding, tensor_map)
 
 
 @dual_builtin
@@ -525,9 +588,19 @@ def make_block_ptr(to_value: ToValue, builder: Any, base: Any, shape: Any, strid
     # The offsets are runtime values from the start (tl.advance changes them,
     # often in a loop); shape and strides keep their numbers.
     offsets = tuple(to_value(o) for o in _integers(to_value, offsets, rank, f"{what}'s offsets"))
-    return block_pointer(ptr, _integers(to_value, shape, rank, f"{what}'s shape"),
-                         _integers(to_value, strides, rank, f"{what}'s strides"), offsets,
-                         blocks, order)
+    shape = _integers(to_value, shape, rank, f"{what}'s shape")
+    strides = _integers(to_value, strides, rank, f"{what}'s strides")
+    # TMA reads a tensor whose last dimension has stride 1: the dimension of
+    # constant stride 1 (the most contiguous in `order` if several), the
+    # others as the block has them.
+    units = [d for d in order if _unit_strides(strides)[d]]
+    map_order: tuple[int, ...] = ()
+    tensor_map = None
+    if units:
+        map_order = tuple(d for d in range(rank) if d != units[0]) + (units[0],)
+        tensor_map = _tensor_map(to_value, builder, ptr, shape, strides, map_order)
+    return block_pointer(ptr, shape, strides, offsets, blocks, order, tensor_map,
+                         map_order if tensor_map is not None else ())
 
 
 @must_use_result("Note that tl.advance does not have any side effects. To move the block "

@@ -44,7 +44,7 @@ func.func @not_power_of_two(%x: !tile.ptr<f32> {tile.divisibility = 12 : i32}) {
 
 // -----
 
-// expected-error @+1 {{unknown argument attribute 'tile.divisiblity' of the tile dialect; the tile attribute on arguments is tile.divisibility}}
+// expected-error @+1 {{unknown argument attribute 'tile.divisiblity' of the tile dialect; the tile attributes on arguments are tile.divisibility and tile.tensor_map_recipe}}
 func.func @misspelled(%x: !tile.ptr<f32> {tile.divisiblity = 16 : i32}) { return }
 
 // -----
@@ -103,3 +103,23 @@ func.func @deep_stages(%n: i32) {
   } {tile.num_stages = 17 : i32}
   return
 }
+
+// -----
+
+// expected-error @+1 {{'tile.tensor_map_recipe' of argument 2: must be {name = "...", base = i64, shape = [...], strides = [...]}, each extent or stride [i64 scale, array<i64: argument numbers>] with at most 8 arguments}}
+func.func @recipe_without_strides(%p: !tile.ptr<f16>, %n: i32, %map: !tile.tensor_map {tile.tensor_map_recipe = {name = "p.tensor_map", base = 0, shape = [[1, array<i64: 1>]]}}) { return }
+
+// -----
+
+// expected-error @+1 {{'tile.tensor_map_recipe' of argument 2: needs a last stride of 1 (the innermost dimension contiguous)}}
+func.func @recipe_strided_last(%p: !tile.ptr<f16>, %n: i32, %map: !tile.tensor_map {tile.tensor_map_recipe = {name = "p.tensor_map", base = 0, shape = [[1, array<i64: 1>]], strides = [[2, array<i64>]]}}) { return }
+
+// -----
+
+// expected-error @+1 {{'tile.tensor_map_recipe' of argument 2 names an argument that is not one of the 2 others}}
+func.func @recipe_unknown_argument(%p: !tile.ptr<f16>, %n: i32, %map: !tile.tensor_map {tile.tensor_map_recipe = {name = "p.tensor_map", base = 0, shape = [[1, array<i64: 5>]], strides = [[1, array<i64>]]}}) { return }
+
+// -----
+
+// expected-error @+1 {{'tile.tensor_map_recipe' of argument 2: must be}}
+func.func @recipe_too_many_factors(%p: !tile.ptr<f16>, %n: i32, %map: !tile.tensor_map {tile.tensor_map_recipe = {name = "p.tensor_map", base = 0, shape = [[1, array<i64: 1, 1, 1, 1, 1, 1, 1, 1, 1>]], strides = [[1, array<i64>]]}}) { return }

@@ -1781,3 +1781,26 @@ func.func @map_region_block(%x: !tile.block<128xi32>) {
   return
 }
 
+// -----
+
+func.func @tensor_map_strides(%base: !tile.ptr<f16>, %n: i32, %s: i64) {
+  // expected-error @+1 {{'tile.make_tensor_map' op has 1 strides for 2 dimensions}}
+  %map = tile.make_tensor_map %base[%n, %n], [%s] : !tile.ptr<f16>
+  return
+}
+
+// -----
+
+func.func @tensor_map_rank(%base: !tile.ptr<f16>, %n: i32, %s: i64) {
+  // expected-error @+1 {{'tile.make_tensor_map' op describes a rank-6 tensor; tensor maps have 1 to 5 dimensions}}
+  %map = tile.make_tensor_map %base[%n, %n, %n, %n, %n, %n], [%s, %s, %s, %s, %s, %s] : !tile.ptr<f16>
+  return
+}
+
+// -----
+
+func.func @tensor_map_of_bools(%base: !tile.ptr<i1>, %n: i32, %s: i64) {
+  // expected-error @+1 {{'tile.make_tensor_map' op describes a tensor of 'i1'; tensor maps hold 1-, 2-, 4- or 8-byte numbers}}
+  %map = tile.make_tensor_map %base[%n], [%s] : !tile.ptr<i1>
+  return
+}

@@ -776,6 +776,19 @@ func.func @tensor_map_boxes(%map: !tile.tensor_map, %p: !tile.block<64x32x!tile.
   return
 }
 
+// The map of a tensor a kernel describes (tl.make_tensor_descriptor):
+// extents and strides outermost first.
+// CHECK-LABEL: func @make_tensor_map
+// CHECK: %[[MAP:.*]] = tile.make_tensor_map %{{.*}}[%{{.*}}, %{{.*}}], [%{{.*}}, %{{.*}}] : !tile.ptr<f16>
+// CHECK: tile.load %{{.*}} tensor_map %[[MAP]][%{{.*}}, %{{.*}}] : !tile.block<64x32x!tile.ptr<f16>>
+func.func @make_tensor_map(%base: !tile.ptr<f16>, %rows: i32, %cols: i32, %stride: i64,
+                           %p: !tile.block<64x32x!tile.ptr<f16>>, %row: i32, %col: i32) {
+  %one = arith.constant 1 : i64
+  %map = tile.make_tensor_map %base[%rows, %cols], [%stride, %one] : !tile.ptr<f16>
+  %a = tile.load %p tensor_map %map[%row, %col] : !tile.block<64x32x!tile.ptr<f16>>
+  return
+}
+
 // The other element types wgmma reads: 8-bit floats and i8 (32 deep), f32
 // as tf32.
 // CHECK-LABEL: func @ring_types

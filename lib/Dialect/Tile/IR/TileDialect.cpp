@@ -250,10 +250,37 @@ LogicalResult TileDialect::verifyRegionArgAttribute(Operation *op,
   if (regionIndex < op->getNumRegions() &&
       argIndex < op->getRegion(regionIndex).getNumArguments())
     loc = op->getRegion(regionIndex).getArgument(argIndex).getLoc();
+  if (name == kTensorMapRecipeAttrName) {
+    std::string error;
+    FailureOr<TensorMapRecipe> recipe =
+        TensorMapRecipe::fromAttr(attribute.getValue(), error);
+    if (failed(recipe))
+      return emitError(loc)
+             << "'" << name << "' of argument " << argIndex << ": " << error;
+    // The launcher reads the recipe's arguments from the launch's: each
+    // must be one of the kernel's others.
+    if (regionIndex < op->getNumRegions()) {
+      int64_t count = op->getRegion(regionIndex).getNumArguments();
+      auto outside = [&](int64_t arg) {
+        return arg < 0 || arg >= count || arg == int64_t(argIndex);
+      };
+      auto productOutside = [&](const LaunchProduct &product) {
+        return llvm::any_of(product.args, outside);
+      };
+      if (outside(recipe->base) ||
+          llvm::any_of(recipe->shape, productOutside) ||
+          llvm::any_of(recipe->strides, productOutside))
+        return emitError(loc) << "'" << name << "' of argument " << argIndex
+                              << " names an argument that is not one of the "
+                              << count - 1 << " others";
+    }
+    return success();
+  }
   if (name != "tile.divisibility")
     return emitError(loc) << "unknown argument attribute '" << name
-                          << "' of the tile dialect; the tile attribute on "
-                             "arguments is tile.divisibility";
+                          << "' of the tile dialect; the tile attributes on "
+                             "arguments are tile.divisibility and "
+                          << kTensorMapRecipeAttrName;
   // The caller's promise that the argument (an integer, or a pointer's
   // address in bytes) is a multiple of this; the axis analysis tracks
   // powers of two.
@@ -265,6 +292,80 @@ LogicalResult TileDialect::verifyRegionArgAttribute(Operation *op,
                              "(as in `tile.divisibility = 16 : i32`), not "
                           << formatValue(attribute.getValue());
   return success();
+}
+
+//===----------------------------------------------------------------------===//
+// TensorMapRecipe
+//===----------------------------------------------------------------------===//
+
+// {name = "a_ptr.tensor_map", base = 0, shape = [[scale, array<i64: args>],
+// ...], strides = [...]}: each product an array of its scale and arguments.
+DictionaryAttr TensorMapRecipe::toAttr(MLIRContext *context) const {
+  Builder builder(context);
+  auto products = [&](ArrayRef<LaunchProduct> values) {
+    return builder.getArrayAttr(
+        llvm::map_to_vector(values, [&](const LaunchProduct &p) -> Attribute {
+          return builder.getArrayAttr({builder.getI64IntegerAttr(p.scale),
+                                       builder.getDenseI64ArrayAttr(p.args)});
+        }));
+  };
+  return builder.getDictionaryAttr(
+      {builder.getNamedAttr("name", builder.getStringAttr(name)),
+       builder.getNamedAttr("base", builder.getI64IntegerAttr(base)),
+       builder.getNamedAttr("shape", products(shape)),
+       builder.getNamedAttr("strides", products(strides))});
+}
+
+FailureOr<TensorMapRecipe> TensorMapRecipe::fromAttr(Attribute attr,
+                                                     std::string &error) {
+  std::string form = "must be {name = \"...\", base = i64, shape = [...], "
+                     "strides = [...]}, each extent or stride [i64 scale, "
+                     "array<i64: argument numbers>] with at most " +
+                     std::to_string(kMaxLaunchProductFactors) + " arguments";
+  auto dict = dyn_cast<DictionaryAttr>(attr);
+  auto name = dict ? dict.getAs<StringAttr>("name") : StringAttr();
+  auto base = dict ? dict.getAs<IntegerAttr>("base") : IntegerAttr();
+  auto shape = dict ? dict.getAs<ArrayAttr>("shape") : ArrayAttr();
+  auto strides = dict ? dict.getAs<ArrayAttr>("strides") : ArrayAttr();
+  if (!name || !base || !shape || !strides) {
+    error = form;
+    return failure();
+  }
+  TensorMapRecipe recipe;
+  recipe.name = name.str();
+  recipe.base = base.getInt();
+  auto products = [&](ArrayAttr array, SmallVector<LaunchProduct> &out) {
+    for (Attribute item : array) {
+      auto pair = dyn_cast<ArrayAttr>(item);
+      if (!pair || pair.size() != 2 || !isa<IntegerAttr>(pair[0]) ||
+          !isa<DenseI64ArrayAttr>(pair[1]))
+        return false;
+      ArrayRef<int64_t> args = cast<DenseI64ArrayAttr>(pair[1]).asArrayRef();
+      if (args.size() > kMaxLaunchProductFactors ||
+          llvm::any_of(args, [](int64_t arg) { return arg < 0; }))
+        return false;
+      out.push_back(
+          {cast<IntegerAttr>(pair[0]).getInt(), llvm::to_vector(args)});
+    }
+    return true;
+  };
+  if (!products(shape, recipe.shape) || !products(strides, recipe.strides)) {
+    error = form;
+    return failure();
+  }
+  if (recipe.shape.empty() ||
+      int64_t(recipe.shape.size()) > kMaxTensorMapRank ||
+      recipe.strides.size() != recipe.shape.size()) {
+    error = "needs 1 to " + std::to_string(kMaxTensorMapRank) +
+            " extents and as many strides";
+    return failure();
+  }
+  const LaunchProduct &last = recipe.strides.back();
+  if (last.scale != 1 || !last.args.empty()) {
+    error = "needs a last stride of 1 (the innermost dimension contiguous)";
+    return failure();
+  }
+  return recipe;
 }
 
 //===----------------------------------------------------------------------===//

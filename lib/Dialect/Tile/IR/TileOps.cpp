@@ -629,16 +629,33 @@ static LogicalResult verifyTensorMapBox(Operation *op, Type ptrType,
     return op->emitOpError()
            << "has " << coords.size() << " tensor map coordinates for a rank-"
            << rank << " block (one per dimension)";
-  if (rank > 5)
+  if (rank > kMaxTensorMapRank)
     return op->emitOpError() << "reads a rank-" << rank
                              << " box of a tensor map; TMA boxes have at most "
-                                "5 dimensions";
+                             << kMaxTensorMapRank << " dimensions";
   SmallVector<int64_t> sorted = dimsOrIdentity(dims, rank);
   llvm::sort(sorted);
   if (int64_t(sorted.size()) != rank ||
       sorted != llvm::to_vector(llvm::seq<int64_t>(0, rank)))
     return op->emitOpError()
            << "map_dims must be a permutation of the " << rank << " dimensions";
+  return success();
+}
+
+LogicalResult MakeTensorMapOp::verify() {
+  size_t rank = getShape().size();
+  if (rank == 0 || int64_t(rank) > kMaxTensorMapRank)
+    return emitOpError() << "describes a rank-" << rank
+                         << " tensor; tensor maps have 1 to "
+                         << kMaxTensorMapRank << " dimensions";
+  if (getStrides().size() != rank)
+    return emitOpError() << "has " << getStrides().size() << " strides for "
+                         << rank << " dimensions";
+  Type element = cast<PtrType>(getBase().getType()).getPointeeType();
+  if (!element.isIntOrFloat() || element.isInteger(1) ||
+      !llvm::is_contained({8u, 16u, 32u, 64u}, element.getIntOrFloatBitWidth()))
+    return emitOpError() << "describes a tensor of " << element
+                         << "; tensor maps hold 1-, 2-, 4- or 8-byte numbers";
   return success();
 }
 

@@ -39,6 +39,41 @@ inline constexpr llvm::StringLiteral kTensorMapArgsAttrName =
     "tile.tensor_map_args";
 inline constexpr llvm::StringLiteral kTensorMapsAttrName = "tile.tensor_maps";
 
+/// On a kernel's `!tile.tensor_map` argument that tile-launch-tensor-maps
+/// made from a `tile.make_tensor_map`: how the launcher makes the map from
+/// the kernel's other arguments (TensorMapRecipe).
+inline constexpr llvm::StringLiteral kTensorMapRecipeAttrName =
+    "tile.tensor_map_recipe";
+
+/// The most dimensions a TMA tensor map (and a box of it) has.
+inline constexpr int64_t kMaxTensorMapRank = 5;
+
+/// The most kernel arguments one LaunchProduct multiplies (the C launcher's
+/// RECIPE_MAX_FACTORS, in python/src/launcher.c, is the same number).
+inline constexpr size_t kMaxLaunchProductFactors = 8;
+
+/// `scale` times the product of the integer kernel arguments `args` (by
+/// number): a value the launcher computes from a launch's arguments.
+struct LaunchProduct {
+  int64_t scale = 1;
+  SmallVector<int64_t> args;
+};
+
+/// A tensor map the launcher encodes from the kernel's other arguments: the
+/// tensor at pointer argument `base`, with `shape` and `strides` (in
+/// elements, outermost first, the last 1). `name` names the parameter in
+/// the launch facts.
+struct TensorMapRecipe {
+  std::string name;
+  int64_t base = 0;
+  SmallVector<LaunchProduct> shape, strides;
+
+  DictionaryAttr toAttr(MLIRContext *context) const;
+  /// The recipe of `attr`, or failure with what is wrong in `error`.
+  static FailureOr<TensorMapRecipe> fromAttr(Attribute attr,
+                                             std::string &error);
+};
+
 /// Whether `type` may be an element of a block or a pointee: one of the
 /// scalar types of kTileScalarTypes.
 bool isTileScalarType(Type type);

@@ -278,6 +278,33 @@ def Tile_AddPtrOp : Tile_Op<"addptr", [Pure,
   let hasFolder = 1;
 }
 
+def Tile_MakeTensorMapOp : Tile_Op<"make_tensor_map", [Pure,
+    AttrSizedOperandSegments]> {
+  let summary = "A TMA tensor map of a tensor the kernel describes";
+  let description = [{
+    The tensor map of the tensor at `base` with `shape` (i32 extents) and
+    `strides` (i64, in elements), both outermost first, the last stride 1:
+    what `tl.make_tensor_descriptor` and `tl.make_block_ptr` describe inside
+    a kernel. Loads and stores name boxes of it (`tensor_map %map[coords]`)
+    as they do of a host descriptor's map. `tile-launch-tensor-maps` turns
+    it into a kernel parameter that the launcher encodes from the kernel's
+    other parameters, or, where it cannot, drops the boxes (the loads keep
+    their pointers).
+
+    ```mlir
+    %map = tile.make_tensor_map %base[%rows, %c64], [%c64_i64, %c1_i64]
+        : !tile.ptr<f16>
+    ```
+  }];
+  let arguments = (ins Tile_Ptr:$base, Variadic<I32>:$shape,
+                       Variadic<I64>:$strides);
+  let results = (outs Tile_TensorMapType:$result);
+  let assemblyFormat = [{
+    $base `[` $shape `]` `,` `[` $strides `]` attr-dict `:` qualified(type($base))
+  }];
+  let hasVerifier = 1;
+}
+
 def Tile_LoadOp : Tile_Op<"load", [
     AttrSizedOperandSegments,
     TypesMatchWith<"result holds the pointees", "ptr", "result",

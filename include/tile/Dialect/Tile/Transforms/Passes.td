@@ -54,6 +54,39 @@ def TileAssignLayouts : Pass<"tile-assign-layouts", "ModuleOp"> {
   let dependentDialects = [];
 }
 
+def TileLaunchTensorMaps : Pass<"tile-launch-tensor-maps", "ModuleOp"> {
+  let summary = "Make the tensor maps a kernel describes kernel parameters";
+  let description = [{
+    A `tile.make_tensor_map` in a kernel (from `tl.make_tensor_descriptor`
+    or `tl.make_block_ptr`) whose base is a pointer argument and whose
+    extents and strides are products of integer arguments and constants
+    becomes a new `!tile.tensor_map` argument at the end of the kernel's,
+    with a `tile.tensor_map_recipe` saying how the launcher encodes it from
+    the launch's arguments (as it encodes a host descriptor's map): no
+    device code makes the map, so the TMA copies that read it cost nothing
+    more than a host descriptor's. TMA's alignment needs must follow from
+    the arguments' divisibility (the specialization): the base a multiple of
+    16 bytes, every stride but the last a multiple of 16 bytes, the last
+    stride 1. Where any of that does not hold, or the chip has no TMA, the
+    loads and stores that name boxes of the map drop them and keep their
+    pointers (masked loads and stores, the same values).
+
+    ```mlir
+    func.func @k(%a: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %m: i32) {
+      %map = tile.make_tensor_map %a[%m, %c64], [%c64_i64, %c1_i64] : !tile.ptr<f16>
+      ...
+    // becomes
+    func.func @k(%a: ..., %m: i32, %map: !tile.tensor_map {tile.tensor_map_recipe =
+        {base = 0, name = "a.tensor_map", shape = [[1, array<i64: 1>],
+         [64, array<i64>]], strides = [[64, array<i64>], [1, array<i64>]]}})
+    ```
+  }];
+  let options = [
+    Option<"chip", "chip", "std::string", "\"sm_90a\"",
+           "Target GPU: only sm_90a has TMA">,
+  ];
+}
+
 def TileHoistLoopReductions : Pass<"tile-hoist-loop-reductions", "ModuleOp"> {
   let summary = "Accumulate in threads inside loops, reduce once after them";
   let description = [{
