@@ -2,7 +2,8 @@
 (gpu/tests/fake_libcuda.c): argument packing, errors, contexts, the JIT's
 launch cache, device selection (tensors' device, CUDA_VISIBLE_DEVICES, a
 second device), per-device module loading from several threads, the tensor
-maps of host descriptors (encoded by the launcher, cached).
+maps of host descriptors (encoded by the launcher, cached), the tensor maps
+a kernel makes (made at launch from other parameters by a recipe).
 
 Run against the installed package (CI):  python gpu/tests/test_driver_cpu.py
 or a checkout:  PYTHONPATH=python python3 gpu/tests/test_driver_cpu.py
@@ -586,6 +587,233 @@ def test_tensor_map_launch_overhead() -> None:
           f"{per:.2f} us")
 
 
+# -- tensor maps made at launch (hidden parameters with a recipe) ------------------
+
+
+# A kernel that makes tensor maps itself, as the compiler writes it: after its
+# own parameters, `x.tensor_map` over x's (2*M) x (4*K) f16 elements with row
+# stride ld, read in 64x32 boxes (128-byte swizzle), and `x.tensor_map_1` of
+# s elements, which it does not read (no encoding).
+RECIPE = {"base": 0, "shape": [[2, [1]], [4, [2]]], "strides": [[1, [3]], [1, []]]}
+RECIPE_META = {"chip": "sm_90", "kernels": [{
+    "name": "made", "num_warps": 4, "threads": 128, "shared_bytes": 0,
+    "params": [{"name": "x", "type": "ptr", "pointee": "f16"},
+               {"name": "M", "type": "i32"}, {"name": "K", "type": "i64"},
+               {"name": "ld", "type": "i32"}, {"name": "s", "type": "i16"},
+               {"name": "alpha", "type": "f32"},
+               {"name": "x.tensor_map", "type": "tensormap", "box": [64, 32],
+                "swizzle": 128, "element_bytes": 2, "recipe": RECIPE},
+               {"name": "x.tensor_map_1", "type": "tensormap",
+                "recipe": {"base": 0, "shape": [[1, [4]]], "strides": [[1, []]]}}]}]}
+
+
+def _made_kernel(meta: dict = RECIPE_META) -> Any:
+    kernel = driver.load_module(b"made cubin", meta).kernel("made")
+    _set_sizes(kernel.param_types)
+    return kernel
+
+
+def _made_args(address: int = 0x400000, M: int = 100, K: int = 64, ld: int = 320,
+               s: int = 3, alpha: float = 1.0) -> list[Any]:
+    return [FakeTensor(address, dtype=FLOAT16), M, K, ld, s, alpha]
+
+
+def test_tensor_maps_made_at_launch() -> None:
+    """A hidden map is made from other parameters' values: the address of its
+    base, extents and strides as scale x product of integer parameters;
+    encoded as a descriptor's (innermost first, byte strides) and cached by
+    address, dims and strides. Launches may leave hidden parameters out or
+    pass None; a map the kernel does not read is zeros, its recipe unused."""
+    kernel = _made_kernel()
+    assert kernel.hidden == 2
+    assert kernel.tensor_maps == [None] * 6 + [((64, 32), 128, 2), None]
+    assert kernel.tensor_map_recipes == [None] * 6 + [
+        (0, ((2, (1,)), (4, (2,))), ((1, (3,)), (1, ()))), (0, ((1, (4,)),), ((1, ()),))]
+    encodes, misaligned = fake.fake_encodes(), fake.fake_misaligned_maps()
+    kernel.launch((2,), _made_args())
+    assert fake.fake_encodes() == encodes + 1  # x.tensor_map only
+    encode = _last_encode()
+    assert (encode.data_type, encode.rank, encode.address) == (1, 2, 0x400000)  # UINT16
+    assert list(encode.dims[:2]) == [256, 200]  # innermost first: 4 * K, 2 * M
+    assert list(encode.strides[:1]) == [640]  # bytes: ld = 320 f16 elements
+    assert list(encode.box[:2]) == [32, 64]
+    assert list(encode.element_strides[:2]) == [1, 1]
+    assert (encode.interleave, encode.swizzle, encode.l2_promotion, encode.oob_fill) == \
+        (0, 3, 2, 0)  # NONE, SWIZZLE_128B, L2_128B, OOB_FILL_NONE
+    record = _record()
+    assert record[:30] == struct.pack("<Qiqihf", 0x400000, 100, 64, 320, 3, 1.0)
+    assert record[30:158] == bytes(encode.map)  # the map, by value, after the others
+    assert record[158:] == bytes(128)  # the unread map: zeros
+    assert fake.fake_misaligned_maps() == misaligned
+    first = bytes(encode.map)
+
+    # The same address and values: the cached map, whatever the other
+    # parameters, also with the hidden ones passed as None.
+    kernel.launch((2,), _made_args(s=0, alpha=2.0))  # s only in the unread map
+    kernel.launch((2,), _made_args() + [None, None])
+    assert fake.fake_encodes() == encodes + 1
+    assert _record()[30:158] == first
+    # A shape parameter changes: encoded again; so for another base or stride.
+    kernel.launch((2,), _made_args(M=101))
+    assert fake.fake_encodes() == encodes + 2
+    assert list(_last_encode().dims[:2]) == [256, 202]
+    assert _record()[30:158] == bytes(_last_encode().map) != first
+    kernel.launch((2,), _made_args(address=0x800000))
+    assert fake.fake_encodes() == encodes + 3 and _last_encode().address == 0x800000
+    kernel.launch((2,), _made_args(ld=384))
+    assert fake.fake_encodes() == encodes + 4 and list(_last_encode().strides[:1]) == [768]
+    kernel.launch((2,), _made_args())  # still among the parameter's cached maps
+    assert fake.fake_encodes() == encodes + 4 and _record()[30:158] == first
+    # The base as an address (int), as for any pointer parameter.
+    kernel.launch((2,), [0x400000] + _made_args()[1:])
+    assert fake.fake_encodes() == encodes + 4
+
+
+def test_tensor_maps_made_at_launch_errors() -> None:
+    kernel = _made_kernel()
+    encodes = fake.fake_encodes()
+    where = "kernel 'made' argument 6 (x.tensor_map: tensormap)"
+    for args, fragments in (
+            (_made_args(M=0), (where, "shape[0] (outermost first) of the tensor map made at "
+                               "launch is 2 * M = 2 * 0 = 0", "extents must be positive")),
+            (_made_args(M=-3), ("shape[0]", "2 * M = 2 * -3 = -6")),
+            # The values the kernel gets: 0xFFFFFFFB is an i32's -5.
+            (_made_args(ld=0xFFFFFFFB), (where, "strides[0] (outermost first) of the tensor "
+                                         "map made at launch is ld = -5",
+                                         "strides must not be negative")),
+            (_made_args(K=1 << 62), (where, "shape[1] (outermost first) of the tensor map "
+                                     "made at launch is 4 * K = 4 * 4611686018427387904, "
+                                     "past 64 bits"))):
+        _raises(driver.LaunchError, lambda args=args: kernel.launch((1,), args), *fragments)
+    assert fake.fake_encodes() == encodes  # nothing encoded
+    # Its base is a pointer parameter, checked as one.
+    _raises(driver.LaunchError,
+            lambda: kernel.launch((1,), [FakeTensor(16, device=1)] + _made_args()[1:]),
+            "argument 0 (x: ptr)", "cuda:1")
+    _raises(driver.LaunchError, lambda: kernel.launch((1,), _made_args() + [_made_args()[0],
+                                                                          None]),
+            where, "pass None or leave it out", "FakeTensor")
+    _raises(driver.LaunchError, lambda: kernel.launch((1,), _made_args()[:5]),
+            "kernel 'made' takes 6 arguments (x: ptr, M: i32, K: i64, ld: i32, s: i16, "
+            "alpha: f32)", "None for each of its 2 tensor maps made at launch", "got 5")
+    _raises(driver.LaunchError, lambda: kernel.launch((1,), _made_args() + [None]), "got 7")
+    # A product of parameters, named with their values.
+    product = json.loads(json.dumps(RECIPE_META))
+    product["kernels"][0]["params"][6]["recipe"]["shape"] = [[1, [1, 2]], [64, []]]
+    made = _made_kernel(product)
+    _raises(driver.LaunchError, lambda: made.launch((1,), _made_args(K=0)),
+            where, "shape[0] (outermost first) of the tensor map made at launch is M * K = "
+            "100 * 0 = 0")
+    _raises(driver.LaunchError, lambda: made.launch((1,), _made_args(M=1 << 30, K=1 << 40)),
+            "is M * K = 1073741824 * 1099511627776, past 64 bits")
+    made.launch((1,), _made_args(M=3, K=5))
+    assert list(_last_encode().dims[:2]) == [64, 15]
+    kernel = _made_kernel()
+    encodes = fake.fake_encodes()
+    fake.fake_set_fail_encode(1)
+    try:
+        _raises(driver.CudaError, lambda: kernel.launch((1,), _made_args(M=7)),
+                "cuTensorMapEncodeTiled failed: CUDA_ERROR_INVALID_VALUE", where,
+                "globalAddress 0x400000", "globalDim [256, 14]", "globalStrides [640] bytes",
+                "boxDim [32, 64]")
+    finally:
+        fake.fake_set_fail_encode(0)
+    kernel.launch((1,), _made_args(M=7))  # a failed encode is not cached
+    assert fake.fake_encodes() == encodes + 2
+
+
+def test_tensor_map_recipe_metadata() -> None:
+    """What a recipe must be, checked when the module loads, naming the kernel
+    and the parameter."""
+    def meta(recipe: Any = None, params: list[dict] | None = None, **param: Any) -> dict:
+        head = [{"name": "x", "type": "ptr"}, {"name": "M", "type": "i32"},
+                {"name": "alpha", "type": "f32"}]
+        made = {"name": "x.tensor_map", "type": "tensormap", "box": [8, 8], "swizzle": 0,
+                "element_bytes": 2,
+                "recipe": RECIPE_2D if recipe is None else recipe, **param}
+        return {"chip": "sm_90", "name": "r", "params": (params or head) + [made]}
+
+    RECIPE_2D = {"base": 0, "shape": [[1, [1]], [8, []]], "strides": [[8, []], [1, []]]}
+    where = "kernel 'r' parameter 3 (x.tensor_map: tensormap)"
+    kernel = driver.load_module(b"x", meta()).kernel()
+    assert kernel.hidden == 1 and kernel.tensor_map_recipes[3] == (
+        0, ((1, (1,)), (8, ())), ((8, ()), (1, ())))
+    for recipe, fragments in (
+            ({"base": 0, "shape": [[1, [1]]]}, (where, "is not an object of exactly "
+                                                      "['base', 'shape', 'strides']")),
+            ({**RECIPE_2D, "padding": 0}, ("not an object of exactly",)),
+            ([0, [], []], ("recipe [0, [], []]",)),
+            ({**RECIPE_2D, "base": 7}, (where, "recipe base 7 is not a parameter index "
+                                               "(0 to 3)")),
+            ({**RECIPE_2D, "base": 1}, ("recipe base 1 is parameter M: i32, not a pointer",)),
+            ({**RECIPE_2D, "shape": [[1, [1]]]}, ("recipe shape [[1, [1]]] is not a list of "
+                                                  "2 (the box's rank) terms",)),
+            ({**RECIPE_2D, "shape": [[1.5, []], [8, []]]}, (
+                "recipe shape[0] is [1.5, []], not [scale, [parameter indices]]",)),
+            ({**RECIPE_2D, "shape": [[1, 1], [8, []]]}, ("recipe shape[0] is [1, 1]",)),
+            ({**RECIPE_2D, "shape": [[1 << 63, []], [8, []]]}, (
+                "scale 9223372036854775808 does not fit in 64 bits",)),
+            ({**RECIPE_2D, "shape": [[1, [9]], [8, []]]}, (
+                "recipe shape[0]: 9 is not a parameter index (0 to 3)",)),
+            ({**RECIPE_2D, "shape": [[1, [True]], [8, []]]}, ("True is not a parameter",)),
+            ({**RECIPE_2D, "shape": [[1, [2]], [8, []]]}, (
+                "recipe shape[0] names parameter 2 (alpha: f32), not an integer parameter",)),
+            ({**RECIPE_2D, "strides": [[1, [3]], [1, []]]}, (
+                "recipe strides[0] names parameter 3 (x.tensor_map: tensormap), not an "
+                "integer parameter",)),
+            ({**RECIPE_2D, "shape": [[1, [1] * 9], [8, []]]}, ("multiplies 9 parameters; "
+                                                               "at most 8",)),
+            ({**RECIPE_2D, "strides": [[8, []], [2, []]]}, (
+                "recipe's last stride is [2, []], not [1, []]",)),
+            ({**RECIPE_2D, "strides": [[8, []], [1, [1]]]}, ("last stride is [1, [1]]",))):
+        _raises(driver.DriverError, lambda r=recipe: driver.load_module(b"x", meta(r)),
+                *fragments)
+    # Without a box: 1 to 5 terms, as many strides as extents.
+    for recipe, fragments in (
+            ({**RECIPE_2D, "shape": [[1, []]] * 6, "strides": [[1, []]] * 6}, (
+                "is not a list of 1 to 5 terms",)),
+            ({**RECIPE_2D, "shape": [[1, []]]}, ("recipe has 1 extents but 2 strides",))):
+        def load(r: Any = recipe) -> Any:
+            m = meta(r)
+            for key in ("box", "swizzle", "element_bytes"):
+                del m["params"][-1][key]
+            return driver.load_module(b"x", m)
+        _raises(driver.DriverError, load, *fragments)
+    _raises(driver.DriverError,
+            lambda: driver.load_module(b"x", meta(params=[{"name": "x", "type": "ptr"},
+                                                          {"name": "M", "type": "i32",
+                                                           "recipe": RECIPE_2D},
+                                                          {"name": "y", "type": "f32"}])),
+            "kernel 'r' parameter 1 (M: i32) has a recipe, which only a tensormap has")
+    late = meta()
+    late["params"].append({"name": "n", "type": "i32"})
+    _raises(driver.DriverError, lambda: driver.load_module(b"x", late),
+            "kernel 'r' parameter 4 (n: i32) comes after parameter 3 (x.tensor_map), a "
+            "tensor map made at launch (a recipe): those come last")
+
+    # The C launcher checks what it is given too.
+    ext = launcher.configured()
+
+    def c_kernel(codes: bytes, maps: list[Any]) -> Any:
+        return ext.Kernel(function=0x3000, context=0x1000, device=0, codes=codes, threads=32,
+                          shared=0, max_grid=(1, 1, 1), name="c",
+                          param_names=[f"p{i}" for i in range(len(codes))], tensor_maps=maps)
+
+    recipe = (0, ((1, (1,)),), ((1, ()),))
+    assert c_kernel(b"piT", [None, None, ((8,), 0, 2, recipe)])
+    assert c_kernel(b"piT", [None, None, (None, None, None, recipe)])
+    for codes, maps, fragment in (
+            (b"pfT", [None, None, ((8,), 0, 2, recipe)], "indices of integer parameters"),
+            (b"iiT", [None, None, ((8,), 0, 2, recipe)], "recipe base 0 is not a pointer"),
+            (b"piTi", [None, None, ((8,), 0, 2, recipe), None], "hidden parameters come last"),
+            (b"piT", [None, None, ((8, 8), 0, 2, recipe)], "for a box of rank 2"),
+            (b"piT", [None, None, ((8,), 0, 2, (0, ((1, (1,)),), ((2, ()),)))],
+             "the last (1, ())"),
+            (b"piT", [None, None, ((8,), 0, 2, (0, ((1, (7,)),), ((1, ()),)))],
+             "indices of integer parameters")):
+        _raises(ValueError, lambda c=codes, m=maps: c_kernel(c, m), fragment)
+
+
 # -- the JIT path: the C dispatcher over real compiled kernels --------------------
 
 
@@ -671,6 +899,83 @@ def test_jit_launch_cache_and_binding() -> None:
                 "cpu", ".cuda()")
     finally:
         runtime_launch.slow_launch = original  # type: ignore[assignment]
+
+
+def test_jit_tensor_maps_made_at_launch() -> None:
+    """The runtime passes None for each hidden parameter (a tensor map the
+    kernel makes, after its own parameters): a source of None in the
+    dispatcher's cache, a None value where it launches itself. The compile is
+    wrapped to add one to scale_kernel's metadata, as the compiler would for
+    a descriptor made from x_ptr and n."""
+    if _can_compile():
+        print("  skipped:", _can_compile())
+        return
+    from tile.compiler.pipeline import CompiledKernel
+    from tile.runtime import launch as runtime_launch
+    original = runtime_launch.compile
+    made = {"name": "x_ptr.tensor_map", "type": "tensormap", "box": [64], "swizzle": 0,
+            "element_bytes": 4, "recipe": {"base": 0, "shape": [[1, [2]]],
+                                           "strides": [[1, []]]}}
+
+    def compile_with_hidden_map(*args: Any, **kwargs: Any) -> CompiledKernel:
+        compiled = original(*args, **kwargs)
+        metadata = dict(compiled.metadata, params=list(compiled.metadata["params"]) + [made])
+        # (Another cubin: the driver caches kernels by cubin.)
+        return CompiledKernel(dict(compiled.asm, cubin=compiled.asm["cubin"] + b" made"),
+                              metadata)
+
+    class Index(int):
+        """An int the dispatcher has no key for: the launch takes the Python path."""
+
+    runtime_launch.compile = compile_with_hidden_map  # type: ignore[assignment]
+    scale_kernel._dispatcher = None
+    scale_kernel._compiled.clear()
+    try:
+        _set_sizes(["ptr", "ptr", "i32", "f32", "tensormap"])
+        x, out = FakeTensor(0x10000), FakeTensor(0x20000)
+        encodes = fake.fake_encodes()
+        scale_kernel[(4,)](x, out, 1000, 2.5, BLOCK=256)
+        (_, sources), = scale_kernel._dispatcher.entries.values()
+        assert sources == (0, 1, 2, 3, None), sources
+        assert _record()[:24] == struct.pack("<QQif", 0x10000, 0x20000, 1000, 2.5)
+        assert _record()[24:] == bytes(_last_encode().map)
+        assert (_last_encode().address, _last_encode().dims[0]) == (0x10000, 1000)
+        scale_kernel[(4,)](x, out, 1000, 0.5, BLOCK=256)  # cached, map and launch
+        assert fake.fake_encodes() == encodes + 1
+        scale_kernel[(4,)](x, out, 1001, 0.5, BLOCK=256)  # same key, another extent
+        assert fake.fake_encodes() == encodes + 2 and _last_encode().dims[0] == 1001
+        assert scale_kernel._dispatcher.size == 1
+        scale_kernel[(4,)](x, out, Index(1002), 0.5, BLOCK=256)  # no key
+        assert scale_kernel._dispatcher.size == 1
+        assert fake.fake_encodes() == encodes + 3 and _last_encode().dims[0] == 1002
+        assert _record()[:24] == struct.pack("<QQif", 0x10000, 0x20000, 1002, 0.5)
+        _raises(driver.LaunchError, lambda: scale_kernel[(4,)](x, out, 0, 0.5, BLOCK=256),
+                "argument 4 (x_ptr.tensor_map: tensormap)", "is n = 0")
+    finally:
+        runtime_launch.compile = original  # type: ignore[assignment]
+        scale_kernel._dispatcher = None
+        scale_kernel._compiled.clear()
+
+
+@tile.jit
+def defaults_kernel(x_ptr, out_ptr, n=1, alpha=2.0, BLOCK: tl.constexpr = 64):
+    offs = tl.arange(0, BLOCK)
+    tl.store(out_ptr + offs, tl.load(x_ptr + offs, mask=offs < n) * alpha, mask=offs < n)
+
+
+def test_jit_int_defaults() -> None:
+    """A parameter left to its int default gets the default, also from the
+    dispatcher's cache (where an int source is an argument's index)."""
+    if _can_compile():
+        print("  skipped:", _can_compile())
+        return
+    _jit_record_sizes()
+    x, out = FakeTensor(0x10000), FakeTensor(0x20000)
+    for _ in range(2):  # compiled, then cached
+        defaults_kernel[(1,)](x, out)
+        assert _record() == struct.pack("<QQif", 0x10000, 0x20000, 1, 2.0), _record().hex()
+    defaults_kernel[(1,)](x, out, alpha=3.0)
+    assert _record() == struct.pack("<QQif", 0x10000, 0x20000, 1, 3.0)
 
 
 def test_jit_interpret_switch_and_overhead() -> None:

@@ -17,6 +17,11 @@
  * value) which the launcher encodes with cuTensorMapEncodeTiled when the
  * kernel reads it (its metadata gives the box, swizzle and element size),
  * caching the maps of each such parameter by (address, shape, strides).
+ * A tensor map the kernel makes itself (a descriptor or block pointer made
+ * from its parameters) is a hidden "tensormap" parameter after the others,
+ * with a recipe: the launcher makes the map from the packed values of the
+ * parameters it names (address, and extents and strides as products of
+ * integer parameters), encoded and cached as a descriptor's.
  *
  * CUDA is reached through function pointers that tile.driver takes from
  * libcuda with ctypes and hands to configure(), so there is one loader of
@@ -769,9 +774,23 @@ typedef struct {
   unsigned char bytes[TENSOR_MAP_BYTES];
 } TensorMapEntry;
 
+/* Parameters one extent or stride of a recipe multiplies (as
+ * tile.driver.packing.MAX_RECIPE_FACTORS). */
+#define RECIPE_MAX_FACTORS 8
+
+/* An extent or stride of a map made at launch: `scale` times the values of
+ * integer parameters `params`. */
+typedef struct {
+  int64_t scale;
+  unsigned count;
+  Py_ssize_t params[RECIPE_MAX_FACTORS];
+} RecipeTerm;
+
 /* A "tensormap" parameter: how the kernel reads the map (from its
  * metadata), and the maps encoded for it. `encoded` 0: the kernel does not
- * read the map, which is then 128 zero bytes. */
+ * read the map, which is then 128 zero bytes. `recipe` 1: a hidden
+ * parameter, its map made from other parameters (`base` for the address,
+ * `shape` and `strides` outermost first, strides in elements). */
 typedef struct {
   Py_ssize_t param; /* its index among the kernel's parameters */
   int encoded;
@@ -779,7 +798,11 @@ typedef struct {
   uint32_t box[TENSOR_MAP_MAX_RANK]; /* innermost first */
   unsigned swizzle_bytes;            /* 0, 32, 64, 128 */
   unsigned element_bytes;            /* 1, 2, 4, 8 */
-  unsigned next;                     /* the entry to replace next */
+  int recipe;
+  Py_ssize_t base;
+  RecipeTerm shape[TENSOR_MAP_MAX_RANK];
+  RecipeTerm strides[TENSOR_MAP_MAX_RANK];
+  unsigned next; /* the entry to replace next */
   TensorMapEntry cache[TENSOR_MAP_CACHE_WAYS];
 } TensorMapParam;
 
@@ -807,22 +830,177 @@ typedef struct {
   Py_ssize_t count;
   TensorMapParam *maps; /* one per P_TENSOR_MAP parameter, in order */
   Py_ssize_t map_count;
+  /* Parameters at the end that are maps made at launch (recipes): a launch
+   * gives None for them, or leaves them out. */
+  Py_ssize_t hidden;
 } Kernel;
 
 static PyTypeObject *KernelType;
 
+static int is_int_code(char code) {
+  return code == P_I1 || code == P_I8 || code == P_I16 || code == P_I32 ||
+         code == P_I64;
+}
+
+/* A tensor map's encoding: box (outermost first), swizzle and element bytes
+ * as Python objects, into `map`. */
+static int parse_encoding(TensorMapParam *map, Py_ssize_t i, PyObject *box,
+                          PyObject *swizzle_obj, PyObject *element_obj) {
+  unsigned long swizzle = PyLong_AsUnsignedLong(swizzle_obj);
+  unsigned long element =
+      PyErr_Occurred() ? 0 : PyLong_AsUnsignedLong(element_obj);
+  if (PyErr_Occurred())
+    PyErr_Clear();
+  PyObject *extents = PySequence_Tuple(box);
+  if (!extents)
+    return -1;
+  Py_ssize_t rank = PyTuple_Size(extents);
+  int bad = rank < 1 || rank > TENSOR_MAP_MAX_RANK;
+  for (Py_ssize_t d = 0; !bad && d < rank; d++) {
+    long extent = PyLong_AsLong(PyTuple_GetItem(extents, d));
+    if (extent == -1 && PyErr_Occurred())
+      PyErr_Clear();
+    bad = extent < 1 || extent > 256;
+    map->box[rank - 1 - d] = (uint32_t)extent; /* innermost first */
+  }
+  Py_DECREF(extents);
+  if (bad ||
+      (swizzle != 0 && swizzle != 32 && swizzle != 64 && swizzle != 128) ||
+      (element != 1 && element != 2 && element != 4 && element != 8)) {
+    PyErr_Format(PyExc_ValueError,
+                 "tensor_maps: parameter %zd has box %R, swizzle %R, "
+                 "element_bytes %R; expected 1 to %d extents in 1..256, "
+                 "0/32/64/128 and 1/2/4/8",
+                 i, box, swizzle_obj, element_obj, TENSOR_MAP_MAX_RANK);
+    return -1;
+  }
+  map->encoded = 1;
+  map->rank = (uint32_t)rank;
+  map->swizzle_bytes = (unsigned)swizzle;
+  map->element_bytes = (unsigned)element;
+  return 0;
+}
+
+/* The terms of a recipe's shape or strides (`what`): (scale, (j, ...))
+ * each, j an integer parameter. Returns their number, or -1. */
+static Py_ssize_t parse_recipe_terms(PyObject *terms, const char *codes,
+                                     Py_ssize_t count, Py_ssize_t i,
+                                     const char *what, RecipeTerm *out) {
+  PyObject *items = PySequence_Tuple(terms);
+  if (!items)
+    return -1;
+  Py_ssize_t rank = PyTuple_Size(items);
+  if (rank < 1 || rank > TENSOR_MAP_MAX_RANK) {
+    PyErr_Format(PyExc_ValueError,
+                 "tensor_maps: parameter %zd: recipe %s %R has not 1 to %d "
+                 "terms",
+                 i, what, terms, TENSOR_MAP_MAX_RANK);
+    goto fail;
+  }
+  for (Py_ssize_t d = 0; d < rank; d++) {
+    PyObject *term = PyTuple_GetItem(items, d), *scale, *factors;
+    if (!PyTuple_Check(term) || PyTuple_Size(term) != 2) {
+      PyErr_Format(PyExc_ValueError,
+                   "tensor_maps: parameter %zd: recipe %s[%zd] %R is not "
+                   "(scale, (parameter indices))",
+                   i, what, d, term);
+      goto fail;
+    }
+    scale = PyTuple_GetItem(term, 0);
+    factors = PySequence_Tuple(PyTuple_GetItem(term, 1));
+    if (!factors)
+      goto fail;
+    Py_ssize_t n = PyTuple_Size(factors);
+    out[d].scale = PyLong_AsLongLong(scale);
+    out[d].count = (unsigned)n;
+    int bad = PyErr_Occurred() != NULL || n > RECIPE_MAX_FACTORS;
+    PyErr_Clear();
+    for (Py_ssize_t k = 0; !bad && k < n; k++) {
+      Py_ssize_t j = PyLong_AsSsize_t(PyTuple_GetItem(factors, k));
+      if (j == -1 && PyErr_Occurred())
+        PyErr_Clear();
+      bad = j < 0 || j >= count || !is_int_code(codes[j]);
+      out[d].params[k] = j;
+    }
+    Py_DECREF(factors);
+    if (bad) {
+      PyErr_Format(PyExc_ValueError,
+                   "tensor_maps: parameter %zd: recipe %s[%zd] %R is not a "
+                   "64-bit scale and at most %d indices of integer "
+                   "parameters",
+                   i, what, d, term, RECIPE_MAX_FACTORS);
+      goto fail;
+    }
+  }
+  Py_DECREF(items);
+  return rank;
+fail:
+  Py_DECREF(items);
+  return -1;
+}
+
+/* A recipe (base, shape terms, stride terms), as
+ * tile.driver.packing.tensor_map_recipe gives it, into `map`. */
+static int parse_recipe(TensorMapParam *map, const char *codes,
+                        Py_ssize_t count, Py_ssize_t i, PyObject *recipe) {
+  Py_ssize_t base;
+  PyObject *shape, *strides;
+  if (!PyTuple_Check(recipe) ||
+      !PyArg_ParseTuple(recipe, "nOO", &base, &shape, &strides)) {
+    PyErr_Clear();
+    PyErr_Format(PyExc_ValueError,
+                 "tensor_maps: parameter %zd: recipe %R is not (base, shape "
+                 "terms, stride terms)",
+                 i, recipe);
+    return -1;
+  }
+  if (base < 0 || base >= count || codes[base] != P_PTR) {
+    PyErr_Format(PyExc_ValueError,
+                 "tensor_maps: parameter %zd: recipe base %zd is not a "
+                 "pointer parameter",
+                 i, base);
+    return -1;
+  }
+  Py_ssize_t rank =
+      parse_recipe_terms(shape, codes, count, i, "shape", map->shape);
+  if (rank < 0)
+    return -1;
+  Py_ssize_t stride_rank =
+      parse_recipe_terms(strides, codes, count, i, "strides", map->strides);
+  if (stride_rank < 0)
+    return -1;
+  const RecipeTerm *last = &map->strides[stride_rank - 1];
+  if (stride_rank != rank || (map->encoded && rank != (Py_ssize_t)map->rank) ||
+      last->scale != 1 || last->count != 0) {
+    PyErr_Format(PyExc_ValueError,
+                 "tensor_maps: parameter %zd: recipe of %zd extents and %zd "
+                 "strides, the last (1, ()), for a box of rank %u (0: none)",
+                 i, rank, stride_rank, (unsigned)map->rank);
+    return -1;
+  }
+  if (!map->encoded)
+    map->rank = (uint32_t)rank;
+  map->recipe = 1;
+  map->base = base;
+  return 0;
+}
+
 /* The "tensormap" parameters of a kernel from its `tensor_maps` argument:
  * None, or one item per parameter: None (no map, or a map the kernel does
- * not read) or (box, swizzle, element_bytes) with the box outermost-first,
- * as tile.driver.packing.tensor_map_encoding gives them. */
+ * not read), (box, swizzle, element_bytes) with the box outermost-first, as
+ * tile.driver.packing.tensor_map_encoding gives them, or a hidden
+ * parameter's (box, swizzle, element_bytes, recipe), the first three None
+ * when the kernel does not read the map. `hidden` is the number of recipes:
+ * they must be the last parameters. */
 static int tensor_map_params(const char *codes, Py_ssize_t count,
                              PyObject *tensor_maps, TensorMapParam **out,
-                             Py_ssize_t *out_count) {
+                             Py_ssize_t *out_count, Py_ssize_t *hidden) {
   Py_ssize_t n = 0;
   for (Py_ssize_t i = 0; i < count; i++)
     n += codes[i] == P_TENSOR_MAP;
   *out = NULL;
   *out_count = 0;
+  *hidden = 0;
   if (n > MAX_TENSOR_MAPS) {
     PyErr_Format(PyExc_ValueError, "a kernel takes at most %d tensor maps",
                  MAX_TENSOR_MAPS);
@@ -849,7 +1027,7 @@ static int tensor_map_params(const char *codes, Py_ssize_t count,
       return -1;
     }
   }
-  Py_ssize_t m = 0;
+  Py_ssize_t m = 0, recipes = 0;
   int needs_encoder = 0;
   for (Py_ssize_t i = 0; i < count; i++) {
     PyObject *item = items ? PyTuple_GetItem(items, i) : Py_None;
@@ -865,39 +1043,28 @@ static int tensor_map_params(const char *codes, Py_ssize_t count,
     map->param = i;
     if (item == Py_None)
       continue;
-    PyObject *box;
-    unsigned swizzle, element;
-    if (!PyArg_ParseTuple(item, "OII", &box, &swizzle, &element))
+    PyObject *box, *swizzle, *element, *recipe = Py_None;
+    if (!PyArg_ParseTuple(item, "OOO|O", &box, &swizzle, &element, &recipe))
       goto fail;
-    PyObject *extents = PySequence_Tuple(box);
-    if (!extents)
+    if (box != Py_None && parse_encoding(map, i, box, swizzle, element) < 0)
       goto fail;
-    Py_ssize_t rank = PyTuple_Size(extents);
-    int bad = rank < 1 || rank > TENSOR_MAP_MAX_RANK;
-    for (Py_ssize_t d = 0; !bad && d < rank; d++) {
-      long extent = PyLong_AsLong(PyTuple_GetItem(extents, d));
-      if (extent == -1 && PyErr_Occurred())
-        PyErr_Clear();
-      bad = extent < 1 || extent > 256;
-      map->box[rank - 1 - d] = (uint32_t)extent; /* innermost first */
+    needs_encoder |= map->encoded;
+    if (recipe != Py_None) {
+      if (parse_recipe(map, codes, count, i, recipe) < 0)
+        goto fail;
+      recipes++;
     }
-    Py_DECREF(extents);
-    if (bad ||
-        (swizzle != 0 && swizzle != 32 && swizzle != 64 && swizzle != 128) ||
-        (element != 1 && element != 2 && element != 4 && element != 8)) {
-      PyErr_Format(PyExc_ValueError,
-                   "tensor_maps: parameter %zd has box %R, swizzle %u, "
-                   "element_bytes %u; expected 1 to %d extents in 1..256, "
-                   "0/32/64/128 and 1/2/4/8",
-                   i, box, swizzle, element, TENSOR_MAP_MAX_RANK);
-      goto fail;
-    }
-    map->encoded = 1;
-    map->rank = (uint32_t)rank;
-    map->swizzle_bytes = swizzle;
-    map->element_bytes = element;
-    needs_encoder = 1;
   }
+  /* The runtime fills the parameters from the arguments in order: the
+   * hidden ones are the last. */
+  for (Py_ssize_t k = 0; k < n; k++)
+    if (maps[k].recipe && maps[k].param < count - recipes) {
+      PyErr_Format(PyExc_ValueError,
+                   "tensor_maps: parameter %zd has a recipe, but a parameter "
+                   "after it has none: hidden parameters come last",
+                   maps[k].param);
+      goto fail;
+    }
   if (needs_encoder && !cu_tensor_map_encode_tiled) {
     PyErr_SetString(PyExc_RuntimeError,
                     "the kernel reads tensor maps (TMA), and the CUDA driver "
@@ -907,6 +1074,7 @@ static int tensor_map_params(const char *codes, Py_ssize_t count,
   Py_XDECREF(items);
   *out = maps;
   *out_count = n;
+  *hidden = recipes;
   return 0;
 fail:
   Py_XDECREF(items);
@@ -969,14 +1137,16 @@ static int kernel_init(Kernel *self, PyObject *args, PyObject *kwargs) {
     return -1;
   }
   TensorMapParam *maps = NULL;
-  Py_ssize_t map_count = 0;
-  if (tensor_map_params(text, count, tensor_maps, &maps, &map_count) < 0) {
+  Py_ssize_t map_count = 0, hidden = 0;
+  if (tensor_map_params(text, count, tensor_maps, &maps, &map_count, &hidden) <
+      0) {
     Py_DECREF(names_tuple);
     return -1;
   }
   PyMem_Free(self->maps);
   self->maps = maps;
   self->map_count = map_count;
+  self->hidden = hidden;
   self->function = (CUfunction)(uintptr_t)function;
   self->small_grid_function = (CUfunction)(uintptr_t)small_grid_function;
   self->context = (CUcontext)(uintptr_t)context;
@@ -1112,36 +1282,16 @@ static void format_list(char *buffer, size_t size, const uint64_t *values,
     snprintf(buffer + used, size - used, "]");
 }
 
-/* Writes the tensor map of descriptor `value` (parameter i) into `out`:
- * from the parameter's cache when it holds a map of the same address, shape
- * and strides, else encoded by the driver and cached. */
-static int pack_tensor_map(TensorMapParam *map, PyObject *value,
-                           const Where *where, Py_ssize_t i, long device,
-                           TensorMap *out) {
-  PyObject *base = PyObject_GetAttr(value, s_base);
-  if (!base) {
-    PyErr_Clear();
-    PyObject *described = describe_type(value);
-    set_launch_error(WHERE_FMT ": expected a TensorDescriptor (its base, "
-                               "shape and strides make the tensor map), got %U",
-                     WHERE_ARGS(where, i), described);
-    Py_XDECREF(described);
-    return -1;
-  }
-  uint64_t address;
-  int status = pointer_value(base, where, i, device, &address);
-  Py_DECREF(base);
+/* Writes the tensor map of parameter i at `address` with `shape` and
+ * `strides` (`map->rank` each, outermost first, strides in elements, the
+ * last 1) into `out`: from the parameter's cache when it holds a map of the
+ * same address, shape and strides, else encoded by the driver and cached.
+ * Host descriptors and maps made at launch both come here. */
+static int encode_tensor_map(TensorMapParam *map, const Where *where,
+                             Py_ssize_t i, uint64_t address,
+                             const uint64_t *shape, const uint64_t *strides,
+                             TensorMap *out) {
   uint32_t rank = map->rank;
-  uint64_t shape[TENSOR_MAP_MAX_RANK], strides[TENSOR_MAP_MAX_RANK];
-  if (status < 0 ||
-      descriptor_ints(value, s_shape, where, i, rank, shape) < 0 ||
-      descriptor_ints(value, s_strides, where, i, rank, strides) < 0)
-    return -1;
-  if (strides[rank - 1] != 1)
-    return set_launch_error(WHERE_FMT ": the descriptor's last stride is "
-                                      "%llu; a tensor map needs 1",
-                            WHERE_ARGS(where, i),
-                            (unsigned long long)strides[rank - 1]);
   /* The driver's order: innermost first; strides in bytes, but the last. */
   uint64_t dims[TENSOR_MAP_MAX_RANK], byte_strides[TENSOR_MAP_MAX_RANK];
   for (uint32_t d = 0; d < rank; d++)
@@ -1149,8 +1299,8 @@ static int pack_tensor_map(TensorMapParam *map, PyObject *value,
   for (uint32_t d = 0; d + 1 < rank; d++) {
     uint64_t stride = strides[rank - 2 - d];
     if (stride > UINT64_MAX / map->element_bytes)
-      return set_launch_error(WHERE_FMT ": the descriptor's stride %llu is "
-                                        "too large",
+      return set_launch_error(WHERE_FMT ": the tensor map's stride %llu "
+                                        "(elements) is too large",
                               WHERE_ARGS(where, i), (unsigned long long)stride);
     byte_strides[d] = stride * map->element_bytes;
   }
@@ -1207,6 +1357,154 @@ static int pack_tensor_map(TensorMapParam *map, PyObject *value,
   return 0;
 }
 
+/* Writes the tensor map of descriptor `value` (parameter i) into `out`. */
+static int pack_tensor_map(TensorMapParam *map, PyObject *value,
+                           const Where *where, Py_ssize_t i, long device,
+                           TensorMap *out) {
+  PyObject *base = PyObject_GetAttr(value, s_base);
+  if (!base) {
+    PyErr_Clear();
+    PyObject *described = describe_type(value);
+    set_launch_error(WHERE_FMT ": expected a TensorDescriptor (its base, "
+                               "shape and strides make the tensor map), got %U",
+                     WHERE_ARGS(where, i), described);
+    Py_XDECREF(described);
+    return -1;
+  }
+  uint64_t address;
+  int status = pointer_value(base, where, i, device, &address);
+  Py_DECREF(base);
+  uint32_t rank = map->rank;
+  uint64_t shape[TENSOR_MAP_MAX_RANK], strides[TENSOR_MAP_MAX_RANK];
+  if (status < 0 ||
+      descriptor_ints(value, s_shape, where, i, rank, shape) < 0 ||
+      descriptor_ints(value, s_strides, where, i, rank, strides) < 0)
+    return -1;
+  if (strides[rank - 1] != 1)
+    return set_launch_error(WHERE_FMT ": the descriptor's last stride is "
+                                      "%llu; a tensor map needs 1",
+                            WHERE_ARGS(where, i),
+                            (unsigned long long)strides[rank - 1]);
+  return encode_tensor_map(map, where, i, address, shape, strides, out);
+}
+
+/* The value of integer parameter j as the kernel receives it: its packed
+ * slot, sign-extended. */
+static int64_t packed_int(char code, const uint64_t *slot) {
+  switch (code) {
+  case P_I1:
+  case P_I8: {
+    int8_t x;
+    memcpy(&x, slot, 1);
+    return x;
+  }
+  case P_I16: {
+    int16_t x;
+    memcpy(&x, slot, 2);
+    return x;
+  }
+  case P_I32: {
+    int32_t x;
+    memcpy(&x, slot, 4);
+    return x;
+  }
+  default: {
+    int64_t x;
+    memcpy(&x, slot, 8);
+    return x;
+  }
+  }
+}
+
+/* "2 * M * K = 2 * 3 * 64" of a recipe term, for messages, and " = value"
+ * after it where `value` is not NULL; "M = 3" of a lone parameter, "2" of
+ * a constant. */
+static PyObject *describe_term(const Kernel *self, const RecipeTerm *term,
+                               const uint64_t *slots, const int64_t *value) {
+  int scaled = term->scale != 1 || term->count == 0;
+  PyObject *names = scaled
+                        ? PyUnicode_FromFormat("%lld", (long long)term->scale)
+                        : PyUnicode_FromString("");
+  PyObject *values = scaled
+                         ? PyUnicode_FromFormat("%lld", (long long)term->scale)
+                         : PyUnicode_FromString("");
+  for (unsigned k = 0; names && values && k < term->count; k++) {
+    Py_ssize_t j = term->params[k];
+    const char *times = scaled || k ? " * " : "";
+    Py_SETREF(names,
+              PyUnicode_FromFormat("%U%s%U", names, times,
+                                   PyTuple_GetItem(self->param_names, j)));
+    if (!names)
+      break;
+    Py_SETREF(values, PyUnicode_FromFormat(
+                          "%U%s%lld", values, times,
+                          (long long)packed_int(self->codes[j], &slots[j])));
+  }
+  PyObject *text = NULL;
+  if (names && values) {
+    if (term->count == 0)
+      text = Py_NewRef(names);
+    else if (!scaled && term->count == 1)
+      text = PyUnicode_FromFormat("%U = %U", names, values);
+    else if (value)
+      text = PyUnicode_FromFormat("%U = %U = %lld", names, values,
+                                  (long long)*value);
+    else
+      text = PyUnicode_FromFormat("%U = %U", names, values);
+  }
+  Py_XDECREF(names);
+  Py_XDECREF(values);
+  return text;
+}
+
+/* Extent (`extent` 1) or stride `d` of a map made at launch: its term's
+ * product in 64 bits; an extent positive, a stride not negative. */
+static int recipe_value(const Kernel *self, const TensorMapParam *map,
+                        const Where *where, int extent, uint32_t d,
+                        const uint64_t *slots, uint64_t *out) {
+  const RecipeTerm *term = extent ? &map->shape[d] : &map->strides[d];
+  int64_t value = term->scale;
+  int overflow = 0;
+  for (unsigned k = 0; !overflow && k < term->count; k++) {
+    Py_ssize_t j = term->params[k];
+    overflow = __builtin_mul_overflow(
+        value, packed_int(self->codes[j], &slots[j]), &value);
+  }
+  if (!overflow && (extent ? value > 0 : value >= 0)) {
+    *out = (uint64_t)value;
+    return 0;
+  }
+  PyObject *text = describe_term(self, term, slots, overflow ? NULL : &value);
+  if (!text)
+    return -1;
+  Py_ssize_t i = map->param;
+  set_launch_error(WHERE_FMT ": %s[%u] (outermost first) of the tensor map "
+                             "made at launch is %U%s",
+                   WHERE_ARGS(where, i), extent ? "shape" : "strides",
+                   (unsigned)d, text,
+                   overflow ? ", past 64 bits"
+                   : extent ? "; its extents must be positive"
+                            : "; its strides must not be negative");
+  Py_DECREF(text);
+  return -1;
+}
+
+/* Writes the tensor map of hidden parameter `map->param` into `out`, made
+ * from the parameters its recipe names, already packed in `slots` (so their
+ * values are those the kernel gets, their pointers checked as any). */
+static int pack_recipe_tensor_map(const Kernel *self, TensorMapParam *map,
+                                  const Where *where, const uint64_t *slots,
+                                  TensorMap *out) {
+  uint64_t address, shape[TENSOR_MAP_MAX_RANK], strides[TENSOR_MAP_MAX_RANK];
+  memcpy(&address, &slots[map->base], 8);
+  for (uint32_t d = 0; d < map->rank; d++)
+    if (recipe_value(self, map, where, 1, d, slots, &shape[d]) < 0 ||
+        recipe_value(self, map, where, 0, d, slots, &strides[d]) < 0)
+      return -1;
+  return encode_tensor_map(map, where, map->param, address, shape, strides,
+                           out);
+}
+
 /* Enqueues the kernel: `values[i]` for parameter i, probes (may be NULL)
  * with pointer values found already. */
 static PyObject *kernel_enqueue(Kernel *self, const unsigned dims[3],
@@ -1228,7 +1526,21 @@ static PyObject *kernel_enqueue(Kernel *self, const unsigned dims[3],
   for (Py_ssize_t i = 0; i < self->count; i++) {
     if (self->codes[i] == P_TENSOR_MAP) {
       TensorMapParam *map = &self->maps[m];
-      if (!map->encoded) {
+      if (map->recipe) {
+        /* Made below, from the parameters once packed. */
+        if (values[i] != Py_None) {
+          PyObject *described = describe_type(values[i]);
+          set_launch_error(WHERE_FMT ": the launcher makes this tensor map "
+                                     "(of a descriptor or block pointer the "
+                                     "kernel makes) from the kernel's other "
+                                     "arguments: pass None or leave it out, "
+                                     "not %U",
+                           WHERE_ARGS(&where, i), described);
+          Py_XDECREF(described);
+          return NULL;
+        }
+        params[i] = map->encoded ? (void *)&maps[m] : (void *)&zero_tensor_map;
+      } else if (!map->encoded) {
         params[i] = &zero_tensor_map;
       } else {
         if (pack_tensor_map(map, values[i], &where, i, device, &maps[m]) < 0)
@@ -1242,6 +1554,12 @@ static PyObject *kernel_enqueue(Kernel *self, const unsigned dims[3],
                  &slots[i]) < 0)
       return NULL;
     params[i] = &slots[i];
+  }
+  for (Py_ssize_t k = 0; self->hidden && k < self->map_count; k++) {
+    TensorMapParam *map = &self->maps[k];
+    if (map->recipe && map->encoded &&
+        pack_recipe_tensor_map(self, map, &where, slots, &maps[k]) < 0)
+      return NULL;
   }
   /* Launch in the kernel's context. When another one is current on this
    * thread (another device's, or none in a new thread), switch for the
@@ -1278,14 +1596,21 @@ static PyObject *kernel_launch(Kernel *self, PyObject *args, PyObject *kwargs) {
     return NULL;
   PyObject *result = NULL;
   Py_ssize_t n = PyTuple_Size(items);
-  if (n != self->count) {
+  /* The hidden parameters (maps made at launch) may be left out. */
+  Py_ssize_t given = self->count - self->hidden;
+  if (n != self->count && n != given) {
     PyObject *expected = PyUnicode_FromString("");
-    for (Py_ssize_t i = 0; expected && i < self->count; i++)
+    for (Py_ssize_t i = 0; expected && i < given; i++)
       Py_SETREF(expected,
                 PyUnicode_FromFormat("%U%s%U: %s", expected, i ? ", " : "",
                                      PyTuple_GetItem(self->param_names, i),
                                      type_name(self->codes[i])));
-    if (expected)
+    if (expected && self->hidden)
+      set_launch_error("kernel '%U' takes %zd arguments (%U), and may take "
+                       "None for each of its %zd tensor maps made at launch "
+                       "after them; got %zd",
+                       self->name, given, expected, self->hidden, n);
+    else if (expected)
       set_launch_error("kernel '%U' takes %zd arguments (%U), got %zd",
                        self->name, self->count, expected, n);
     Py_XDECREF(expected);
@@ -1297,8 +1622,8 @@ static PyObject *kernel_launch(Kernel *self, PyObject *args, PyObject *kwargs) {
       stream_value(stream, self->device, &handle) < 0)
     goto done;
   PyObject *array[MAX_PARAMS > 0 ? MAX_PARAMS : 1];
-  for (Py_ssize_t i = 0; i < n; i++)
-    array[i] = PyTuple_GetItem(items, i);
+  for (Py_ssize_t i = 0; i < self->count; i++)
+    array[i] = i < n ? PyTuple_GetItem(items, i) : Py_None;
   result = kernel_enqueue(self, dims, handle, array, NULL, 1);
 done:
   Py_DECREF(items);
@@ -1325,7 +1650,9 @@ static char kernel_doc[] =
     "Kernel(function, context, device, codes, threads, shared, "
     "max_grid, name, param_names, cooperative=False, small_grid_function=0, "
     "small_grid_blocks=0, tensor_maps=None): one loaded kernel; "
-    "tensor_maps has per parameter None or (box, swizzle, element_bytes)";
+    "tensor_maps has per parameter None, (box, swizzle, element_bytes) or, "
+    "for a map made at launch, those (or None each) and (base, shape terms, "
+    "stride terms)";
 static char dispatcher_doc[] =
     "Dispatcher(name, arg_names, constexpr, defaults, slow_path): "
     "the launch cache of one @jit function; d[grid](*args)";
@@ -1372,8 +1699,9 @@ typedef struct {
 
 /* An entry: (kernel, sources) where sources[i] says where parameter i of the
  * kernel comes from: an int j >= 0 is positional argument j, -1-j is the
- * j-th keyword argument of the call, and any other object is the value
- * itself (a default). */
+ * j-th keyword argument of the call, a 1-tuple holds the value itself (a
+ * default: wrapped, as it may be an int), and any other object is the value
+ * (None for a hidden parameter, a tensor map made at launch). */
 
 static PyTypeObject *DispatcherType;
 static PyTypeObject *BoundType;
@@ -1754,7 +2082,10 @@ static PyObject *dispatch(Dispatcher *self, PyObject *grid, PyObject *args,
                         "a dispatcher source is out of range");
         goto done;
       }
-      values[i] = source; /* a default value */
+      if (PyTuple_Check(source) && PyTuple_Size(source) == 1)
+        values[i] = PyTuple_GetItem(source, 0); /* a default value */
+      else
+        values[i] = source;
     }
     unsigned dims[3];
     PyObject *grid_value = grid;

@@ -15,7 +15,10 @@ the assembler's own cubin for small grids is not in the header.
 A host tensor descriptor parameter (`"tensordesc<fp16[64,64]>"`) is its parts:
 `d_base`, `d_shape_0_`, ..., `d_strides_0_`, ...; its tensor map is not an argument: the
 launch function encodes it from them (cuTensorMapEncodeTiled, on every launch) when the
-kernel reads it with TMA, and passes zeros when it does not.
+kernel reads it with TMA, and passes zeros when it does not. A tensor map the kernel makes
+itself (a hidden parameter with a "recipe" in the metadata) is no argument either: it is
+encoded from the parameters the recipe names (its extents and strides are products of
+integer parameters, computed as cuuint64_t).
 """
 from __future__ import annotations
 
@@ -30,7 +33,7 @@ from typing import Any, Mapping, Sequence
 from .compiler.pipeline import CompiledKernel, compile
 from .compiler.kernel import Specialization
 from .driver.errors import DriverError
-from .driver.packing import tensor_map_encoding
+from .driver.packing import tensor_map_encoding, tensor_map_recipe
 from .errors import CompilationError
 
 # Kernel parameter C types by the metadata's type names.
@@ -79,22 +82,40 @@ _TENSOR_MAP_DATA_TYPES = {1: "UINT8", 2: "UINT16", 4: "UINT32", 8: "UINT64"}
 _TENSOR_MAP_SWIZZLES = {0: "NONE", 32: "32B", 64: "64B", 128: "128B"}
 
 
-def _tensor_map_code(param: Mapping[str, Any], names: set[str], kernel: str) -> str:
+def _tensor_map_code(param: Mapping[str, Any], params: Sequence[Mapping[str, Any]],
+                     kernel: str) -> str:
     """The C statements that make the tensor map of a "tensormap" parameter
-    (`d.tensor_map`) in aligned storage: encoded from the launch's
-    `d.base`, `d.shape[i]` and `d.strides[i]` arguments as the C launcher of
-    tile.driver encodes it, or zeros where the kernel does not read it."""
+    in aligned storage, as the C launcher of tile.driver makes it: a host
+    descriptor's (`d.tensor_map`) encoded from the launch's `d.base`,
+    `d.shape[i]` and `d.strides[i]` arguments, a hidden one's from the
+    parameters its recipe names, or zeros where the kernel does not read it."""
     name = str(param["name"])
     var = c_identifier(name)
     # (Aligned as cuda.h aligns CUtensorMap in C11: to 128 bytes.)
     lines = [f"  unsigned char {var}_storage[128 + 128];",
              f"  CUtensorMap *{var} = (CUtensorMap *)(((uintptr_t){var}_storage + 127) & "
              "~(uintptr_t)127);"]
-    encoding = tensor_map_encoding(param, f"kernel {kernel!r} parameter {name!r}")
+    where = f"kernel {kernel!r} parameter {name!r}"
+    encoding = tensor_map_encoding(param, where)
+    recipe = tensor_map_recipe(param, params, where)
     if encoding is None:
         return "\n".join(lines + [f"  memset({var}, 0, 128);"])
-    box, swizzle, element = encoding
-    rank = len(box)
+    if recipe is not None:
+        base, shape_terms, stride_terms = recipe
+        address = c_identifier(str(params[base]["name"]))
+        shape = [_monomial_code(term, params) for term in shape_terms]
+        strides = [_monomial_code(term, params) for term in stride_terms[:-1]]
+    else:
+        address, shape, strides = _descriptor_parts(name, len(encoding[0]), params, kernel)
+    return "\n".join(lines + _encode_code(var, encoding, address, shape, strides))
+
+
+def _descriptor_parts(name: str, rank: int, params: Sequence[Mapping[str, Any]],
+                      kernel: str) -> tuple[str, list[str], list[str]]:
+    """The C parameters a host descriptor's map `d.tensor_map` is encoded
+    from: the address `d_base`, extents `d.shape[i]` and strides but the
+    last `d.strides[i]` (outermost first), as cuuint64_t expressions."""
+    names = {str(p["name"]) for p in params}
     prefix = name[:-len(_TENSOR_MAP_SUFFIX)] if name.endswith(_TENSOR_MAP_SUFFIX) else ""
     base = f"{prefix}.base"
     shape = [f"{prefix}.shape[{i}]" for i in range(rank)]
@@ -103,26 +124,49 @@ def _tensor_map_code(param: Mapping[str, Any], names: set[str], kernel: str) -> 
     if not prefix or missing:
         raise ValueError(f"tile.aot: kernel {kernel!r} reads the tensor map {name!r} with "
                          f"TMA, but has no parameters {missing or [base]} to encode it from")
+    return (c_identifier(base), [f"(cuuint64_t){c_identifier(n)}" for n in shape],
+            [f"(cuuint64_t){c_identifier(n)}" for n in strides])
+
+
+def _monomial_code(term: tuple[int, tuple[int, ...]], params: Sequence[Mapping[str, Any]]
+                   ) -> str:
+    """A recipe's extent or stride, `scale` times integer parameters, as a
+    cuuint64_t product (wrapping as the kernel's own 64-bit arithmetic)."""
+    scale, indices = term
+    factors = [f"(cuuint64_t){c_identifier(str(params[j]['name']))}" for j in indices]
+    if scale != 1 or not factors:
+        # (An unsigned literal: any 64-bit scale, negative ones modulo 2^64.)
+        literal = str(scale) if 0 <= scale < 2**31 else f"{scale % 2**64}ull"
+        factors.insert(0, f"(cuuint64_t){literal}")
+    return " * ".join(factors)
+
+
+def _encode_code(var: str, encoding: tuple[tuple[int, ...], int, int], address: str,
+                 shape: Sequence[str], strides: Sequence[str]) -> list[str]:
+    """The cuTensorMapEncodeTiled call that writes map `var` for the C
+    expressions `address`, `shape` (outermost first) and `strides` (elements,
+    outermost first, all but the last), returning its error."""
+    box, swizzle, element = encoding
+    rank = len(box)
     # The driver's order: innermost first; strides in bytes, all but the last.
-    dims = ", ".join(f"(cuuint64_t){c_identifier(n)}" for n in reversed(shape))
-    byte_strides = ", ".join(f"(cuuint64_t){c_identifier(n)} * {element}"
-                             for n in reversed(strides)) or "0"
+    dims = ", ".join(reversed(shape))
+    byte_strides = ", ".join(f"{n} * {element}" for n in reversed(strides)) or "0"
     boxes = ", ".join(str(n) for n in reversed(box))
-    return "\n".join(lines + [
+    return [
         "  {",
         f"    const cuuint64_t dims[{rank}] = {{{dims}}};",
         f"    const cuuint64_t strides[{max(rank - 1, 1)}] = {{{byte_strides}}};",
         f"    const cuuint32_t box[{rank}] = {{{boxes}}};",
         f"    const cuuint32_t element_strides[{rank}] = {{{', '.join(['1'] * rank)}}};",
         f"    r = cuTensorMapEncodeTiled({var}, CU_TENSOR_MAP_DATA_TYPE_"
-        f"{_TENSOR_MAP_DATA_TYPES[element]}, {rank}, (void *)(uintptr_t){c_identifier(base)},",
+        f"{_TENSOR_MAP_DATA_TYPES[element]}, {rank}, (void *)(uintptr_t){address},",
         "                               dims, strides, box, element_strides, "
         "CU_TENSOR_MAP_INTERLEAVE_NONE,",
         f"                               CU_TENSOR_MAP_SWIZZLE_{_TENSOR_MAP_SWIZZLES[swizzle]}, "
         "CU_TENSOR_MAP_L2_PROMOTION_L2_128B,",
         "                               CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);",
         "    if (r != CUDA_SUCCESS) return r;",
-        "  }"])
+        "  }"]
 
 
 def header_text(compiled: CompiledKernel, function: str) -> str:
@@ -130,9 +174,9 @@ def header_text(compiled: CompiledKernel, function: str) -> str:
     md = compiled.metadata
     kernel = md["name"]
     prefix = c_identifier(function)
-    # Tensor maps are made in the launch function from the descriptor's parts.
-    names = {str(p["name"]) for p in md["params"]}
-    maps = "".join(_tensor_map_code(p, names, kernel) + "\n" for p in md["params"]
+    # Tensor maps are made in the launch function from the descriptor's
+    # parts, or from the parameters a hidden one's recipe names.
+    maps = "".join(_tensor_map_code(p, md["params"], kernel) + "\n" for p in md["params"]
                    if p.get("type") == "tensormap")
     params = [(c_identifier(p["name"]), _param_c_type(p, md)) for p in md["params"]
               if p.get("type") != "tensormap"]

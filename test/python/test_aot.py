@@ -117,6 +117,93 @@ def test_descriptor_header_compiles_as_c(tmp_path):
         assert result.returncode == 0, result.stderr
 
 
+def recipe_artifact(**c_map: object) -> CompiledKernel:
+    """A kernel that makes tensor maps itself (hidden parameters after its
+    own, each with a recipe): `a_ptr`'s M x K with row stride lda, read in
+    64x64 boxes; `c_ptr`'s (M*K) x 64 in 32x64 boxes of f32 (or `c_map`'s
+    keys); and one over `a_ptr` it does not read (no encoding)."""
+    c_encoding = {"box": [32, 64], "swizzle": 64, "element_bytes": 4}
+    return CompiledKernel(
+        {"tile": "", "llir": "", "ptx": "", "cubin": b"\x7fELF" + bytes(40)},
+        {"name": "made_kernel", "num_warps": 4, "threads": 128, "shared_bytes": 0,
+         "target": "sm_90a",
+         "params": [{"name": "a_ptr", "type": "ptr", "pointee": "f16"},
+                    {"name": "c_ptr", "type": "ptr", "pointee": "f32"},
+                    {"name": "M", "type": "i32"}, {"name": "K", "type": "i32"},
+                    {"name": "lda", "type": "i64"},
+                    {"name": "a_ptr.tensor_map", "type": "tensormap", "box": [64, 64],
+                     "swizzle": 128, "element_bytes": 2,
+                     "recipe": {"base": 0, "shape": [[1, [2]], [1, [3]]],
+                                "strides": [[1, [4]], [1, []]]}},
+                    {"name": "c_ptr.tensor_map", "type": "tensormap", **c_encoding,
+                     "recipe": {"base": 1, "shape": [[1, [2, 3]], [64, []]],
+                                "strides": [[64, []], [1, []]]}, **c_map},
+                    {"name": "a_ptr.tensor_map_1", "type": "tensormap",
+                     "recipe": {"base": 0, "shape": [[2, [2]]], "strides": [[1, []]]}}],
+         "signature": {"a_ptr": "*fp16", "c_ptr": "*fp32", "M": "i32", "K": "i32",
+                       "lda": "i64"},
+         "constexprs": {}})
+
+
+def test_tensor_maps_made_by_the_kernel_are_encoded_from_their_recipes():
+    # A hidden map is no argument of the launch function: it is encoded from
+    # the parameters its recipe names (extents and strides as cuuint64_t
+    # products, innermost first, strides in bytes) as the JIT launcher makes
+    # it, and passed by value after the kernel's own parameters.
+    header = aot.header_text(recipe_artifact(), "made_kernel")
+    flat = " ".join(header.split())
+    assert ("made_kernel_launch(CUstream stream, unsigned gridX, unsigned gridY, unsigned "
+            "gridZ, CUdeviceptr a_ptr, CUdeviceptr c_ptr, int32_t M, int32_t K, "
+            "int64_t lda)") in flat
+    for text in ("const cuuint64_t dims[2] = {(cuuint64_t)K, (cuuint64_t)M};",
+                 "const cuuint64_t strides[1] = {(cuuint64_t)lda * 2};",
+                 "const cuuint32_t box[2] = {64, 64};",
+                 "cuTensorMapEncodeTiled(a_ptr_tensor_map, CU_TENSOR_MAP_DATA_TYPE_UINT16, 2, "
+                 "(void *)(uintptr_t)a_ptr,",
+                 "const cuuint64_t dims[2] = {(cuuint64_t)64, (cuuint64_t)M * (cuuint64_t)K};",
+                 "const cuuint64_t strides[1] = {(cuuint64_t)64 * 4};",
+                 "const cuuint32_t box[2] = {64, 32};",
+                 "cuTensorMapEncodeTiled(c_ptr_tensor_map, CU_TENSOR_MAP_DATA_TYPE_UINT32, 2, "
+                 "(void *)(uintptr_t)c_ptr,", "CU_TENSOR_MAP_SWIZZLE_64B",
+                 "memset(a_ptr_tensor_map_1, 0, 128);",
+                 "void *params[] = {(void *)&a_ptr, (void *)&c_ptr, (void *)&M, (void *)&K, "
+                 "(void *)&lda, (void *)a_ptr_tensor_map, (void *)c_ptr_tensor_map, "
+                 "(void *)a_ptr_tensor_map_1};"):
+        assert text in flat, text
+    assert flat.count("cuTensorMapEncodeTiled(") == 2  # the unread map is zeros
+    # Any 64-bit scale is a valid C literal (negative ones modulo 2^64).
+    scaled = aot.header_text(recipe_artifact(recipe={
+        "base": 1, "shape": [[-3, [2]], [2**40, [3]]], "strides": [[5_000_000_000, []],
+                                                                  [1, []]]}), "made_kernel")
+    assert ("dims[2] = {(cuuint64_t)1099511627776ull * (cuuint64_t)K, "
+            "(cuuint64_t)18446744073709551613ull * (cuuint64_t)M};") in " ".join(scaled.split())
+    assert "strides[1] = {(cuuint64_t)5000000000ull * 4};" in " ".join(scaled.split())
+
+
+def test_bad_recipes_are_named_errors():
+    from tile.driver.errors import DriverError
+    with pytest.raises(DriverError, match=r"kernel 'made_kernel' parameter 'c_ptr.tensor_map': "
+                                          r"recipe base 2 is parameter M: i32, not a pointer"):
+        aot.header_text(recipe_artifact(recipe={"base": 2, "shape": [[1, [2]], [1, [3]]],
+                                                "strides": [[1, [4]], [1, []]]}), "made_kernel")
+
+
+@pytest.mark.skipif(not (CUDA_INCLUDE / "cuda.h").is_file() or not shutil.which("cc"),
+                    reason="needs cuda.h and a C compiler")
+def test_recipe_header_compiles_as_c(tmp_path):
+    for std in ("c99", "c11"):
+        (tmp_path / "made_kernel.h").write_text(aot.header_text(recipe_artifact(),
+                                                                "made_kernel"))
+        source = tmp_path / "use.c"
+        source.write_text('#include "made_kernel.h"\n'
+                          "CUresult go(CUdeviceptr a, CUdeviceptr c) { return "
+                          "made_kernel_launch(0, 1, 1, 1, a, c, 256, 128, 128); }\n")
+        result = subprocess.run(["cc", f"-std={std}", "-Wall", "-Wextra", "-Werror",
+                                 "-fsyntax-only", f"-I{CUDA_INCLUDE}", str(source)],
+                                capture_output=True, text=True)
+        assert result.returncode == 0, result.stderr
+
+
 def test_constexpr_parsing():
     assert aot.parse_constexpr("BLOCK=1024") == ("BLOCK", 1024)
     assert aot.parse_constexpr("ACT=leaky_relu") == ("ACT", "leaky_relu")

@@ -9,7 +9,10 @@ The compiler writes ``X.cubin`` and a JSON sidecar ``X.json``::
                              {"name": "n", "type": "i32"}]}]}
 
 A host tensor descriptor's map is a "tensormap" parameter, with "box",
-"swizzle" and "element_bytes" where the kernel reads it (packing.py).
+"swizzle" and "element_bytes" where the kernel reads it (packing.py). One
+with a "recipe" is hidden (a descriptor or block pointer the kernel makes):
+the launcher makes its map from other parameters' values, and a launch
+passes None for it or leaves it out (such parameters come last).
 
 A compiled kernel is loaded once per device (a module per context): the cache
 of :func:`kernel_for` is keyed by device and cubin, and filled under a lock.
@@ -29,7 +32,9 @@ from .errors import DriverError, LaunchOutOfResources
 
 
 class Kernel:
-    """One kernel of a loaded module; `launch(grid, args, stream=None)` enqueues it."""
+    """One kernel of a loaded module; `launch(grid, args, stream=None)` enqueues it.
+    `args` fill the parameters in order; the `hidden` ones at the end (tensor
+    maps the launcher makes) take None, or may be left out."""
 
     def attribute(self, attribute: int) -> int:
         """cuFuncGetAttribute of the loaded function (bindings.FUNC_*)."""
@@ -75,6 +80,14 @@ class Kernel:
             packing.tensor_map_encoding(p, f"kernel {self.name!r} parameter {i} ({n}: {t})")
             if t == "tensormap" else None
             for i, (p, n, t) in enumerate(zip(params, self.param_names, self.param_types))]
+        # Per parameter: (base, shape terms, stride terms) of a tensor map made
+        # at launch from other parameters (a hidden one), else None.
+        self.tensor_map_recipes = [
+            packing.tensor_map_recipe(p, params, f"kernel {self.name!r} parameter {i} "
+                                      f"({n}: {t})") if t == "tensormap" else None
+            for i, (p, n, t) in enumerate(zip(params, self.param_names, self.param_types))]
+        # How many parameters at the end no argument fills.
+        self.hidden = packing.hidden_parameters(params)
         if any(self.tensor_maps) and not drv.address("cuTensorMapEncodeTiled"):
             raise DriverError(f"kernel {self.name!r} reads tensor maps (TMA), but the CUDA "
                               f"driver {drv.path!r} has no cuTensorMapEncodeTiled: update the "
@@ -121,7 +134,14 @@ class Kernel:
             max_grid=dev.max_grid, name=self.name, param_names=self.param_names,
             cooperative=cooperative, small_grid_function=small.handle if small else 0,
             small_grid_blocks=self.small_grid_blocks if small else 0,
-            tensor_maps=tuple(self.tensor_maps))
+            tensor_maps=self._launcher_tensor_maps())
+
+    def _launcher_tensor_maps(self) -> tuple[Any, ...]:
+        """The C Kernel's `tensor_maps`: per parameter None, (box, swizzle,
+        element_bytes), or those (None each without an encoding) and a recipe."""
+        return tuple(
+            encoding if recipe is None else (*(encoding or (None, None, None)), recipe)
+            for encoding, recipe in zip(self.tensor_maps, self.tensor_map_recipes))
 
     @property
     def cooperative_launcher(self) -> Any:

@@ -200,7 +200,8 @@ def compile_for_args(jit: Any, args: Sequence[Any], kwargs: Mapping[str, Any],
                      ) -> tuple[CompiledKernel, list[Any], dict[str, Any]]:
     """Compiles (memoized per specialization) and returns the artifact, the
     values of its kernel parameters in order (tuples and tensor descriptors
-    flattened), and all arguments by name (for grid lambdas)."""
+    flattened; None for each hidden one at the end), and all arguments by
+    name (for grid lambdas)."""
     options = dict(options or {})
     num_warps = options.pop("num_warps", 4)
     num_stages = options.pop("num_stages", None)
@@ -247,7 +248,14 @@ def compile_for_args(jit: Any, args: Sequence[Any], kwargs: Mapping[str, Any],
                            enable_fp_fusion=fp_fusion, enable_reflect_ftz=reflect_ftz,
                            maxnreg=maxnreg, extern_libs=extern_libs)
         jit._compiled[key] = compiled
-    return compiled, values, bound
+    return compiled, values + [None] * hidden_parameters(compiled), bound
+
+
+def hidden_parameters(compiled: CompiledKernel) -> int:
+    """How many parameters at the end of the kernel no argument fills: the
+    tensor maps it makes itself, which the C launcher makes at launch from
+    other parameters (their metadata has a "recipe"; tile.driver.packing)."""
+    return sum(1 for p in compiled.metadata.get("params", ()) if "recipe" in p)
 
 
 def default_target() -> str:
@@ -306,8 +314,10 @@ def slow_launch(jit: Any, grid: Any, args: tuple[Any, ...], kwargs: Mapping[str,
     """The dispatcher's miss: compile for the device and return the entry it
     caches under `key`, `(kernel launcher, sources)`, where sources[i] says
     where kernel parameter i comes from: positional argument j (j >= 0), the
-    j-th keyword argument of the call (-1 - j), or a default value. With no
-    key (an argument kind the dispatcher does not know), launch here."""
+    j-th keyword argument of the call (-1 - j), a default value `(value,)`
+    (wrapped, so that an int default is not taken for an index), or None for
+    each hidden parameter at the end (a tensor map the launcher makes). With
+    no key (an argument kind the dispatcher does not know), launch here."""
     kwargs = dict(kwargs or {})
     keyword_order = list(kwargs)
     options = split_options(jit, kwargs)
@@ -326,15 +336,19 @@ def slow_launch(jit: Any, grid: Any, args: tuple[Any, ...], kwargs: Mapping[str,
     if key is None:
         launcher.launch(normalize_grid(grid, named), values, stream)
         return None
+    # With a key, each runtime argument is one kernel parameter (a tuple or
+    # descriptor argument has no key); the hidden parameters follow them.
+    hidden = hidden_parameters(compiled)
     sources: list[Any] = []
-    for name, value in zip(runtime, values):
+    for name, value in zip(runtime, values[:len(values) - hidden]):
         index = jit.arg_names.index(name)
         if index < len(args):
             sources.append(index)
         elif name in kwargs:
             sources.append(-1 - keyword_order.index(name))
         else:
-            sources.append(value)  # its default
+            sources.append((value,))  # its default
+    sources += [None] * hidden
     return launcher, tuple(sources)
 
 
