@@ -681,8 +681,36 @@ AxisInfo Rules::broadcast(const AxisInfo &src, ArrayRef<int64_t> srcShape) {
 
 /// Row-major order is kept: runs along the last dimension survive where they
 /// fit in the rows of both shapes. Other dimensions keep what holds for every
-/// element.
+/// element. A reshape that only adds or drops dimensions of extent 1 (a
+/// block pointer's `reshape(offset + arange(n), (n, 1))`) keeps every
+/// dimension's facts, as expand_dims does.
 AxisInfo Rules::reshape(const AxisInfo &src, ArrayRef<int64_t> srcShape) {
+  auto nonUnitDims = [](ArrayRef<int64_t> dims) {
+    SmallVector<unsigned> kept;
+    for (auto [dim, extent] : llvm::enumerate(dims))
+      if (extent != 1)
+        kept.push_back(dim);
+    return kept;
+  };
+  SmallVector<unsigned> srcDims = nonUnitDims(srcShape),
+                        dims = nonUnitDims(shape);
+  if (srcDims.size() == dims.size() &&
+      llvm::all_of(llvm::zip(srcDims, dims), [&](auto pair) {
+        return srcShape[std::get<0>(pair)] == shape[std::get<1>(pair)];
+      })) {
+    // Along a dimension of extent 1 every element is a run start.
+    AxisInfo info = unknown();
+    for (unsigned dim = 0; dim < info.getRank(); ++dim)
+      info.divisibility[dim] = elementDivisibility(src);
+    for (auto [from, to] : llvm::zip(srcDims, dims)) {
+      info.contiguity[to] = src.contiguity[from];
+      info.divisibility[to] = src.divisibility[from];
+      info.constancy[to] = src.constancy[from];
+    }
+    info.nonNegative = src.nonNegative;
+    info.constant = src.constant;
+    return info;
+  }
   AxisInfo info = unknown();
   int64_t every = elementDivisibility(src);
   bool isUniform = true;

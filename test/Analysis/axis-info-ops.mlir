@@ -66,6 +66,12 @@ func.func @shapes() {
   // expected-remark @-1 {{contiguity = [1, 1, 4], divisibility = [1, 1, 4], constancy = [1, 1, 1], non-negative}}
   %p = tile.trans %cube {order = array<i32: 2, 0, 1>} : !tile.block<2x2x4xi32> -> !tile.block<4x2x2xi32>
   // expected-remark @-1 {{contiguity = [4, 1, 1], divisibility = [4, 1, 1], constancy = [1, 1, 1], non-negative}}
+  // Adding or dropping unit dimensions is expand_dims (or its inverse): a
+  // block pointer's column of indices stays contiguous down its rows.
+  %col = tile.reshape %r : !tile.block<16xi32> -> !tile.block<16x1xi32>
+  // expected-remark @-1 {{contiguity = [16, 1], divisibility = [1073741824, 1], constancy = [1, 1], non-negative}}
+  %row = tile.reshape %e0 : !tile.block<1x16xi32> -> !tile.block<16xi32>
+  // expected-remark @-1 {{contiguity = [16], divisibility = [1073741824], constancy = [1], non-negative}}
   %c7 = arith.constant 7 : i32
   // expected-remark @-1 {{contiguity = [1], divisibility = [1], constancy = [1], constant = 7, non-negative}}
   %s = tile.splat %c7 : i32 -> !tile.block<8x16xi32>

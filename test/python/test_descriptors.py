@@ -442,6 +442,22 @@ def test_maps_the_launcher_cannot_encode_keep_pointers() -> None:
         counts["cp_async"] > 0
 
 
+@pytest.mark.parametrize("b_column_major", [False, True], ids=["b", "b_t"])
+@requires_library
+def test_block_pointer_operands_are_async_copies(b_column_major: bool) -> None:
+    # Without TMA a block pointer's blocks are cp.async copies of 16 bytes,
+    # column-major B's too: the index column `reshape(offset + arange(n),
+    # (n, 1))` keeps its contiguity down the rows (it lost it once, and B
+    # went by 2-byte loads).
+    _, _, counts = _compile_matmul(
+        "block_pointer_matmul", _matmul_arguments("block_pointer_matmul", 256, 256, 128,
+                                                  b_column_major))
+    # A's and B's 128x64 and 64x128 f16 blocks in 16-byte pieces over 256
+    # threads, in 3 stages; C by 8 vector stores a thread.
+    assert counts == {"tma_loads": 0, "tma_stores": 0, "cp_async": 3 * 2 * 4, "ld_global": 0,
+                      "st_global": 8}, counts
+
+
 @tile.jit
 def chosen_descriptors(x_desc, y_desc, a_desc, c_ptr, K, BM: tl.constexpr, BN: tl.constexpr,
                        BK: tl.constexpr):
