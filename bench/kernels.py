@@ -137,8 +137,8 @@ def matmul_dot(a_ptr, b_ptr, c_ptr, M, N, K,
 def descriptor_matmul(a_desc, b_desc, c_ptr, M, N, K, TRANSPOSED_B: tl.constexpr,
                       BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
     """C = A @ B (or A @ B^T) with A and B as host tensor descriptors: the
-    operand blocks Triton copies with TMA on Hopper, and tile too with
-    tile.knobs.compilation.tma (TILE_TMA=1)."""
+    operand blocks Triton copies with TMA on Hopper, and tile too
+    (tile.knobs.compilation.tma, on by default)."""
     pid_m = tl.program_id(0)
     pid_n = tl.program_id(1)
     acc = tl.zeros((BM, BN), dtype=tl.float32)

@@ -221,9 +221,45 @@ def case_matmul_dot(dtype: str) -> Case:
                 config={"dtype": dtype, **{f"{be}": c for be, c in DOT_CONFIG.items()}})
 
 
+def case_matmul_block_pointer(dtype: str, size: int, weight_t: bool = False) -> Case:
+    """bench/kernels.py block_pointer_matmul: operands and result through block
+    pointers (B = w.T: column-major B), which tile copies with TMA, the maps
+    encoded at launch (TILE_TMA=0: cp.async)."""
+    m = n = k_ = size
+    short = {"float16": "f16", "bfloat16": "bf16"}[dtype]
+    cfg = {"BM": 128, "BN": 128, "BK": 64, "num_warps": 8, "num_stages": 3}
+
+    def make(alloc: Any) -> dict:
+        return {"a": alloc.randn((m, k_), dtype),
+                "b": alloc.randn((n, k_) if weight_t else (k_, n), dtype),
+                "out": alloc.empty((m, n), dtype)}
+
+    def launch(k: Any, b: dict, backend: str) -> None:
+        a, w, c = b["a"], b["b"].T if weight_t else b["b"], b["out"]
+        grid = ((m + cfg["BM"] - 1) // cfg["BM"], (n + cfg["BN"] - 1) // cfg["BN"])
+        k.block_pointer_matmul[grid](a, w, c, m, n, k_, *a.stride(), *w.stride(),
+                                     *c.stride(), **cfg)
+
+    def product(t: Any, b: dict) -> Any:
+        return t.matmul(b["a"], b["b"].T if weight_t else b["b"])
+
+    def check(t: Any, b: dict) -> tuple:
+        expected = t.matmul(b["a"].float(), (b["b"].T if weight_t else b["b"]).float())
+        return b["out"].float(), expected, 0.25 if dtype == "float16" else 1.0, 1e-2
+
+    suffix = "_wt" if weight_t else ""
+    return Case(f"matmul_block_pointer_{short}_{size}{suffix}", "block-pointer matmul",
+                f"{size}^3 {short}{', B = w.T' if weight_t else ''}; 128x128x64 w8 s3",
+                make, launch, metric="TFLOP/s", work=2 * m * n * k_, check=check,
+                torch_fn=lambda t, b: (lambda: product(t, b)), reps=200,
+                note="tl.make_block_ptr with boundary checks; the same blocks for both "
+                     "backends",
+                config={"dtype": dtype, "weight_t": weight_t, **cfg})
+
+
 def case_matmul_descriptor(dtype: str, size: int, weight_t: bool = False) -> Case:
     """bench/kernels.py descriptor_matmul: operands from host tensor descriptors,
-    which Triton copies with TMA (and tile with TILE_TMA=1, else cp.async)."""
+    which Triton copies with TMA, and tile too (TILE_TMA=0: cp.async)."""
     m = n = k_ = size
     short = {"float16": "f16", "bfloat16": "bf16"}[dtype]
     cfg = {"BM": 128, "BN": 128, "BK": 64, "num_warps": 8, "num_stages": 3}
@@ -494,7 +530,10 @@ def case_attention(batch: int, heads: int, n_ctx: int, head_dim: int, causal: bo
                 config={"shape": list(shape), "causal": causal, **cfg})
 
 
-def case_attention06(batch: int, heads: int, n_ctx: int, head_dim: int, causal: bool) -> Case:
+def case_attention06(batch: int, heads: int, n_ctx: int, head_dim: int, causal: bool,
+                     host_descriptors: bool = True) -> Case:
+    """Tutorial 06's forward with its host descriptors, or (`host_descriptors`
+    False) with the descriptors its kernel makes from q, k, v and o."""
     shape = (batch, heads, n_ctx, head_dim)
 
     def make(alloc: Any) -> dict:
@@ -502,20 +541,24 @@ def case_attention06(batch: int, heads: int, n_ctx: int, head_dim: int, causal: 
                 "v": alloc.randn(shape, "float16")}
 
     def launch(k: Any, b: dict, backend: str) -> None:
-        b["out"], _ = k.attention06(b["q"], b["k"], b["v"], causal, head_dim ** -0.5)
+        b["out"], _ = k.attention06(b["q"], b["k"], b["v"], causal, head_dim ** -0.5,
+                                    host_descriptors)
 
     kind = "causal" if causal else "non-causal"
     flops = attention_flops(batch, heads, n_ctx, head_dim, causal)
-    return Case(f"attention06_fwd_d{head_dim}_{'causal' if causal else 'full'}_n{n_ctx}",
-                "attention forward (tutorial 06: host tensor descriptors, autotuned)",
+    where = "host" if host_descriptors else "in-kernel"
+    return Case(f"attention06_fwd_d{head_dim}_{'causal' if causal else 'full'}_n{n_ctx}"
+                f"{'' if host_descriptors else '_inkernel'}",
+                f"attention forward (tutorial 06: {where} tensor descriptors, autotuned)",
                 f"B{batch} H{heads} N{n_ctx} D{head_dim} f16 {kind}; autotuned",
                 make, launch, metric="TFLOP/s",
                 work=flops, check=sdpa_check(causal), output=None,
                 torch_fn=sdpa_torch_fn(causal),
                 note="bench/kernels.py attention06 (tutorial 06's forward and host code) for "
-                     "both backends: Triton's descriptors are TMA, tile's masked loads; each "
-                     "autotunes over the same configs",
+                     "both backends: Triton's descriptors are TMA, tile's too (TILE_TMA=0: "
+                     "cp.async and masked loads); each autotunes over the same configs",
                 config={"shape": list(shape), "causal": causal,
+                        "host_descriptors": host_descriptors,
                         "configs": "bench/kernels.py TUTORIAL06_CONFIGS"})
 
 
@@ -581,6 +624,8 @@ def all_cases() -> list[Case]:
         case_matmul_tutorial03_int8(4096),
         case_matmul_descriptor("float16", 4096),
         case_matmul_descriptor("float16", 4096, weight_t=True),
+        case_matmul_block_pointer("float16", 4096),
+        case_matmul_block_pointer("float16", 4096, weight_t=True),
         case_row_cumsum(4096, 4096),
         case_column_sum(8192, 8192, 64, 64),
         case_column_sum(8192, 8192, 32, 128),
@@ -595,7 +640,12 @@ def all_cases() -> list[Case]:
         case_attention06(4, 32, 4096, 64, True),
         case_attention06(4, 32, 4096, 128, False),
         case_attention06(4, 32, 4096, 128, True),
+        case_attention06(4, 32, 16384, 64, False),
+        case_attention06(4, 32, 16384, 64, True),
+        case_attention06(4, 32, 16384, 128, False),
         case_attention06(4, 32, 16384, 128, True),
+        case_attention06(4, 32, 4096, 64, True, host_descriptors=False),
+        case_attention06(4, 32, 4096, 128, True, host_descriptors=False),
         case_attention06_backward(4, 32, 4096, 64, False),
         case_attention06_backward(4, 32, 4096, 64, True),
         case_attention06_backward(4, 32, 4096, 128, True),

@@ -154,9 +154,10 @@ class compilation_knobs(_Group):
         "TILE_DISABLE_LINE_INFO", False, bool,
         "leave the source's line table out of the PTX and the cubin", recompiles=True)
     tma = _Knob(
-        "TILE_TMA", False, bool,
-        "copy host tensor descriptors' blocks into the operand rings of wgmma dots with "
-        "TMA (sm_90a) instead of cp.async; off until it has run on a GPU", recompiles=True)
+        "TILE_TMA", True, bool,
+        "copy tensor descriptors' and block pointers' blocks into the operand rings of "
+        "wgmma dots, and store them, with TMA (sm_90a) instead of cp.async and st.global",
+        recompiles=True)
 
 
 class language_knobs(_Group):

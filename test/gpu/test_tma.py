@@ -1,4 +1,4 @@
-"""TMA (tile.knobs.compilation.tma): host tensor descriptors whose blocks
+"""TMA (tile.knobs.compilation.tma, on by default): tensor descriptors whose blocks
 reach wgmma through rings that `cp.async.bulk.tensor` fills (the launcher
 encodes each descriptor's map with cuTensorMapEncodeTiled), against torch.
 Shapes that are not multiples of the blocks check TMA's zero fill outside
@@ -25,10 +25,12 @@ from tile.tools.tensor_descriptor import TensorDescriptor
 pytestmark = [pytest.mark.gpu]
 
 
-@pytest.fixture(autouse=True)
-def tma() -> Iterator[None]:
+@pytest.fixture(autouse=True, params=[True, False], ids=["tma", "no_tma"])
+def tma(request: pytest.FixtureRequest) -> Iterator[None]:
+    # Every case with TMA (the default) and without (cp.async copies and
+    # masked loads and stores of the same blocks).
     with tile.knobs.compilation.scope():
-        tile.knobs.compilation.tma = True
+        tile.knobs.compilation.tma = request.param
         yield
 
 

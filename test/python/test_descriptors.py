@@ -238,9 +238,9 @@ def test_tutorial06_streams_k_and_v_through_rings() -> None:
     # load names its box of the descriptor's map), and so do the descriptors
     # the kernel makes: their shapes and strides are products of its
     # arguments, so the launcher encodes their maps as well (hidden
-    # parameters with recipes). Without TMA (tile.knobs.compilation.tma is
-    # off by default until it has run on a GPU) both take as many cp.async
-    # copies as the pointer-based kernel. None loads synchronously.
+    # parameters with recipes). Without TMA (tile.knobs.compilation.tma =
+    # False) both take as many cp.async copies as the pointer-based kernel.
+    # None loads synchronously.
     k = _bench_kernels()
     q = torch.empty(4, 32, 1024, 64, dtype=torch.float16)
     m = torch.empty(4, 32, 1024)
@@ -435,9 +435,11 @@ def test_maps_the_launcher_cannot_encode_keep_pointers() -> None:
         assert set(recipes) == {"b_ptr.tensor_map", "c_ptr.tensor_map"}, (offset, k)
         assert counts == {"tma_loads": 6, "tma_stores": 2, "cp_async": 0,
                           "ld_global": 3 * 128 * 64 // 256, "st_global": 0}, (offset, k)
-    _, recipes, counts = _compile_matmul(
-        "in_kernel_descriptor_matmul", _matmul_arguments("in_kernel_descriptor_matmul", 256,
-                                                         256, 128))
+    with tile.knobs.compilation.scope():
+        tile.knobs.compilation.tma = False
+        _, recipes, counts = _compile_matmul(
+            "in_kernel_descriptor_matmul", _matmul_arguments("in_kernel_descriptor_matmul",
+                                                             256, 256, 128))
     assert recipes == {} and counts["tma_loads"] == counts["tma_stores"] == 0 and \
         counts["cp_async"] > 0
 
@@ -449,9 +451,11 @@ def test_block_pointer_operands_are_async_copies(b_column_major: bool) -> None:
     # column-major B's too: the index column `reshape(offset + arange(n),
     # (n, 1))` keeps its contiguity down the rows (it lost it once, and B
     # went by 2-byte loads).
-    _, _, counts = _compile_matmul(
-        "block_pointer_matmul", _matmul_arguments("block_pointer_matmul", 256, 256, 128,
-                                                  b_column_major))
+    with tile.knobs.compilation.scope():
+        tile.knobs.compilation.tma = False
+        _, _, counts = _compile_matmul(
+            "block_pointer_matmul", _matmul_arguments("block_pointer_matmul", 256, 256, 128,
+                                                      b_column_major))
     # A's and B's 128x64 and 64x128 f16 blocks in 16-byte pieces over 256
     # threads, in 3 stages; C by 8 vector stores a thread.
     assert counts == {"tma_loads": 0, "tma_stores": 0, "cp_async": 3 * 2 * 4, "ld_global": 0,
