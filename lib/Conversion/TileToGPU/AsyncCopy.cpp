@@ -38,6 +38,7 @@ void KernelEmitter::placeRings() {
   ringLiveOps.clear();
   ringReuseStarts.clear();
   ringBarriers.clear();
+  pointerCopies = false;
   barrierCount = 0;
   ringBytes = 0;
   Block &body = kernel.getBody().front();
@@ -83,6 +84,8 @@ void KernelEmitter::placeRings() {
     if (copiesWithTensorMap(alloc.getRing())) {
       ringBarriers[alloc.getRing()] = barrierCount;
       barrierCount += alloc.getType().getSlots();
+    } else {
+      pointerCopies = true;
     }
     StagedMatrix slot = ringSlot(alloc.getRing());
     int64_t size = alloc.getType().getSlots() * slot.alignedBytes();

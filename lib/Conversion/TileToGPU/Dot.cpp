@@ -552,9 +552,15 @@ LogicalResult KernelEmitter::emitWarpGroupDot(WarpGroupDotOp op) {
                  llvm::none_of(op->getOperands(), [&](Value operand) {
                    return llvm::is_contained(asyncMmaResults, operand);
                  });
-  if (copiesVisibleFromEarlierDot(op)) {
+  // TMA fills a ring through the async proxy the tensor cores read
+  // through, and every thread has waited on the slot's mbarrier
+  // (tile.ring_wait): nothing to fence and no barrier to wait at.
+  bool filledByTma =
+      ringBarriers.count(op.getB()) && (!aRing || ringBarriers.count(aRing));
+  if (copiesVisibleFromEarlierDot(op) || filledByTma) {
     if (!overlap && !carried)
       waitForAsyncMma(loc);
+    copiesNeedBarrier |= carried;
   } else {
     // Every thread's copies into the slots are complete (tile.async_wait);
     // the fence hands them to the async proxy the tensor cores read

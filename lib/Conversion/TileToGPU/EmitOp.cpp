@@ -90,14 +90,18 @@ LogicalResult KernelEmitter::emitOp(Operation *op) {
     return emitAsyncCopy(copy);
   if (auto wait = dyn_cast<RingWaitOp>(op))
     return emitRingWait(wait);
+  // Where TMA fills every ring, the slots' mbarriers order the copies and
+  // the cp.async groups would all be empty.
   if (isa<AsyncCommitGroupOp>(op)) {
-    createSideEffectAsm(builder, loc, "cp.async.commit_group;");
+    if (pointerCopies)
+      createSideEffectAsm(builder, loc, "cp.async.commit_group;");
     return success();
   }
   if (auto wait = dyn_cast<AsyncWaitOp>(op)) {
-    createSideEffectAsm(builder, loc,
-                        "cp.async.wait_group " +
-                            std::to_string(wait.getPending()) + ";");
+    if (pointerCopies)
+      createSideEffectAsm(builder, loc,
+                          "cp.async.wait_group " +
+                              std::to_string(wait.getPending()) + ";");
     return success();
   }
   if (auto constant = dyn_cast<ConstantOp>(op))

@@ -482,6 +482,9 @@ private:
   /// (barrierOffset, known when the kernel is emitted: the constant
   /// barrierOffsetOp, which every barrier address adds, is set then).
   llvm::DenseMap<Value, int64_t> ringBarriers;
+  /// Whether some ring is filled by cp.async (has no barriers): otherwise
+  /// the cp.async groups' commits and waits have nothing to order.
+  bool pointerCopies = false;
   int64_t barrierCount = 0;
   int64_t barrierOffset = 0;
   arith::ConstantOp barrierOffsetOp;

@@ -41,9 +41,19 @@
 // PTX: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%r{{[0-9]+}}], [%rd{{[0-9]+}}, {%r{{[0-9]+}}, %r{{[0-9]+}}}], [%r{{[0-9]+}}];
 // B's slot: W's 128 rows of 64 elements, one 128-byte column block.
 // PTX: mbarrier.arrive.expect_tx.shared::cta.b64 _, [%r{{[0-9]+}}], 16384;
+// The slots' barriers order the copies: no cp.async groups to commit or
+// wait for.
+// PTX-NOT: cp.async.{{commit_group|wait_group}}
+// Every thread waits on both slots' barriers; TMA wrote the slots through
+// the async proxy the tensor cores read through, so neither a proxy fence
+// nor a CTA barrier stands between the waits and the wgmma.
 // PTX: mbarrier.try_wait.parity.shared::cta.b64
+// PTX: mbarrier.try_wait.parity.shared::cta.b64
+// PTX-NOT: {{fence.proxy.async|bar.sync}}
+// PTX: wgmma.fence.sync.aligned;
+// PTX-NEXT: // end inline asm
 // PTX: wgmma.mma_async
-// PTX-NOT: cp.async.cg
+// PTX-NOT: cp.async.{{cg|commit_group|wait_group}}
 
 // The launch facts give the launcher each map's box (outermost first),
 // swizzle and element size: cuTensorMapEncodeTiled's arguments.
