@@ -554,13 +554,22 @@ LogicalResult KernelEmitter::emitWarpGroupDot(WarpGroupDotOp op) {
                  });
   // TMA fills a ring through the async proxy the tensor cores read
   // through, and every thread has waited on the slot's mbarrier
-  // (tile.ring_wait): nothing to fence and no barrier to wait at.
+  // (tile.ring_wait): nothing to fence and no barrier to wait at before
+  // the dot.
   bool filledByTma =
       ringBarriers.count(op.getB()) && (!aRing || ringBarriers.count(aRing));
-  if (copiesVisibleFromEarlierDot(op) || filledByTma) {
+  if (copiesVisibleFromEarlierDot(op)) {
     if (!overlap && !carried)
       waitForAsyncMma(loc);
-    copiesNeedBarrier |= carried;
+  } else if (filledByTma) {
+    if (!overlap && !carried)
+      waitForAsyncMma(loc);
+    // The copies that follow overwrite slots that other warps' earlier
+    // groups read (and whose barriers they waited on): every warp must be
+    // past its wait for those groups before thread 0 arms a slot again,
+    // so a barrier precedes them (the overlap's, after the dot, or the
+    // copies' own).
+    copiesNeedBarrier = true;
   } else {
     // Every thread's copies into the slots are complete (tile.async_wait);
     // the fence hands them to the async proxy the tensor cores read
