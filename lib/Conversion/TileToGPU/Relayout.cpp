@@ -238,6 +238,13 @@ SmallVector<Value> KernelEmitter::exchangeThroughShared(
   SharedSwizzle swizzle;
   if (identity && width == 1)
     swizzle = chooseSwizzle(permuted(dst), bytes, width, keptBits);
+  else if (identity && (int64_t(1) << keptBits) < width)
+    // The writers' vectors are narrower than the readers' (an accumulator's
+    // pairs, read back as 16-byte rows for the stores): swizzle for the
+    // writers, whose rows would otherwise share banks, keeping the readers'
+    // vectors intact.
+    swizzle = chooseSwizzle(staged, bytes, int64_t(1) << keptBits,
+                            llvm::Log2_64(width));
   // A reshape of padded blocks maps through real linear indices: the
   // padding of the destination may map anywhere, so it reads element 0.
   bool clamp = isa_and_nonnull<ReshapeOp>(op);

@@ -32,6 +32,52 @@ func.func @transpose(%x: !tile.ptr<f32> {tile.divisibility = 16 : i32}) attribut
 
 // -----
 
+#pairs = #tile.blocked<size_per_thread = [1, 2], threads_per_warp = [8, 4], warps = [4, 1], order = [1, 0]>
+#wide = #tile.blocked<size_per_thread = [1, 8], threads_per_warp = [1, 32], warps = [4, 1], order = [1, 0]>
+
+// Narrow writers, wide readers (an accumulator's pairs read back as
+// 16-byte rows for the stores): a warp's pairs lie in 8 rows 512 bytes
+// apart, which would share their banks, so the staging is swizzled for the
+// writers (column bits from the 16-byte chunk up xored with row bits),
+// keeping each reader's 8 elements contiguous.
+// CHECK-LABEL: gpu.func @pairs_to_rows
+// CHECK: gpu.barrier
+// CHECK-COUNT-3: arith.xori
+// CHECK: llvm.store {{.*}} : vector<2xf16>, !llvm.ptr<3>
+// CHECK: gpu.barrier
+// CHECK: arith.xori
+// CHECK: llvm.load {{.*}} : !llvm.ptr<3> -> vector<8xf16>
+func.func @pairs_to_rows(%x: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %y: !tile.ptr<f16> {tile.divisibility = 16 : i32}) attributes {tile.num_warps = 4 : i32} {
+  %r_x = tile.arange 0, 64 : !tile.block<64xi32, #tile.slice<dim = 1, parent = #pairs>>
+  %c_x = tile.arange 0, 256 : !tile.block<256xi32, #tile.slice<dim = 0, parent = #pairs>>
+  %r1_x = tile.expand_dims %r_x {axis = 1 : i32} : !tile.block<64xi32, #tile.slice<dim = 1, parent = #pairs>> -> !tile.block<64x1xi32, #pairs>
+  %c1_x = tile.expand_dims %c_x {axis = 0 : i32} : !tile.block<256xi32, #tile.slice<dim = 0, parent = #pairs>> -> !tile.block<1x256xi32, #pairs>
+  %k_x = tile.constant dense<256> : !tile.block<64x1xi32, #pairs>
+  %rs_x = tile.muli %r1_x, %k_x : !tile.block<64x1xi32, #pairs>
+  %rb_x = tile.broadcast %rs_x : !tile.block<64x1xi32, #pairs> -> !tile.block<64x256xi32, #pairs>
+  %cb_x = tile.broadcast %c1_x : !tile.block<1x256xi32, #pairs> -> !tile.block<64x256xi32, #pairs>
+  %i_x = tile.addi %rb_x, %cb_x : !tile.block<64x256xi32, #pairs>
+  %b_x = tile.splat %x : !tile.ptr<f16> -> !tile.block<64x256x!tile.ptr<f16>, #pairs>
+  %p_x = tile.addptr %b_x, %i_x : !tile.block<64x256x!tile.ptr<f16>, #pairs>, !tile.block<64x256xi32, #pairs>
+  %r_y = tile.arange 0, 64 : !tile.block<64xi32, #tile.slice<dim = 1, parent = #wide>>
+  %c_y = tile.arange 0, 256 : !tile.block<256xi32, #tile.slice<dim = 0, parent = #wide>>
+  %r1_y = tile.expand_dims %r_y {axis = 1 : i32} : !tile.block<64xi32, #tile.slice<dim = 1, parent = #wide>> -> !tile.block<64x1xi32, #wide>
+  %c1_y = tile.expand_dims %c_y {axis = 0 : i32} : !tile.block<256xi32, #tile.slice<dim = 0, parent = #wide>> -> !tile.block<1x256xi32, #wide>
+  %k_y = tile.constant dense<256> : !tile.block<64x1xi32, #wide>
+  %rs_y = tile.muli %r1_y, %k_y : !tile.block<64x1xi32, #wide>
+  %rb_y = tile.broadcast %rs_y : !tile.block<64x1xi32, #wide> -> !tile.block<64x256xi32, #wide>
+  %cb_y = tile.broadcast %c1_y : !tile.block<1x256xi32, #wide> -> !tile.block<64x256xi32, #wide>
+  %i_y = tile.addi %rb_y, %cb_y : !tile.block<64x256xi32, #wide>
+  %b_y = tile.splat %y : !tile.ptr<f16> -> !tile.block<64x256x!tile.ptr<f16>, #wide>
+  %p_y = tile.addptr %b_y, %i_y : !tile.block<64x256x!tile.ptr<f16>, #wide>, !tile.block<64x256xi32, #wide>
+  %v = tile.load %p_x : !tile.block<64x256x!tile.ptr<f16>, #pairs>
+  %w = tile.convert_layout %v : !tile.block<64x256xf16, #pairs> -> !tile.block<64x256xf16, #wide>
+  tile.store %p_y, %w : !tile.block<64x256x!tile.ptr<f16>, #wide>
+  return
+}
+
+// -----
+
 #a = #tile.blocked<size_per_thread = [1, 1], threads_per_warp = [4, 8], warps = [1, 1], order = [1, 0]>
 #b = #tile.blocked<size_per_thread = [1, 1], threads_per_warp = [4, 8], warps = [1, 1], order = [0, 1]>
 
