@@ -221,10 +221,12 @@ def case_matmul_dot(dtype: str) -> Case:
                 config={"dtype": dtype, **{f"{be}": c for be, c in DOT_CONFIG.items()}})
 
 
-def case_matmul_block_pointer(dtype: str, size: int, weight_t: bool = False) -> Case:
-    """bench/kernels.py block_pointer_matmul: operands and result through block
-    pointers (B = w.T: column-major B), which tile copies with TMA, the maps
-    encoded at launch (TILE_TMA=0: cp.async)."""
+def _matmul_128x128x64(kernel: str, label: str, note: str, dtype: str, size: int,
+                       weight_t: bool,
+                       run: Callable[[Any, dict, dict], None]) -> Case:
+    """A size^3 matmul of bench/kernels.py's `kernel` on 128x128x64 blocks,
+    8 warps, 3 stages, in both backends: b["a"] (M x K), b["b"] (K x N, or
+    N x K stored for B = w.T) and b["out"]; `run(k, b, cfg)` launches it."""
     m = n = k_ = size
     short = {"float16": "f16", "bfloat16": "bf16"}[dtype]
     cfg = {"BM": 128, "BN": 128, "BK": 64, "num_warps": 8, "num_stages": 3}
@@ -233,12 +235,6 @@ def case_matmul_block_pointer(dtype: str, size: int, weight_t: bool = False) -> 
         return {"a": alloc.randn((m, k_), dtype),
                 "b": alloc.randn((n, k_) if weight_t else (k_, n), dtype),
                 "out": alloc.empty((m, n), dtype)}
-
-    def launch(k: Any, b: dict, backend: str) -> None:
-        a, w, c = b["a"], b["b"].T if weight_t else b["b"], b["out"]
-        grid = ((m + cfg["BM"] - 1) // cfg["BM"], (n + cfg["BN"] - 1) // cfg["BN"])
-        k.block_pointer_matmul[grid](a, w, c, m, n, k_, *a.stride(), *w.stride(),
-                                     *c.stride(), **cfg)
 
     def product(t: Any, b: dict) -> Any:
         return t.matmul(b["a"], b["b"].T if weight_t else b["b"])
@@ -248,50 +244,48 @@ def case_matmul_block_pointer(dtype: str, size: int, weight_t: bool = False) -> 
         return b["out"].float(), expected, 0.25 if dtype == "float16" else 1.0, 1e-2
 
     suffix = "_wt" if weight_t else ""
-    return Case(f"matmul_block_pointer_{short}_{size}{suffix}", "block-pointer matmul",
+    return Case(f"matmul_{kernel}_{short}_{size}{suffix}", label,
                 f"{size}^3 {short}{', B = w.T' if weight_t else ''}; 128x128x64 w8 s3",
-                make, launch, metric="TFLOP/s", work=2 * m * n * k_, check=check,
-                torch_fn=lambda t, b: (lambda: product(t, b)), reps=200,
-                note="tl.make_block_ptr with boundary checks; the same blocks for both "
-                     "backends",
+                make, lambda k, b, backend: run(k, b, cfg), metric="TFLOP/s",
+                work=2 * m * n * k_, check=check,
+                torch_fn=lambda t, b: (lambda: product(t, b)), reps=200, note=note,
                 config={"dtype": dtype, "weight_t": weight_t, **cfg})
+
+
+def _grid_128(b: dict) -> tuple[int, int]:
+    m, n = b["out"].shape
+    return ((m + 127) // 128, (n + 127) // 128)
+
+
+def case_matmul_block_pointer(dtype: str, size: int, weight_t: bool = False) -> Case:
+    """bench/kernels.py block_pointer_matmul: operands and result through block
+    pointers (B = w.T: column-major B), which tile copies with TMA, the maps
+    encoded at launch (TILE_TMA=0: cp.async)."""
+
+    def run(k: Any, b: dict, cfg: dict) -> None:
+        a, w, c = b["a"], b["b"].T if weight_t else b["b"], b["out"]
+        k.block_pointer_matmul[_grid_128(b)](a, w, c, size, size, size, *a.stride(),
+                                             *w.stride(), *c.stride(), **cfg)
+
+    return _matmul_128x128x64("block_pointer", "block-pointer matmul",
+                              "tl.make_block_ptr with boundary checks; the same blocks for "
+                              "both backends", dtype, size, weight_t, run)
 
 
 def case_matmul_descriptor(dtype: str, size: int, weight_t: bool = False) -> Case:
     """bench/kernels.py descriptor_matmul: operands from host tensor descriptors,
     which Triton copies with TMA, and tile too (TILE_TMA=0: cp.async)."""
-    m = n = k_ = size
-    short = {"float16": "f16", "bfloat16": "bf16"}[dtype]
-    cfg = {"BM": 128, "BN": 128, "BK": 64, "num_warps": 8, "num_stages": 3}
 
-    def make(alloc: Any) -> dict:
-        return {"a": alloc.randn((m, k_), dtype),
-                "b": alloc.randn((n, k_) if weight_t else (k_, n), dtype),
-                "out": alloc.empty((m, n), dtype)}
-
-    def launch(k: Any, b: dict, backend: str) -> None:
+    def run(k: Any, b: dict, cfg: dict) -> None:
         a_desc = k.TensorDescriptor.from_tensor(b["a"], [cfg["BM"], cfg["BK"]])
         b_desc = k.TensorDescriptor.from_tensor(
             b["b"], [cfg["BN"], cfg["BK"]] if weight_t else [cfg["BK"], cfg["BN"]])
-        grid = ((m + cfg["BM"] - 1) // cfg["BM"], (n + cfg["BN"] - 1) // cfg["BN"])
-        k.descriptor_matmul[grid](a_desc, b_desc, b["out"], m, n, k_, TRANSPOSED_B=weight_t,
-                                  **cfg)
+        k.descriptor_matmul[_grid_128(b)](a_desc, b_desc, b["out"], size, size, size,
+                                          TRANSPOSED_B=weight_t, **cfg)
 
-    def product(t: Any, b: dict) -> Any:
-        return t.matmul(b["a"], b["b"].T if weight_t else b["b"])
-
-    def check(t: Any, b: dict) -> tuple:
-        expected = t.matmul(b["a"].float(), (b["b"].T if weight_t else b["b"]).float())
-        atol = 0.25 if dtype == "float16" else 1.0
-        return b["out"].float(), expected, atol, 1e-2
-
-    suffix = "_wt" if weight_t else ""
-    return Case(f"matmul_descriptor_{short}_{size}{suffix}", "descriptor matmul",
-                f"{size}^3 {short}{', B = w.T' if weight_t else ''}; 128x128x64 w8 s3",
-                make, launch, metric="TFLOP/s", work=2 * m * n * k_, check=check,
-                torch_fn=lambda t, b: (lambda: product(t, b)), reps=200,
-                note="host TensorDescriptors; the same blocks for both backends",
-                config={"dtype": dtype, "weight_t": weight_t, **cfg})
+    return _matmul_128x128x64("descriptor", "descriptor matmul",
+                              "host TensorDescriptors; the same blocks for both backends",
+                              dtype, size, weight_t, run)
 
 
 def case_matmul_tutorial03(dtype: str, size: int, weight_t: bool = False) -> Case:

@@ -52,17 +52,29 @@ def test_dynamic_shared_memory_is_requested_at_launch():
     assert "CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES" in header
 
 
-@pytest.mark.skipif(not (CUDA_INCLUDE / "cuda.h").is_file() or not shutil.which("cc"),
-                    reason="needs cuda.h and a C compiler")
-def test_header_compiles_as_c(tmp_path):
-    (tmp_path / "add_kernel.h").write_text(aot.header_text(fake_artifact(), "add_kernel"))
+requires_c_compiler = pytest.mark.skipif(
+    not (CUDA_INCLUDE / "cuda.h").is_file() or not shutil.which("cc"),
+    reason="needs cuda.h and a C compiler")
+
+
+def assert_header_compiles(tmp_path, std: str, name: str, header: str, use: str) -> None:
+    """`header` (written as name.h) and a function `use` calling it compile
+    as C of standard `std` without warnings."""
+    (tmp_path / f"{name}.h").write_text(header)
     source = tmp_path / "use.c"
-    source.write_text('#include "add_kernel.h"\n'
-                      "CUresult go(CUdeviceptr x) { return add_kernel_launch(0, 1, 1, 1, x, 3, "
-                      "2.0f); }\n")
-    result = subprocess.run(["cc", "-std=c99", "-Wall", "-Werror", "-fsyntax-only",
-                             f"-I{CUDA_INCLUDE}", str(source)], capture_output=True, text=True)
+    source.write_text(f'#include "{name}.h"\n{use}\n')
+    result = subprocess.run(["cc", f"-std={std}", "-Wall", "-Wextra", "-Werror",
+                             "-fsyntax-only", f"-I{CUDA_INCLUDE}", str(source)],
+                            capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
+
+
+@requires_c_compiler
+def test_header_compiles_as_c(tmp_path):
+    assert_header_compiles(tmp_path, "c99", "add_kernel",
+                           aot.header_text(fake_artifact(), "add_kernel"),
+                           "CUresult go(CUdeviceptr x) { return add_kernel_launch(0, 1, 1, 1, "
+                           "x, 3, 2.0f); }")
 
 
 def descriptor_artifact(box: list[int] | None) -> CompiledKernel:
@@ -101,20 +113,13 @@ def test_descriptor_tensor_maps_are_encoded_at_launch():
     assert "cuTensorMapEncodeTiled" not in unread and "memset(d_tensor_map, 0, 128);" in unread
 
 
-@pytest.mark.skipif(not (CUDA_INCLUDE / "cuda.h").is_file() or not shutil.which("cc"),
-                    reason="needs cuda.h and a C compiler")
+@requires_c_compiler
 def test_descriptor_header_compiles_as_c(tmp_path):
     for std, box in (("c99", [128, 64]), ("c11", None)):
-        (tmp_path / "copy_kernel.h").write_text(aot.header_text(descriptor_artifact(box),
-                                                                "copy_kernel"))
-        source = tmp_path / "use.c"
-        source.write_text('#include "copy_kernel.h"\n'
-                          "CUresult go(CUdeviceptr x) { return copy_kernel_launch(0, 1, 1, 1, "
-                          "x, 256, 64, 64); }\n")
-        result = subprocess.run(["cc", f"-std={std}", "-Wall", "-Wextra", "-Werror",
-                                 "-fsyntax-only", f"-I{CUDA_INCLUDE}", str(source)],
-                                capture_output=True, text=True)
-        assert result.returncode == 0, result.stderr
+        assert_header_compiles(tmp_path, std, "copy_kernel",
+                               aot.header_text(descriptor_artifact(box), "copy_kernel"),
+                               "CUresult go(CUdeviceptr x) { return copy_kernel_launch(0, 1, 1, "
+                               "1, x, 256, 64, 64); }")
 
 
 def recipe_artifact(**c_map: object) -> CompiledKernel:
@@ -188,20 +193,13 @@ def test_bad_recipes_are_named_errors():
                                                 "strides": [[1, [4]], [1, []]]}), "made_kernel")
 
 
-@pytest.mark.skipif(not (CUDA_INCLUDE / "cuda.h").is_file() or not shutil.which("cc"),
-                    reason="needs cuda.h and a C compiler")
+@requires_c_compiler
 def test_recipe_header_compiles_as_c(tmp_path):
     for std in ("c99", "c11"):
-        (tmp_path / "made_kernel.h").write_text(aot.header_text(recipe_artifact(),
-                                                                "made_kernel"))
-        source = tmp_path / "use.c"
-        source.write_text('#include "made_kernel.h"\n'
-                          "CUresult go(CUdeviceptr a, CUdeviceptr c) { return "
-                          "made_kernel_launch(0, 1, 1, 1, a, c, 256, 128, 128); }\n")
-        result = subprocess.run(["cc", f"-std={std}", "-Wall", "-Wextra", "-Werror",
-                                 "-fsyntax-only", f"-I{CUDA_INCLUDE}", str(source)],
-                                capture_output=True, text=True)
-        assert result.returncode == 0, result.stderr
+        assert_header_compiles(tmp_path, std, "made_kernel",
+                               aot.header_text(recipe_artifact(), "made_kernel"),
+                               "CUresult go(CUdeviceptr a, CUdeviceptr c) { return "
+                               "made_kernel_launch(0, 1, 1, 1, a, c, 256, 128, 128); }")
 
 
 def test_constexpr_parsing():
