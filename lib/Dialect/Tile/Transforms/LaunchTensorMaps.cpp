@@ -82,11 +82,13 @@ bool isSixteenByteMultiple(func::FuncOp kernel, const LaunchProduct &product,
   if (product.scale <= 0)
     return false;
   // Powers of two only: 16 divides the product once 16 divides the product
-  // of the powers of two known to divide its factors.
-  int64_t known = (product.scale & -product.scale) * bytes;
+  // of the powers of two known to divide its factors (saturated at 16, so
+  // that a 2^40 scale times 2^30 divisibilities cannot overflow).
+  int64_t known =
+      std::min<int64_t>((product.scale & -product.scale) * bytes, 16);
   for (int64_t arg : product.args)
-    known = std::min<int64_t>(known * argumentDivisor(kernel, arg), 1 << 30);
-  return known % 16 == 0;
+    known = std::min<int64_t>(known * argumentDivisor(kernel, arg), 16);
+  return known == 16;
 }
 
 /// The name of kernel argument `arg` (its NameLoc, as the launch facts name
