@@ -729,3 +729,59 @@ func.func @transposed_load(%p: !tile.block<16x32x!tile.ptr<f16>>, %m: !tile.bloc
   tile.store %p, %w : !tile.block<16x32x!tile.ptr<f16>>
   return
 }
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// Accumulating into a dot (`acc += tl.dot(a, b)`)
+//===----------------------------------------------------------------------===//
+
+// A sum of a dot onto zeros and another block becomes a dot onto that block,
+// in either operand order, for float and integer dots.
+// CHECK-LABEL: func @add_into_dot
+// CHECK-SAME: (%[[A:.*]]: !tile.block<16x16xf16>, %[[B:.*]]: !tile.block<16x16xf16>, %[[ACC:.*]]: !tile.block<16x16xf32>, %[[I:.*]]: !tile.block<32x16xi8>, %[[J:.*]]: !tile.block<16x32xi8>, %[[IACC:.*]]: !tile.block<32x32xi32>)
+// CHECK-NOT: tile.addf
+// CHECK-NOT: tile.addi
+// CHECK: %[[D:.*]] = tile.dot %[[A]], %[[B]], %[[ACC]]
+// CHECK: %[[E:.*]] = tile.dot %[[A]], %[[B]], %[[D]]
+// CHECK: %[[F:.*]] = tile.dot %[[I]], %[[J]], %[[IACC]]
+// CHECK: return %[[E]], %[[F]]
+func.func @add_into_dot(%a: !tile.block<16x16xf16>, %b: !tile.block<16x16xf16>, %acc: !tile.block<16x16xf32>, %i: !tile.block<32x16xi8>, %j: !tile.block<16x32xi8>, %iacc: !tile.block<32x32xi32>) -> (!tile.block<16x16xf32>, !tile.block<32x32xi32>) {
+  %zero = tile.constant dense<0.0> : !tile.block<16x16xf32>
+  %d0 = tile.dot %a, %b, %zero : !tile.block<16x16xf16>, !tile.block<16x16xf16> -> !tile.block<16x16xf32>
+  %s0 = tile.addf %acc, %d0 : !tile.block<16x16xf32>
+  %d1 = tile.dot %a, %b, %zero : !tile.block<16x16xf16>, !tile.block<16x16xf16> -> !tile.block<16x16xf32>
+  %s1 = tile.addf %d1, %s0 : !tile.block<16x16xf32>
+  %izero = tile.constant dense<0> : !tile.block<32x32xi32>
+  %d2 = tile.dot %i, %j, %izero : !tile.block<32x16xi8>, !tile.block<16x32xi8> -> !tile.block<32x32xi32>
+  %s2 = tile.addi %iacc, %d2 : !tile.block<32x32xi32>
+  return %s1, %s2 : !tile.block<16x16xf32>, !tile.block<32x32xi32>
+}
+
+// -----
+
+// Not when the dot already accumulates, when its product has another use, or
+// when it sits outside the loop that adds it (it would run every iteration).
+// CHECK-LABEL: func @add_into_dot_kept
+// CHECK: %[[D0:.*]] = tile.dot
+// CHECK: tile.addf %{{.*}}, %[[D0]]
+// CHECK: %[[D1:.*]] = tile.dot
+// CHECK: tile.addf %{{.*}}, %[[D1]]
+// CHECK: %[[D2:.*]] = tile.dot
+// CHECK: scf.for
+// CHECK: tile.addf %{{.*}}, %[[D2]]
+func.func @add_into_dot_kept(%a: !tile.block<16x16xf16>, %b: !tile.block<16x16xf16>, %acc: !tile.block<16x16xf32>, %n: index) -> (!tile.block<16x16xf32>, !tile.block<16x16xf32>, !tile.block<16x16xf32>, !tile.block<16x16xf32>) {
+  %d0 = tile.dot %a, %b, %acc : !tile.block<16x16xf16>, !tile.block<16x16xf16> -> !tile.block<16x16xf32>
+  %s0 = tile.addf %acc, %d0 : !tile.block<16x16xf32>
+  %zero = tile.constant dense<0.0> : !tile.block<16x16xf32>
+  %d1 = tile.dot %a, %b, %zero : !tile.block<16x16xf16>, !tile.block<16x16xf16> -> !tile.block<16x16xf32>
+  %s1 = tile.addf %acc, %d1 : !tile.block<16x16xf32>
+  %d2 = tile.dot %a, %b, %zero : !tile.block<16x16xf16>, !tile.block<16x16xf16> -> !tile.block<16x16xf32>
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %s2 = scf.for %iv = %c0 to %n step %c1 iter_args(%sum = %acc) -> (!tile.block<16x16xf32>) {
+    %next = tile.addf %sum, %d2 : !tile.block<16x16xf32>
+    scf.yield %next : !tile.block<16x16xf32>
+  }
+  return %s0, %s1, %d1, %s2 : !tile.block<16x16xf32>, !tile.block<16x16xf32>, !tile.block<16x16xf32>, !tile.block<16x16xf32>
+}

@@ -1212,6 +1212,54 @@ OpFoldResult AddIOp::fold(FoldAdaptor adaptor) {
       });
 }
 
+namespace {
+/// `x + tile.dot(a, b, 0)` (either operand order) becomes `tile.dot(a, b,
+/// x)` when the sum is the dot's only use, so the dot accumulates into `x`
+/// instead of a second accumulator that is added afterwards. For floats this
+/// reassociates the sum exactly as Triton's combine pass does.
+template <typename AddOp> struct AccumulateIntoDot : OpRewritePattern<AddOp> {
+  using OpRewritePattern<AddOp>::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(AddOp add,
+                                PatternRewriter &rewriter) const override {
+    for (auto operands : {std::pair(add.getLhs(), add.getRhs()),
+                          std::pair(add.getRhs(), add.getLhs())}) {
+      Value dotOperand = operands.first, accumulator = operands.second;
+      auto dot = dotOperand.template getDefiningOp<DotOp>();
+      // In the sum's block only: a dot hoisted out of a loop stays there.
+      if (!dot || !dot->hasOneUse() || dot->getBlock() != add->getBlock() ||
+          !isZeroSplat(dot.getAcc()))
+        continue;
+      rewriter.modifyOpInPlace(
+          dot, [&] { dot.getAccMutable().assign(accumulator); });
+      // The accumulator may be defined after the dot: the dot moves to the
+      // sum, where every operand is available.
+      rewriter.moveOpBefore(dot, add);
+      rewriter.replaceOp(add, dot.getResult());
+      return success();
+    }
+    return failure();
+  }
+
+  static bool isZeroSplat(Value value) {
+    if (auto integer = getConstantSplatInt(value))
+      return *integer == 0;
+    auto floating = getConstantSplatFloat(value);
+    return floating && floating->isZero();
+  }
+};
+} // namespace
+
+void AddIOp::getCanonicalizationPatterns(RewritePatternSet &results,
+                                         MLIRContext *context) {
+  results.add<AccumulateIntoDot<AddIOp>>(context);
+}
+
+void AddFOp::getCanonicalizationPatterns(RewritePatternSet &results,
+                                         MLIRContext *context) {
+  results.add<AccumulateIntoDot<AddFOp>>(context);
+}
+
 OpFoldResult SubIOp::fold(FoldAdaptor adaptor) {
   if (isSplatOf(getRhs(), 0))
     return getLhs();

@@ -724,6 +724,11 @@ def Tile_DotOp : Tile_Op<"dot", [Pure,
     keeps 10 of f32's 23 fraction bits. Without it, and wherever wgmma does
     not apply, f32 products are exact f32 FMAs.
 
+    A sum `x + tile.dot(a, b, 0)` (`acc += tl.dot(a, b)`) canonicalizes to
+    `tile.dot(a, b, x)` where the dot has no other use, as Triton's combine
+    pass does: the product accumulates in place, without a second
+    accumulator (for floats, the sum is reassociated).
+
     ```mlir
     %d = tile.dot %a, %b, %c : !tile.block<32x16xf16>, !tile.block<16x64xf16>
         -> !tile.block<32x64xf32>
@@ -946,8 +951,11 @@ class Tile_UnaryOp<string mnemonic, Type operandType, string what>
 }
 
 let hasFolder = 1 in {
+// Sums into dots (see tile.dot).
+let hasCanonicalizer = 1 in {
 def Tile_AddIOp : Tile_BinaryOp<"addi", Tile_IntBlock, "Integer sum", [Commutative]>;
 def Tile_AddFOp : Tile_BinaryOp<"addf", Tile_FloatBlock, "Float sum", [Commutative]>;
+}
 def Tile_SubIOp : Tile_BinaryOp<"subi", Tile_IntBlock, "Integer difference">;
 def Tile_SubFOp : Tile_BinaryOp<"subf", Tile_FloatBlock, "Float difference">;
 def Tile_MulIOp : Tile_BinaryOp<"muli", Tile_IntBlock, "Integer product", [Commutative]>;
