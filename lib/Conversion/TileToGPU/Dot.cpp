@@ -539,19 +539,23 @@ LogicalResult KernelEmitter::emitWarpGroupDot(WarpGroupDotOp op) {
   // never drain between iterations.
   bool overlap =
       defersWarpGroupWait(op) && asyncMmaPending && asyncMmaResults.empty();
-  // Groups of the previous iteration that other ops read later (attention's
-  // p @ v) keep running too, where they read only rings and registers and
-  // this dot does not read their results: this dot's wait covers them.
-  bool carried = asyncMmaPending && !asyncMmaReadsScratch &&
-                 !asyncMmaResults.empty() &&
-                 llvm::all_of(asyncMmaResults,
-                              [&](Value value) {
-                                auto arg = dyn_cast<BlockArgument>(value);
-                                return arg && arg.getOwner() == op->getBlock();
-                              }) &&
-                 llvm::none_of(op->getOperands(), [&](Value operand) {
-                   return llvm::is_contained(asyncMmaResults, operand);
+  // Groups in flight that read only rings and registers, and whose results
+  // this dot does not read, may keep running while it is issued.
+  bool independent = asyncMmaPending && !asyncMmaReadsScratch &&
+                     !asyncMmaResults.empty() &&
+                     llvm::none_of(op->getOperands(), [&](Value operand) {
+                       return llvm::is_contained(asyncMmaResults, operand);
+                     });
+  // Those of the previous iteration that other ops read later (attention's
+  // p @ v) do: this dot's wait covers them.
+  bool carried = independent && llvm::all_of(asyncMmaResults, [&](Value value) {
+                   auto arg = dyn_cast<BlockArgument>(value);
+                   return arg && arg.getOwner() == op->getBlock();
                  });
+  // So do those of this iteration when this dot is waited for as soon as it
+  // is issued (backward attention's dV group runs on under dP's): nothing
+  // stays in flight past that wait.
+  carried |= independent && !defersWarpGroupWait(op);
   // TMA fills a ring through the async proxy the tensor cores read
   // through, and every thread has waited on the slot's mbarrier
   // (tile.ring_wait): nothing to fence and no barrier to wait at before
@@ -611,6 +615,19 @@ LogicalResult KernelEmitter::emitWarpGroupDot(WarpGroupDotOp op) {
   return success();
 }
 
+/// Whether `value` is a block constant of zeros (of either sign: a product
+/// sum starting from -0.0 or from +0.0 differs only in the sign of a zero).
+static bool isZeroConstant(Value value) {
+  SplatElementsAttr splat;
+  if (!matchPattern(value, m_Constant(&splat)))
+    return false;
+  auto element = splat.getSplatValue<Attribute>();
+  if (auto floating = dyn_cast<FloatAttr>(element))
+    return floating.getValue().isZero();
+  auto integer = dyn_cast<IntegerAttr>(element);
+  return integer && integer.getValue().isZero();
+}
+
 LogicalResult KernelEmitter::issueWarpGroupMma(
     Operation *op, MmaLayoutAttr mma, const StagedMatrix &a, Value aStart,
     ArrayRef<SmallVector<Value, 4>> aFragments, const StagedMatrix &b,
@@ -649,6 +666,7 @@ LogicalResult KernelEmitter::issueWarpGroupMma(
            << "has no wgmma for its operands at instruction depth " << shape.k;
   createSideEffectAsm(builder, loc, "wgmma.fence.sync.aligned;");
   Value one = constI32(loc, 1);
+  bool zeroAccumulator = isZeroConstant(accumulator);
   SmallVector<Value> result(acc.size());
   for (int64_t rm = 0; rm < repsM; ++rm) {
     Value rowStart = arith::AddIOp::create(builder, loc, groupRow,
@@ -660,18 +678,21 @@ LogicalResult KernelEmitter::issueWarpGroupMma(
       SmallVector<Value> tile(acc.begin() + base, acc.begin() + base + perTile);
       for (int64_t kk = 0; kk < k; kk += shape.k) {
         Value kStart = constI32(loc, kk);
+        // The first step onto a zero accumulator overwrites the registers
+        // instead of reading zeros moved into them.
+        Value useAcc = kk == 0 && zeroAccumulator ? Value() : one;
         Value bDescriptor =
             b.descriptor(builder, loc, bStart, kStart, colStart);
         if (!aFragments.empty()) {
           tile = createWarpGroupMmaFromRegisters(
               builder, loc, tile, aFragments[rm * (k / 16) + kk / 16],
-              bDescriptor, one, shape, /*transB=*/!b.transposed);
+              bDescriptor, useAcc, shape, /*transB=*/!b.transposed);
           continue;
         }
         tile = createWarpGroupMma(
             builder, loc, tile,
             a.descriptor(builder, loc, aStart, rowStart, kStart), bDescriptor,
-            one, shape, /*transA=*/a.transposed,
+            useAcc, shape, /*transA=*/a.transposed,
             /*transB=*/!b.transposed);
       }
       llvm::copy(tile, result.begin() + base);

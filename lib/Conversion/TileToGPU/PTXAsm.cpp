@@ -304,11 +304,15 @@ warpGroupMma(OpBuilder &builder, Location loc, ArrayRef<Value> acc, Value descA,
   llvm::raw_string_ostream asmText(text), constraintText(constraints);
   // Outputs $0..$(count-1); then A (a descriptor or registers), B's
   // descriptor, the scale-d flag, and the accumulators tied to the outputs.
+  // Without `useAcc` the flag is 0 and the accumulators are outputs only:
+  // nothing is moved into them between the fence and the instruction.
   size_t b = count + aCount, scaleD = b + 1;
-  asmText << "{\n\t.reg .pred p;\n\tsetp.ne.b32 p, $" << scaleD
-          << ", 0;\n\twgmma.mma_async.sync.aligned.m64n" << shape.n << "k"
-          << shape.k << "." << shape.accumulatorType() << "." << shape.aType
-          << "." << shape.bType << " ";
+  asmText << "{\n\t";
+  if (useAcc)
+    asmText << ".reg .pred p;\n\tsetp.ne.b32 p, $" << scaleD << ", 0;\n\t";
+  asmText << "wgmma.mma_async.sync.aligned.m64n" << shape.n << "k" << shape.k
+          << "." << shape.accumulatorType() << "." << shape.aType << "."
+          << shape.bType << " ";
   printOperandList(asmText, 0, count);
   if (aFragment.empty()) {
     asmText << ", $" << count;
@@ -316,7 +320,7 @@ warpGroupMma(OpBuilder &builder, Location loc, ArrayRef<Value> acc, Value descA,
     asmText << ", ";
     printOperandList(asmText, count, aCount);
   }
-  asmText << ", $" << b << ", p";
+  asmText << ", $" << b << (useAcc ? ", p" : ", 0");
   if (!shape.isInteger())
     asmText << ", 1, 1";
   if (shape.hasTransposeFlags()) {
@@ -329,17 +333,20 @@ warpGroupMma(OpBuilder &builder, Location loc, ArrayRef<Value> acc, Value descA,
     constraintText << accumulatorConstraint(acc[i]) << ",";
   for (size_t i = 0; i < aCount; ++i)
     constraintText << (aFragment.empty() ? "l," : "r,");
-  constraintText << "l,r";
-  for (size_t i = 0; i < count; ++i)
-    constraintText << "," << i;
+  constraintText << "l";
   SmallVector<Value> operands;
   if (aFragment.empty())
     operands.push_back(descA);
   else
     llvm::append_range(operands, aFragment);
   operands.push_back(descB);
-  operands.push_back(useAcc);
-  llvm::append_range(operands, acc);
+  if (useAcc) {
+    constraintText << ",r";
+    for (size_t i = 0; i < count; ++i)
+      constraintText << "," << i;
+    operands.push_back(useAcc);
+    llvm::append_range(operands, acc);
+  }
   auto asmOp = createAsm(builder, loc, accumulatorStruct(builder, acc),
                          operands, text, constraints, /*hasSideEffects=*/true);
   return unpackResults(builder, loc, asmOp, count);

@@ -141,8 +141,9 @@ StringRef getTensorCoreType(Type element);
 /// `wgmma.mma_async.sync.aligned.m64<n>k<k>.<f32|s32>.<aType>.<bType>` of
 /// the accumulators `acc` (f32 or i32, tied in and out) with shared-memory
 /// operands described by `descA` and `descB` (i64); `useAcc` (i32) non-zero
-/// adds to the accumulators, zero overwrites them. `transA`/`transB` select
-/// M-major A and N-major B (16-bit operands only).
+/// adds to the accumulators, zero overwrites them. A null `useAcc` overwrites
+/// them without reading them (`acc` then gives only their types).
+/// `transA`/`transB` select M-major A and N-major B (16-bit operands only).
 SmallVector<Value> createWarpGroupMma(OpBuilder &builder, Location loc,
                                       ArrayRef<Value> acc, Value descA,
                                       Value descB, Value useAcc,

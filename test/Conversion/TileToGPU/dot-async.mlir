@@ -453,3 +453,59 @@ func.func @ring_shared_by_two_dots(%k: !tile.ptr<f16> {tile.divisibility = 16 : 
   tile.store %cp, %acc#0 : !tile.block<128x64x!tile.ptr<f32>>
   return
 }
+
+// Attention's backward: dV's dot accumulates across iterations, and dP's dot
+// (independent of it) is issued while dV's group is still in flight; the wait
+// for dP's result covers both, so the tensor cores do not drain in between.
+// PTX-LABEL: .entry independent_dots_overlap
+// PTX: wgmma.mma_async.sync.aligned.m64n16k16.f32.f16.f16
+// PTX: wgmma.wait_group.sync.aligned 0;
+// PTX: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16
+// PTX: wgmma.commit_group.sync.aligned;
+// PTX-NOT: wgmma.wait_group
+// PTX: wgmma.mma_async.sync.aligned.m64n16k16.f32.f16.f16
+// PTX: wgmma.commit_group.sync.aligned;
+// PTX-NOT: wgmma.mma_async
+// PTX: wgmma.wait_group.sync.aligned 0;
+// PTX: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16
+func.func @independent_dots_overlap(%k: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %q: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %c: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %n: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %rk = tile.arange 0, 8192 : !tile.block<8192xi32>
+  %ik = tile.reshape %rk : !tile.block<8192xi32> -> !tile.block<128x64xi32>
+  %kb = tile.splat %k : !tile.ptr<f16> -> !tile.block<128x64x!tile.ptr<f16>>
+  %kp = tile.addptr %kb, %ik : !tile.block<128x64x!tile.ptr<f16>>, !tile.block<128x64xi32>
+  %kk = tile.load %kp : !tile.block<128x64x!tile.ptr<f16>>
+  %step64 = tile.constant dense<8192> : !tile.block<128x64xi32>
+  %vp = tile.addptr %kp, %step64 : !tile.block<128x64x!tile.ptr<f16>>, !tile.block<128x64xi32>
+  %vv = tile.load %vp : !tile.block<128x64x!tile.ptr<f16>>
+  %rq = tile.arange 0, 1024 : !tile.block<1024xi32>
+  %iq = tile.reshape %rq : !tile.block<1024xi32> -> !tile.block<64x16xi32>
+  %qb = tile.splat %q : !tile.ptr<f16> -> !tile.block<64x16x!tile.ptr<f16>>
+  %qp = tile.addptr %qb, %iq : !tile.block<64x16x!tile.ptr<f16>>, !tile.block<64x16xi32>
+  %zero16 = tile.constant dense<0.0> : !tile.block<128x16xf32>
+  %zero = tile.constant dense<0.0> : !tile.block<128x64xf32>
+  %step = arith.constant 1024 : i32
+  %stepQ = tile.splat %step : i32 -> !tile.block<64x16xi32>
+  %acc:3 = scf.for %i = %c0 to %n step %c1 iter_args(%dv = %zero, %dk = %zero, %pq = %qp) -> (!tile.block<128x64xf32>, !tile.block<128x64xf32>, !tile.block<64x16x!tile.ptr<f16>>) : i32 {
+    %qt = tile.load %pq : !tile.block<64x16x!tile.ptr<f16>>
+    %s = tile.dot %kk, %qt, %zero16 : !tile.block<128x64xf16>, !tile.block<64x16xf16> -> !tile.block<128x16xf32>
+    %p = tile.cast %s : !tile.block<128x16xf32> to !tile.block<128x16xf16>
+    %qq = tile.trans %qt : !tile.block<64x16xf16> -> !tile.block<16x64xf16>
+    %dv2 = tile.dot %p, %qq, %dv : !tile.block<128x16xf16>, !tile.block<16x64xf16> -> !tile.block<128x64xf32>
+    %t = tile.dot %vv, %qt, %zero16 : !tile.block<128x64xf16>, !tile.block<64x16xf16> -> !tile.block<128x16xf32>
+    %ds = tile.mulf %s, %t : !tile.block<128x16xf32>
+    %dsh = tile.cast %ds : !tile.block<128x16xf32> to !tile.block<128x16xf16>
+    %qq2 = tile.trans %qt : !tile.block<64x16xf16> -> !tile.block<16x64xf16>
+    %dk2 = tile.dot %dsh, %qq2, %dk : !tile.block<128x16xf16>, !tile.block<16x64xf16> -> !tile.block<128x64xf32>
+    %pq2 = tile.addptr %pq, %stepQ : !tile.block<64x16x!tile.ptr<f16>>, !tile.block<64x16xi32>
+    scf.yield %dv2, %dk2, %pq2 : !tile.block<128x64xf32>, !tile.block<128x64xf32>, !tile.block<64x16x!tile.ptr<f16>>
+  }
+  %sum = tile.addf %acc#0, %acc#1 : !tile.block<128x64xf32>
+  %rc = tile.arange 0, 8192 : !tile.block<8192xi32>
+  %ic = tile.reshape %rc : !tile.block<8192xi32> -> !tile.block<128x64xi32>
+  %cb = tile.splat %c : !tile.ptr<f32> -> !tile.block<128x64x!tile.ptr<f32>>
+  %cp = tile.addptr %cb, %ic : !tile.block<128x64x!tile.ptr<f32>>, !tile.block<128x64xi32>
+  tile.store %cp, %sum : !tile.block<128x64x!tile.ptr<f32>>
+  return
+}

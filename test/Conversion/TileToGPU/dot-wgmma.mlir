@@ -70,7 +70,11 @@ func.func @wgmma(%a: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %b: !tile.pt
 // CHECK-LABEL: gpu.func @wgmma_k_major_b
 // CHECK-NOT: llvm.store {{.*}} : f16, !llvm.ptr<3>
 // CHECK: "fence.proxy.async.shared::cta;"
-// CHECK-COUNT-4: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {{.*}}, p, 1, 1, 0, 0;
+// The first K step onto the zero accumulator overwrites the registers
+// (scale-d 0) without reading them: no tied inputs, nothing moved into them
+// between the fence and the instruction; the rest accumulate.
+// CHECK: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {{.*}}, $65, 0, 1, 1, 0, 0;{{.*}}", "{{(=f,)+}}l,l" {{[^,]*}}, {{[^,]*}} : (i64, i64) ->
+// CHECK-COUNT-3: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {{.*}}, p, 1, 1, 0, 0;
 // PTX-LABEL: .entry wgmma_k_major_b
 // PTX-NOT: st.shared.b16
 // PTX: wgmma.fence.sync.aligned;
@@ -119,9 +123,11 @@ func.func @wgmma_k_major_b(%a: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %b
 // LAYOUT: %[[P:.*]] = tile.cast {{.*}} to !tile.block<128x64xf16, #[[MMA64:.*]]>
 // LAYOUT: tile.dot %[[P]], {{.*}} : !tile.block<128x64xf16, #[[MMA64]]>
 // PTX-LABEL: .entry wgmma_chain
-// PTX-COUNT-4: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {{.*}}, %rd{{[0-9]+}}, %rd{{[0-9]+}}, p, 1, 1, 0, 1;
+// PTX: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {{.*}}, %rd{{[0-9]+}}, %rd{{[0-9]+}}, 0, 1, 1, 0, 1;
+// PTX-COUNT-3: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {{.*}}, %rd{{[0-9]+}}, %rd{{[0-9]+}}, p, 1, 1, 0, 1;
 // PTX: wgmma.wait_group.sync.aligned 0;
-// PTX-COUNT-4: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {{.*}}, {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}, %rd{{[0-9]+}}, p, 1, 1, 1;
+// PTX: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {{.*}}, {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}, %rd{{[0-9]+}}, 0, 1, 1, 1;
+// PTX-COUNT-3: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {{.*}}, {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}, %rd{{[0-9]+}}, p, 1, 1, 1;
 func.func @wgmma_chain(%a: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %b: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %v: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %c: !tile.ptr<f32> {tile.divisibility = 16 : i32}) {
   %i8k = tile.arange 0, 8192 : !tile.block<8192xi32>
   %ia = tile.reshape %i8k : !tile.block<8192xi32> -> !tile.block<128x64xi32>

@@ -162,6 +162,26 @@ FailureOr<OperandChain> traceOperand(AxisInfoAnalysis &axisInfo,
   return chain;
 }
 
+/// Gives each dot that reads a transpose as B (`qT = tl.trans(q)` read by
+/// two dots) a copy of its own, so that every dot's chain of views is its
+/// own and the dots share one ring; a transpose of registers costs nothing
+/// where no ring replaces it.
+void splitSharedTransposes(scf::ForOp loop) {
+  for (auto trans :
+       llvm::make_early_inc_range(loop.getBody()->getOps<TransOp>())) {
+    SmallVector<OpOperand *> uses;
+    for (OpOperand &use : trans->getUses())
+      uses.push_back(&use);
+    if (uses.size() < 2 || !llvm::all_of(uses, [](OpOperand *use) {
+          return isa<DotOp>(use->getOwner()) && use->getOperandNumber() == 1;
+        }))
+      continue;
+    OpBuilder builder(trans);
+    for (OpOperand *use : llvm::drop_begin(uses))
+      use->set(builder.clone(*trans)->getResult(0));
+  }
+}
+
 /// The op of `chain` that uses its first iter_arg: its last view, or `dot`.
 Operation *argUser(const OperandChain &chain, DotOp dot) {
   return chain.views.empty() ? dot.getOperation() : chain.views.back();
@@ -490,6 +510,7 @@ struct TileAsyncDotOperandsPass
     std::vector<std::pair<scf::ForOp, SmallVector<PipelinedDot, 1>>> loops;
     getOperation().walk([&](scf::ForOp loop) {
       SmallVector<PipelinedDot, 1> dots;
+      splitSharedTransposes(loop);
       for (auto dot : loop.getBody()->getOps<DotOp>()) {
         auto mma = dyn_cast_or_null<MmaLayoutAttr>(
             cast<BlockType>(dot.getType()).getEncoding());
