@@ -25,6 +25,20 @@ using namespace mlir;
 using namespace mlir::tile;
 using namespace mlir::tile::lowering;
 
+int64_t KernelEmitter::copyWidth(AsyncCopyOp op) {
+  BlockLayout layout = getBlockLayout(cast<BlockType>(op.getPtr().getType()));
+  int64_t bytes = elementBytes(
+      convertElementType(op.getRing().getType().getBlock().getElementType()));
+  // Registers first, first + 1, ... are adjacent in the slot only when the
+  // layout's run is along the slot's contiguous dimension; the addresses
+  // must allow the width too.
+  LinearLayout::Run run = layout.linear.getContiguousRun();
+  int64_t width = run.dim == ringSlot(op.getRing()).contiguousDim()
+                      ? accessWidth(op.getPtr(), op.getMask(), layout)
+                      : int64_t(1);
+  return std::min<int64_t>(width, 16 / bytes);
+}
+
 StagedMatrix KernelEmitter::ringSlot(Value ring) const {
   BlockType block = cast<RingType>(ring.getType()).getBlock();
   return StagedMatrix::get(block.getShape()[0], block.getShape()[1],
@@ -35,6 +49,7 @@ StagedMatrix KernelEmitter::ringSlot(Value ring) const {
 void KernelEmitter::placeRings() {
   ringOffsets.clear();
   ringTransposed.clear();
+  ringsStoredFromRegisters.clear();
   ringLiveOps.clear();
   ringReuseStarts.clear();
   ringBarriers.clear();
@@ -86,6 +101,14 @@ void KernelEmitter::placeRings() {
       barrierCount += alloc.getType().getSlots();
     } else {
       pointerCopies = true;
+      // Runs too short for cp.async are stored from registers: through the
+      // generic proxy, which wgmma's reads need a proxy fence after.
+      int64_t bytes = elementBytes(
+          convertElementType(alloc.getType().getBlock().getElementType()));
+      for (Operation *user : alloc->getUsers())
+        if (auto copy = dyn_cast<AsyncCopyOp>(user);
+            copy && copyWidth(copy) * bytes < 4)
+          ringsStoredFromRegisters.insert(alloc.getRing());
     }
     StagedMatrix slot = ringSlot(alloc.getRing());
     int64_t size = alloc.getType().getSlots() * slot.alignedBytes();
@@ -342,25 +365,17 @@ LogicalResult KernelEmitter::emitAsyncCopy(AsyncCopyOp op) {
   }
   if (ringBarriers.count(op.getRing()))
     return emitTensorCopy(op);
-  auto ptrType = cast<BlockType>(op.getPtr().getType());
   // 8-bit floats are copied as their bits.
   Type element =
       convertElementType(op.getRing().getType().getBlock().getElementType());
   int64_t bytes = elementBytes(element);
   StagedMatrix matrix = ringSlot(op.getRing());
-  BlockLayout layout = getBlockLayout(ptrType);
+  BlockLayout layout = getBlockLayout(cast<BlockType>(op.getPtr().getType()));
   SmallVector<Value> ptrs = getRegisters(op.getPtr());
   SmallVector<Value> masks;
   if (op.getMask())
     masks = getRegisters(op.getMask());
-  // Registers first, first + 1, ... are adjacent in the slot only when the
-  // layout's run is along the slot's contiguous dimension; the addresses
-  // must allow the width too.
-  LinearLayout::Run run = layout.linear.getContiguousRun();
-  int64_t width = run.dim == matrix.contiguousDim()
-                      ? accessWidth(op.getPtr(), op.getMask(), layout)
-                      : int64_t(1);
-  width = std::min<int64_t>(width, 16 / bytes);
+  int64_t width = copyWidth(op);
   bool async = width * bytes >= 4;
 
   Value slotStart = arith::AddIOp::create(

@@ -69,22 +69,45 @@ Value StagedMatrix::physicalOffset(OpBuilder &builder, Location loc, Value row,
   return arith::XOrIOp::create(builder, loc, logical, flip);
 }
 
-Value StagedMatrix::descriptor(OpBuilder &builder, Location loc, Value start,
-                               Value row, Value col) const {
+Value StagedMatrix::descriptorLow(OpBuilder &builder, Location loc, Value start,
+                                  Value row, Value col) const {
   Value address = arith::AddIOp::create(builder, loc, start,
                                         logicalOffset(builder, loc, row, col));
   Value field = arith::AndIOp::create(
       builder, loc,
       arith::ShRUIOp::create(builder, loc, address, constant(builder, loc, 4)),
       constant(builder, loc, 0x3FFF));
-  uint64_t fixed = (uint64_t(leadingBytes() >> 4) & 0x3FFF) << 16 |
-                   (uint64_t(strideBytes() >> 4) & 0x3FFF) << 32 |
-                   uint64_t(mode()) << 62;
+  return arith::OrIOp::create(
+      builder, loc, field,
+      constant(builder, loc, (leadingBytes() >> 4 & 0x3FFF) << 16));
+}
+
+int64_t StagedMatrix::logicalOffset(int64_t row, int64_t col) const {
+  if (transposed)
+    std::swap(row, col);
+  int64_t perRow = elementsPerRow();
+  return col / perRow * leadingBytes() + row * swizzleBytes +
+         col % perRow * elementBytes;
+}
+
+Value StagedMatrix::descriptor(OpBuilder &builder, Location loc, Value low,
+                               int64_t row, int64_t col) const {
+  // The offset is separable in the row and the column and a multiple of 16
+  // bytes, and shared addresses fit the 14-bit field (256 KiB) with room to
+  // spare: it adds to the field without a carry out of it.
+  int64_t offset = logicalOffset(row, col);
+  assert(offset % 16 == 0 && "descriptors address 16-byte units");
+  if (offset != 0)
+    low = arith::AddIOp::create(builder, loc, low,
+                                constant(builder, loc, offset >> 4),
+                                arith::IntegerOverflowFlags::nuw);
+  uint64_t high = (uint64_t(strideBytes() >> 4) & 0x3FFF) | uint64_t(mode())
+                                                                << 30;
   Type i64 = builder.getI64Type();
   return arith::OrIOp::create(
-      builder, loc, arith::ExtUIOp::create(builder, loc, i64, field),
-      arith::ConstantOp::create(builder, loc,
-                                builder.getI64IntegerAttr(int64_t(fixed))));
+      builder, loc, arith::ExtUIOp::create(builder, loc, i64, low),
+      arith::ConstantOp::create(
+          builder, loc, builder.getI64IntegerAttr(int64_t(high << 32))));
 }
 
 LogicalResult KernelEmitter::emitDot(DotOp op) {
@@ -542,20 +565,21 @@ LogicalResult KernelEmitter::emitWarpGroupDot(WarpGroupDotOp op) {
   // Groups in flight that read only rings and registers, and whose results
   // this dot does not read, may keep running while it is issued.
   bool independent = asyncMmaPending && !asyncMmaReadsScratch &&
-                     !asyncMmaResults.empty() &&
                      llvm::none_of(op->getOperands(), [&](Value operand) {
                        return llvm::is_contained(asyncMmaResults, operand);
                      });
-  // Those of the previous iteration that other ops read later (attention's
-  // p @ v) do: this dot's wait covers them.
-  bool carried = independent && llvm::all_of(asyncMmaResults, [&](Value value) {
-                   auto arg = dyn_cast<BlockArgument>(value);
-                   return arg && arg.getOwner() == op->getBlock();
-                 });
-  // So do those of this iteration when this dot is waited for as soon as it
-  // is issued (backward attention's dV group runs on under dP's): nothing
-  // stays in flight past that wait.
-  carried |= independent && !defersWarpGroupWait(op);
+  // They do where this dot's wait covers them: groups of the previous
+  // iteration that other ops read later (attention's p @ v), or any when this
+  // dot is waited for as soon as it is issued (attention's backward: dP's
+  // group issued under dV's, q k^T's under the previous iteration's dK and
+  // dV, whose accumulators only their next groups read).
+  bool carried = !overlap && independent &&
+                 (!defersWarpGroupWait(op) ||
+                  (!asyncMmaResults.empty() &&
+                   llvm::all_of(asyncMmaResults, [&](Value value) {
+                     auto arg = dyn_cast<BlockArgument>(value);
+                     return arg && arg.getOwner() == op->getBlock();
+                   })));
   // TMA fills a ring through the async proxy the tensor cores read
   // through, and every thread has waited on the slot's mbarrier
   // (tile.ring_wait): nothing to fence and no barrier to wait at before
@@ -576,9 +600,14 @@ LogicalResult KernelEmitter::emitWarpGroupDot(WarpGroupDotOp op) {
     copiesNeedBarrier = true;
   } else {
     // Every thread's copies into the slots are complete (tile.async_wait);
-    // the fence hands them to the async proxy the tensor cores read
-    // through, and the barrier makes all threads' copies visible.
-    createSideEffectAsm(builder, loc, "fence.proxy.async.shared::cta;");
+    // the barrier makes all threads' copies visible. cp.async copies need
+    // no proxy fence before the tensor cores read them (CUTLASS's and
+    // Triton's cp.async mainloops have none); runs stored from registers
+    // are generic-proxy writes, which the fence hands to the async proxy
+    // the tensor cores read through.
+    if (ringsStoredFromRegisters.contains(op.getB()) ||
+        (aRing && ringsStoredFromRegisters.contains(aRing)))
+      createSideEffectAsm(builder, loc, "fence.proxy.async.shared::cta;");
     if (overlap || carried) {
       gpu::BarrierOp::create(builder, loc);
       copiesNeedBarrier |= carried;
@@ -668,21 +697,25 @@ LogicalResult KernelEmitter::issueWarpGroupMma(
   Value one = constI32(loc, 1);
   bool zeroAccumulator = isZeroConstant(accumulator);
   SmallVector<Value> result(acc.size());
+  Value zero = constI32(loc, 0);
   for (int64_t rm = 0; rm < repsM; ++rm) {
     Value rowStart = arith::AddIOp::create(builder, loc, groupRow,
                                            constI32(loc, rm * rowTile));
+    // Each K step's descriptor is the first one's plus a constant.
+    Value aFirst = aFragments.empty()
+                       ? a.descriptorLow(builder, loc, aStart, rowStart, zero)
+                       : Value();
     for (int64_t rn = 0; rn < repsN; ++rn) {
       Value colStart = arith::AddIOp::create(builder, loc, warpCol,
                                              constI32(loc, rn * colTile));
+      Value bFirst = b.descriptorLow(builder, loc, bStart, zero, colStart);
       int64_t base = (rm * repsN + rn) * perTile;
       SmallVector<Value> tile(acc.begin() + base, acc.begin() + base + perTile);
       for (int64_t kk = 0; kk < k; kk += shape.k) {
-        Value kStart = constI32(loc, kk);
         // The first step onto a zero accumulator overwrites the registers
         // instead of reading zeros moved into them.
         Value useAcc = kk == 0 && zeroAccumulator ? Value() : one;
-        Value bDescriptor =
-            b.descriptor(builder, loc, bStart, kStart, colStart);
+        Value bDescriptor = b.descriptor(builder, loc, bFirst, kk, 0);
         if (!aFragments.empty()) {
           tile = createWarpGroupMmaFromRegisters(
               builder, loc, tile, aFragments[rm * (k / 16) + kk / 16],
@@ -690,9 +723,8 @@ LogicalResult KernelEmitter::issueWarpGroupMma(
           continue;
         }
         tile = createWarpGroupMma(
-            builder, loc, tile,
-            a.descriptor(builder, loc, aStart, rowStart, kStart), bDescriptor,
-            useAcc, shape, /*transA=*/a.transposed,
+            builder, loc, tile, a.descriptor(builder, loc, aFirst, 0, kk),
+            bDescriptor, useAcc, shape, /*transA=*/a.transposed,
             /*transB=*/!b.transposed);
       }
       llvm::copy(tile, result.begin() + base);

@@ -506,6 +506,11 @@ private:
   /// The rings whose slots are stored transposed (StagedMatrix): those whose
   /// copies read runs along the slot's rows.
   llvm::DenseMap<Value, bool> ringTransposed;
+  /// The rings some of whose copies store runs from registers (too short for
+  /// cp.async) rather than copying them with cp.async or TMA.
+  llvm::DenseSet<Value> ringsStoredFromRegisters;
+  /// Elements per copy instruction of `op` (one: loaded and stored).
+  int64_t copyWidth(AsyncCopyOp op);
   /// The form of one slot of `ring`.
   StagedMatrix ringSlot(Value ring) const;
   int64_t ringBytes = 0;

@@ -60,10 +60,19 @@ struct StagedMatrix {
   /// The byte offset where element (`row`, `col`) is stored.
   Value physicalOffset(OpBuilder &builder, Location loc, Value row,
                        Value col) const;
-  /// The wgmma matrix descriptor of the tile starting at (`row`, `col`) of
-  /// the matrix at shared address `start` (bytes, i32).
-  Value descriptor(OpBuilder &builder, Location loc, Value start, Value row,
-                   Value col) const;
+  /// The same for constant coordinates.
+  int64_t logicalOffset(int64_t row, int64_t col) const;
+  /// The low 32 bits of the wgmma matrix descriptor of the tile starting at
+  /// (`row`, `col`) of the matrix at shared address `start` (bytes, i32):
+  /// its start address and leading byte offset (the high 32 bits, the
+  /// stride byte offset and the swizzle mode, are constants).
+  Value descriptorLow(OpBuilder &builder, Location loc, Value start, Value row,
+                      Value col) const;
+  /// The descriptor (i64) whose low bits are `low` moved on by (`row`,
+  /// `col`) elements (multiples of 16 bytes): the descriptor of the tile
+  /// that many rows and columns on.
+  Value descriptor(OpBuilder &builder, Location loc, Value low, int64_t row,
+                   int64_t col) const;
 };
 
 } // namespace mlir::tile::lowering
