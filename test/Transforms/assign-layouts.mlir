@@ -475,3 +475,62 @@ func.func @map_pack(%x: !tile.ptr<i32>) {
   tile.store %p, %y : !tile.block<256x!tile.ptr<i32>>
   return
 }
+
+// -----
+
+// A vector loaded in a loop and combined with a dot's product on tensor cores
+// (backward attention's `qk - m[None, :]`) is loaded in the slice of the
+// accumulator's layout: no conversion in the loop. One carried through the
+// loop (a load the pipeliner moved to an earlier iteration) keeps the
+// load's own layout, one element per thread for each stage in flight, and
+// is converted where it is used.
+// WGMMA-LABEL: func.func @vector_beside_product
+// WGMMA: scf.for
+// WGMMA: %[[M:.*]] = tile.load %{{.*}} : !tile.block<64x!tile.ptr<f32>, #[[SLICE:slice[0-9]*]]>
+// WGMMA-NOT: tile.convert_layout
+// WGMMA: tile.dot {{.*}} -> !tile.block<128x64xf32, #[[ACC:mma[0-9]*]]>
+// WGMMA-NEXT: tile.expand_dims %[[M]] {{.*}} : !tile.block<64xf32, #[[SLICE]]> -> !tile.block<1x64xf32, #[[ACC]]>
+// WGMMA-NOT: tile.convert_layout
+// WGMMA: tile.subf
+// WGMMA: tile.expand_dims %{{.*}} : !tile.block<64xf32, #[[OWN:blocked[0-9]*]]>
+// WGMMA: tile.convert_layout
+// WGMMA: tile.subf
+// WGMMA: tile.load %{{.*}} : !tile.block<64x!tile.ptr<f32>, #[[OWN]]>
+// WGMMA: scf.yield
+func.func @vector_beside_product(%k: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %q: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %m: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %o: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %n: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %rk = tile.arange 0, 8192 : !tile.block<8192xi32>
+  %ik = tile.reshape %rk : !tile.block<8192xi32> -> !tile.block<128x64xi32>
+  %kb = tile.splat %k : !tile.ptr<f16> -> !tile.block<128x64x!tile.ptr<f16>>
+  %kp = tile.addptr %kb, %ik : !tile.block<128x64x!tile.ptr<f16>>, !tile.block<128x64xi32>
+  %kk = tile.load %kp : !tile.block<128x64x!tile.ptr<f16>>
+  %rq = tile.arange 0, 4096 : !tile.block<4096xi32>
+  %iq = tile.reshape %rq : !tile.block<4096xi32> -> !tile.block<64x64xi32>
+  %qb = tile.splat %q : !tile.ptr<f16> -> !tile.block<64x64x!tile.ptr<f16>>
+  %qp = tile.addptr %qb, %iq : !tile.block<64x64x!tile.ptr<f16>>, !tile.block<64x64xi32>
+  %rm = tile.arange 0, 64 : !tile.block<64xi32>
+  %mb = tile.splat %m : !tile.ptr<f32> -> !tile.block<64x!tile.ptr<f32>>
+  %mp = tile.addptr %mb, %rm : !tile.block<64x!tile.ptr<f32>>, !tile.block<64xi32>
+  %m0 = tile.load %mp : !tile.block<64x!tile.ptr<f32>>
+  %zero = tile.constant dense<0.0> : !tile.block<128x64xf32>
+  %acc:2 = scf.for %i = %c0 to %n step %c1 iter_args(%sum = %zero, %carried = %m0) -> (!tile.block<128x64xf32>, !tile.block<64xf32>) : i32 {
+    %qt = tile.load %qp : !tile.block<64x64x!tile.ptr<f16>>
+    %mi = tile.load %mp : !tile.block<64x!tile.ptr<f32>>
+    %s = tile.dot %kk, %qt, %zero : !tile.block<128x64xf16>, !tile.block<64x64xf16> -> !tile.block<128x64xf32>
+    %m2 = tile.expand_dims %mi {axis = 0 : i32} : !tile.block<64xf32> -> !tile.block<1x64xf32>
+    %m3 = tile.broadcast %m2 : !tile.block<1x64xf32> -> !tile.block<128x64xf32>
+    %d = tile.subf %s, %m3 : !tile.block<128x64xf32>
+    %c2 = tile.expand_dims %carried {axis = 0 : i32} : !tile.block<64xf32> -> !tile.block<1x64xf32>
+    %c3 = tile.broadcast %c2 : !tile.block<1x64xf32> -> !tile.block<128x64xf32>
+    %e = tile.subf %d, %c3 : !tile.block<128x64xf32>
+    %eh = tile.cast %e : !tile.block<128x64xf32> to !tile.block<128x64xf16>
+    %next = tile.dot %eh, %qt, %sum : !tile.block<128x64xf16>, !tile.block<64x64xf16> -> !tile.block<128x64xf32>
+    %mn = tile.load %mp : !tile.block<64x!tile.ptr<f32>>
+    scf.yield %next, %mn : !tile.block<128x64xf32>, !tile.block<64xf32>
+  }
+  %ob = tile.splat %o : !tile.ptr<f32> -> !tile.block<128x64x!tile.ptr<f32>>
+  %op = tile.addptr %ob, %ik : !tile.block<128x64x!tile.ptr<f32>>, !tile.block<128x64xi32>
+  tile.store %op, %acc#0 : !tile.block<128x64x!tile.ptr<f32>>
+  return
+}

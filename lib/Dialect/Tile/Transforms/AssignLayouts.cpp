@@ -8,9 +8,10 @@
 //    masks allow.
 // 2. Demands, backwards from the uses: a store wants its value in its
 //    coalesced layout; elementwise ops pass a wanted layout to their
-//    operands, shape ops pass its preimage (a slice for expand_dims, the
-//    inverse permutation for trans), loops and ifs pass it through their
-//    carried values.
+//    operands (or, wanted nothing, the tensor-core accumulator layout of a
+//    dot product among them, except to blocks carried through a loop), shape
+//    ops pass its preimage (a slice for expand_dims, the inverse permutation
+//    for trans), loops and ifs pass it through their carried values.
 // 3. Layouts, forwards in program order. A load takes the layout its uses
 //    want when that costs it no vector width, else its own. An elementwise op
 //    takes its operands' layout (the one wanted of its result if an operand
@@ -107,6 +108,9 @@ private:
   Attribute getLoadLayout(LoadOp load);
 
   // Step 2.
+  /// The tensor-core accumulator layout `value` will have: a dot's on
+  /// tensor cores, or an elementwise op's over one. Null for others.
+  Attribute getAccumulatorLayout(Value value);
   void setDemand(Value value, Attribute layout);
   SmallVector<Attribute> demandsOf(ArrayRef<ValueRange> ranges);
   void demandBlock(Block &block);
@@ -143,6 +147,7 @@ private:
   llvm::DenseMap<Value, bool> freeCache;
   llvm::DenseMap<Value, bool> recomputableCache;
   llvm::DenseMap<Value, Attribute> demands;
+  llvm::DenseMap<Value, Attribute> accumulatorLayouts;
   llvm::DenseMap<Value, Attribute> layouts;
   llvm::DenseMap<Value, int> priorities;
   llvm::DenseMap<OpOperand *, Attribute> wanted;
@@ -198,6 +203,39 @@ bool LayoutAssigner::isRecomputable(Value value) {
 // Demands
 //===----------------------------------------------------------------------===//
 
+Attribute LayoutAssigner::getAccumulatorLayout(Value value) {
+  if (!isBlock(value))
+    return {};
+  auto it = accumulatorLayouts.find(value);
+  if (it != accumulatorLayouts.end())
+    return it->second;
+  accumulatorLayouts[value] = Attribute(); // no cycles through loops
+  Attribute layout;
+  Operation *op = value.getDefiningOp();
+  if (auto dot = dyn_cast_or_null<DotOp>(op))
+    layout = getMmaLayout(dot, numWarps, chip);
+  else if (op && isElementwiseLike(op) && !isa<AddPtrOp>(op))
+    for (Value operand : op->getOperands())
+      if ((layout = getAccumulatorLayout(operand)))
+        break;
+  return accumulatorLayouts[value] = layout;
+}
+
+/// Whether `value` is, through shape and elementwise ops, made from a block
+/// carried through a loop.
+static bool isCarried(Value value, int depth = 0) {
+  if (!isBlock(value) || depth > 8)
+    return false;
+  if (auto arg = dyn_cast<BlockArgument>(value))
+    return isa<LoopLikeOpInterface>(arg.getOwner()->getParentOp());
+  Operation *op = value.getDefiningOp();
+  if (!isShapeOp(op) && !isElementwiseLike(op))
+    return false;
+  return llvm::any_of(op->getOperands(), [&](Value operand) {
+    return isCarried(operand, depth + 1);
+  });
+}
+
 void LayoutAssigner::setDemand(Value value, Attribute layout) {
   if (isBlock(value) && layout)
     demands.try_emplace(value, layout);
@@ -247,8 +285,24 @@ void LayoutAssigner::demandOp(Operation *op) {
   if (isElementwiseLike(op) || isa<ScanOp>(op)) {
     Attribute demand =
         op->getNumResults() ? demands.lookup(op->getResult(0)) : Attribute();
+    if (demand || !isElementwiseLike(op)) {
+      for (Value operand : op->getOperands())
+        setDemand(operand, demand);
+      return;
+    }
+    // Else the accumulator layout of a dot it combines with (attention's
+    // `qk - m[:, None]`), so that what is combined with the product (a
+    // loaded vector, a causal mask) is loaded or computed in that layout
+    // rather than converted to it in every iteration. Not of blocks carried
+    // through a loop (a load the pipeliner moved to earlier iterations):
+    // carried in the accumulator's slice, every thread would hold copies of
+    // the elements for each stage in flight.
     for (Value operand : op->getOperands())
-      setDemand(operand, demand);
+      if ((demand = getAccumulatorLayout(operand)))
+        break;
+    for (Value operand : op->getOperands())
+      if (!isCarried(operand))
+        setDemand(operand, demand);
     return;
   }
   if (isShapeOp(op) && !isa<ConvertLayoutOp>(op)) {
