@@ -321,7 +321,7 @@ func.func @attention_loop(%arg0: !tile.ptr<f16> {tile.divisibility = 16 : i32}, 
   %13 = tile.broadcast %11 : !tile.block<128x1x!tile.ptr<f16>> -> !tile.block<128x64x!tile.ptr<f16>>
   %14 = tile.broadcast %12 : !tile.block<1x64xi32> -> !tile.block<128x64xi32>
   %15 = tile.addptr %13, %14 : !tile.block<128x64x!tile.ptr<f16>>, !tile.block<128x64xi32>
-  %16 = tile.load %15   : !tile.block<128x64x!tile.ptr<f16>>
+  %16 = tile.load %15 : !tile.block<128x64x!tile.ptr<f16>>
   %17:2 = scf.for %arg5 = %c0_i32 to %arg4 step %c64_i32 iter_args(%arg6 = %5, %arg7 = %4) -> (!tile.block<128x64xf32>, !tile.block<128xf32>)  : i32 {
     %22 = tile.splat %arg5 : i32 -> !tile.block<64xi32>
     %23 = tile.addi %22, %7 : !tile.block<64xi32>
@@ -333,7 +333,7 @@ func.func @attention_loop(%arg0: !tile.ptr<f16> {tile.divisibility = 16 : i32}, 
     %29 = tile.broadcast %27 : !tile.block<1x64x!tile.ptr<f16>> -> !tile.block<64x64x!tile.ptr<f16>>
     %30 = tile.broadcast %28 : !tile.block<64x1xi32> -> !tile.block<64x64xi32>
     %31 = tile.addptr %29, %30 : !tile.block<64x64x!tile.ptr<f16>>, !tile.block<64x64xi32>
-    %32 = tile.load %31   : !tile.block<64x64x!tile.ptr<f16>>
+    %32 = tile.load %31 : !tile.block<64x64x!tile.ptr<f16>>
     %33 = tile.dot %16, %32, %5 : !tile.block<128x64xf16>, !tile.block<64x64xf16> -> !tile.block<128x64xf32>
     %34 = tile.broadcast %8 : !tile.block<128x1xi32> -> !tile.block<128x64xi32>
     %35 = tile.broadcast %24 : !tile.block<1x64xi32> -> !tile.block<128x64xi32>
@@ -354,7 +354,7 @@ func.func @attention_loop(%arg0: !tile.ptr<f16> {tile.divisibility = 16 : i32}, 
     %50 = tile.broadcast %49 : !tile.block<64x1x!tile.ptr<f16>> -> !tile.block<64x64x!tile.ptr<f16>>
     %51 = tile.broadcast %12 : !tile.block<1x64xi32> -> !tile.block<64x64xi32>
     %52 = tile.addptr %50, %51 : !tile.block<64x64x!tile.ptr<f16>>, !tile.block<64x64xi32>
-    %53 = tile.load %52   : !tile.block<64x64x!tile.ptr<f16>>
+    %53 = tile.load %52 : !tile.block<64x64x!tile.ptr<f16>>
     %54 = tile.cast %43 : !tile.block<128x64xf32> to !tile.block<128x64xf16>
     %55 = tile.expand_dims %45 {axis = 1 : i32} : !tile.block<128xf32> -> !tile.block<128x1xf32>
     %56 = tile.broadcast %55 : !tile.block<128x1xf32> -> !tile.block<128x64xf32>
@@ -366,7 +366,7 @@ func.func @attention_loop(%arg0: !tile.ptr<f16> {tile.divisibility = 16 : i32}, 
   %19 = tile.addptr %18, %9 : !tile.block<128x1x!tile.ptr<f32>>, !tile.block<128x1xi32>
   %20 = tile.broadcast %19 : !tile.block<128x1x!tile.ptr<f32>> -> !tile.block<128x64x!tile.ptr<f32>>
   %21 = tile.addptr %20, %14 : !tile.block<128x64x!tile.ptr<f32>>, !tile.block<128x64xi32>
-  tile.store %21, %17#0  : !tile.block<128x64x!tile.ptr<f32>>
+  tile.store %21, %17#0 : !tile.block<128x64x!tile.ptr<f32>>
   return
 }
 
@@ -398,7 +398,7 @@ func.func @two_stage_loops(%arg0: !tile.ptr<f16> {tile.divisibility = 16 : i32},
   %10 = tile.broadcast %8 : !tile.block<128x1x!tile.ptr<f16>> -> !tile.block<128x64x!tile.ptr<f16>>
   %11 = tile.broadcast %9 : !tile.block<1x64xi32> -> !tile.block<128x64xi32>
   %12 = tile.addptr %10, %11 : !tile.block<128x64x!tile.ptr<f16>>, !tile.block<128x64xi32>
-  %13 = tile.load %12   : !tile.block<128x64x!tile.ptr<f16>>
+  %13 = tile.load %12 : !tile.block<128x64x!tile.ptr<f16>>
   %14 = scf.for %arg4 = %c0_i32 to %arg3 step %c64_i32 iter_args(%arg5 = %2) -> (!tile.block<128x64xf32>)  : i32 {
     %21 = tile.splat %arg4 : i32 -> !tile.block<64xi32>
     %22 = tile.addi %21, %4 : !tile.block<64xi32>
@@ -410,7 +410,7 @@ func.func @two_stage_loops(%arg0: !tile.ptr<f16> {tile.divisibility = 16 : i32},
     %28 = tile.broadcast %26 : !tile.block<1x64x!tile.ptr<f16>> -> !tile.block<64x64x!tile.ptr<f16>>
     %29 = tile.broadcast %27 : !tile.block<64x1xi32> -> !tile.block<64x64xi32>
     %30 = tile.addptr %28, %29 : !tile.block<64x64x!tile.ptr<f16>>, !tile.block<64x64xi32>
-    %31 = tile.load %30   : !tile.block<64x64x!tile.ptr<f16>>
+    %31 = tile.load %30 : !tile.block<64x64x!tile.ptr<f16>>
     %32 = tile.dot %13, %31, %2 : !tile.block<128x64xf16>, !tile.block<64x64xf16> -> !tile.block<128x64xf32>
     %33 = tile.addf %arg5, %32 : !tile.block<128x64xf32>
     scf.yield %33 : !tile.block<128x64xf32>
@@ -427,7 +427,7 @@ func.func @two_stage_loops(%arg0: !tile.ptr<f16> {tile.divisibility = 16 : i32},
     %28 = tile.broadcast %26 : !tile.block<1x64x!tile.ptr<f16>> -> !tile.block<64x64x!tile.ptr<f16>>
     %29 = tile.broadcast %27 : !tile.block<64x1xi32> -> !tile.block<64x64xi32>
     %30 = tile.addptr %28, %29 : !tile.block<64x64x!tile.ptr<f16>>, !tile.block<64x64xi32>
-    %31 = tile.load %30   : !tile.block<64x64x!tile.ptr<f16>>
+    %31 = tile.load %30 : !tile.block<64x64x!tile.ptr<f16>>
     %32 = tile.dot %13, %31, %2 : !tile.block<128x64xf16>, !tile.block<64x64xf16> -> !tile.block<128x64xf32>
     %33 = tile.addf %arg5, %32 : !tile.block<128x64xf32>
     scf.yield %33 : !tile.block<128x64xf32>
@@ -436,7 +436,7 @@ func.func @two_stage_loops(%arg0: !tile.ptr<f16> {tile.divisibility = 16 : i32},
   %18 = tile.addptr %17, %6 : !tile.block<128x1x!tile.ptr<f32>>, !tile.block<128x1xi32>
   %19 = tile.broadcast %18 : !tile.block<128x1x!tile.ptr<f32>> -> !tile.block<128x64x!tile.ptr<f32>>
   %20 = tile.addptr %19, %11 : !tile.block<128x64x!tile.ptr<f32>>, !tile.block<128x64xi32>
-  tile.store %20, %16  : !tile.block<128x64x!tile.ptr<f32>>
+  tile.store %20, %16 : !tile.block<128x64x!tile.ptr<f32>>
   return
 }
 

@@ -33,17 +33,17 @@ func.func @mma_fp8_mixed(%arg0: !tile.ptr<f8E4M3FN> {tile.divisibility = 16 : i3
   %8 = tile.broadcast %6 : !tile.block<32x1x!tile.ptr<f8E4M3FN>> -> !tile.block<32x32x!tile.ptr<f8E4M3FN>>
   %9 = tile.broadcast %7 : !tile.block<1x32xi32> -> !tile.block<32x32xi32>
   %10 = tile.addptr %8, %9 : !tile.block<32x32x!tile.ptr<f8E4M3FN>>, !tile.block<32x32xi32>
-  %11 = tile.load %10   : !tile.block<32x32x!tile.ptr<f8E4M3FN>>
+  %11 = tile.load %10 : !tile.block<32x32x!tile.ptr<f8E4M3FN>>
   %12 = tile.splat %arg1 : !tile.ptr<f8E5M2> -> !tile.block<32x1x!tile.ptr<f8E5M2>>
   %13 = tile.addptr %12, %4 : !tile.block<32x1x!tile.ptr<f8E5M2>>, !tile.block<32x1xi32>
   %14 = tile.broadcast %13 : !tile.block<32x1x!tile.ptr<f8E5M2>> -> !tile.block<32x32x!tile.ptr<f8E5M2>>
   %15 = tile.addptr %14, %9 : !tile.block<32x32x!tile.ptr<f8E5M2>>, !tile.block<32x32xi32>
-  %16 = tile.load %15   : !tile.block<32x32x!tile.ptr<f8E5M2>>
+  %16 = tile.load %15 : !tile.block<32x32x!tile.ptr<f8E5M2>>
   %17 = tile.splat %arg2 : !tile.ptr<f32> -> !tile.block<32x1x!tile.ptr<f32>>
   %18 = tile.addptr %17, %4 : !tile.block<32x1x!tile.ptr<f32>>, !tile.block<32x1xi32>
   %19 = tile.broadcast %18 : !tile.block<32x1x!tile.ptr<f32>> -> !tile.block<32x32x!tile.ptr<f32>>
   %20 = tile.addptr %19, %9 : !tile.block<32x32x!tile.ptr<f32>>, !tile.block<32x32xi32>
   %21 = tile.dot %11, %16, %1 : !tile.block<32x32xf8E4M3FN>, !tile.block<32x32xf8E5M2> -> !tile.block<32x32xf32>
-  tile.store %20, %21  : !tile.block<32x32x!tile.ptr<f32>>
+  tile.store %20, %21 : !tile.block<32x32x!tile.ptr<f32>>
   return
 }

@@ -72,18 +72,18 @@ func.func @mma_f16(%arg0: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %arg1: 
   %8 = tile.broadcast %6 : !tile.block<32x1x!tile.ptr<f16>> -> !tile.block<32x32x!tile.ptr<f16>>
   %9 = tile.broadcast %7 : !tile.block<1x32xi32> -> !tile.block<32x32xi32>
   %10 = tile.addptr %8, %9 : !tile.block<32x32x!tile.ptr<f16>>, !tile.block<32x32xi32>
-  %11 = tile.load %10   : !tile.block<32x32x!tile.ptr<f16>>
+  %11 = tile.load %10 : !tile.block<32x32x!tile.ptr<f16>>
   %12 = tile.splat %arg1 : !tile.ptr<f16> -> !tile.block<32x1x!tile.ptr<f16>>
   %13 = tile.addptr %12, %4 : !tile.block<32x1x!tile.ptr<f16>>, !tile.block<32x1xi32>
   %14 = tile.broadcast %13 : !tile.block<32x1x!tile.ptr<f16>> -> !tile.block<32x32x!tile.ptr<f16>>
   %15 = tile.addptr %14, %9 : !tile.block<32x32x!tile.ptr<f16>>, !tile.block<32x32xi32>
-  %16 = tile.load %15   : !tile.block<32x32x!tile.ptr<f16>>
+  %16 = tile.load %15 : !tile.block<32x32x!tile.ptr<f16>>
   %17 = tile.splat %arg2 : !tile.ptr<f32> -> !tile.block<32x1x!tile.ptr<f32>>
   %18 = tile.addptr %17, %4 : !tile.block<32x1x!tile.ptr<f32>>, !tile.block<32x1xi32>
   %19 = tile.broadcast %18 : !tile.block<32x1x!tile.ptr<f32>> -> !tile.block<32x32x!tile.ptr<f32>>
   %20 = tile.addptr %19, %9 : !tile.block<32x32x!tile.ptr<f32>>, !tile.block<32x32xi32>
   %21 = tile.dot %11, %16, %1 : !tile.block<32x32xf16>, !tile.block<32x32xf16> -> !tile.block<32x32xf32>
-  tile.store %20, %21  : !tile.block<32x32x!tile.ptr<f32>>
+  tile.store %20, %21 : !tile.block<32x32x!tile.ptr<f32>>
   return
 }
 
@@ -102,7 +102,7 @@ func.func @mma_bf16_kmajor(%arg0: !tile.ptr<bf16> {tile.divisibility = 16 : i32}
   %11 = tile.broadcast %8 : !tile.block<32x1x!tile.ptr<bf16>> -> !tile.block<32x32x!tile.ptr<bf16>>
   %12 = tile.broadcast %10 : !tile.block<1x32xi32> -> !tile.block<32x32xi32>
   %13 = tile.addptr %11, %12 : !tile.block<32x32x!tile.ptr<bf16>>, !tile.block<32x32xi32>
-  %14 = tile.load %13   : !tile.block<32x32x!tile.ptr<bf16>>
+  %14 = tile.load %13 : !tile.block<32x32x!tile.ptr<bf16>>
   %15 = tile.splat %arg1 : !tile.ptr<bf16> -> !tile.block<32x1x!tile.ptr<bf16>>
   %16 = tile.addptr %15, %6 : !tile.block<32x1x!tile.ptr<bf16>>, !tile.block<32x1xi32>
   %17 = tile.expand_dims %5 {axis = 0 : i32} : !tile.block<64xi32> -> !tile.block<1x64xi32>
@@ -110,7 +110,7 @@ func.func @mma_bf16_kmajor(%arg0: !tile.ptr<bf16> {tile.divisibility = 16 : i32}
   %19 = tile.broadcast %16 : !tile.block<32x1x!tile.ptr<bf16>> -> !tile.block<32x64x!tile.ptr<bf16>>
   %20 = tile.broadcast %18 : !tile.block<1x64xi32> -> !tile.block<32x64xi32>
   %21 = tile.addptr %19, %20 : !tile.block<32x64x!tile.ptr<bf16>>, !tile.block<32x64xi32>
-  %22 = tile.load %21   : !tile.block<32x64x!tile.ptr<bf16>>
+  %22 = tile.load %21 : !tile.block<32x64x!tile.ptr<bf16>>
   %23 = tile.muli %6, %0 : !tile.block<32x1xi32>
   %24 = tile.splat %arg2 : !tile.ptr<f32> -> !tile.block<32x1x!tile.ptr<f32>>
   %25 = tile.addptr %24, %23 : !tile.block<32x1x!tile.ptr<f32>>, !tile.block<32x1xi32>
@@ -118,7 +118,7 @@ func.func @mma_bf16_kmajor(%arg0: !tile.ptr<bf16> {tile.divisibility = 16 : i32}
   %27 = tile.broadcast %17 : !tile.block<1x64xi32> -> !tile.block<32x64xi32>
   %28 = tile.addptr %26, %27 : !tile.block<32x64x!tile.ptr<f32>>, !tile.block<32x64xi32>
   %29 = tile.dot %14, %22, %3 : !tile.block<32x32xbf16>, !tile.block<32x64xbf16> -> !tile.block<32x64xf32>
-  tile.store %28, %29  : !tile.block<32x64x!tile.ptr<f32>>
+  tile.store %28, %29 : !tile.block<32x64x!tile.ptr<f32>>
   return
 }
 
@@ -134,18 +134,18 @@ func.func @mma_tf32(%arg0: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %arg1:
   %8 = tile.broadcast %6 : !tile.block<32x1x!tile.ptr<f32>> -> !tile.block<32x32x!tile.ptr<f32>>
   %9 = tile.broadcast %7 : !tile.block<1x32xi32> -> !tile.block<32x32xi32>
   %10 = tile.addptr %8, %9 : !tile.block<32x32x!tile.ptr<f32>>, !tile.block<32x32xi32>
-  %11 = tile.load %10   : !tile.block<32x32x!tile.ptr<f32>>
+  %11 = tile.load %10 : !tile.block<32x32x!tile.ptr<f32>>
   %12 = tile.splat %arg1 : !tile.ptr<f32> -> !tile.block<32x1x!tile.ptr<f32>>
   %13 = tile.addptr %12, %4 : !tile.block<32x1x!tile.ptr<f32>>, !tile.block<32x1xi32>
   %14 = tile.broadcast %13 : !tile.block<32x1x!tile.ptr<f32>> -> !tile.block<32x32x!tile.ptr<f32>>
   %15 = tile.addptr %14, %9 : !tile.block<32x32x!tile.ptr<f32>>, !tile.block<32x32xi32>
-  %16 = tile.load %15   : !tile.block<32x32x!tile.ptr<f32>>
+  %16 = tile.load %15 : !tile.block<32x32x!tile.ptr<f32>>
   %17 = tile.splat %arg2 : !tile.ptr<f32> -> !tile.block<32x1x!tile.ptr<f32>>
   %18 = tile.addptr %17, %4 : !tile.block<32x1x!tile.ptr<f32>>, !tile.block<32x1xi32>
   %19 = tile.broadcast %18 : !tile.block<32x1x!tile.ptr<f32>> -> !tile.block<32x32x!tile.ptr<f32>>
   %20 = tile.addptr %19, %9 : !tile.block<32x32x!tile.ptr<f32>>, !tile.block<32x32xi32>
   %21 = tile.dot %11, %16, %1 {tf32} : !tile.block<32x32xf32>, !tile.block<32x32xf32> -> !tile.block<32x32xf32>
-  tile.store %20, %21  : !tile.block<32x32x!tile.ptr<f32>>
+  tile.store %20, %21 : !tile.block<32x32x!tile.ptr<f32>>
   return
 }
 
@@ -161,18 +161,18 @@ func.func @fma_f32_ieee(%arg0: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %a
   %8 = tile.broadcast %6 : !tile.block<32x1x!tile.ptr<f32>> -> !tile.block<32x32x!tile.ptr<f32>>
   %9 = tile.broadcast %7 : !tile.block<1x32xi32> -> !tile.block<32x32xi32>
   %10 = tile.addptr %8, %9 : !tile.block<32x32x!tile.ptr<f32>>, !tile.block<32x32xi32>
-  %11 = tile.load %10   : !tile.block<32x32x!tile.ptr<f32>>
+  %11 = tile.load %10 : !tile.block<32x32x!tile.ptr<f32>>
   %12 = tile.splat %arg1 : !tile.ptr<f32> -> !tile.block<32x1x!tile.ptr<f32>>
   %13 = tile.addptr %12, %4 : !tile.block<32x1x!tile.ptr<f32>>, !tile.block<32x1xi32>
   %14 = tile.broadcast %13 : !tile.block<32x1x!tile.ptr<f32>> -> !tile.block<32x32x!tile.ptr<f32>>
   %15 = tile.addptr %14, %9 : !tile.block<32x32x!tile.ptr<f32>>, !tile.block<32x32xi32>
-  %16 = tile.load %15   : !tile.block<32x32x!tile.ptr<f32>>
+  %16 = tile.load %15 : !tile.block<32x32x!tile.ptr<f32>>
   %17 = tile.splat %arg2 : !tile.ptr<f32> -> !tile.block<32x1x!tile.ptr<f32>>
   %18 = tile.addptr %17, %4 : !tile.block<32x1x!tile.ptr<f32>>, !tile.block<32x1xi32>
   %19 = tile.broadcast %18 : !tile.block<32x1x!tile.ptr<f32>> -> !tile.block<32x32x!tile.ptr<f32>>
   %20 = tile.addptr %19, %9 : !tile.block<32x32x!tile.ptr<f32>>, !tile.block<32x32xi32>
   %21 = tile.dot %11, %16, %1 : !tile.block<32x32xf32>, !tile.block<32x32xf32> -> !tile.block<32x32xf32>
-  tile.store %20, %21  : !tile.block<32x32x!tile.ptr<f32>>
+  tile.store %20, %21 : !tile.block<32x32x!tile.ptr<f32>>
   return
 }
 
@@ -188,17 +188,17 @@ func.func @mma_int8(%arg0: !tile.ptr<i8> {tile.divisibility = 16 : i32}, %arg1: 
   %8 = tile.broadcast %6 : !tile.block<32x1x!tile.ptr<i8>> -> !tile.block<32x32x!tile.ptr<i8>>
   %9 = tile.broadcast %7 : !tile.block<1x32xi32> -> !tile.block<32x32xi32>
   %10 = tile.addptr %8, %9 : !tile.block<32x32x!tile.ptr<i8>>, !tile.block<32x32xi32>
-  %11 = tile.load %10   : !tile.block<32x32x!tile.ptr<i8>>
+  %11 = tile.load %10 : !tile.block<32x32x!tile.ptr<i8>>
   %12 = tile.splat %arg1 : !tile.ptr<i8> -> !tile.block<32x1x!tile.ptr<i8>>
   %13 = tile.addptr %12, %4 : !tile.block<32x1x!tile.ptr<i8>>, !tile.block<32x1xi32>
   %14 = tile.broadcast %13 : !tile.block<32x1x!tile.ptr<i8>> -> !tile.block<32x32x!tile.ptr<i8>>
   %15 = tile.addptr %14, %9 : !tile.block<32x32x!tile.ptr<i8>>, !tile.block<32x32xi32>
-  %16 = tile.load %15   : !tile.block<32x32x!tile.ptr<i8>>
+  %16 = tile.load %15 : !tile.block<32x32x!tile.ptr<i8>>
   %17 = tile.splat %arg2 : !tile.ptr<i32> -> !tile.block<32x1x!tile.ptr<i32>>
   %18 = tile.addptr %17, %4 : !tile.block<32x1x!tile.ptr<i32>>, !tile.block<32x1xi32>
   %19 = tile.broadcast %18 : !tile.block<32x1x!tile.ptr<i32>> -> !tile.block<32x32x!tile.ptr<i32>>
   %20 = tile.addptr %19, %9 : !tile.block<32x32x!tile.ptr<i32>>, !tile.block<32x32xi32>
   %21 = tile.dot %11, %16, %1 : !tile.block<32x32xi8>, !tile.block<32x32xi8> -> !tile.block<32x32xi32>
-  tile.store %20, %21  : !tile.block<32x32x!tile.ptr<i32>>
+  tile.store %20, %21 : !tile.block<32x32x!tile.ptr<i32>>
   return
 }

@@ -1,5 +1,6 @@
 // RUN: tile-opt %s | tile-opt | FileCheck %s
 // RUN: tile-opt %s --mlir-print-op-generic | tile-opt | FileCheck %s
+// RUN: tile-opt %s | FileCheck %s --check-prefix=SPACING --strict-whitespace
 
 // Round trip of every tile op, element type and type form, in both the
 // custom and the generic form.
@@ -188,6 +189,8 @@ func.func @memory(%base: !tile.ptr<f32>, %ptrs: !tile.block<128x!tile.ptr<f32>>,
   %4 = tile.addptr %p2, %o2 : !tile.block<24x40x!tile.ptr<i8>>, !tile.block<24x40xi32>
 
   // CHECK: tile.load %{{.*}} : !tile.block<128x!tile.ptr<f32>>
+  // Absent mask and other print nothing, not their spaces.
+  // SPACING: = tile.load %{{[0-9]+}} : !tile.block<128x!tile.ptr<f32>>
   %5 = tile.load %0 : !tile.block<128x!tile.ptr<f32>>
   // CHECK: tile.load %{{.*}} mask %{{.*}} : !tile.block<128x!tile.ptr<f32>>
   %6 = tile.load %0 mask %m : !tile.block<128x!tile.ptr<f32>>

@@ -138,6 +138,8 @@ parseKeywordOperand(OpAsmParser &parser,
   return success();
 }
 
+// The formats put no space before the directive: an absent operand prints
+// nothing at all.
 static void printKeywordOperand(OpAsmPrinter &printer, Operation *,
                                 Value operand, StringRef keyword) {
   if (operand)

@@ -362,8 +362,8 @@ def Tile_LoadOp : Tile_Op<"load", [
   // Custom directives: a `mask` or `other` keyword must be followed by an
   // operand (an optional group would silently accept the bare keyword).
   let assemblyFormat = [{
-    $ptr custom<KeywordOperand>($mask, "\"mask\"")
-    custom<KeywordOperand>($other, "\"other\"")
+    $ptr `` custom<KeywordOperand>($mask, "\"mask\"")
+    `` custom<KeywordOperand>($other, "\"other\"")
     (`tensor_map` $tensor_map^ `[` $map_coords `]`)? attr-dict `:` type($ptr)
   }];
   let hasCanonicalizer = 1;
@@ -413,7 +413,7 @@ def Tile_StoreOp : Tile_Op<"store", [
                        UnitAttr:$is_volatile, OptionalAttr<Tile_MemSemanticAttr>:$sem,
                        OptionalAttr<Tile_MemScopeAttr>:$scope);
   let assemblyFormat = [{
-    $ptr `,` $value custom<KeywordOperand>($mask, "\"mask\"")
+    $ptr `,` $value `` custom<KeywordOperand>($mask, "\"mask\"")
     (`tensor_map` $tensor_map^ `[` $map_coords `]`)? attr-dict `:` type($ptr)
   }];
   let hasCanonicalizer = 1;
@@ -458,7 +458,7 @@ def Tile_AtomicRMWOp : Tile_Op<"atomic_rmw", [
                        AnyType:$value, Optional<Tile_MaskLike>:$mask);
   let results = (outs AnyType:$result);
   let assemblyFormat = [{
-    $kind $sem $scope $ptr `,` $value custom<KeywordOperand>($mask, "\"mask\"")
+    $kind $sem $scope $ptr `,` $value `` custom<KeywordOperand>($mask, "\"mask\"")
     attr-dict `:` type($ptr)
   }];
   let hasVerifier = 1;
@@ -799,7 +799,7 @@ def Tile_AsyncCopyOp : Tile_Op<"async_copy", [
                        Variadic<I32>:$map_coords,
                        OptionalAttr<DenseI64ArrayAttr>:$map_dims);
   let assemblyFormat = [{
-    $ptr `,` $ring `[` $slot `]` custom<KeywordOperand>($mask, "\"mask\"")
+    $ptr `,` $ring `[` $slot `]` `` custom<KeywordOperand>($mask, "\"mask\"")
     (`tensor_map` $tensor_map^ `[` $map_coords `]`)?
     attr-dict `:` type($ptr) `,` qualified(type($ring))
   }];
