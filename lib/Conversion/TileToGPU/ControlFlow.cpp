@@ -11,6 +11,25 @@ using namespace mlir::tile::lowering;
 // Kernel structure
 //===----------------------------------------------------------------------===//
 
+Value KernelEmitter::warpId() {
+  if (warp)
+    return warp;
+  // Read from lane 0, the warp index is one value across the warp as far as
+  // ptxas can tell: what derives from it (a warpgroup's wgmma descriptors)
+  // stays in uniform registers.
+  Location loc = kernel.getLoc();
+  Value index = arith::ShRUIOp::create(
+      entryBuilder, loc, tid,
+      arith::ConstantIntOp::create(entryBuilder, loc, 5, 32));
+  warp = gpu::ShuffleOp::create(
+             entryBuilder, loc, index,
+             arith::ConstantIntOp::create(entryBuilder, loc, 0, 32),
+             arith::ConstantIntOp::create(entryBuilder, loc, kWarpSize, 32),
+             gpu::ShuffleMode::IDX)
+             .getShuffleResult();
+  return warp;
+}
+
 LogicalResult KernelEmitter::emit() {
   Block &entry = gpuFunc.getBody().front();
   builder.setInsertionPointToStart(&entry);
@@ -20,7 +39,7 @@ LogicalResult KernelEmitter::emit() {
   Location loc = kernel.getLoc();
   tid = NVVM::ThreadIdXOp::create(builder, loc, i32Type());
   lane = arith::AndIOp::create(builder, loc, tid, constI32(loc, kWarpSize - 1));
-  warp = arith::ShRUIOp::create(builder, loc, tid, constI32(loc, 5));
+  warp = Value(); // made at its first use (warpId)
   // Per-thread coordinates go before this marker, ahead of everything that
   // uses them (an insertion point at the end of the block would move past
   // the ops emitted later). Canonicalization drops the unused constant.

@@ -239,7 +239,8 @@ private:
   SmallVector<Value> mapCoordsToOperand(Operation *op, ArrayRef<Value> coords);
   Value threadId() { return tid; }
   Value laneId() { return lane; }
-  Value warpId() { return warp; }
+  /// The thread's warp (made at the kernel's entry at its first use).
+  Value warpId();
   /// The value of a hardware index built from bits of the thread id:
   /// bit i of the result is bit `bits[i]` of the thread id.
   Value gatherThreadBits(Location loc, ArrayRef<unsigned> bits);
