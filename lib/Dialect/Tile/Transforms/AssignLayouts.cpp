@@ -300,6 +300,8 @@ void LayoutAssigner::demandOp(Operation *op) {
     for (Value operand : op->getOperands())
       if ((demand = getAccumulatorLayout(operand)))
         break;
+    if (!demand)
+      return;
     for (Value operand : op->getOperands())
       if (!isCarried(operand))
         setDemand(operand, demand);
