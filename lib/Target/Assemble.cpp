@@ -90,6 +90,8 @@ AssembleResult mlir::tile::assembleWithPtxas(StringRef ptxasPath,
     if (buffer) {
       result.cubin = (*buffer)->getBuffer().str();
       result.succeeded = true;
+      if (auto log = llvm::MemoryBuffer::getFile(logPath))
+        result.log = (*log)->getBuffer().str();
     } else {
       result.error = "cannot read the cubin ptxas wrote";
     }
@@ -122,6 +124,8 @@ struct NvJitLink {
   int (*cubin)(Handle, void *) = nullptr;
   int (*errorLogSize)(Handle, size_t *) = nullptr;
   int (*errorLog)(Handle, char *) = nullptr;
+  int (*infoLogSize)(Handle, size_t *) = nullptr; // optional
+  int (*infoLog)(Handle, char *) = nullptr;       // optional
   int (*version)(unsigned *, unsigned *) = nullptr;
   std::string description;
 };
@@ -179,6 +183,9 @@ static const NvJitLink *loadNvJitLink(StringRef path, std::string &error) {
     return nullptr;
   }
   resolve(library, "nvJitLinkVersion", api.version); // optional (12.3+)
+  if (!resolve(library, "nvJitLinkGetInfoLogSize", api.infoLogSize) ||
+      !resolve(library, "nvJitLinkGetInfoLog", api.infoLog))
+    api.infoLogSize = nullptr;
   unsigned major = 0, minor = 0;
   api.description = "nvJitLink";
   if (api.version && api.version(&major, &minor) == 0)
@@ -205,17 +212,26 @@ AssembleResult mlir::tile::assembleWithNvJitLink(StringRef library,
                    ") failed with code " + std::to_string(code);
     return result;
   }
+  // One of the handle's logs (empty where it has none).
+  auto readLog = [&](int (*logSize)(NvJitLink::Handle, size_t *),
+                     int (*readInto)(NvJitLink::Handle, char *)) {
+    size_t size = 0;
+    std::string log;
+    if (logSize && logSize(handle, &size) == 0 && size > 1) {
+      log.assign(size, '\0');
+      if (readInto(handle, log.data()) == 0)
+        log.resize(strnlen(log.c_str(), size));
+      else
+        log.clear();
+    }
+    return log;
+  };
   auto fail = [&](const char *call, int code) {
     result.error = result.assembler + ": " + call + " failed with code " +
                    std::to_string(code);
-    size_t size = 0;
-    if (api->errorLogSize(handle, &size) == 0 && size > 1) {
-      std::string log(size, '\0');
-      if (api->errorLog(handle, log.data()) == 0) {
-        log.resize(strnlen(log.c_str(), size));
-        result.error += ":\n" + log;
-      }
-    }
+    std::string log = readLog(api->errorLogSize, api->errorLog);
+    if (!log.empty())
+      result.error += ":\n" + log;
   };
   if ((code = api->addData(handle, kInputPTX, ptx.data(), ptx.size(),
                            "tile.ptx")) != 0) {
@@ -228,10 +244,12 @@ AssembleResult mlir::tile::assembleWithNvJitLink(StringRef library,
       fail("nvJitLinkGetLinkedCubinSize", code);
     } else {
       result.cubin.resize(size);
-      if ((code = api->cubin(handle, result.cubin.data())) != 0)
+      if ((code = api->cubin(handle, result.cubin.data())) != 0) {
         fail("nvJitLinkGetLinkedCubin", code);
-      else
+      } else {
         result.succeeded = true;
+        result.log = readLog(api->infoLogSize, api->infoLog);
+      }
     }
   }
   api->destroy(&handle);

@@ -24,6 +24,9 @@ struct AssembleResult {
   std::string cubin;
   /// Why it failed: the assembler's own log where it gave one.
   std::string error;
+  /// What the assembler said where it succeeded (ptxas' info lines, such as
+  /// "(C7512) ... wgmma.mma_async instructions are serialized").
+  std::string log;
   /// Which assembler ran, e.g. "nvJitLink 13.0 (/path/libnvJitLink.so.13)".
   std::string assembler;
 };

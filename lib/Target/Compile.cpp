@@ -613,17 +613,25 @@ withRegisterLimit(StringRef ptx, StringRef name, unsigned limit) {
       .str();
 }
 
+/// Whether the assembler said it serialized wgmma groups (ptxas' C7512 and
+/// its kin: "wgmma.mma_async instructions are serialized due to ...").
+static bool serializesWarpGroupMma(StringRef log) {
+  return log.contains("wgmma.mma_async instructions are serialized");
+}
+
 /// Assembles `kernel` again under each of getOccupancyRegisterLimits, most
 /// blocks per SM first, and keeps the first cubin that spills nothing (has
-/// no stack frame): `ptx` and `cubin` then are that one's, and
-/// `cubinWithoutLimit` the first. The limit goes into the PTX text, not
-/// through LLVM again: only the assembler's work changes. Registers are a
-/// kernel's only resource an assembler trades on its own; nvJitLink 13.5 spends
-/// them where ptxas 13.0 keeps a kernel at full occupancy.
+/// no stack frame) and whose wgmma groups still overlap where they did
+/// without the limit (`log` is that assembly's): `ptx` and `cubin` then are
+/// that one's, and `cubinWithoutLimit` the first. The limit goes into the PTX
+/// text, not through LLVM again: only the assembler's work changes. Registers
+/// are a kernel's only resource an assembler trades on its own; nvJitLink 13.5
+/// spends them where ptxas 13.0 keeps a kernel at full occupancy.
 template <typename Assemble>
 static void raiseOccupancy(StringRef chipName, KernelInfo &kernel,
                            std::string &ptx, std::string &cubin,
-                           std::string &cubinWithoutLimit, Assemble assemble) {
+                           std::string &cubinWithoutLimit, StringRef log,
+                           Assemble assemble) {
   const ChipInfo *chip = lookupChip(chipName);
   // A kernel with a stack frame already spills (or keeps arrays in local
   // memory): fewer registers would only add to it.
@@ -640,7 +648,8 @@ static void raiseOccupancy(StringRef chipName, KernelInfo &kernel,
     std::optional<KernelResources> used =
         assembled.succeeded ? readKernelResources(assembled.cubin, kernel.name)
                             : std::nullopt;
-    if (!used || used->stackFrameBytes != 0)
+    if (!used || used->stackFrameBytes != 0 ||
+        (serializesWarpGroupMma(assembled.log) && !serializesWarpGroupMma(log)))
       continue;
     ptx = std::move(*limited);
     cubinWithoutLimit = std::exchange(cubin, std::move(assembled.cubin));
@@ -791,7 +800,8 @@ static void compile(StringRef source, StringRef bufferName,
     if (options.raiseOccupancy && options.maxRegisters == 0 &&
         result.kernels.size() == 1)
       raiseOccupancy(options.chip, result.kernels.front(), result.ptx,
-                     result.cubin, result.cubinWithoutLimit, assemble);
+                     result.cubin, result.cubinWithoutLimit, assembled.log,
+                     assemble);
   }
   result.succeeded = true;
 }
