@@ -2,8 +2,8 @@
 //
 // Input: tile IR text. Input that parses and verifies with the kernel
 // dialects is compiled to PTX (no ptxas) with mlir::tile::compileTileSource,
-// the library every driver uses, at a number of warps picked from the
-// input's hash (1 to 32, so 1024 threads are exercised too).
+// the library every driver uses, at a number of warps (1 to 32, so 1024
+// threads are exercised too) and a chip picked from the input's hash.
 //
 // The compile may fail, but only with a diagnostic: a failure without any
 // error text is a finding, as are crashes and sanitizer reports.
@@ -36,7 +36,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
 
   tile::CompileOptions options;
   options.emitCubin = false;
-  options.numWarps = 1u << (llvm::hash_value(input) % 6); // 1, 2, ..., 32
+  size_t hash = llvm::hash_value(input);
+  options.numWarps = 1u << (hash % 6); // 1, 2, ..., 32
+  // The chip too: sm_90a's wgmma and TMA lowering, sm_80's mma.sync, and
+  // sm_90 without either.
+  static const char *const chips[] = {"sm_90a", "sm_90", "sm_80"};
+  options.chip = chips[(hash / 6) % 3];
   tile::CompileResult result =
       tile::compileTileSource(input, "fuzz-input.mlir", options);
   if (!result.succeeded && result.diagnostics.empty())
