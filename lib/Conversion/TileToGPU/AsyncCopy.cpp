@@ -39,6 +39,12 @@ int64_t KernelEmitter::copyWidth(AsyncCopyOp op) {
   return std::min<int64_t>(width, 16 / bytes);
 }
 
+bool KernelEmitter::storesFromRegisters(AsyncCopyOp op) {
+  int64_t bytes = elementBytes(
+      convertElementType(op.getRing().getType().getBlock().getElementType()));
+  return copyWidth(op) * bytes < 4;
+}
+
 StagedMatrix KernelEmitter::ringSlot(Value ring) const {
   BlockType block = cast<RingType>(ring.getType()).getBlock();
   return StagedMatrix::get(block.getShape()[0], block.getShape()[1],
@@ -103,11 +109,9 @@ void KernelEmitter::placeRings() {
       pointerCopies = true;
       // Runs too short for cp.async are stored from registers: through the
       // generic proxy, which wgmma's reads need a proxy fence after.
-      int64_t bytes = elementBytes(
-          convertElementType(alloc.getType().getBlock().getElementType()));
       for (Operation *user : alloc->getUsers())
         if (auto copy = dyn_cast<AsyncCopyOp>(user);
-            copy && copyWidth(copy) * bytes < 4)
+            copy && storesFromRegisters(copy))
           ringsStoredFromRegisters.insert(alloc.getRing());
     }
     StagedMatrix slot = ringSlot(alloc.getRing());
@@ -376,7 +380,7 @@ LogicalResult KernelEmitter::emitAsyncCopy(AsyncCopyOp op) {
   if (op.getMask())
     masks = getRegisters(op.getMask());
   int64_t width = copyWidth(op);
-  bool async = width * bytes >= 4;
+  bool async = !storesFromRegisters(op);
 
   Value slotStart = arith::AddIOp::create(
       builder, loc, constI32(loc, ringOffsets.lookup(op.getRing())),

@@ -644,19 +644,6 @@ LogicalResult KernelEmitter::emitWarpGroupDot(WarpGroupDotOp op) {
   return success();
 }
 
-/// Whether `value` is a block constant of zeros (of either sign: a product
-/// sum starting from -0.0 or from +0.0 differs only in the sign of a zero).
-static bool isZeroConstant(Value value) {
-  SplatElementsAttr splat;
-  if (!matchPattern(value, m_Constant(&splat)))
-    return false;
-  auto element = splat.getSplatValue<Attribute>();
-  if (auto floating = dyn_cast<FloatAttr>(element))
-    return floating.getValue().isZero();
-  auto integer = dyn_cast<IntegerAttr>(element);
-  return integer && integer.getValue().isZero();
-}
-
 LogicalResult KernelEmitter::issueWarpGroupMma(
     Operation *op, MmaLayoutAttr mma, const StagedMatrix &a, Value aStart,
     ArrayRef<SmallVector<Value, 4>> aFragments, const StagedMatrix &b,
@@ -695,7 +682,9 @@ LogicalResult KernelEmitter::issueWarpGroupMma(
            << "has no wgmma for its operands at instruction depth " << shape.k;
   createSideEffectAsm(builder, loc, "wgmma.fence.sync.aligned;");
   Value one = constI32(loc, 1);
-  bool zeroAccumulator = isZeroConstant(accumulator);
+  // A product sum starting from -0.0 or from +0.0 differs only in the sign
+  // of a zero.
+  bool zeroAccumulator = isZeroSplat(accumulator);
   SmallVector<Value> result(acc.size());
   Value zero = constI32(loc, 0);
   for (int64_t rm = 0; rm < repsM; ++rm) {

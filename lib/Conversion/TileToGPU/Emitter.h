@@ -510,8 +510,11 @@ private:
   /// The rings some of whose copies store runs from registers (too short for
   /// cp.async) rather than copying them with cp.async or TMA.
   llvm::DenseSet<Value> ringsStoredFromRegisters;
-  /// Elements per copy instruction of `op` (one: loaded and stored).
+  /// Elements per copy instruction of `op`.
   int64_t copyWidth(AsyncCopyOp op);
+  /// Whether `op`'s runs are too short for cp.async (under 4 bytes), so it
+  /// loads and stores them through registers instead.
+  bool storesFromRegisters(AsyncCopyOp op);
   /// The form of one slot of `ring`.
   StagedMatrix ringSlot(Value ring) const;
   int64_t ringBytes = 0;

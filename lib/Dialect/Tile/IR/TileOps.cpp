@@ -94,6 +94,13 @@ static Attribute makeSplat(Type type, Attribute element) {
   return SplatElementsAttr::get(cast<ShapedType>(block), element);
 }
 
+bool mlir::tile::isZeroSplat(Value value) {
+  if (auto integer = getConstantSplatInt(value))
+    return integer->isZero();
+  auto floating = getConstantSplatFloat(value);
+  return floating && floating->isZero();
+}
+
 static bool isSplatOf(Value value, int64_t integer) {
   auto constant = getConstantSplatInt(value);
   return constant && *constant == integer;
@@ -1241,13 +1248,6 @@ template <typename AddOp> struct AccumulateIntoDot : OpRewritePattern<AddOp> {
       return success();
     }
     return failure();
-  }
-
-  static bool isZeroSplat(Value value) {
-    if (auto integer = getConstantSplatInt(value))
-      return *integer == 0;
-    auto floating = getConstantSplatFloat(value);
-    return floating && floating->isZero();
   }
 };
 } // namespace

@@ -36,6 +36,10 @@ namespace mlir::tile {
 /// then leaves its value's layout as it is (the lowering stages it in
 /// shared memory).
 bool writesWithTensorMap(StoreOp store, llvm::StringRef chip);
+
+/// Whether `value` is a constant block of zeros (a tile.constant, or a
+/// tile.splat of a scalar constant; a float zero of either sign).
+bool isZeroSplat(Value value);
 } // namespace mlir::tile
 
 #endif // TILE_DIALECT_TILE_IR_TILEOPS_H
