@@ -579,21 +579,36 @@ static void dropDebugTarget(std::string &ptx) {
     ptx.erase(debug, strlen(", debug"));
 }
 
-/// Limits LLVM's SLP vectorizer to trees of 2 lanes (`-slp-max-vf=2`) in
-/// this process, unless the process chose a value itself: NVPTX's packed
-/// arithmetic (f16x2, bf16x2) is 2 wide and its v2/v4 loads and stores come
-/// from the load-store vectorizer, while wider trees only cost compile time
-/// (SLP took 7.3 of 7.5 s of -O3 on four 128x128 FMA dot kernels, and 0.3 s
-/// in all at 2). LLVM options are process-wide: the wheel's library has its
-/// own LLVM, tools linking libLLVM.so share the setting.
-static void limitSlpVectorizer() {
+/// Sets LLVM option `name` to `value` in this process, as if given on the
+/// command line (some passes read a value only then), unless the process
+/// chose a value itself. LLVM options are process-wide: the wheel's library
+/// has its own LLVM, tools linking libLLVM.so share the setting.
+static bool defaultLlvmOption(StringRef name, StringRef value) {
+  auto &options = llvm::cl::getRegisteredOptions();
+  auto found = options.find(name);
+  if (found == options.end() || found->second->getNumOccurrences() > 0)
+    return false;
+  return !found->second->addOccurrence(0, name, value);
+}
+
+/// The LLVM options this compiler's code generation assumes, set once.
+///
+/// `-slp-max-vf=2` limits the SLP vectorizer to trees of 2 lanes: NVPTX's
+/// packed arithmetic (f16x2, bf16x2) is 2 wide and its v2/v4 loads and
+/// stores come from the load-store vectorizer, while wider trees only cost
+/// compile time (SLP took 7.3 of 7.5 s of -O3 on four 128x128 FMA dot
+/// kernels, and 0.3 s in all at 2).
+///
+/// `-nvptx-short-ptr` makes shared (and local, const) pointers 32 bits, as
+/// Triton has them: a 64-bit shared address is a shared::cluster one, which
+/// ptxas builds from the CTA's cluster id (S2R SR_CgaCtaId) in a vector
+/// register, and every wgmma descriptor made from it then left the uniform
+/// registers (R2UR before each HGMMA).
+static void setLlvmOptionDefaults() {
   static const bool done = [] {
-    auto &options = llvm::cl::getRegisteredOptions();
-    auto found = options.find("slp-max-vf");
-    if (found == options.end() || found->second->getNumOccurrences() > 0)
-      return false;
-    // As if given on the command line: SLP reads the value only then.
-    return !found->second->addOccurrence(0, "slp-max-vf", "2");
+    defaultLlvmOption("slp-max-vf", "2");
+    defaultLlvmOption("nvptx-short-ptr", "true");
+    return true;
   }();
   (void)done;
 }
@@ -760,7 +775,7 @@ static void compile(StringRef source, StringRef bufferName,
   gpu::TargetOptions targetOptions(
       llvm::sys::fs::is_directory(toolkit.path) ? toolkit.path : "",
       librariesToLink, "", "", gpu::CompilationTarget::Assembly);
-  limitSlpVectorizer();
+  setLlvmOptionDefaults();
   std::optional<SmallVector<char, 0>> ptx =
       target.serializeToObject(gpuModule, targetOptions);
   if (!ptx) {

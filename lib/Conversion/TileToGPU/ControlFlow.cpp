@@ -30,6 +30,18 @@ Value KernelEmitter::warpId() {
   return warp;
 }
 
+std::pair<Value, Value> KernelEmitter::warpPosition(Location loc,
+                                                    ArrayRef<unsigned> warps) {
+  Value zero = arith::ConstantIntOp::create(builder, loc, 0, 32);
+  if (int64_t(warps[0]) >= numWarps)
+    return {warps[0] == 1 ? zero : warpId(), zero};
+  if (warps[0] == 1)
+    return {zero, warpId()};
+  Value rows = arith::ConstantIntOp::create(builder, loc, warps[0], 32);
+  return {arith::RemUIOp::create(builder, loc, warpId(), rows),
+          arith::DivUIOp::create(builder, loc, warpId(), rows)};
+}
+
 LogicalResult KernelEmitter::emit() {
   Block &entry = gpuFunc.getBody().front();
   builder.setInsertionPointToStart(&entry);

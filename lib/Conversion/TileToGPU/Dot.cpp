@@ -69,17 +69,15 @@ Value StagedMatrix::physicalOffset(OpBuilder &builder, Location loc, Value row,
   return arith::XOrIOp::create(builder, loc, logical, flip);
 }
 
-Value StagedMatrix::descriptorLow(OpBuilder &builder, Location loc, Value start,
-                                  Value row, Value col) const {
+Value StagedMatrix::descriptorStart(OpBuilder &builder, Location loc,
+                                    Value start, Value row, Value col) const {
   Value address = arith::AddIOp::create(builder, loc, start,
                                         logicalOffset(builder, loc, row, col));
   Value field = arith::AndIOp::create(
       builder, loc,
       arith::ShRUIOp::create(builder, loc, address, constant(builder, loc, 4)),
       constant(builder, loc, 0x3FFF));
-  return arith::OrIOp::create(
-      builder, loc, field,
-      constant(builder, loc, (leadingBytes() >> 4 & 0x3FFF) << 16));
+  return arith::ExtUIOp::create(builder, loc, builder.getI64Type(), field);
 }
 
 int64_t StagedMatrix::logicalOffset(int64_t row, int64_t col) const {
@@ -90,24 +88,23 @@ int64_t StagedMatrix::logicalOffset(int64_t row, int64_t col) const {
          col % perRow * elementBytes;
 }
 
-Value StagedMatrix::descriptor(OpBuilder &builder, Location loc, Value low,
+Value StagedMatrix::descriptor(OpBuilder &builder, Location loc, Value start,
                                int64_t row, int64_t col) const {
   // The offset is separable in the row and the column and a multiple of 16
   // bytes, and shared addresses fit the 14-bit field (256 KiB) with room to
-  // spare: it adds to the field without a carry out of it.
+  // spare: it adds to the field without a carry out of it. The other fields
+  // are constants, added in the same 64-bit add, which LLVM must not turn
+  // into an `or`: ptxas then keeps one start in a uniform register and adds
+  // each K step's constant there (UIADD3.64), as for Triton's descriptors;
+  // with `or`s it built each descriptor in vector registers and moved it
+  // (R2UR), which cost tutorial 06's D128 backward 360 bytes of spills.
   int64_t offset = logicalOffset(row, col);
   assert(offset % 16 == 0 && "descriptors address 16-byte units");
-  if (offset != 0)
-    low = arith::AddIOp::create(builder, loc, low,
-                                constant(builder, loc, offset >> 4),
-                                arith::IntegerOverflowFlags::nuw);
+  uint64_t low =
+      uint64_t(offset >> 4) | (uint64_t(leadingBytes() >> 4) & 0x3FFF) << 16;
   uint64_t high = (uint64_t(strideBytes() >> 4) & 0x3FFF) | uint64_t(mode())
                                                                 << 30;
-  Type i64 = builder.getI64Type();
-  return arith::OrIOp::create(
-      builder, loc, arith::ExtUIOp::create(builder, loc, i64, low),
-      arith::ConstantOp::create(
-          builder, loc, builder.getI64IntegerAttr(int64_t(high << 32))));
+  return createOpaqueAdd64(builder, loc, start, int64_t(high << 32 | low));
 }
 
 LogicalResult KernelEmitter::emitDot(DotOp op) {
@@ -441,10 +438,7 @@ LogicalResult KernelEmitter::emitMmaSyncDot(DotOp op, MmaLayoutAttr mma) {
   // The warp's first tile: warps along the rows first, as the layout has
   // them; warps past the block's extent repeat its tiles (their bases are
   // dropped).
-  Value warpRow =
-      arith::RemUIOp::create(builder, loc, warpId(), constI32(loc, warps[0]));
-  Value warpCol =
-      arith::DivUIOp::create(builder, loc, warpId(), constI32(loc, warps[0]));
+  auto [warpRow, warpCol] = warpPosition(loc, warps);
   Value rowStart = arith::RemUIOp::create(
       builder, loc,
       arith::MulIOp::create(builder, loc, warpRow, constI32(loc, 16)),
@@ -657,16 +651,17 @@ LogicalResult KernelEmitter::issueWarpGroupMma(
   int64_t rowTile = 16 * warps[0], colTile = int64_t(instrN) * warps[1];
   int64_t repsM = std::max<int64_t>(1, m / rowTile);
   int64_t repsN = std::max<int64_t>(1, n / colTile);
-  Value warpRow =
-      arith::RemUIOp::create(builder, loc, warpId(), constI32(loc, warps[0]));
-  Value groupRow = arith::MulIOp::create(
-      builder, loc,
-      arith::ShRUIOp::create(builder, loc, warpRow, constI32(loc, 2)),
-      constI32(loc, 64));
-  Value warpCol = arith::MulIOp::create(
-      builder, loc,
-      arith::DivUIOp::create(builder, loc, warpId(), constI32(loc, warps[0])),
-      constI32(loc, instrN));
+  auto [warpRow, warpColumn] = warpPosition(loc, warps);
+  // Warps 4w..4w+3 along the rows are warpgroup w.
+  Value groupRow =
+      warps[0] <= 4
+          ? constI32(loc, 0)
+          : arith::MulIOp::create(
+                builder, loc,
+                arith::ShRUIOp::create(builder, loc, warpRow, constI32(loc, 2)),
+                constI32(loc, 64));
+  Value warpCol =
+      arith::MulIOp::create(builder, loc, warpColumn, constI32(loc, instrN));
   SmallVector<Value> acc = getRegisters(accumulator);
   int64_t perTile = instrN / 2;
   if (int64_t(acc.size()) != repsM * repsN * perTile)
@@ -692,12 +687,12 @@ LogicalResult KernelEmitter::issueWarpGroupMma(
                                            constI32(loc, rm * rowTile));
     // Each K step's descriptor is the first one's plus a constant.
     Value aFirst = aFragments.empty()
-                       ? a.descriptorLow(builder, loc, aStart, rowStart, zero)
+                       ? a.descriptorStart(builder, loc, aStart, rowStart, zero)
                        : Value();
     for (int64_t rn = 0; rn < repsN; ++rn) {
       Value colStart = arith::AddIOp::create(builder, loc, warpCol,
                                              constI32(loc, rn * colTile));
-      Value bFirst = b.descriptorLow(builder, loc, bStart, zero, colStart);
+      Value bFirst = b.descriptorStart(builder, loc, bStart, zero, colStart);
       int64_t base = (rm * repsN + rn) * perTile;
       SmallVector<Value> tile(acc.begin() + base, acc.begin() + base + perTile);
       for (int64_t kk = 0; kk < k; kk += shape.k) {

@@ -241,6 +241,12 @@ private:
   Value laneId() { return lane; }
   /// The thread's warp (made at the kernel's entry at its first use).
   Value warpId();
+  /// The warp's position in a grid of `warps[0]` x `warps[1]` warps (rows
+  /// fastest), as constants where the grid is one row or one column of
+  /// warps: ptxas cannot tell that the shuffled warp index is below the
+  /// kernel's warp count, and a descriptor that depends on it leaves
+  /// uniform registers.
+  std::pair<Value, Value> warpPosition(Location loc, ArrayRef<unsigned> warps);
   /// The value of a hardware index built from bits of the thread id:
   /// bit i of the result is bit `bits[i]` of the thread id.
   Value gatherThreadBits(Location loc, ArrayRef<unsigned> bits);

@@ -61,6 +61,14 @@ Value mlir::tile::lowering::createPureF32Asm(OpBuilder &builder, Location loc,
       .getResult(0);
 }
 
+Value mlir::tile::lowering::createOpaqueAdd64(OpBuilder &builder, Location loc,
+                                              Value value, int64_t addend) {
+  return createAsm(builder, loc, builder.getI64Type(), ValueRange{value},
+                   ("add.s64 $0, $1, " + Twine(addend) + ";").str(), "=l,l",
+                   /*hasSideEffects=*/false)
+      .getResult(0);
+}
+
 SmallVector<Value> mlir::tile::lowering::createPredicatedLoad(
     OpBuilder &builder, Location loc, Value ptr, Value pred,
     ArrayRef<Value> otherWords, int64_t wordBits, StringRef space) {

@@ -25,6 +25,13 @@ Value createUserAsm(OpBuilder &builder, Location loc, Type resultType,
 Value createPureF32Asm(OpBuilder &builder, Location loc, StringRef instruction,
                        ValueRange operands);
 
+/// `value + addend` (i64) as a PTX `add.s64` that LLVM cannot see into:
+/// LLVM turns an add of bits it knows to be disjoint into an `or`, and
+/// ptxas keeps `add.s64`s of one uniform value in uniform registers
+/// (UIADD3.64) where it computes `or.b64`s in vector registers.
+Value createOpaqueAdd64(OpBuilder &builder, Location loc, Value value,
+                        int64_t addend);
+
 /// `@pred ld<space>[.vN].bW` of `words.size()` words of `wordBits` bits
 /// (16, 32 or 64; 8: one byte, `.u8` into a 16-bit word) from `ptr`, each
 /// output starting as the matching word of `otherWords`. `space` is

@@ -62,16 +62,14 @@ struct StagedMatrix {
                        Value col) const;
   /// The same for constant coordinates.
   int64_t logicalOffset(int64_t row, int64_t col) const;
-  /// The low 32 bits of the wgmma matrix descriptor of the tile starting at
-  /// (`row`, `col`) of the matrix at shared address `start` (bytes, i32):
-  /// its start address and leading byte offset (the high 32 bits, the
-  /// stride byte offset and the swizzle mode, are constants).
-  Value descriptorLow(OpBuilder &builder, Location loc, Value start, Value row,
-                      Value col) const;
-  /// The descriptor (i64) whose low bits are `low` moved on by (`row`,
-  /// `col`) elements (multiples of 16 bytes): the descriptor of the tile
-  /// that many rows and columns on.
-  Value descriptor(OpBuilder &builder, Location loc, Value low, int64_t row,
+  /// The start address field (bits 0..13, i64) of the wgmma matrix
+  /// descriptor of the tile starting at (`row`, `col`) of the matrix at
+  /// shared address `start` (bytes, i32); its other fields are constants.
+  Value descriptorStart(OpBuilder &builder, Location loc, Value start,
+                        Value row, Value col) const;
+  /// The descriptor (i64) of the tile `row` and `col` elements (multiples
+  /// of 16 bytes) on from the tile whose start field is `start`.
+  Value descriptor(OpBuilder &builder, Location loc, Value start, int64_t row,
                    int64_t col) const;
 };
 

@@ -40,6 +40,10 @@
 // RING: tile.dot {{.*}} : !tile.block<64x64xi8, {{.*}}>, !tile.block<64x64xi8, #[[KMAJOR]]> -> !tile.block<64x64xi32, #[[MMA]]>
 
 // PTX-LABEL: .entry fp8_ring(
+// One warpgroup holds the whole block: no warp index in its descriptors
+// (ptxas cannot tell that a shuffled warp index is below 4, and a
+// descriptor made from it leaves the uniform registers).
+// PTX-NOT: shfl.sync.idx
 // PTX: cp.async.cg.shared.global [{{.*}}], [{{.*}}], 16
 // PTX: wgmma.mma_async.sync.aligned.m64n64k32.f32.e4m3.e5m2 {{.*}}, p, 1, 1;
 // PTX-LABEL: .entry fp8_regs(

@@ -25,7 +25,16 @@
 // PTX: .target sm_90a
 // PTX: fence.proxy.async.shared::cta;
 // PTX: wgmma.fence.sync.aligned;
-// PTX-COUNT-4: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16
+// Each K step's descriptors are the first step's start address fields plus
+// one constant (the other fields and the step's offset), added in `add.s64`s
+// that LLVM cannot turn into `or`s: ptxas keeps them in uniform registers.
+// PTX: add.s64 [[B0:%rd[0-9]+]], [[B:%rd[0-9]+]], 4611686293338849280;
+// PTX: add.s64 [[A0:%rd[0-9]+]], [[A:%rd[0-9]+]], 4611686293372403712;
+// PTX: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {{.*}}, [[A0]], [[B0]], 0,
+// PTX: add.s64 [[B1:%rd[0-9]+]], [[B]], 4611686293338849408;
+// PTX: add.s64 [[A1:%rd[0-9]+]], [[A]], 4611686293372403714;
+// PTX: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {{.*}}, [[A1]], [[B1]], p,
+// PTX-COUNT-2: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16
 // PTX: wgmma.commit_group.sync.aligned;
 // PTX: wgmma.wait_group.sync.aligned 0;
 func.func @wgmma(%a: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %b: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %c: !tile.ptr<f32> {tile.divisibility = 16 : i32}) {
