@@ -237,3 +237,61 @@ func.func @causal_columns(%arg0: !tile.ptr<f16> {tile.divisibility = 16 : i32}, 
   tile.store %21, %17#0 : !tile.block<128x64x!tile.ptr<f32>>
   return
 }
+
+// -----
+
+// Attention backward's row statistics: `m` meets a product (`exp2(s - m)`)
+// before the result reaches the second dot as its A operand. It is loaded in
+// the iteration that uses it, in the product's layout, not carried through
+// the stages (each stage's copy would take a slice of an accumulator's
+// registers); the dot operands `q` and `v` are carried as before.
+// CHECK-LABEL: func.func @statistics_meet_product
+// CHECK: scf.for {{.*}} -> (!tile.block<64x64xf32>, !tile.block<64x64xf16>, !tile.block<64x64xf16>, !tile.block<64x64xf16>, !tile.block<64x64xf16>)
+// CHECK: tile.dot
+// CHECK: %[[M:.*]] = tile.load %{{.*}} : !tile.block<64x!tile.ptr<f32>>
+// CHECK: tile.expand_dims %[[M]]
+// CHECK: tile.dot
+// CHECK: scf.yield
+func.func @statistics_meet_product(%q: !tile.ptr<f16>, %k: !tile.ptr<f16>, %v: !tile.ptr<f16>, %m: !tile.ptr<f32>, %n: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c4096 = arith.constant 4096 : i32
+  %c64 = arith.constant 64 : i32
+  %r = tile.arange 0, 4096 : !tile.block<4096xi32>
+  %i = tile.reshape %r : !tile.block<4096xi32> -> !tile.block<64x64xi32>
+  %rows = tile.arange 0, 64 : !tile.block<64xi32>
+  %kb = tile.splat %k : !tile.ptr<f16> -> !tile.block<64x64x!tile.ptr<f16>>
+  %kp = tile.addptr %kb, %i : !tile.block<64x64x!tile.ptr<f16>>, !tile.block<64x64xi32>
+  %kv = tile.load %kp : !tile.block<64x64x!tile.ptr<f16>>
+  %zero = tile.constant dense<0.0> : !tile.block<64x64xf32>
+  %res = scf.for %it = %c0 to %n step %c1 iter_args(%acc = %zero) -> (!tile.block<64x64xf32>) : i32 {
+    %off = arith.muli %it, %c4096 : i32
+    %s = tile.splat %off : i32 -> !tile.block<64x64xi32>
+    %qi = tile.addi %i, %s : !tile.block<64x64xi32>
+    %qb = tile.splat %q : !tile.ptr<f16> -> !tile.block<64x64x!tile.ptr<f16>>
+    %qp = tile.addptr %qb, %qi : !tile.block<64x64x!tile.ptr<f16>>, !tile.block<64x64xi32>
+    %qv = tile.load %qp : !tile.block<64x64x!tile.ptr<f16>>
+    %vb = tile.splat %v : !tile.ptr<f16> -> !tile.block<64x64x!tile.ptr<f16>>
+    %vp = tile.addptr %vb, %qi : !tile.block<64x64x!tile.ptr<f16>>, !tile.block<64x64xi32>
+    %vv = tile.load %vp : !tile.block<64x64x!tile.ptr<f16>>
+    %moff = arith.muli %it, %c64 : i32
+    %ms = tile.splat %moff : i32 -> !tile.block<64xi32>
+    %mi = tile.addi %rows, %ms : !tile.block<64xi32>
+    %mb = tile.splat %m : !tile.ptr<f32> -> !tile.block<64x!tile.ptr<f32>>
+    %mp = tile.addptr %mb, %mi : !tile.block<64x!tile.ptr<f32>>, !tile.block<64xi32>
+    %sc = tile.dot %kv, %qv, %zero : !tile.block<64x64xf16>, !tile.block<64x64xf16> -> !tile.block<64x64xf32>
+    %mv = tile.load %mp : !tile.block<64x!tile.ptr<f32>>
+    %m2 = tile.expand_dims %mv {axis = 0 : i32} : !tile.block<64xf32> -> !tile.block<1x64xf32>
+    %m3 = tile.broadcast %m2 : !tile.block<1x64xf32> -> !tile.block<64x64xf32>
+    %d = tile.subf %sc, %m3 : !tile.block<64x64xf32>
+    %e = tile.exp2 %d : !tile.block<64x64xf32>
+    %p = tile.cast %e : !tile.block<64x64xf32> to !tile.block<64x64xf16>
+    %acc2 = tile.dot %p, %vv, %acc : !tile.block<64x64xf16>, !tile.block<64x64xf16> -> !tile.block<64x64xf32>
+    scf.yield %acc2 : !tile.block<64x64xf32>
+  } {tile.num_stages = 3 : i32}
+  %cb = tile.splat %q : !tile.ptr<f16> -> !tile.block<64x64x!tile.ptr<f16>>
+  %cp = tile.addptr %cb, %i : !tile.block<64x64x!tile.ptr<f16>>, !tile.block<64x64xi32>
+  %out = tile.cast %res : !tile.block<64x64xf32> to !tile.block<64x64xf16>
+  tile.store %cp, %out : !tile.block<64x64x!tile.ptr<f16>>
+  return
+}

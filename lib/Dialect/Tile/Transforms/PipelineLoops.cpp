@@ -42,9 +42,33 @@ using namespace mlir::tile;
 
 namespace {
 
-/// Whether the value of `load` reaches a dot in `body` through ops that
-/// keep its elements (elementwise ops, conversions, shape ops).
-bool feedsDot(LoadOp load, Block *body) {
+/// The values in `body` computed from a dot's product.
+llvm::DenseSet<Value> productValues(Block *body) {
+  llvm::DenseSet<Value> products;
+  SmallVector<Value> worklist;
+  for (Operation &op : *body)
+    if (isa<DotOp>(op))
+      llvm::append_range(worklist, op.getResults());
+  while (!worklist.empty()) {
+    Value value = worklist.pop_back_val();
+    if (!products.insert(value).second)
+      continue;
+    for (Operation *user : value.getUsers())
+      if (user->getBlock() == body)
+        llvm::append_range(worklist, user->getResults());
+  }
+  return products;
+}
+
+/// Whether the value of `load` reaches a dot operand in `body` through ops
+/// that keep its elements (elementwise ops, conversions, shape ops) and
+/// take nothing computed from a product. A load that meets a product first
+/// (attention backward's row statistics, `exp2(qk - m)`) is used in the
+/// product's layout, a slice of an accumulator with several registers per
+/// thread: carried through the stages, each stage's copy would need them, or
+/// a compact copy would be converted each iteration; loaded in the
+/// iteration that uses it, its latency overlaps the product it waits for.
+bool feedsDot(LoadOp load, Block *body, const llvm::DenseSet<Value> &products) {
   SmallVector<Value> worklist{load.getResult()};
   llvm::DenseSet<Value> seen;
   while (!worklist.empty()) {
@@ -57,6 +81,10 @@ bool feedsDot(LoadOp load, Block *body) {
       if (auto dot = dyn_cast<DotOp>(user))
         if (dot.getA() == value || dot.getB() == value)
           return true;
+      if (llvm::any_of(user->getOperands(), [&](Value operand) {
+            return products.contains(operand);
+          }))
+        continue;
       if (user->hasTrait<OpTrait::Elementwise>() ||
           isa<ConvertLayoutOp, ExpandDimsOp, BroadcastOp, ReshapeOp, TransOp>(
               user))
@@ -146,10 +174,11 @@ LogicalResult pipeline(scf::ForOp loop, unsigned numStages) {
   // body.
   llvm::SetVector<Operation *> early;
   SmallVector<Operation *> worklist;
+  llvm::DenseSet<Value> products = productValues(body);
   for (Operation &op : body->without_terminator())
     if (auto load = dyn_cast<LoadOp>(&op))
       if (isa<BlockType>(load.getType()) && !load.getSem() &&
-          !load.getIsVolatile() && feedsDot(load, body))
+          !load.getIsVolatile() && feedsDot(load, body, products))
         worklist.push_back(load);
   if (worklist.empty())
     return failure();
