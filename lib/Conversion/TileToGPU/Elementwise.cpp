@@ -309,16 +309,18 @@ LogicalResult KernelEmitter::emitElementwise(Operation *op) {
                << "has an operand in another layout than its result";
       operandRegisters.push_back(std::move(*values));
     }
-    SmallVector<Value> result;
-    for (int64_t reg = 0; reg < layout.numRegisters(); ++reg) {
-      SmallVector<Value> operands;
-      for (auto &operand : operandRegisters)
-        operands.push_back(operand[reg]);
-      Value value = emitScalarOp(op, operands, loc);
-      if (!value)
-        return op->emitOpError() << "cannot be lowered to the GPU yet";
-      result.push_back(value);
-    }
+    bool lowered = true;
+    SmallVector<Value> result =
+        perRun(op->getResult(0), layout, [&](int64_t reg) -> Value {
+          SmallVector<Value> operands;
+          for (auto &operand : operandRegisters)
+            operands.push_back(operand[reg]);
+          Value value = emitScalarOp(op, operands, loc);
+          lowered &= bool(value);
+          return value;
+        });
+    if (!lowered)
+      return op->emitOpError() << "cannot be lowered to the GPU yet";
     registers[op->getResult(0)] = std::move(result);
     return success();
   }

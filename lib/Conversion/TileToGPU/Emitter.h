@@ -215,6 +215,11 @@ private:
   /// at the layout's coordinates; other values must already be in it.
   std::optional<SmallVector<Value>> registersIn(Value value,
                                                 const BlockLayout &layout);
+  /// `compute(reg)` for each register of `value` in `layout`, once per run
+  /// of elements the axis analysis proves equal (`value`'s constancy):
+  /// registers of one run take the first one's value.
+  SmallVector<Value> perRun(Value value, const BlockLayout &layout,
+                            function_ref<Value(int64_t reg)> compute);
   /// This thread's part of the coordinates of `layout` (computed once, at
   /// the kernel's entry) and the bits it may set, per dimension.
   struct ThreadCoords {

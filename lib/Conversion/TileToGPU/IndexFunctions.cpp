@@ -4,6 +4,7 @@
 
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/MathExtras.h"
+#include <map>
 
 using namespace mlir;
 using namespace mlir::tile;
@@ -311,23 +312,51 @@ SmallVector<Value> KernelEmitter::getRegisters(Value value) {
   // Index functions are evaluated afresh in each scope (memoized there), so
   // that a value computed inside a loop body is never used after the loop.
   BlockLayout layout = getBlockLayout(cast<BlockType>(value.getType()));
-  SmallVector<Value> result;
-  for (int64_t reg = 0; reg < layout.numRegisters(); ++reg)
-    result.push_back(evalAt(value, registerCoords(layout, reg)));
-  return result;
+  return perRun(value, layout, [&](int64_t reg) {
+    return evalAt(value, registerCoords(layout, reg));
+  });
 }
 
 std::optional<SmallVector<Value>>
 KernelEmitter::registersIn(Value value, const BlockLayout &layout) {
-  if (isIndexFunction(value)) {
-    SmallVector<Value> result;
-    for (int64_t reg = 0; reg < layout.numRegisters(); ++reg)
-      result.push_back(evalAt(value, registerCoords(layout, reg)));
-    return result;
-  }
+  if (isIndexFunction(value))
+    return perRun(value, layout, [&](int64_t reg) {
+      return evalAt(value, registerCoords(layout, reg));
+    });
   if (getBlockLayout(cast<BlockType>(value.getType())).key() != layout.key())
     return std::nullopt;
   return getRegisters(value);
+}
+
+SmallVector<Value>
+KernelEmitter::perRun(Value value, const BlockLayout &layout,
+                      function_ref<Value(int64_t reg)> compute) {
+  // Runs are aligned at multiples of their length (a power of two dividing
+  // the constancy). A thread's coordinates are its registers' XOR its
+  // lane's and warp's, which flip the same bits of every register: two
+  // registers are in one run where their own coordinates are. As Triton
+  // does, a load mask `k < K - k0` with K % 16 == 0 is then one predicate
+  // per 16 rows.
+  SmallVector<unsigned> runBits;
+  for (int64_t run : axisInfo.get(value).constancy)
+    runBits.push_back(llvm::countr_zero(uint64_t(std::max<int64_t>(run, 1))));
+  bool sharesRuns = llvm::any_of(runBits, [](unsigned bits) { return bits; });
+  std::map<LinearLayout::Coord, int64_t> firstInRun;
+  SmallVector<Value> result;
+  for (int64_t reg = 0; reg < layout.numRegisters(); ++reg) {
+    if (sharesRuns && runBits.size() == layout.getRank()) {
+      LinearLayout::Coord run = layout.linear.apply(HWDim::Register, reg);
+      for (auto [coord, bits] : llvm::zip(run, runBits))
+        coord >>= bits;
+      auto [it, first] = firstInRun.try_emplace(run, reg);
+      if (!first) {
+        result.push_back(result[it->second]);
+        continue;
+      }
+    }
+    result.push_back(compute(reg));
+  }
+  return result;
 }
 
 /// The coordinates in the operand of a shape op (expand_dims, broadcast,

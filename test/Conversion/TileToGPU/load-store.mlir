@@ -71,3 +71,35 @@ func.func @select_pointers(%a: !tile.ptr<f16>, %o: !tile.ptr<f16>, %n: i32) {
   tile.store %op, %v : !tile.block<256x!tile.ptr<f16>>
   return
 }
+
+// -----
+
+// A mask constant over aligned runs of 16 rows (`row < n`, n % 16 == 0) is
+// computed once per run: each thread holds 8 rows, bits 3..5 of the row from
+// its registers, so rows r and r + 8 share one comparison (Triton shares
+// its predicates so too).
+// CHECK-LABEL: gpu.func @mask_runs
+// CHECK-COUNT-4: arith.cmpi slt
+// CHECK-NOT: arith.cmpi slt
+// CHECK: gpu.return
+func.func @mask_runs(%p: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %q: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %n: i32 {tile.divisibility = 16 : i32}) {
+  %rows = tile.arange 0, 64 : !tile.block<64xi32>
+  %r2 = tile.expand_dims %rows {axis = 1 : i32} : !tile.block<64xi32> -> !tile.block<64x1xi32>
+  %ns = tile.splat %n : i32 -> !tile.block<64x1xi32>
+  %m = tile.cmpi slt, %r2, %ns : !tile.block<64x1xi32>
+  %mb = tile.broadcast %m : !tile.block<64x1xi1> -> !tile.block<64x64xi1>
+  %c64 = tile.constant dense<64> : !tile.block<64x1xi32>
+  %ro = tile.muli %r2, %c64 : !tile.block<64x1xi32>
+  %rb = tile.broadcast %ro : !tile.block<64x1xi32> -> !tile.block<64x64xi32>
+  %cols = tile.arange 0, 64 : !tile.block<64xi32>
+  %c2 = tile.expand_dims %cols {axis = 0 : i32} : !tile.block<64xi32> -> !tile.block<1x64xi32>
+  %cb = tile.broadcast %c2 : !tile.block<1x64xi32> -> !tile.block<64x64xi32>
+  %off = tile.addi %rb, %cb : !tile.block<64x64xi32>
+  %pb = tile.splat %p : !tile.ptr<f32> -> !tile.block<64x64x!tile.ptr<f32>>
+  %pp = tile.addptr %pb, %off : !tile.block<64x64x!tile.ptr<f32>>, !tile.block<64x64xi32>
+  %v = tile.load %pp mask %mb : !tile.block<64x64x!tile.ptr<f32>>
+  %qb = tile.splat %q : !tile.ptr<f32> -> !tile.block<64x64x!tile.ptr<f32>>
+  %qp = tile.addptr %qb, %off : !tile.block<64x64x!tile.ptr<f32>>, !tile.block<64x64xi32>
+  tile.store %qp, %v mask %mb : !tile.block<64x64x!tile.ptr<f32>>
+  return
+}
