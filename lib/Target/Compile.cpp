@@ -226,7 +226,13 @@ mlir::tile::checkCompileOptions(const CompileOptions &options) {
 static void buildGPUToNVVMPipeline(OpPassManager &pm,
                                    const CompileOptions &options) {
   OpPassManager &gpuModule = pm.nest<gpu::GPUModuleOp>();
-  gpuModule.addPass(createCanonicalizerPass());
+  // Bottom-up: the lowered kernels' loops carry every register of their
+  // blocks, and top-down traversal spent 1.4 s of tutorial 06's backward
+  // (D128) in the region-branch canonicalizations of those loops, against
+  // 0.1 s bottom-up for the same result.
+  GreedyRewriteConfig bottomUp;
+  bottomUp.setUseTopDownTraversal(false);
+  gpuModule.addPass(createCanonicalizerPass(bottomUp));
   gpuModule.addPass(createCSEPass());
   gpuModule.addPass(createSCFToControlFlowPass());
   gpuModule.addPass(createConvertGpuOpsToNVVMOps());
