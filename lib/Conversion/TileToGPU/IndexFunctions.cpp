@@ -340,11 +340,12 @@ KernelEmitter::perRun(Value value, const BlockLayout &layout,
   SmallVector<unsigned> runBits;
   for (int64_t run : axisInfo.get(value).constancy)
     runBits.push_back(llvm::countr_zero(uint64_t(std::max<int64_t>(run, 1))));
-  bool sharesRuns = llvm::any_of(runBits, [](unsigned bits) { return bits; });
+  bool sharesRuns = runBits.size() == layout.getRank() &&
+                    llvm::any_of(runBits, [](unsigned bits) { return bits; });
   std::map<LinearLayout::Coord, int64_t> firstInRun;
   SmallVector<Value> result;
   for (int64_t reg = 0; reg < layout.numRegisters(); ++reg) {
-    if (sharesRuns && runBits.size() == layout.getRank()) {
+    if (sharesRuns) {
       LinearLayout::Coord run = layout.linear.apply(HWDim::Register, reg);
       for (auto [coord, bits] : llvm::zip(run, runBits))
         coord >>= bits;
