@@ -18,6 +18,8 @@ def tree(tmp_path, monkeypatch):
     monkeypatch.setattr(toolchain, "DEFAULT_TOOLKIT", tmp_path / "no-toolkit")
     monkeypatch.setattr(toolchain, "_nvidia_dirs", lambda: [])
     monkeypatch.setattr(toolchain, "_bundled_libdevice_root", lambda: tmp_path / "no-bundle")
+    monkeypatch.setattr(toolchain, "_triton_dirs", lambda: [])
+    monkeypatch.setattr(toolchain, "_driver_major", lambda: None)
     toolchain.clear_cache()
     yield tmp_path
     toolchain.clear_cache()
@@ -52,6 +54,41 @@ def test_nvidia_packages_then_ptxas(tree, monkeypatch):
     monkeypatch.setenv("TILE_ASSEMBLER", "gcc")
     with pytest.raises(toolchain.ToolchainError, match="TILE_ASSEMBLER='gcc'"):
         toolchain.toolchain()
+
+
+def fake_ptxas(path: Path, release: str) -> Path:
+    """A ptxas that answers --version as NVIDIA's does."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("#!/bin/sh\necho 'Cuda compilation tools, release %s, V%s.0'\n"
+                    % (release, release))
+    path.chmod(0o755)
+    return path
+
+
+def test_newest_assembler_wins(tree, monkeypatch):
+    """torch's CUDA 12.6 wheels bring nvJitLink 12.6, Triton's ptxas 12.8: the
+    newer one assembles, as Triton's own kernels are; a tie keeps the order."""
+    nvidia = tree / "site" / "nvidia"
+    wheel = fake_ptxas(nvidia / "cuda_nvcc" / "bin" / "ptxas", "12.6")
+    triton_ptxas = fake_ptxas(tree / "site" / "triton" / "backends" / "nvidia" / "bin" / "ptxas",
+                              "12.8")
+    monkeypatch.setattr(toolchain, "_nvidia_dirs", lambda: [nvidia])
+    monkeypatch.setattr(toolchain, "_triton_dirs", lambda: [tree / "site" / "triton"])
+    toolchain.clear_cache()
+    found = toolchain.toolchain()
+    assert found.ptxas == triton_ptxas and found.version == (12, 8), found
+    assert found.source == "Triton's package" and "CUDA 12.8" in found.describe()
+    fake_ptxas(wheel, "12.8")  # a tie: NVIDIA's wheel comes first
+    toolchain.clear_cache()
+    assert toolchain.toolchain().ptxas == wheel
+    # A release newer than the driver's CUDA major version is passed over.
+    fake_ptxas(wheel, "13.0")
+    monkeypatch.setattr(toolchain, "_driver_major", lambda: 12)
+    toolchain.clear_cache()
+    assert toolchain.toolchain().ptxas == triton_ptxas
+    monkeypatch.setattr(toolchain, "_driver_major", lambda: 13)
+    toolchain.clear_cache()
+    assert toolchain.toolchain().ptxas == wheel
 
 
 def test_bundled_libdevice_comes_first(tree, monkeypatch):

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from ..language.types import dtype
-from . import capi
+from . import capi, toolchain
 from .cache import FileCache
 from .. import knobs
 from .options import (check_extern_libs, check_flag, check_fp_fusion, check_maxnreg,
@@ -81,9 +81,10 @@ def cache_key(jit: Any, signature: Mapping[str, str], specialization: Specializa
               num_stages: int | None = None, debug: bool = False,
               line_info: bool = True, fp_fusion: bool = True,
               reflect_ftz: bool = True, maxnreg: int | None = None,
-              libdevice: str | None = None, tma: bool = False) -> str:
+              libdevice: str | None = None, tma: bool = False,
+              assembler: str = "") -> str:
     """The on-disk cache key: the sources, the compile's inputs, the compiler
-    build and the frontend."""
+    build, the frontend and the assembler (another one makes another cubin)."""
     parts = {
         "source": jit.cache_source(),
         "name": kernel_name(jit, signature, constexprs, specialization),
@@ -100,6 +101,7 @@ def cache_key(jit: Any, signature: Mapping[str, str], specialization: Specializa
         "maxnreg": maxnreg,
         "libdevice": _file_key(libdevice) if libdevice else None,
         "tma": tma,
+        "assembler": assembler,
         "compiler": capi.version(),
         "frontend": frontend_version(),
     }
@@ -235,7 +237,8 @@ def compile(src: Any, signature: SignatureLike | None = None,
                      tma=tma)
     cache = cache if cache is not None else FileCache()
     key = cache_key(jit, types, specialization, constexprs, target, num_warps, num_stages,
-                    debug, line_info, fp_fusion, reflect_ftz, maxnreg, libdevice, tma)
+                    debug, line_info, fp_fusion, reflect_ftz, maxnreg, libdevice, tma,
+                    _assembler_key() if emit_cubin else "")
     entry = cache.get(key)
     if entry is None:
         result = capi.compile_ir(ir, target, num_warps, emit_cubin, num_stages=num_stages,
@@ -250,6 +253,12 @@ def compile(src: Any, signature: SignatureLike | None = None,
                                        specialization, target, num_warps)}
         cache.put(key, entry)
     return CompiledKernel(entry["asm"], entry["metadata"])
+
+
+def _assembler_key() -> str:
+    """The assembler a compile would use, with its release."""
+    found = toolchain.toolchain()
+    return f"{found.assembler} {found.version}"
 
 
 def _metadata(jit: Any, backend: Mapping[str, Any], types: Mapping[str, str],

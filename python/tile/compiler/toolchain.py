@@ -2,16 +2,22 @@
 
 A kernel's LLVM IR is linked with NVIDIA's libdevice (math functions) before it
 becomes PTX, and the PTX is assembled into a cubin by nvJitLink (in-process)
-or ptxas (a program). In order:
+or ptxas (a program).
 
 1. ``CUDA_HOME`` (or ``CUDA_PATH``), when set, wins: its
    ``nvvm/libdevice/libdevice.10.bc`` and its ``bin/ptxas``.
 2. Otherwise libdevice is the copy the wheel ships (``tile/_lib/cuda``), else
    one from NVIDIA's pip wheels (``nvidia-nvvm``, ``nvidia-cuda-nvcc-cu12``),
-   else ``/usr/local/cuda``; the assembler is nvJitLink from NVIDIA's wheels
-   (``nvidia-nvjitlink``, ``nvidia-nvjitlink-cu12``), else ptxas from their
-   wheels (``nvidia-cuda-nvcc``), else ``/usr/local/cuda/bin/ptxas``, else the
-   first ptxas on ``PATH``.
+   else ``/usr/local/cuda``. The assembler is the newest of those found:
+   nvJitLink from NVIDIA's wheels (``nvidia-nvjitlink``,
+   ``nvidia-nvjitlink-cu12``), ptxas from their wheels (``nvidia-cuda-nvcc``),
+   the ptxas Triton's wheel carries, ``/usr/local/cuda``'s, the first ptxas on
+   ``PATH``; on a tie the first of them. Newest, because each CUDA release's
+   assembler schedules Hopper code better (12.6's spills a fifth more than
+   12.8's on attention's backward): torch's CUDA 12.6 wheels bring nvJitLink
+   12.6 where Triton brings ptxas 12.8. Where the CUDA driver can be loaded,
+   an assembler of a newer CUDA major version than the driver's is passed
+   over (the driver could not load its cubins).
 
 ``TILE_ASSEMBLER=nvjitlink`` or ``=ptxas`` keeps only that kind.
 ``python -m tile.info`` prints what was found; every compiled kernel's metadata
@@ -19,10 +25,13 @@ names the ``assembler`` and ``libdevice`` it used.
 """
 from __future__ import annotations
 
+import ctypes
 import functools
 import importlib.util
 import os
+import re
 import shutil
+import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -32,6 +41,8 @@ _NVJITLINK = ("cu13/lib/libnvJitLink.so.13", "nvjitlink/lib/libnvJitLink.so.12")
 _PTXAS = ("cu13/bin/ptxas", "cuda_nvcc/bin/ptxas")
 _LIBDEVICE_ROOTS = ("cu13", "cuda_nvcc")
 _LIBDEVICE = Path("nvvm", "libdevice", "libdevice.10.bc")
+# Below Triton's package directory.
+_TRITON_PTXAS = Path("backends", "nvidia", "bin", "ptxas")
 DEFAULT_TOOLKIT = Path("/usr/local/cuda")
 
 
@@ -48,6 +59,7 @@ class Toolchain:
     nvjitlink: Path | None = None
     ptxas: Path | None = None
     source: str = ""  # why these: "CUDA_HOME", "python packages", ...
+    version: tuple[int, int] | None = None  # the assembler's CUDA release, if known
 
     @property
     def libdevice(self) -> Path | None:
@@ -71,7 +83,9 @@ class Toolchain:
 
     def describe(self) -> str:
         libdevice = self.libdevice or "none (math functions cannot be linked)"
-        return f"assembler: {self.assembler}\nlibdevice: {libdevice}\nfound by: {self.source}"
+        release = f"CUDA {self.version[0]}.{self.version[1]}" if self.version else "unknown"
+        return (f"assembler: {self.assembler}\nassembler release: {release}\n"
+                f"libdevice: {libdevice}\nfound by: {self.source}")
 
 
 def _kind_note() -> str:
@@ -98,6 +112,76 @@ def _bundled_libdevice_root() -> Path:
     return Path(__file__).resolve().parents[1] / "_lib" / "cuda"
 
 
+def _triton_dirs() -> list[Path]:
+    """Triton's package directories, found without importing it (slow)."""
+    try:
+        spec = importlib.util.find_spec("triton")
+    except (ImportError, ValueError):
+        return []
+    if spec is None or spec.submodule_search_locations is None:
+        return []
+    return [Path(p) for p in spec.submodule_search_locations]
+
+
+def _nvjitlink_version(path: Path) -> tuple[int, int] | None:
+    """nvJitLinkVersion's answer (12.3 and later; 12.x spells it with a
+    suffix), or None where the library cannot say."""
+    try:
+        library = ctypes.CDLL(str(path))
+    except OSError:
+        return None
+    for name in ("nvJitLinkVersion", "__nvJitLinkVersion_13_0", "__nvJitLinkVersion_12_0"):
+        function = getattr(library, name, None)
+        if function is None:
+            continue
+        major, minor = ctypes.c_uint(), ctypes.c_uint()
+        if function(ctypes.byref(major), ctypes.byref(minor)) == 0:
+            return major.value, minor.value
+    return None
+
+
+def _ptxas_version(path: Path) -> tuple[int, int] | None:
+    """The release `ptxas --version` names ("release 12.8, V12.8.93")."""
+    try:
+        text = subprocess.run([str(path), "--version"], capture_output=True, text=True,
+                              timeout=30).stdout
+    except (OSError, subprocess.SubprocessError):
+        return None
+    found = re.search(r"release (\d+)\.(\d+)", text)
+    return (int(found.group(1)), int(found.group(2))) if found else None
+
+
+def _driver_major() -> int | None:
+    """The CUDA major version of the driver (cuDriverGetVersion), or None
+    where none can be loaded (a machine without a GPU compiles ahead of time)."""
+    try:
+        library = ctypes.CDLL(os.environ.get("TILE_LIBCUDA") or "libcuda.so.1")
+        function = library.cuDriverGetVersion
+    except (OSError, AttributeError):
+        return None
+    version = ctypes.c_int()
+    if function(ctypes.byref(version)) != 0 or version.value <= 0:
+        return None
+    return version.value // 1000
+
+
+def _newest(candidates: list[tuple[str, Path, str]]) -> tuple[str, Path, str,
+                                                              tuple[int, int] | None] | None:
+    """Of (kind, path, source) candidates that exist, the one of the newest
+    release the driver can load; on a tie (or unknown releases) the first."""
+    driver = _driver_major()
+    best, best_version = None, None
+    for kind, path, source in candidates:
+        if not path.is_file():
+            continue
+        version = _nvjitlink_version(path) if kind == "nvjitlink" else _ptxas_version(path)
+        if version and driver is not None and version[0] > driver:
+            continue  # cubins the driver would refuse
+        if best is None or (version or (0, 0)) > (best_version or (0, 0)):
+            best, best_version = (kind, path, source), version
+    return (*best, best_version) if best else None
+
+
 @functools.lru_cache(maxsize=None)
 def _discover(cuda_home: str, kind: str, path: str) -> Toolchain:
     want_jit = kind in ("", "nvjitlink")
@@ -112,33 +196,37 @@ def _discover(cuda_home: str, kind: str, path: str) -> Toolchain:
         ptxas = home / "bin" / "ptxas"
         nvjitlink = _first(sorted(home.glob("lib*/libnvJitLink.so*"))) if want_jit else None
         if want_ptxas and ptxas.is_file():
-            return Toolchain(home, ptxas=ptxas, source="CUDA_HOME")
-        return Toolchain(home, nvjitlink=nvjitlink, source="CUDA_HOME")
+            return Toolchain(home, ptxas=ptxas, source="CUDA_HOME", version=_ptxas_version(ptxas))
+        return Toolchain(home, nvjitlink=nvjitlink, source="CUDA_HOME",
+                         version=_nvjitlink_version(nvjitlink) if nvjitlink else None)
 
     nvidia = _nvidia_dirs()
     roots = [_bundled_libdevice_root()] + [d / r for d in nvidia for r in _LIBDEVICE_ROOTS] \
         + [DEFAULT_TOOLKIT]
     libdevice_root = next((r for r in roots if (r / _LIBDEVICE).is_file()), None)
 
+    # Every assembler found, in the order that breaks ties.
+    candidates: list[tuple[str, Path, str]] = []
     if want_jit:
-        found = _first([d / rel for d in nvidia for rel in _NVJITLINK])
-        if found:
-            return Toolchain(libdevice_root, nvjitlink=found, source="python packages")
+        candidates += [("nvjitlink", d / rel, "python packages")
+                       for d in nvidia for rel in _NVJITLINK]
     if want_ptxas:
-        found = _first([d / rel for d in nvidia for rel in _PTXAS])
-        if found:
-            return Toolchain(libdevice_root, ptxas=found, source="python packages")
-        default = DEFAULT_TOOLKIT / "bin" / "ptxas"
-        if default.is_file():
-            return Toolchain(libdevice_root, ptxas=default, source=str(DEFAULT_TOOLKIT))
+        candidates += [("ptxas", d / rel, "python packages") for d in nvidia for rel in _PTXAS]
+        candidates += [("ptxas", d / _TRITON_PTXAS, "Triton's package") for d in _triton_dirs()]
+        candidates.append(("ptxas", DEFAULT_TOOLKIT / "bin" / "ptxas", str(DEFAULT_TOOLKIT)))
         on_path = shutil.which("ptxas", path=path or None)
         if on_path:
-            return Toolchain(libdevice_root, ptxas=Path(on_path), source="PATH")
+            candidates.append(("ptxas", Path(on_path), "PATH"))
     if want_jit:
-        found = _first(sorted(DEFAULT_TOOLKIT.glob("lib*/libnvJitLink.so*")))
-        if found:
-            return Toolchain(libdevice_root, nvjitlink=found, source=str(DEFAULT_TOOLKIT))
-    return Toolchain(libdevice_root, source="nothing found")
+        candidates += [("nvjitlink", found, str(DEFAULT_TOOLKIT))
+                       for found in sorted(DEFAULT_TOOLKIT.glob("lib*/libnvJitLink.so*"))]
+    chosen = _newest(candidates)
+    if chosen is None:
+        return Toolchain(libdevice_root, source="nothing found")
+    found_kind, found, source, version = chosen
+    if found_kind == "nvjitlink":
+        return Toolchain(libdevice_root, nvjitlink=found, source=source, version=version)
+    return Toolchain(libdevice_root, ptxas=found, source=source, version=version)
 
 
 def toolchain() -> Toolchain:
