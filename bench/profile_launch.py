@@ -9,6 +9,8 @@ Per backend it prints, in microseconds per launch (median of repeats):
            GPU's queue has room)
   synced   N launches then one synchronize (bench/run.py's figure: the
            larger of the host's cost and the GPU's per-kernel time)
+  graph    the GPU's own time per kernel: N launches captured in one CUDA
+           graph, replayed (no host cost per kernel)
 and for tile the pieces of `kernel[grid](...)`:
   getitem  `kernel[grid]` alone (JITFunction.__getitem__ and the C
            dispatcher's bound launch)
@@ -18,6 +20,7 @@ and for tile the pieces of `kernel[grid](...)`:
 """
 from __future__ import annotations
 
+import statistics
 import sys
 import time
 from pathlib import Path
@@ -35,8 +38,34 @@ def per_launch(fn: Callable[[], Any], synchronized: bool) -> float:
     return launch_overhead_us(torch, fn, LAUNCHES, REPEATS, synchronized)
 
 
-def report(name: str, fn: Callable[[], Any]) -> None:
-    print(f"{name:28s} queued {per_launch(fn, False):6.2f}   synced {per_launch(fn, True):6.2f}")
+def graph_per_kernel(fn: Callable[[], Any]) -> float:
+    """Microseconds per kernel of a CUDA graph of LAUNCHES calls of `fn`,
+    replayed (median of REPEATS replays)."""
+    stream = torch.cuda.Stream()
+    with torch.cuda.stream(stream):  # capture needs a non-default stream
+        for _ in range(3):
+            fn()
+    torch.cuda.synchronize()
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph, stream=stream):
+        for _ in range(LAUNCHES):
+            fn()
+    graph.replay()
+    torch.cuda.synchronize()
+    samples = []
+    for _ in range(REPEATS):
+        t0 = time.perf_counter()
+        graph.replay()
+        torch.cuda.synchronize()
+        samples.append((time.perf_counter() - t0) / LAUNCHES * 1e6)
+    return statistics.median(samples)
+
+
+def report(name: str, fn: Callable[[], Any], graph: bool = True) -> None:
+    line = f"{name:28s} queued {per_launch(fn, False):6.2f}   synced {per_launch(fn, True):6.2f}"
+    if graph:
+        line += f"   graph {graph_per_kernel(fn):6.2f}"
+    print(line)
 
 
 def main() -> None:
@@ -50,13 +79,16 @@ def main() -> None:
     tiny = kernels["tile"].tiny_kernel
     grid = (1,)
     bound = tiny[grid]
-    report("tile bound(...)", lambda: bound(x, N, BLOCK=BLOCK))
+    report("tile bound(...)", lambda: bound(x, N, BLOCK=BLOCK), graph=False)
     t0 = time.perf_counter()
     for _ in range(LAUNCHES * 10):
         tiny[grid]
     print(f"{'tile kernel[grid] alone':28s} {(time.perf_counter() - t0) / LAUNCHES / 10 * 1e6:6.2f}")
     (launcher, _sources), = tiny._dispatcher.entries.values()
-    report("tile Kernel.launch", lambda: launcher.launch(grid, (x, N)))
+    report("tile Kernel.launch", lambda: launcher.launch(grid, (x, N)), graph=False)
+    address = x.data_ptr()
+    report("tile Kernel.launch, int, s0", lambda: launcher.launch(grid, (address, N), 0),
+           graph=False)
     expected = torch.zeros_like(x)
     x.zero_()
     tiny[grid](x, N, BLOCK=BLOCK)
