@@ -39,18 +39,22 @@ def test_nothing_found_is_a_clear_error(tree):
         found.require_assembler()
 
 
-def test_nvidia_packages_then_ptxas(tree, monkeypatch):
+def test_ptxas_before_nvjitlink(tree, monkeypatch):
+    """ptxas assembles a whole program, nvJitLink relocatable code (which
+    spills more): a ptxas found wins; TILE_ASSEMBLER keeps one kind."""
     nvidia = tree / "site" / "nvidia"
     jit = touch(nvidia / "cu13" / "lib" / "libnvJitLink.so.13")
-    ptxas = touch(nvidia / "cuda_nvcc" / "bin" / "ptxas")
     touch(nvidia / "cu13" / "nvvm" / "libdevice" / "libdevice.10.bc")
     monkeypatch.setattr(toolchain, "_nvidia_dirs", lambda: [nvidia])
     toolchain.clear_cache()
     found = toolchain.toolchain()
     assert found.nvjitlink == jit and found.libdevice_root == nvidia / "cu13"
     assert found.source == "python packages"
-    monkeypatch.setenv("TILE_ASSEMBLER", "ptxas")
+    ptxas = touch(nvidia / "cuda_nvcc" / "bin" / "ptxas")
+    toolchain.clear_cache()
     assert toolchain.toolchain().ptxas == ptxas
+    monkeypatch.setenv("TILE_ASSEMBLER", "nvjitlink")
+    assert toolchain.toolchain().nvjitlink == jit
     monkeypatch.setenv("TILE_ASSEMBLER", "gcc")
     with pytest.raises(toolchain.ToolchainError, match="TILE_ASSEMBLER='gcc'"):
         toolchain.toolchain()
@@ -65,15 +69,17 @@ def fake_ptxas(path: Path, release: str) -> Path:
     return path
 
 
-def test_newest_assembler_wins(tree, monkeypatch):
-    """torch's CUDA 12.6 wheels bring nvJitLink 12.6, Triton's ptxas 12.8: the
-    newer one assembles, as Triton's own kernels are; a tie keeps the order."""
+def test_newest_ptxas_wins(tree, monkeypatch):
+    """Of several ptxas, the newest release assembles (Triton's 12.8 over a
+    12.6 wheel's); a tie keeps the order; nvJitLink only without a ptxas."""
     nvidia = tree / "site" / "nvidia"
     wheel = fake_ptxas(nvidia / "cuda_nvcc" / "bin" / "ptxas", "12.6")
     triton_ptxas = fake_ptxas(tree / "site" / "triton" / "backends" / "nvidia" / "bin" / "ptxas",
                               "12.8")
     monkeypatch.setattr(toolchain, "_nvidia_dirs", lambda: [nvidia])
     monkeypatch.setattr(toolchain, "_triton_dirs", lambda: [tree / "site" / "triton"])
+    monkeypatch.setattr(toolchain, "_nvjitlink_version", lambda path: (13, 0))
+    touch(nvidia / "cu13" / "lib" / "libnvJitLink.so.13")
     toolchain.clear_cache()
     found = toolchain.toolchain()
     assert found.ptxas == triton_ptxas and found.version == (12, 8), found

@@ -8,16 +8,18 @@ or ptxas (a program).
    ``nvvm/libdevice/libdevice.10.bc`` and its ``bin/ptxas``.
 2. Otherwise libdevice is the copy the wheel ships (``tile/_lib/cuda``), else
    one from NVIDIA's pip wheels (``nvidia-nvvm``, ``nvidia-cuda-nvcc-cu12``),
-   else ``/usr/local/cuda``. The assembler is the newest of those found:
-   nvJitLink from NVIDIA's wheels (``nvidia-nvjitlink``,
-   ``nvidia-nvjitlink-cu12``), ptxas from their wheels (``nvidia-cuda-nvcc``),
-   the ptxas Triton's wheel carries, ``/usr/local/cuda``'s, the first ptxas on
-   ``PATH``; on a tie the first of them. Newest, because each CUDA release's
-   assembler schedules Hopper code better (12.6's spills a fifth more than
-   12.8's on attention's backward): torch's CUDA 12.6 wheels bring nvJitLink
-   12.6 where Triton brings ptxas 12.8. Where the CUDA driver can be loaded,
-   an assembler of a newer CUDA major version than the driver's is passed
-   over (the driver could not load its cubins).
+   else ``/usr/local/cuda``. The assembler is a ptxas where one is found:
+   from NVIDIA's wheels (``nvidia-cuda-nvcc``), the one Triton's wheel
+   carries, ``/usr/local/cuda``'s, the first on ``PATH``; the newest release
+   of them, on a tie the first. Else nvJitLink: from NVIDIA's wheels
+   (``nvidia-nvjitlink``, ``nvidia-nvjitlink-cu12``), else the toolkit's.
+   ptxas first because it compiles the PTX as a whole program, where
+   nvJitLink compiles it as relocatable code (``ptxas -c``), which spills more
+   and keeps fewer values in uniform registers: tutorial 06's D128 causal
+   backward has a 1096-byte stack frame from nvJitLink 13.0 or ``ptxas -c``,
+   896 from ptxas 13.0 or 12.8. Where the CUDA driver can be loaded, an
+   assembler of a newer CUDA major version than the driver's is passed over
+   (the driver could not load its cubins).
 
 ``TILE_ASSEMBLER=nvjitlink`` or ``=ptxas`` keeps only that kind.
 ``python -m tile.info`` prints what was found; every compiled kernel's metadata
@@ -165,21 +167,23 @@ def _driver_major() -> int | None:
     return version.value // 1000
 
 
-def _newest(candidates: list[tuple[str, Path, str]]) -> tuple[str, Path, str,
-                                                              tuple[int, int] | None] | None:
-    """Of (kind, path, source) candidates that exist, the one of the newest
-    release the driver can load; on a tie (or unknown releases) the first."""
+def _best(candidates: list[tuple[str, Path, str]]) -> tuple[str, Path, str,
+                                                            tuple[int, int] | None] | None:
+    """Of (kind, path, source) candidates that exist: a ptxas before nvJitLink,
+    then the newest release the driver can load; on a tie (or unknown
+    releases) the first."""
     driver = _driver_major()
-    best, best_version = None, None
+    best, best_rank = None, None
     for kind, path, source in candidates:
         if not path.is_file():
             continue
         version = _nvjitlink_version(path) if kind == "nvjitlink" else _ptxas_version(path)
         if version and driver is not None and version[0] > driver:
             continue  # cubins the driver would refuse
-        if best is None or (version or (0, 0)) > (best_version or (0, 0)):
-            best, best_version = (kind, path, source), version
-    return (*best, best_version) if best else None
+        rank = (kind == "ptxas", version or (0, 0))
+        if best_rank is None or rank > best_rank:
+            best, best_rank = (kind, path, source, version), rank
+    return best
 
 
 @functools.lru_cache(maxsize=None)
@@ -205,7 +209,7 @@ def _discover(cuda_home: str, kind: str, path: str) -> Toolchain:
         + [DEFAULT_TOOLKIT]
     libdevice_root = next((r for r in roots if (r / _LIBDEVICE).is_file()), None)
 
-    # Every assembler found, in the order that breaks ties.
+    # Every assembler that may be there, in the order that breaks ties.
     candidates: list[tuple[str, Path, str]] = []
     if want_jit:
         candidates += [("nvjitlink", d / rel, "python packages")
@@ -220,7 +224,7 @@ def _discover(cuda_home: str, kind: str, path: str) -> Toolchain:
     if want_jit:
         candidates += [("nvjitlink", found, str(DEFAULT_TOOLKIT))
                        for found in sorted(DEFAULT_TOOLKIT.glob("lib*/libnvJitLink.so*"))]
-    chosen = _newest(candidates)
+    chosen = _best(candidates)
     if chosen is None:
         return Toolchain(libdevice_root, source="nothing found")
     found_kind, found, source, version = chosen
