@@ -32,6 +32,15 @@ def touch(path: Path) -> Path:
     return path
 
 
+def fake_ptxas(path: Path, release: str) -> Path:
+    """A ptxas that answers --version as NVIDIA's does."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("#!/bin/sh\necho 'Cuda compilation tools, release %s, V%s.0'\n"
+                    % (release, release))
+    path.chmod(0o755)
+    return path
+
+
 def test_nothing_found_is_a_clear_error(tree):
     found = toolchain.toolchain()
     assert found.assembler == "none" and found.libdevice is None
@@ -50,7 +59,10 @@ def test_ptxas_before_nvjitlink(tree, monkeypatch):
     found = toolchain.toolchain()
     assert found.nvjitlink == jit and found.libdevice_root == nvidia / "cu13"
     assert found.source == "python packages"
-    ptxas = touch(nvidia / "cuda_nvcc" / "bin" / "ptxas")
+    broken = touch(nvidia / "cuda_nvcc" / "bin" / "ptxas")  # does not run: passed over
+    toolchain.clear_cache()
+    assert toolchain.toolchain().nvjitlink == jit
+    ptxas = fake_ptxas(broken, "12.8")
     toolchain.clear_cache()
     assert toolchain.toolchain().ptxas == ptxas
     monkeypatch.setenv("TILE_ASSEMBLER", "nvjitlink")
@@ -58,15 +70,6 @@ def test_ptxas_before_nvjitlink(tree, monkeypatch):
     monkeypatch.setenv("TILE_ASSEMBLER", "gcc")
     with pytest.raises(toolchain.ToolchainError, match="TILE_ASSEMBLER='gcc'"):
         toolchain.toolchain()
-
-
-def fake_ptxas(path: Path, release: str) -> Path:
-    """A ptxas that answers --version as NVIDIA's does."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text("#!/bin/sh\necho 'Cuda compilation tools, release %s, V%s.0'\n"
-                    % (release, release))
-    path.chmod(0o755)
-    return path
 
 
 def test_newest_ptxas_wins(tree, monkeypatch):
@@ -101,7 +104,7 @@ def test_bundled_libdevice_comes_first(tree, monkeypatch):
     bundle = tree / "bundle"
     touch(bundle / "nvvm" / "libdevice" / "libdevice.10.bc")
     touch(tree / "no-toolkit" / "nvvm" / "libdevice" / "libdevice.10.bc")
-    ptxas = touch(tree / "no-toolkit" / "bin" / "ptxas")
+    ptxas = fake_ptxas(tree / "no-toolkit" / "bin" / "ptxas", "13.0")
     monkeypatch.setattr(toolchain, "_bundled_libdevice_root", lambda: bundle)
     toolchain.clear_cache()
     found = toolchain.toolchain()

@@ -143,14 +143,15 @@ def _nvjitlink_version(path: Path) -> tuple[int, int] | None:
 
 
 def _ptxas_version(path: Path) -> tuple[int, int] | None:
-    """The release `ptxas --version` names ("release 12.8, V12.8.93")."""
+    """The release `ptxas --version` names ("release 12.8, V12.8.93"); (0, 0)
+    where it runs but names none; None where it does not run."""
     try:
         text = subprocess.run([str(path), "--version"], capture_output=True, text=True,
                               timeout=30).stdout
     except (OSError, subprocess.SubprocessError):
         return None
     found = re.search(r"release (\d+)\.(\d+)", text)
-    return (int(found.group(1)), int(found.group(2))) if found else None
+    return (int(found.group(1)), int(found.group(2))) if found else (0, 0)
 
 
 def _driver_major() -> int | None:
@@ -169,15 +170,21 @@ def _driver_major() -> int | None:
 
 def _best(candidates: list[tuple[str, Path, str]]) -> tuple[str, Path, str,
                                                             tuple[int, int] | None] | None:
-    """Of (kind, path, source) candidates that exist: a ptxas before nvJitLink,
-    then the newest release the driver can load; on a tie (or unknown
-    releases) the first."""
+    """Of (kind, path, source) candidates that exist (a ptxas that runs): a
+    ptxas before nvJitLink, then the newest release the driver can load; on
+    a tie (or unknown releases) the first."""
     driver = _driver_major()
     best, best_rank = None, None
     for kind, path, source in candidates:
         if not path.is_file():
             continue
-        version = _nvjitlink_version(path) if kind == "nvjitlink" else _ptxas_version(path)
+        if kind == "nvjitlink":
+            version = _nvjitlink_version(path)  # None: a release too old to say
+        else:
+            version = _ptxas_version(path)
+            if version is None:
+                continue  # it does not run, so it could not assemble
+            version = version if version != (0, 0) else None
         if version and driver is not None and version[0] > driver:
             continue  # cubins the driver would refuse
         rank = (kind == "ptxas", version or (0, 0))
