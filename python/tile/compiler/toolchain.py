@@ -95,15 +95,25 @@ def _kind_note() -> str:
     return f" (TILE_ASSEMBLER={kind} keeps only that kind)" if kind else ""
 
 
-def _nvidia_dirs() -> list[Path]:
-    """Every `nvidia/` package directory on sys.path (a namespace package)."""
+def _package_dirs(name: str) -> list[Path]:
+    """The directories of package `name` on sys.path, found without
+    importing it (Triton's import takes a second; `nvidia` is a namespace
+    package spread over several wheels)."""
     try:
-        spec = importlib.util.find_spec("nvidia")
+        spec = importlib.util.find_spec(name)
     except (ImportError, ValueError):
         return []
     if spec is None or spec.submodule_search_locations is None:
         return []
     return [Path(p) for p in spec.submodule_search_locations]
+
+
+def _nvidia_dirs() -> list[Path]:
+    return _package_dirs("nvidia")
+
+
+def _triton_dirs() -> list[Path]:
+    return _package_dirs("triton")
 
 
 def _first(candidates: list[Path]) -> Path | None:
@@ -112,17 +122,6 @@ def _first(candidates: list[Path]) -> Path | None:
 
 def _bundled_libdevice_root() -> Path:
     return Path(__file__).resolve().parents[1] / "_lib" / "cuda"
-
-
-def _triton_dirs() -> list[Path]:
-    """Triton's package directories, found without importing it (slow)."""
-    try:
-        spec = importlib.util.find_spec("triton")
-    except (ImportError, ValueError):
-        return []
-    if spec is None or spec.submodule_search_locations is None:
-        return []
-    return [Path(p) for p in spec.submodule_search_locations]
 
 
 def _nvjitlink_version(path: Path) -> tuple[int, int] | None:
@@ -207,7 +206,9 @@ def _discover(cuda_home: str, kind: str, path: str) -> Toolchain:
         ptxas = home / "bin" / "ptxas"
         nvjitlink = _first(sorted(home.glob("lib*/libnvJitLink.so*"))) if want_jit else None
         if want_ptxas and ptxas.is_file():
-            return Toolchain(home, ptxas=ptxas, source="CUDA_HOME", version=_ptxas_version(ptxas))
+            version = _ptxas_version(ptxas)
+            return Toolchain(home, ptxas=ptxas, source="CUDA_HOME",
+                             version=version if version != (0, 0) else None)
         return Toolchain(home, nvjitlink=nvjitlink, source="CUDA_HOME",
                          version=_nvjitlink_version(nvjitlink) if nvjitlink else None)
 
