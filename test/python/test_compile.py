@@ -1,6 +1,7 @@
 """tile.compile, specialization from launch arguments, and the launch hand-off."""
 from __future__ import annotations
 
+from pathlib import Path
 
 import pytest
 
@@ -121,6 +122,22 @@ def test_num_stages_reaches_the_backend_and_the_cache_key(backend):
     for stages in (2, 4, 2):
         tile.compile(saxpy, "*fp32,*fp32,i32,fp32,i32", {"BLOCK": 64}, num_stages=stages)
     assert backend.stages == [2, 4]  # the third is a cache hit
+
+
+@requires_library
+def test_another_assembler_misses_the_cache(backend, monkeypatch):
+    """A cubin is the assembler's: another one (or another release) compiles
+    again; the same one is a cache hit."""
+    from tile.compiler import toolchain
+
+    def assemble_with(release: tuple[int, int]) -> None:
+        found = toolchain.Toolchain(None, ptxas=Path("/x/ptxas"), version=release)
+        monkeypatch.setattr(toolchain, "toolchain", lambda: found)
+        tile.compile(saxpy, "*fp32,*fp32,i32,fp32,i32", {"BLOCK": 32})
+
+    for release in ((12, 8), (13, 0), (12, 8)):
+        assemble_with(release)
+    assert len(backend.calls) == 2, backend.calls
 
 
 @tile.jit
