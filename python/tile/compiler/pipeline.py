@@ -258,7 +258,7 @@ def compile(src: Any, signature: SignatureLike | None = None,
 def _assembler_key() -> str:
     """The assembler a compile would use, with its release."""
     found = toolchain.toolchain()
-    return f"{found.assembler} {found.version}"
+    return f"{found.assembler} {found.release}"
 
 
 def _metadata(jit: Any, backend: Mapping[str, Any], types: Mapping[str, str],

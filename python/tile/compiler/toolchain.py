@@ -75,6 +75,11 @@ class Toolchain:
             return f"ptxas ({self.ptxas})"
         return "none"
 
+    @property
+    def release(self) -> str:
+        """The assembler's CUDA release, as `tile.info` prints it."""
+        return f"CUDA {self.version[0]}.{self.version[1]}" if self.version else "unknown"
+
     def require_assembler(self) -> None:
         if not (self.nvjitlink or self.ptxas):
             raise ToolchainError(
@@ -85,8 +90,7 @@ class Toolchain:
 
     def describe(self) -> str:
         libdevice = self.libdevice or "none (math functions cannot be linked)"
-        release = f"CUDA {self.version[0]}.{self.version[1]}" if self.version else "unknown"
-        return (f"assembler: {self.assembler}\nassembler release: {release}\n"
+        return (f"assembler: {self.assembler}\nassembler release: {self.release}\n"
                 f"libdevice: {libdevice}\nfound by: {self.source}")
 
 
