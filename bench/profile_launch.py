@@ -5,8 +5,10 @@ program) launched N times, under tile and Triton in one process, with torch's
     python3 bench/profile_launch.py
 
 Per backend it prints, in microseconds per launch (median of repeats):
-  queued   N launches with no synchronize (the host's own cost, while the
-           GPU's queue has room)
+  queued   N launches with no synchronize (the host's own cost while the
+           GPU's queue has room; once it fills, the GPU's pace)
+  short    SHORT launches with no synchronize, after a synchronize: few
+           enough that the queue never fills, so the host's cost alone
   synced   N launches then one synchronize (bench/run.py's figure: the
            larger of the host's cost and the GPU's per-kernel time)
   graph    the GPU's own time per kernel: N launches captured in one CUDA
@@ -31,11 +33,11 @@ import torch  # noqa: E402
 
 from run import launch_overhead_us, load_kernels  # noqa: E402
 
-N, BLOCK, LAUNCHES, REPEATS = 128, 128, 2000, 15
+N, BLOCK, LAUNCHES, SHORT, REPEATS = 128, 128, 2000, 200, 15
 
 
-def per_launch(fn: Callable[[], Any], synchronized: bool) -> float:
-    return launch_overhead_us(torch, fn, LAUNCHES, REPEATS, synchronized)
+def per_launch(fn: Callable[[], Any], synchronized: bool, launches: int = LAUNCHES) -> float:
+    return launch_overhead_us(torch, fn, launches, REPEATS, synchronized)
 
 
 def graph_per_kernel(fn: Callable[[], Any]) -> float:
@@ -62,7 +64,8 @@ def graph_per_kernel(fn: Callable[[], Any]) -> float:
 
 
 def report(name: str, fn: Callable[[], Any], graph: bool = True) -> None:
-    line = f"{name:28s} queued {per_launch(fn, False):6.2f}   synced {per_launch(fn, True):6.2f}"
+    line = (f"{name:28s} queued {per_launch(fn, False):6.2f}"
+            f"   short {per_launch(fn, False, SHORT):6.2f}   synced {per_launch(fn, True):6.2f}")
     if graph:
         line += f"   graph {graph_per_kernel(fn):6.2f}"
     print(line)

@@ -6,7 +6,8 @@
 // layer-norm 56 registers where ptxas 12.8 and 13.0 give 32, so half the
 // warps fit. When registers are what limits a kernel, the compile asks the
 // assembler again under a `.maxnreg` that lets more blocks in, and keeps
-// that cubin only if nothing spilled (Compile.cpp).
+// that cubin only if nothing spilled; kernels on the tensor cores are left
+// as assembled (Compile.cpp says why).
 //
 //===----------------------------------------------------------------------===//
 

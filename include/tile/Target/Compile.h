@@ -101,6 +101,8 @@ struct KernelInfo {
   unsigned numWarps = 4;
   unsigned threads = 128;
   unsigned sharedBytes = 0;
+  /// Whether it multiplies on the tensor cores (kTensorCoresAttrName).
+  bool tensorCores = false;
   std::vector<Param> params;
   /// What the cubin says the kernel uses (0 when no cubin was made):
   /// registers per thread, and the bytes of its stack frame in local memory

@@ -19,6 +19,19 @@ using namespace mlir::tile::lowering;
 
 namespace {
 
+/// Whether `kernel` multiplies on the tensor cores.
+bool usesTensorCores(func::FuncOp kernel) {
+  return kernel
+      .walk([](Operation *op) {
+        auto dot = dyn_cast<DotOp>(op);
+        bool mma = dot && isa_and_nonnull<MmaLayoutAttr>(
+                              cast<BlockType>(dot.getType()).getEncoding());
+        return mma || isa<WarpGroupDotOp>(op) ? WalkResult::interrupt()
+                                               : WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
 //===----------------------------------------------------------------------===//
 // The pass
 //===----------------------------------------------------------------------===//
@@ -113,6 +126,8 @@ struct ConvertTileToGPUPass
       gpuFunc->setAttr("tile.shared_bytes", builder.getI32IntegerAttr(shared));
       if (ArrayAttr maps = emitter.getTensorMapFacts(); !maps.empty())
         gpuFunc->setAttr(kTensorMapsAttrName, maps);
+      if (usesTensorCores(kernel))
+        gpuFunc->setAttr(kTensorCoresAttrName, builder.getUnitAttr());
       // Argument attributes carry over: divisibility for documentation,
       // tensor map recipes for the launch facts.
       for (unsigned i = 0; i < kernel.getNumArguments(); ++i)

@@ -13,8 +13,9 @@
 
 // LAYOUT: #[[MMA:.*]] = #tile.mma<version = 3, warps = [8, 1], instr = [16, 128, 16]>
 // LAYOUT: tile.dot {{.*}} -> !tile.block<128x128xf32, #[[MMA]]>
+// The compile's occupancy search leaves kernels on the tensor cores alone:
 // CHECK-LABEL: gpu.func @wgmma
-// CHECK-SAME: tile.shared_bytes = 65536
+// CHECK-SAME: tile.shared_bytes = 65536 : i32, tile.tensor_cores,
 // CHECK: llvm.store {{.*}} : vector<8xf16>, !llvm.ptr<3>
 // CHECK: "fence.proxy.async.shared::cta;"
 // CHECK: gpu.barrier

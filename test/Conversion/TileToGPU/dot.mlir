@@ -5,7 +5,7 @@
 // extents are powers of two from 16 runs on mma.sync instead:
 // dot-mma-sync.mlir; this one is 8 columns wide.)
 // CHECK-LABEL: gpu.func @dot_fma
-// CHECK-SAME: tile.shared_bytes = 768
+// CHECK-SAME: tile.shared_bytes = 768 : i32, tile.threads
 // CHECK: gpu.barrier
 // CHECK: llvm.store {{.*}} : f16, !llvm.ptr<3>
 // CHECK: gpu.barrier

@@ -214,6 +214,11 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
                                 "element_bytes} dictionaries";
     return success();
   }
+  if (name == kTensorCoresAttrName) {
+    if (!isa<UnitAttr>(attribute.getValue()))
+      return op->emitError() << "'" << name << "' must be a unit attribute";
+    return success();
+  }
   const OperationAttribute *known =
       llvm::find_if(kOperationAttributes, [&](const OperationAttribute &a) {
         return a.name == name;

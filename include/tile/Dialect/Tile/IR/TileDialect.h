@@ -39,6 +39,11 @@ inline constexpr llvm::StringLiteral kTensorMapArgsAttrName =
     "tile.tensor_map_args";
 inline constexpr llvm::StringLiteral kTensorMapsAttrName = "tile.tensor_maps";
 
+/// On a lowered kernel (gpu.func): present where it multiplies on the tensor
+/// cores (a `tile.dot` of an MMA layout, a `tile.warp_group_dot`), which
+/// the compile's occupancy search leaves alone (Occupancy.h).
+inline constexpr llvm::StringLiteral kTensorCoresAttrName = "tile.tensor_cores";
+
 /// On a kernel's `!tile.tensor_map` argument that tile-launch-tensor-maps
 /// made from a `tile.make_tensor_map`: how the launcher makes the map from
 /// the kernel's other arguments (TensorMapRecipe).
