@@ -27,7 +27,7 @@ bool usesTensorCores(func::FuncOp kernel) {
         bool mma = dot && isa_and_nonnull<MmaLayoutAttr>(
                               cast<BlockType>(dot.getType()).getEncoding());
         return mma || isa<WarpGroupDotOp>(op) ? WalkResult::interrupt()
-                                               : WalkResult::advance();
+                                              : WalkResult::advance();
       })
       .wasInterrupted();
 }
