@@ -161,6 +161,18 @@ void KernelEmitter::placeRings() {
   }
 }
 
+Value KernelEmitter::slotAddress(Location loc, Value ring, Value slot) {
+  Value offset = arith::AddIOp::create(
+      builder, loc, constI32(loc, ringOffsets.lookup(ring)),
+      arith::MulIOp::create(builder, loc, getScalar(slot),
+                            constI32(loc, ringSlot(ring).alignedBytes())));
+  return arith::AddIOp::create(builder, loc,
+                               LLVM::PtrToIntOp::create(builder, loc,
+                                                        builder.getI32Type(),
+                                                        ringBase(loc)),
+                               offset);
+}
+
 bool KernelEmitter::copiesWithTensorMap(Value ring) {
   // The same box from every copy, of a kernel parameter's map, in a ring
   // whose slots TMA boxes can fill.
@@ -200,14 +212,7 @@ LogicalResult KernelEmitter::emitTensorCopy(AsyncCopyOp op) {
   Value column = getScalar(op.getMapCoords()[1]);
   Value tensorMap = getScalar(op.getTensorMap());
   Value slot = getScalar(op.getSlot());
-  Value slotStart = arith::AddIOp::create(
-      builder, loc,
-      LLVM::PtrToIntOp::create(builder, loc, builder.getI32Type(),
-                               ringBase(loc)),
-      arith::AddIOp::create(
-          builder, loc, constI32(loc, ringOffsets.lookup(op.getRing())),
-          arith::MulIOp::create(builder, loc, slot,
-                                constI32(loc, matrix.alignedBytes()))));
+  Value slotStart = slotAddress(loc, op.getRing(), op.getSlot());
   Value isFirst = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq,
                                         tid, constI32(loc, 0));
   auto ifOp = scf::IfOp::create(builder, loc, TypeRange{}, isFirst, false);

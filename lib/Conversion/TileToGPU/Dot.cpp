@@ -419,20 +419,37 @@ LogicalResult KernelEmitter::emitMmaSyncDot(DotOp op, MmaLayoutAttr mma) {
   stageOperand(op.getA(), a, 0, aWide);
   stageOperand(op.getB(), b, bOffset, bWide);
   barrier(loc);
+  Value start = LLVM::PtrToIntOp::create(builder, loc, builder.getI32Type(),
+                                         sharedBase(loc));
+  FailureOr<SmallVector<Value>> product = issueMmaSync(
+      op, mma, a, start, b,
+      arith::AddIOp::create(builder, loc, start, constI32(loc, bOffset)),
+      aType.getElementType(), bType.getElementType(), op.getAcc());
+  if (failed(product))
+    return failure();
+  registers[op.getResult()] = std::move(*product);
+  return success();
+}
 
+FailureOr<SmallVector<Value>>
+KernelEmitter::issueMmaSync(Operation *op, MmaLayoutAttr mma,
+                            const StagedMatrix &a, Value aStart,
+                            const StagedMatrix &b, Value bStart, Type aElement,
+                            Type bElement, Value accumulator) {
+  Location loc = op->getLoc();
   int64_t m = a.rows, k = a.cols, n = b.cols;
   ArrayRef<unsigned> warps = mma.getWarpsPerCTA();
   int64_t rowTile = 16 * int64_t(warps[0]), colTile = 8 * int64_t(warps[1]);
   int64_t repsM = std::max<int64_t>(1, m / rowTile);
   int64_t repsN = std::max<int64_t>(1, n / colTile);
-  SmallVector<Value> acc = getRegisters(op.getAcc());
+  SmallVector<Value> acc = getRegisters(accumulator);
   if (int64_t(acc.size()) != repsM * repsN * 4)
     return op->emitOpError() << "accumulator registers do not match the "
                                 "mma.sync tiles of its layout";
   // One step is 32 bytes of K, two 8x8 ldmatrix matrices of 16-byte rows.
-  StringRef type = getTensorCoreType(aType.getElementType());
+  StringRef type = getTensorCoreType(aElement);
   int64_t depth = 32 / a.elementBytes, half = depth / 2;
-  if (type.empty() || bType.getElementType() != aType.getElementType() ||
+  if (type.empty() || bElement != aElement ||
       int64_t(mma.getInstrK()) != depth || k % depth != 0)
     return op->emitOpError() << "has no mma.sync for its operands";
   // The warp's first tile: warps along the rows first, as the layout has
@@ -452,40 +469,39 @@ LogicalResult KernelEmitter::emitMmaSyncDot(DotOp op, MmaLayoutAttr mma) {
   // fragments hold 32-bit words along K (2 16-bit, 4 8-bit elements or one
   // tf32 one), so a 16-bit matrix stored with K not contiguous is read
   // transposed (.trans).
-  Value start = LLVM::PtrToIntOp::create(builder, loc, builder.getI32Type(),
-                                         sharedBase(loc));
   Value matrixId =
       arith::DivUIOp::create(builder, loc, laneId(), constI32(loc, 8));
   Value rowInMatrix =
       arith::RemUIOp::create(builder, loc, laneId(), constI32(loc, 8));
   // The address lane l gives for the 8x8 matrix at (`row`, `col`) of
-  // `matrix` (logical coordinates, at `base` bytes).
-  auto rowAddress = [&](const StagedMatrix &matrix, int64_t base, Value row,
+  // `matrix` (logical coordinates; the matrix at shared address `base`).
+  auto rowAddress = [&](const StagedMatrix &matrix, Value base, Value row,
                         Value col) {
     Value r = row, c = col;
     if (matrix.contiguousDim() == 1)
       r = arith::AddIOp::create(builder, loc, row, rowInMatrix);
     else
       c = arith::AddIOp::create(builder, loc, col, rowInMatrix);
-    Value offset = matrix.physicalOffset(builder, loc, r, c);
-    return arith::AddIOp::create(
-        builder, loc, start,
-        arith::AddIOp::create(builder, loc, offset, constI32(loc, base)));
+    return arith::AddIOp::create(builder, loc, base,
+                                 matrix.physicalOffset(builder, loc, r, c));
   };
   auto plus = [&](Value value, Value extra) {
     return arith::AddIOp::create(builder, loc, value, extra);
   };
   // Matrix q of A's x4: rows + 8 (q % 2), K + half a step (q / 2): a0..a3.
-  // Matrix q of B's x2 (lanes 0..15 give addresses): K + half a step
-  // (q % 2).
+  // Matrix q of B's x4: K + half a step (q % 2), the next tile's columns
+  // (q / 2): b0, b1 of two tiles side by side; of an x2 for a last odd tile
+  // (lanes 0..15 give addresses), q < 2.
   Value odd = arith::RemUIOp::create(builder, loc, matrixId, constI32(loc, 2));
   Value aRowOffset = arith::MulIOp::create(builder, loc, odd, constI32(loc, 8));
   Value bRowOffset =
       arith::MulIOp::create(builder, loc, odd, constI32(loc, half));
-  Value aColOffset = arith::MulIOp::create(
-      builder, loc,
-      arith::DivUIOp::create(builder, loc, matrixId, constI32(loc, 2)),
-      constI32(loc, half));
+  Value upper =
+      arith::DivUIOp::create(builder, loc, matrixId, constI32(loc, 2));
+  Value aColOffset =
+      arith::MulIOp::create(builder, loc, upper, constI32(loc, half));
+  Value bColOffset =
+      arith::MulIOp::create(builder, loc, upper, constI32(loc, colTile));
   bool aTrans = a.contiguousDim() != 1, bTrans = b.contiguousDim() != 0;
   SmallVector<Value> result(acc);
   for (int64_t kk = 0; kk < k; kk += depth) {
@@ -493,14 +509,19 @@ LogicalResult KernelEmitter::emitMmaSyncDot(DotOp op, MmaLayoutAttr mma) {
     for (int64_t rm = 0; rm < repsM; ++rm) {
       Value row = plus(plus(rowStart, constI32(loc, rm * rowTile)), aRowOffset);
       Value col = plus(constI32(loc, kk), aColOffset);
-      aFragments.push_back(
-          createLdMatrix(builder, loc, rowAddress(a, 0, row, col), 4, aTrans));
+      aFragments.push_back(createLdMatrix(
+          builder, loc, rowAddress(a, aStart, row, col), 4, aTrans));
     }
-    for (int64_t rn = 0; rn < repsN; ++rn) {
+    for (int64_t rn = 0; rn < repsN; rn += 2) {
       Value row = plus(constI32(loc, kk), bRowOffset);
       Value col = plus(colStart, constI32(loc, rn * colTile));
-      bFragments.push_back(createLdMatrix(
-          builder, loc, rowAddress(b, bOffset, row, col), 2, bTrans));
+      bool pair = rn + 1 < repsN;
+      if (pair)
+        col = plus(col, bColOffset);
+      SmallVector<Value> loaded = createLdMatrix(
+          builder, loc, rowAddress(b, bStart, row, col), pair ? 4 : 2, bTrans);
+      for (size_t first = 0; first < loaded.size(); first += 2)
+        bFragments.push_back({loaded[first], loaded[first + 1]});
     }
     for (int64_t rm = 0; rm < repsM; ++rm)
       for (int64_t rn = 0; rn < repsN; ++rn) {
@@ -511,18 +532,17 @@ LogicalResult KernelEmitter::emitMmaSyncDot(DotOp op, MmaLayoutAttr mma) {
         llvm::copy(tile, result.begin() + base);
       }
   }
-  registers[op.getResult()] = std::move(result);
-  return success();
+  return result;
 }
 
-/// Whether an earlier `tile.warp_group_dot` of `op`'s block, with no
+/// Whether an earlier `tile.ring_dot` of `op`'s block, with no
 /// `tile.async_wait` after it, has made the ring copies visible to every
 /// thread already (its fence and barrier): `op`'s slots were complete at the
 /// same wait (tile-async-dot-operands waits once for the dots between two
 /// commits, as attention's two products are).
-static bool copiesVisibleFromEarlierDot(WarpGroupDotOp op) {
+static bool copiesVisibleFromEarlierDot(RingDotOp op) {
   for (Operation *prev = op->getPrevNode(); prev; prev = prev->getPrevNode()) {
-    if (isa<WarpGroupDotOp>(prev))
+    if (isa<RingDotOp>(prev))
       return true;
     if (prev->walk([](AsyncWaitOp) { return WalkResult::interrupt(); })
             .wasInterrupted())
@@ -531,9 +551,11 @@ static bool copiesVisibleFromEarlierDot(WarpGroupDotOp op) {
   return false;
 }
 
-LogicalResult KernelEmitter::emitWarpGroupDot(WarpGroupDotOp op) {
+LogicalResult KernelEmitter::emitRingDot(RingDotOp op) {
   Location loc = op.getLoc();
   auto mma = cast<MmaLayoutAttr>(cast<BlockType>(op.getType()).getEncoding());
+  if (mma.getVersion() == 2)
+    return emitRingMmaSync(op, mma);
   BlockType aType = op.getABlock();
   auto aRing = dyn_cast<TypedValue<RingType>>(op.getA());
   auto staged = stageForTensorCores(
@@ -609,22 +631,10 @@ LogicalResult KernelEmitter::emitWarpGroupDot(WarpGroupDotOp op) {
       barrier(loc); // waits for what is in flight first
     }
   }
-  auto slotStart = [&](TypedValue<RingType> ring, Value slot,
-                       const StagedMatrix &matrix) -> Value {
-    Value offset = arith::AddIOp::create(
-        builder, loc, constI32(loc, ringOffsets.lookup(ring)),
-        arith::MulIOp::create(builder, loc, getScalar(slot),
-                              constI32(loc, matrix.alignedBytes())));
-    return arith::AddIOp::create(builder, loc,
-                                 LLVM::PtrToIntOp::create(builder, loc,
-                                                          builder.getI32Type(),
-                                                          ringBase(loc)),
-                                 offset);
-  };
-  Value aStart = aRing ? slotStart(aRing, op.getASlot(), a) : Value();
+  Value aStart = aRing ? slotAddress(loc, aRing, op.getASlot()) : Value();
   if (failed(issueWarpGroupMma(
           op, mma, a, aStart, aFragments, b,
-          slotStart(op.getB(), op.getBSlot(), b), aType.getElementType(),
+          slotAddress(loc, op.getB(), op.getBSlot()), aType.getElementType(),
           op.getB().getType().getBlock().getElementType(), op.getAcc())))
     return failure();
   if (overlap) {
@@ -635,6 +645,32 @@ LogicalResult KernelEmitter::emitWarpGroupDot(WarpGroupDotOp op) {
     gpu::BarrierOp::create(builder, loc);
     copiesNeedBarrier = false;
   }
+  return success();
+}
+
+LogicalResult KernelEmitter::emitRingMmaSync(RingDotOp op, MmaLayoutAttr mma) {
+  Location loc = op.getLoc();
+  auto aRing = cast<TypedValue<RingType>>(op.getA());
+  auto staged = stageForTensorCores(
+      op, op.getABlock(), op.getBBlock(), ringTransposed.lookup(aRing),
+      // A transposed view flips how the slot is stored.
+      ringTransposed.lookup(op.getB()) != op.getBTransposed());
+  if (failed(staged))
+    return failure();
+  auto [a, b] = *staged;
+  // Every thread's copies into the slots are complete (tile.async_wait):
+  // the barrier makes them visible to every warp. It also tells the copies
+  // after the dot, which overwrite the slots the previous iteration read,
+  // that every warp's ldmatrix of them is done.
+  barrier(loc);
+  FailureOr<SmallVector<Value>> product =
+      issueMmaSync(op, mma, a, slotAddress(loc, aRing, op.getASlot()), b,
+                   slotAddress(loc, op.getB(), op.getBSlot()),
+                   op.getABlock().getElementType(),
+                   op.getBBlock().getElementType(), op.getAcc());
+  if (failed(product))
+    return failure();
+  registers[op.getResult()] = std::move(*product);
   return success();
 }
 
@@ -726,7 +762,7 @@ LogicalResult KernelEmitter::issueWarpGroupMma(
 }
 
 bool mlir::tile::lowering::defersWarpGroupWait(Operation *op) {
-  if (!isa<DotOp, WarpGroupDotOp>(op))
+  if (!isa<DotOp, RingDotOp>(op))
     return false;
   auto mma = dyn_cast_or_null<MmaLayoutAttr>(
       cast<BlockType>(op->getResult(0).getType()).getEncoding());
@@ -748,7 +784,7 @@ bool mlir::tile::lowering::defersWarpGroupWait(Operation *op) {
         if (next.get() != dot.getAcc() || dot.getA() == carried ||
             dot.getB() == carried)
           return false;
-      } else if (auto dot = dyn_cast<WarpGroupDotOp>(user)) {
+      } else if (auto dot = dyn_cast<RingDotOp>(user)) {
         if (next.getOperandNumber() != dot.getAccMutable().getOperandNumber())
           return false;
       } else {
@@ -761,7 +797,7 @@ bool mlir::tile::lowering::defersWarpGroupWait(Operation *op) {
 
 bool mlir::tile::lowering::defersToReaders(Operation *op) {
   auto loop = dyn_cast<scf::ForOp>(op->getParentOp());
-  if (!isa<DotOp, WarpGroupDotOp>(op) || !loop || op->use_empty())
+  if (!isa<DotOp, RingDotOp>(op) || !loop || op->use_empty())
     return false;
   auto mma = dyn_cast_or_null<MmaLayoutAttr>(
       cast<BlockType>(op->getResult(0).getType()).getEncoding());
@@ -772,7 +808,7 @@ bool mlir::tile::lowering::defersToReaders(Operation *op) {
       return false;
     BlockArgument carried = loop.getRegionIterArgs()[use.getOperandNumber()];
     return llvm::none_of(carried.getUsers(), [](Operation *user) {
-      return isa<DotOp, WarpGroupDotOp>(user);
+      return isa<DotOp, RingDotOp>(user);
     });
   });
 }
@@ -784,7 +820,7 @@ void KernelEmitter::waitIfReadingAsyncMma(Operation *op) {
   Value chained;
   if (auto dot = dyn_cast<DotOp>(op))
     chained = dot.getAcc();
-  else if (auto dot = dyn_cast<WarpGroupDotOp>(op))
+  else if (auto dot = dyn_cast<RingDotOp>(op))
     chained = dot.getAcc();
   for (Value operand : op->getOperands())
     if (operand != chained && llvm::is_contained(asyncMmaResults, operand)) {

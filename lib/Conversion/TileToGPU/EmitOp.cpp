@@ -74,8 +74,8 @@ LogicalResult KernelEmitter::emitOp(Operation *op) {
   }
   if (auto dot = dyn_cast<DotOp>(op))
     return emitDot(dot);
-  if (auto dot = dyn_cast<WarpGroupDotOp>(op))
-    return emitWarpGroupDot(dot);
+  if (auto dot = dyn_cast<RingDotOp>(op))
+    return emitRingDot(dot);
   if (isa<RingAllocOp>(op))
     return success(); // placed before the kernel's first op (placeRings)
   if (auto map = dyn_cast<MakeTensorMapOp>(op)) {

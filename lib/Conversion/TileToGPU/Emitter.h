@@ -439,10 +439,20 @@ private:
   // Matrix products (Dot.cpp).
   LogicalResult emitDot(DotOp op);
   LogicalResult emitWarpGroupDot(DotOp op, MmaLayoutAttr mma);
-  LogicalResult emitWarpGroupDot(WarpGroupDotOp op);
+  LogicalResult emitRingDot(RingDotOp op);
   /// A dot with an mma.sync (#tile.mma version 2) layout: operands staged in
   /// shared memory, fragments by ldmatrix, 16 x 8 tiles a step deep.
   LogicalResult emitMmaSyncDot(DotOp op, MmaLayoutAttr mma);
+  /// A `tile.ring_dot` with an mma.sync layout: both operands read from
+  /// their slots by ldmatrix.
+  LogicalResult emitRingMmaSync(RingDotOp op, MmaLayoutAttr mma);
+  /// The mma.sync tiles of this warp for `accumulator` plus A x B, both
+  /// stored as `a` and `b` describe at shared addresses `aStart` and
+  /// `bStart` (i32): the product's registers, or a diagnostic on `op`.
+  FailureOr<SmallVector<Value>>
+  issueMmaSync(Operation *op, MmaLayoutAttr mma, const StagedMatrix &a,
+               Value aStart, const StagedMatrix &b, Value bStart, Type aElement,
+               Type bElement, Value accumulator);
   /// Stores a register-held dot operand into shared memory at `offset`
   /// bytes in `matrix`'s form: its registers, or `converted` (the same
   /// layout, another element type) where given.
@@ -528,6 +538,9 @@ private:
   bool storesFromRegisters(AsyncCopyOp op);
   /// The form of one slot of `ring`.
   StagedMatrix ringSlot(Value ring) const;
+  /// The shared address (i32) where slot `slot` (an i32 value) of `ring`
+  /// starts.
+  Value slotAddress(Location loc, Value ring, Value slot);
   int64_t ringBytes = 0;
   /// The ops of the kernel's body from the first to the last use of a ring
   /// (its live range), and the one being emitted.

@@ -3,7 +3,7 @@
 //
 // Private to the TileToGPU lowering: the shared-memory form of a wgmma
 // operand, which the register staging of `tile.dot`, the `tile.async_copy`
-// into ring slots and the matrix descriptors of `tile.warp_group_dot` share.
+// into ring slots and the matrix descriptors of `tile.ring_dot` share.
 //
 //===----------------------------------------------------------------------===//
 

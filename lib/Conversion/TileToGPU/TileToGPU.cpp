@@ -26,8 +26,8 @@ bool usesTensorCores(func::FuncOp kernel) {
         auto dot = dyn_cast<DotOp>(op);
         bool mma = dot && isa_and_nonnull<MmaLayoutAttr>(
                               cast<BlockType>(dot.getType()).getEncoding());
-        return mma || isa<WarpGroupDotOp>(op) ? WalkResult::interrupt()
-                                              : WalkResult::advance();
+        return mma || isa<RingDotOp>(op) ? WalkResult::interrupt()
+                                         : WalkResult::advance();
       })
       .wasInterrupted();
 }

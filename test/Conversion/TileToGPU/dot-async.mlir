@@ -1,6 +1,9 @@
 // RUN: tile-opt %s -tile-pipeline-loops=num-stages=3 -tile-assign-layouts="chip=sm_90a num-warps=8" -tile-async-dot-operands | FileCheck %s --check-prefix=RING
 // RUN: tile-opt %s -tile-pipeline-loops=num-stages=2 -tile-assign-layouts="chip=sm_90a num-warps=8" -tile-async-dot-operands | FileCheck %s --check-prefix=TWO
-// RUN: tile-opt %s -tile-pipeline-loops=num-stages=3 -tile-assign-layouts="chip=sm_90 num-warps=8" -tile-async-dot-operands | FileCheck %s --check-prefix=FMA
+// RUN: tile-opt %s -tile-pipeline-loops=num-stages=3 -tile-assign-layouts="chip=sm_90 num-warps=8" -tile-async-dot-operands | FileCheck %s --check-prefix=SYNC
+// RUN: tile-translate --tile-to-ptx --chip=sm_80 --num-warps=8 --num-stages=3 %s | FileCheck %s --check-prefix=SYNC-PTX
+// RUN: %if ptxas %{ tile-translate --tile-to-ptx --chip=sm_80 --num-warps=8 --num-stages=3 %s -o %t80.ptx %}
+// RUN: %if ptxas %{ %ptxas -arch=sm_80 %t80.ptx -o %t80.o %}
 // RUN: tile-translate --tile-to-ptx --chip=sm_90a --num-warps=8 --num-stages=3 %s | FileCheck %s --check-prefix=PTX
 // RUN: %if ptxas %{ tile-translate --tile-to-ptx --chip=sm_90a --num-warps=8 --num-stages=3 %s -o %t.ptx %}
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t.ptx -o %t.o 2>&1 | FileCheck %s --check-prefix=PTXAS %}
@@ -25,7 +28,7 @@
 // RING: scf.for {{.*}} iter_args({{.*}}) -> ({{.*}}i32, i32, i32, i32, i32) : i32 {
 // RING-NOT: tile.load
 // RING: tile.async_wait {pending = 2 : i32}
-// RING-NEXT: tile.warp_group_dot %[[RA]][%{{.*}}], %[[RB]][%{{.*}}], %{{.*}} : !tile.ring<3, !tile.block<128x64xf16>>, !tile.ring<3, !tile.block<64x128xf16>> -> !tile.block<128x128xf32, #mma>
+// RING-NEXT: tile.ring_dot %[[RA]][%{{.*}}], %[[RB]][%{{.*}}], %{{.*}} : !tile.ring<3, !tile.block<128x64xf16>>, !tile.ring<3, !tile.block<64x128xf16>> -> !tile.block<128x128xf32, #mma>
 // RING-NOT: tile.load
 // RING: tile.async_copy %{{.*}}, %[[RA]][%[[NEXT:.*]]] mask
 // RING: tile.async_copy %{{.*}}, %[[RB]][%[[NEXT]]] mask
@@ -36,12 +39,26 @@
 // Two stages: nothing may stay in flight at the dot.
 // TWO: tile.ring_alloc : !tile.ring<2, !tile.block<128x64xf16>>
 // TWO: tile.async_wait {pending = 0 : i32}
-// TWO-NEXT: tile.warp_group_dot
+// TWO-NEXT: tile.ring_dot
 
-// Without wgmma (sm_90, no `a` features) the dot stays on FMA, from
-// registers.
-// FMA-NOT: tile.ring_alloc
-// FMA: tile.dot
+// Without wgmma (sm_90 without its `a` features, and sm_80) the dot runs
+// on mma.sync, and reads both operands from the same rings: each warp
+// loads its fragments from the slots with ldmatrix after the wait and the
+// barrier, which also orders every warp's reads of the previous slots
+// before the copies that overwrite them.
+// SYNC-LABEL: func.func @ring_loop
+// SYNC: tile.async_wait {pending = 2 : i32}
+// SYNC-NEXT: tile.ring_dot %{{.*}}[%{{.*}}], %{{.*}}[%{{.*}}], %{{.*}} : !tile.ring<3, !tile.block<128x64xf16>>, !tile.ring<3, !tile.block<64x128xf16>> -> !tile.block<128x128xf32, #mma>
+// SYNC-PTX-LABEL: .entry ring_loop
+// SYNC-PTX: cp.async.wait_group 2;
+// SYNC-PTX: bar.sync 0;
+// SYNC-PTX-NOT: st.shared
+// SYNC-PTX: ldmatrix.sync.aligned.m8n8.x4.shared.b16
+// SYNC-PTX: ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16
+// SYNC-PTX: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+// SYNC-PTX-NOT: bar.sync
+// SYNC-PTX: cp.async.cg.shared.global
+// SYNC-PTX: cp.async.wait_group 0;
 
 // PTX-LABEL: .entry ring_loop
 // PTX: cp.async.cg.shared.global [%r{{[0-9]+}}], [%rd{{[0-9]+}}], 16, %r{{[0-9]+}};
@@ -195,7 +212,7 @@ func.func @ring_loop_loaded_acc(%a: !tile.ptr<f16> {tile.divisibility = 16 : i32
 // RING-NEXT: tile.async_commit_group
 // RING: scf.for
 // RING: tile.async_wait {pending = 1 : i32}
-// RING-NEXT: tile.warp_group_dot %[[QA]][%{{.*}}], %[[RB]][%{{.*}}], %{{.*}} : !tile.ring<1, !tile.block<128x64xf16>>, !tile.ring<3, !tile.block<64x128xf16>> -> !tile.block<128x128xf32, #{{.*}}>
+// RING-NEXT: tile.ring_dot %[[QA]][%{{.*}}], %[[RB]][%{{.*}}], %{{.*}} : !tile.ring<1, !tile.block<128x64xf16>>, !tile.ring<3, !tile.block<64x128xf16>> -> !tile.block<128x128xf32, #{{.*}}>
 // PTX-LABEL: .entry ring_b_register_a
 // PTX-NOT: ld.global
 // PTX: cp.async.cg.shared.global
@@ -281,9 +298,9 @@ func.func @ring_loop_k_major_b(%a: !tile.ptr<f16> {tile.divisibility = 16 : i32}
 // RING-LABEL: func.func @attention_loop
 // RING: scf.for
 // RING: tile.async_wait {pending = 2 : i32}
-// RING-NEXT: tile.warp_group_dot
+// RING-NEXT: tile.ring_dot
 // RING-NOT: tile.async_wait
-// RING: tile.warp_group_dot
+// RING: tile.ring_dot
 // RING: tile.async_copy
 // PTX-LABEL: .entry attention_loop
 // PTX: cp.async.wait_group 2;
@@ -450,8 +467,8 @@ func.func @two_stage_loops(%arg0: !tile.ptr<f16> {tile.divisibility = 16 : i32},
 // RING-NOT: tile.ring_alloc : !tile.ring<3
 // RING: scf.for
 // RING-NOT: tile.dot
-// RING: tile.warp_group_dot %{{.*}}[%{{.*}}], %[[Q]][%[[SLOT:.*]]], %{{.*}} : !tile.ring<1, !tile.block<128x64xf16>>, !tile.ring<3, !tile.block<64x16xf16>> -> !tile.block<128x16xf32, #{{.*}}>
-// RING: tile.warp_group_dot %{{.*}}, %[[Q]][%[[SLOT]]], %{{.*}} {b_transposed} : !tile.block<128x16xf16, #{{.*}}>, !tile.ring<3, !tile.block<64x16xf16>> -> !tile.block<128x64xf32, #{{.*}}>
+// RING: tile.ring_dot %{{.*}}[%{{.*}}], %[[Q]][%[[SLOT:.*]]], %{{.*}} : !tile.ring<1, !tile.block<128x64xf16>>, !tile.ring<3, !tile.block<64x16xf16>> -> !tile.block<128x16xf32, #{{.*}}>
+// RING: tile.ring_dot %{{.*}}, %[[Q]][%[[SLOT]]], %{{.*}} {b_transposed} : !tile.block<128x16xf16, #{{.*}}>, !tile.ring<3, !tile.block<64x16xf16>> -> !tile.block<128x64xf32, #{{.*}}>
 // RING-NOT: tile.dot
 // RING: scf.yield
 // PTX-LABEL: .entry ring_shared_by_two_dots

@@ -35,21 +35,27 @@
 // LAYOUT-LABEL: func.func @mma_int8
 // LAYOUT: tile.dot {{.*}} -> !tile.block<32x32xi32, #[[MMA_INT8]]>
 
+// B's fragments of two 8-column tiles side by side come from one ldmatrix
+// x4; a last odd tile (mma_f16_narrow) from an x2.
 // PTX-LABEL: .entry mma_f16(
 // PTX-NOT: wgmma
 // PTX: bar.sync
+// PTX: ldmatrix.sync.aligned.m8n8.x4.shared.b16
+// PTX: ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16
+// PTX: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+// PTX-LABEL: .entry mma_f16_narrow(
 // PTX: ldmatrix.sync.aligned.m8n8.x4.shared.b16
 // PTX: ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16
 // PTX: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
 // PTX-LABEL: .entry mma_bf16_kmajor(
 // PTX-NOT: wgmma
 // PTX: ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16
-// PTX: ldmatrix.sync.aligned.m8n8.x2.shared.b16
+// PTX: ldmatrix.sync.aligned.m8n8.x4.shared.b16
 // PTX: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
 // PTX-LABEL: .entry mma_tf32(
 // PTX-NOT: .trans
 // PTX: ldmatrix.sync.aligned.m8n8.x4.shared.b16
-// PTX: ldmatrix.sync.aligned.m8n8.x2.shared.b16
+// PTX: ldmatrix.sync.aligned.m8n8.x4.shared.b16
 // PTX: mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32
 // PTX-LABEL: .entry fma_f32_ieee(
 // PTX-NOT: mma.sync
@@ -57,7 +63,7 @@
 // PTX-LABEL: .entry mma_int8(
 // PTX-NOT: .trans
 // PTX: ldmatrix.sync.aligned.m8n8.x4.shared.b16
-// PTX: ldmatrix.sync.aligned.m8n8.x2.shared.b16
+// PTX: ldmatrix.sync.aligned.m8n8.x4.shared.b16
 // PTX: mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32
 
 func.func @mma_f16(%arg0: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %arg1: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %arg2: !tile.ptr<f32> {tile.divisibility = 16 : i32}) {
@@ -84,6 +90,25 @@ func.func @mma_f16(%arg0: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %arg1: 
   %20 = tile.addptr %19, %9 : !tile.block<32x32x!tile.ptr<f32>>, !tile.block<32x32xi32>
   %21 = tile.dot %11, %16, %1 : !tile.block<32x32xf16>, !tile.block<32x32xf16> -> !tile.block<32x32xf32>
   tile.store %20, %21 : !tile.block<32x32x!tile.ptr<f32>>
+  return
+}
+
+func.func @mma_f16_narrow(%a: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %b: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %c: !tile.ptr<f32> {tile.divisibility = 16 : i32}) {
+  %i = tile.arange 0, 1024 : !tile.block<1024xi32>
+  %ia = tile.reshape %i : !tile.block<1024xi32> -> !tile.block<32x32xi32>
+  %sa = tile.splat %a : !tile.ptr<f16> -> !tile.block<32x32x!tile.ptr<f16>>
+  %pa = tile.addptr %sa, %ia : !tile.block<32x32x!tile.ptr<f16>>, !tile.block<32x32xi32>
+  %va = tile.load %pa : !tile.block<32x32x!tile.ptr<f16>>
+  %j = tile.arange 0, 512 : !tile.block<512xi32>
+  %jb = tile.reshape %j : !tile.block<512xi32> -> !tile.block<32x16xi32>
+  %sb = tile.splat %b : !tile.ptr<f16> -> !tile.block<32x16x!tile.ptr<f16>>
+  %pb = tile.addptr %sb, %jb : !tile.block<32x16x!tile.ptr<f16>>, !tile.block<32x16xi32>
+  %vb = tile.load %pb : !tile.block<32x16x!tile.ptr<f16>>
+  %zero = tile.constant dense<0.000000e+00> : !tile.block<32x16xf32>
+  %d = tile.dot %va, %vb, %zero : !tile.block<32x32xf16>, !tile.block<32x16xf16> -> !tile.block<32x16xf32>
+  %sc = tile.splat %c : !tile.ptr<f32> -> !tile.block<32x16x!tile.ptr<f32>>
+  %pc = tile.addptr %sc, %jb : !tile.block<32x16x!tile.ptr<f32>>, !tile.block<32x16xi32>
+  tile.store %pc, %d : !tile.block<32x16x!tile.ptr<f32>>
   return
 }
 

@@ -24,18 +24,18 @@
 // RING-LABEL: func.func @fp8_ring
 // RING-DAG: tile.ring_alloc : !tile.ring<3, !tile.block<64x64xf8E4M3FN>>
 // RING-DAG: tile.ring_alloc : !tile.ring<3, !tile.block<64x64xf8E5M2>>
-// RING: tile.warp_group_dot {{.*}}!tile.ring<3, !tile.block<64x64xf8E4M3FN>>{{.*}}!tile.ring<3, !tile.block<64x64xf8E5M2>>
+// RING: tile.ring_dot {{.*}}!tile.ring<3, !tile.block<64x64xf8E4M3FN>>{{.*}}!tile.ring<3, !tile.block<64x64xf8E5M2>>
 // RING-LABEL: func.func @fp8_regs
 // RING: tile.dot {{.*}} : !tile.block<64x64xf8E5M2, {{.*}}>, !tile.block<64x64xf8E5M2, #[[KMAJOR]]> -> !tile.block<64x64xf32, #[[MMA]]>
 // RING-LABEL: func.func @tf32_ring
 // RING-DAG: tile.ring_alloc : !tile.ring<3, !tile.block<64x32xf32>>
 // RING-DAG: tile.ring_alloc : !tile.ring<3, !tile.block<32x64xf32>>
-// RING: tile.warp_group_dot {{.*}} -> !tile.block<64x64xf32, #[[TF32:.*]]>
+// RING: tile.ring_dot {{.*}} -> !tile.block<64x64xf32, #[[TF32:.*]]>
 // RING-LABEL: func.func @ieee
 // RING: tile.dot {{.*}} -> !tile.block<64x64xf32, #{{blocked|linear}}
 // RING-LABEL: func.func @int8_ring
 // RING-DAG: tile.ring_alloc : !tile.ring<3, !tile.block<64x64xi8>>
-// RING: tile.warp_group_dot {{.*}}!tile.ring<3, !tile.block<64x64xi8>>{{.*}}!tile.ring<3, !tile.block<64x64xi8>>{{.*}} -> !tile.block<64x64xi32, #[[MMA]]>
+// RING: tile.ring_dot {{.*}}!tile.ring<3, !tile.block<64x64xi8>>{{.*}}!tile.ring<3, !tile.block<64x64xi8>>{{.*}} -> !tile.block<64x64xi32, #[[MMA]]>
 // RING-LABEL: func.func @int8_regs
 // RING: tile.dot {{.*}} : !tile.block<64x64xi8, {{.*}}>, !tile.block<64x64xi8, #[[KMAJOR]]> -> !tile.block<64x64xi32, #[[MMA]]>
 

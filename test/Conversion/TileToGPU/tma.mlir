@@ -21,7 +21,7 @@
 // RING: scf.for {{.*}} -> ({{.*}}i32, i32, i32, i32, i32, i32) : i32 {
 // RING: tile.ring_wait %[[RA]][%[[SA:.*]]], %[[PHASE:[^ ]*]] :
 // RING-NEXT: tile.ring_wait %[[RB]][%[[SB:.*]]], %[[PHASE]] :
-// RING-NEXT: tile.warp_group_dot %[[RA]][%[[SA]]], %[[RB]][%[[SB]]]
+// RING-NEXT: tile.ring_dot %[[RA]][%[[SA]]], %[[RB]][%[[SB]]]
 // RING: tile.async_copy %{{.*}}, %[[RA]][%{{.*}}] mask %{{.*}} tensor_map
 // RING: tile.async_copy %{{.*}}, %[[RB]][%{{.*}}] mask %{{.*}} tensor_map
 // RING: arith.xori

@@ -1501,10 +1501,10 @@ func.func @async_copy_shape(%p: !tile.block<64x64x!tile.ptr<f16>>, %slot: i32) {
 // -----
 
 #mma_s8t = #tile.mma<version = 3, warps = [4, 1], instr = [16, 64, 32]>
-func.func @warp_group_dot_transposed_8bit(%a: !tile.ring<2, !tile.block<64x64xi8>>, %slot: i32,
+func.func @ring_dot_transposed_8bit(%a: !tile.ring<2, !tile.block<64x64xi8>>, %slot: i32,
                                           %acc: !tile.block<64x64xi32, #mma_s8t>) {
-  // expected-error @+1 {{'tile.warp_group_dot' op reads B transposed from its ring, which wgmma does for 16-bit elements only}}
-  %d = tile.warp_group_dot %a[%slot], %a[%slot], %acc {b_transposed}
+  // expected-error @+1 {{'tile.ring_dot' op reads B transposed from its ring, which the tensor cores do for 16-bit elements only}}
+  %d = tile.ring_dot %a[%slot], %a[%slot], %acc {b_transposed}
       : !tile.ring<2, !tile.block<64x64xi8>>, !tile.ring<2, !tile.block<64x64xi8>>
         -> !tile.block<64x64xi32, #mma_s8t>
   return
@@ -1512,20 +1512,40 @@ func.func @warp_group_dot_transposed_8bit(%a: !tile.ring<2, !tile.block<64x64xi8
 
 // -----
 
-func.func @warp_group_dot_layout(%acc: !tile.block<64x64xf32>, %slot: i32) {
+func.func @ring_dot_layout(%acc: !tile.block<64x64xf32>, %slot: i32) {
   %r = tile.ring_alloc : !tile.ring<3, !tile.block<64x64xf16>>
-  // expected-error @+1 {{'tile.warp_group_dot' op accumulator needs a #tile.mma layout of version 3 (wgmma)}}
-  %d = tile.warp_group_dot %r[%slot], %r[%slot], %acc : !tile.ring<3, !tile.block<64x64xf16>>, !tile.ring<3, !tile.block<64x64xf16>> -> !tile.block<64x64xf32>
+  // expected-error @+1 {{'tile.ring_dot' op accumulator needs a #tile.mma layout of version 2 (mma.sync) or 3 (wgmma)}}
+  %d = tile.ring_dot %r[%slot], %r[%slot], %acc : !tile.ring<3, !tile.block<64x64xf16>>, !tile.ring<3, !tile.block<64x64xf16>> -> !tile.block<64x64xf32>
+  return
+}
+
+// -----
+
+#mma2 = #tile.mma<version = 2, warps = [2, 2], instr = [16, 8, 16]>
+func.func @ring_dot_mma_sync_register_a(%a: !tile.block<64x64xf16, #mma2>, %acc: !tile.block<64x64xf32, #mma2>, %slot: i32) {
+  %r = tile.ring_alloc : !tile.ring<3, !tile.block<64x64xf16>>
+  // expected-error @+1 {{'tile.ring_dot' op on mma.sync reads A from a ring}}
+  %d = tile.ring_dot %a, %r[%slot], %acc : !tile.block<64x64xf16, #mma2>, !tile.ring<3, !tile.block<64x64xf16>> -> !tile.block<64x64xf32, #mma2>
+  return
+}
+
+// -----
+
+#mma2 = #tile.mma<version = 2, warps = [2, 2], instr = [16, 8, 16]>
+func.func @ring_dot_mma_sync_float8(%acc: !tile.block<64x64xf32, #mma2>, %slot: i32) {
+  %r = tile.ring_alloc : !tile.ring<3, !tile.block<64x64xf8E5M2>>
+  // expected-error @+1 {{'tile.ring_dot' op on mma.sync takes no 8-bit float operands}}
+  %d = tile.ring_dot %r[%slot], %r[%slot], %acc : !tile.ring<3, !tile.block<64x64xf8E5M2>>, !tile.ring<3, !tile.block<64x64xf8E5M2>> -> !tile.block<64x64xf32, #mma2>
   return
 }
 
 // -----
 
 #mma = #tile.mma<version = 3, warps = [4, 1], instr = [16, 64, 16]>
-func.func @warp_group_dot_shapes(%acc: !tile.block<64x64xf32, #mma>, %slot: i32) {
+func.func @ring_dot_shapes(%acc: !tile.block<64x64xf32, #mma>, %slot: i32) {
   %r = tile.ring_alloc : !tile.ring<3, !tile.block<64x32xf16>>
-  // expected-error @+1 {{'tile.warp_group_dot' op inner dimensions differ: a is 64x32 and b is 64x32}}
-  %d = tile.warp_group_dot %r[%slot], %r[%slot], %acc : !tile.ring<3, !tile.block<64x32xf16>>, !tile.ring<3, !tile.block<64x32xf16>> -> !tile.block<64x64xf32, #mma>
+  // expected-error @+1 {{'tile.ring_dot' op inner dimensions differ: a is 64x32 and b is 64x32}}
+  %d = tile.ring_dot %r[%slot], %r[%slot], %acc : !tile.ring<3, !tile.block<64x32xf16>>, !tile.ring<3, !tile.block<64x32xf16>> -> !tile.block<64x64xf32, #mma>
   return
 }
 
@@ -1533,30 +1553,30 @@ func.func @warp_group_dot_shapes(%acc: !tile.block<64x64xf32, #mma>, %slot: i32)
 
 #mma = #tile.mma<version = 3, warps = [4, 1], instr = [16, 64, 16]>
 #blocked = #tile.blocked<size_per_thread = [1, 8], threads_per_warp = [4, 8], warps = [4, 1], order = [1, 0]>
-func.func @warp_group_dot_register_a_layout(%a: !tile.block<64x64xf16, #blocked>, %acc: !tile.block<64x64xf32, #mma>, %slot: i32) {
+func.func @ring_dot_register_a_layout(%a: !tile.block<64x64xf16, #blocked>, %acc: !tile.block<64x64xf32, #mma>, %slot: i32) {
   %r = tile.ring_alloc : !tile.ring<3, !tile.block<64x64xf16>>
-  // expected-error @+1 {{'tile.warp_group_dot' op A in registers must be a 16-bit block in the accumulator layout of the dot's warps}}
-  %d = tile.warp_group_dot %a, %r[%slot], %acc : !tile.block<64x64xf16, #blocked>, !tile.ring<3, !tile.block<64x64xf16>> -> !tile.block<64x64xf32, #mma>
+  // expected-error @+1 {{'tile.ring_dot' op A in registers must be a 16-bit block in the accumulator layout of the dot's warps}}
+  %d = tile.ring_dot %a, %r[%slot], %acc : !tile.block<64x64xf16, #blocked>, !tile.ring<3, !tile.block<64x64xf16>> -> !tile.block<64x64xf32, #mma>
   return
 }
 
 // -----
 
 #mma = #tile.mma<version = 3, warps = [4, 1], instr = [16, 64, 16]>
-func.func @warp_group_dot_register_a_slot(%a: !tile.block<64x64xf16, #mma>, %acc: !tile.block<64x64xf32, #mma>, %slot: i32) {
+func.func @ring_dot_register_a_slot(%a: !tile.block<64x64xf16, #mma>, %acc: !tile.block<64x64xf32, #mma>, %slot: i32) {
   %r = tile.ring_alloc : !tile.ring<3, !tile.block<64x64xf16>>
-  // expected-error @+1 {{'tile.warp_group_dot' op A in registers takes no slot index}}
-  %d = tile.warp_group_dot %a[%slot], %r[%slot], %acc : !tile.block<64x64xf16, #mma>, !tile.ring<3, !tile.block<64x64xf16>> -> !tile.block<64x64xf32, #mma>
+  // expected-error @+1 {{'tile.ring_dot' op A in registers takes no slot index}}
+  %d = tile.ring_dot %a[%slot], %r[%slot], %acc : !tile.block<64x64xf16, #mma>, !tile.ring<3, !tile.block<64x64xf16>> -> !tile.block<64x64xf32, #mma>
   return
 }
 
 // -----
 
 #mma = #tile.mma<version = 3, warps = [4, 1], instr = [16, 64, 16]>
-func.func @warp_group_dot_ring_a_no_slot(%acc: !tile.block<64x64xf32, #mma>, %slot: i32) {
+func.func @ring_dot_ring_a_no_slot(%acc: !tile.block<64x64xf32, #mma>, %slot: i32) {
   %r = tile.ring_alloc : !tile.ring<3, !tile.block<64x64xf16>>
-  // expected-error @+1 {{'tile.warp_group_dot' op A from a ring needs a slot index}}
-  %d = tile.warp_group_dot %r, %r[%slot], %acc : !tile.ring<3, !tile.block<64x64xf16>>, !tile.ring<3, !tile.block<64x64xf16>> -> !tile.block<64x64xf32, #mma>
+  // expected-error @+1 {{'tile.ring_dot' op A from a ring needs a slot index}}
+  %d = tile.ring_dot %r, %r[%slot], %acc : !tile.ring<3, !tile.block<64x64xf16>>, !tile.ring<3, !tile.block<64x64xf16>> -> !tile.block<64x64xf32, #mma>
   return
 }
 

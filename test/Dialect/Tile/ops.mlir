@@ -741,7 +741,7 @@ func.func @atomics(%p: !tile.block<128x!tile.ptr<i32>>, %v: !tile.block<128xi32>
 // CHECK: tile.async_copy %{{.*}}, %[[RB]][%{{.*}}] : !tile.block<64x128x!tile.ptr<f16>>, !tile.ring<3, !tile.block<64x128xf16>>
 // CHECK: tile.async_commit_group
 // CHECK: tile.async_wait {pending = 2 : i32}
-// CHECK: tile.warp_group_dot %[[RA]][%{{.*}}], %[[RB]][%{{.*}}], %{{.*}} : !tile.ring<3, !tile.block<128x64xf16>>, !tile.ring<3, !tile.block<64x128xf16>> -> !tile.block<128x128xf32, #[[MMA]]>
+// CHECK: tile.ring_dot %[[RA]][%{{.*}}], %[[RB]][%{{.*}}], %{{.*}} : !tile.ring<3, !tile.block<128x64xf16>>, !tile.ring<3, !tile.block<64x128xf16>> -> !tile.block<128x128xf32, #[[MMA]]>
 #mma = #tile.mma<version = 3, warps = [8, 1], instr = [16, 128, 16]>
 func.func @rings(%pa: !tile.block<128x64x!tile.ptr<f16>>, %m: !tile.block<128x64xi1>,
                  %pb: !tile.block<64x128x!tile.ptr<f16>>, %slot: i32,
@@ -752,7 +752,7 @@ func.func @rings(%pa: !tile.block<128x64x!tile.ptr<f16>>, %m: !tile.block<128x64
   tile.async_copy %pb, %rb[%slot] : !tile.block<64x128x!tile.ptr<f16>>, !tile.ring<3, !tile.block<64x128xf16>>
   tile.async_commit_group
   tile.async_wait {pending = 2 : i32}
-  %d = tile.warp_group_dot %ra[%slot], %rb[%slot], %acc
+  %d = tile.ring_dot %ra[%slot], %rb[%slot], %acc
       : !tile.ring<3, !tile.block<128x64xf16>>, !tile.ring<3, !tile.block<64x128xf16>>
         -> !tile.block<128x128xf32, #mma>
   return
@@ -798,27 +798,40 @@ func.func @make_tensor_map(%base: !tile.ptr<f16>, %rows: i32, %cols: i32, %strid
 // CHECK-SAME: !tile.ring<2, !tile.block<64x64xi8>>
 // CHECK-SAME: !tile.ring<2, !tile.block<64x64xf8E4M3FN>>
 // CHECK-SAME: !tile.ring<2, !tile.block<64x32xf32>>
-// CHECK: tile.warp_group_dot %{{.*}}[%{{.*}}], %{{.*}}[%{{.*}}], %{{.*}} : !tile.ring<2, !tile.block<64x64xi8>>, !tile.ring<2, !tile.block<64x64xi8>> -> !tile.block<64x64xi32, #{{.*}}>
+// CHECK: tile.ring_dot %{{.*}}[%{{.*}}], %{{.*}}[%{{.*}}], %{{.*}} : !tile.ring<2, !tile.block<64x64xi8>>, !tile.ring<2, !tile.block<64x64xi8>> -> !tile.block<64x64xi32, #{{.*}}>
 #mma_s8 = #tile.mma<version = 3, warps = [4, 1], instr = [16, 64, 32]>
 func.func @ring_types(%a: !tile.ring<2, !tile.block<64x64xi8>>,
                       %b: !tile.ring<2, !tile.block<64x64xf8E4M3FN>>,
                       %c: !tile.ring<2, !tile.block<64x32xf32>>, %slot: i32,
                       %acc: !tile.block<64x64xi32, #mma_s8>) {
-  %d = tile.warp_group_dot %a[%slot], %a[%slot], %acc
+  %d = tile.ring_dot %a[%slot], %a[%slot], %acc
       : !tile.ring<2, !tile.block<64x64xi8>>, !tile.ring<2, !tile.block<64x64xi8>>
         -> !tile.block<64x64xi32, #mma_s8>
+  return
+}
+
+// mma.sync (a version 2 accumulator): both operands from slots.
+// CHECK-LABEL: func.func @ring_mma_sync
+// CHECK: tile.ring_dot %{{.*}}[%{{.*}}], %{{.*}}[%{{.*}}], %{{.*}} : !tile.ring<5, !tile.block<64x32xf16>>, !tile.ring<5, !tile.block<32x32xf16>> -> !tile.block<64x32xf32, #{{.*}}>
+#mma_sync = #tile.mma<version = 2, warps = [2, 1], instr = [16, 8, 16]>
+func.func @ring_mma_sync(%slot: i32, %acc: !tile.block<64x32xf32, #mma_sync>) {
+  %ra = tile.ring_alloc : !tile.ring<5, !tile.block<64x32xf16>>
+  %rb = tile.ring_alloc : !tile.ring<5, !tile.block<32x32xf16>>
+  %d = tile.ring_dot %ra[%slot], %rb[%slot], %acc
+      : !tile.ring<5, !tile.block<64x32xf16>>, !tile.ring<5, !tile.block<32x32xf16>>
+        -> !tile.block<64x32xf32, #mma_sync>
   return
 }
 
 // A in registers (attention's p): no slot, the block in the accumulator
 // layout of the dot's warps.
 // CHECK-LABEL: func.func @register_a
-// CHECK: tile.warp_group_dot %{{.*}}, %{{.*}}[%{{.*}}], %{{.*}} : !tile.block<128x64xf16, #[[MMA64:.*]]>, !tile.ring<3, !tile.block<64x64xf16>> -> !tile.block<128x64xf32, #[[MMA64]]>
+// CHECK: tile.ring_dot %{{.*}}, %{{.*}}[%{{.*}}], %{{.*}} : !tile.block<128x64xf16, #[[MMA64:.*]]>, !tile.ring<3, !tile.block<64x64xf16>> -> !tile.block<128x64xf32, #[[MMA64]]>
 #mma64 = #tile.mma<version = 3, warps = [8, 1], instr = [16, 64, 16]>
 func.func @register_a(%p: !tile.block<128x64xf16, #mma64>, %slot: i32,
                       %acc: !tile.block<128x64xf32, #mma64>) {
   %rv = tile.ring_alloc : !tile.ring<3, !tile.block<64x64xf16>>
-  %o = tile.warp_group_dot %p, %rv[%slot], %acc
+  %o = tile.ring_dot %p, %rv[%slot], %acc
       : !tile.block<128x64xf16, #mma64>, !tile.ring<3, !tile.block<64x64xf16>>
         -> !tile.block<128x64xf32, #mma64>
   return
@@ -826,12 +839,12 @@ func.func @register_a(%p: !tile.block<128x64xf16, #mma64>, %slot: i32,
 
 // B read from a ring of its transpose: slots of 32x64 for a 64x32 B.
 // CHECK-LABEL: func.func @transposed_b
-// CHECK: tile.warp_group_dot %{{.*}}, %{{.*}}[%{{.*}}], %{{.*}} {b_transposed} : !tile.block<128x64xf16, #{{.*}}>, !tile.ring<3, !tile.block<32x64xf16>> -> !tile.block<128x32xf32, #{{.*}}>
+// CHECK: tile.ring_dot %{{.*}}, %{{.*}}[%{{.*}}], %{{.*}} {b_transposed} : !tile.block<128x64xf16, #{{.*}}>, !tile.ring<3, !tile.block<32x64xf16>> -> !tile.block<128x32xf32, #{{.*}}>
 #mma32 = #tile.mma<version = 3, warps = [8, 1], instr = [16, 32, 16]>
 func.func @transposed_b(%p: !tile.block<128x64xf16, #mma64>, %slot: i32,
                         %acc: !tile.block<128x32xf32, #mma32>) {
   %rw = tile.ring_alloc : !tile.ring<3, !tile.block<32x64xf16>>
-  %o = tile.warp_group_dot %p, %rw[%slot], %acc {b_transposed}
+  %o = tile.ring_dot %p, %rw[%slot], %acc {b_transposed}
       : !tile.block<128x64xf16, #mma64>, !tile.ring<3, !tile.block<32x64xf16>>
         -> !tile.block<128x32xf32, #mma32>
   return

@@ -1049,7 +1049,7 @@ LogicalResult ScanOp::verify() {
 // DotOp
 //===----------------------------------------------------------------------===//
 
-/// The checks `tile.dot` and `tile.warp_group_dot` share: a[M x K] * b[K x N]
+/// The checks `tile.dot` and `tile.ring_dot` share: a[M x K] * b[K x N]
 /// + acc[M x N] with one input element type (or two 8-bit float ones).
 /// The element rules: f16, bf16, f32 or 8-bit float inputs with an f32
 /// accumulator, i8 inputs with an i32 one; and, where `fmaTypes` (tile.dot,
@@ -1166,35 +1166,43 @@ bool mlir::tile::writesWithTensorMap(StoreOp store, StringRef chip) {
          fitsTensorMapBox(block, store.getMapDimsOrIdentity());
 }
 
-BlockType WarpGroupDotOp::getABlock() {
+BlockType RingDotOp::getABlock() {
   if (auto ring = dyn_cast<RingType>(getA().getType()))
     return ring.getBlock();
   return cast<BlockType>(getA().getType());
 }
 
-BlockType WarpGroupDotOp::getBBlock() {
+BlockType RingDotOp::getBBlock() {
   BlockType slot = getB().getType().getBlock();
   if (!getBTransposed())
     return slot;
   return slot.withShape({slot.getShape()[1], slot.getShape()[0]});
 }
 
-LogicalResult WarpGroupDotOp::verify() {
+LogicalResult RingDotOp::verify() {
   auto acc = cast<BlockType>(getAcc().getType());
   if (failed(verifyDotShapes(*this, getABlock(), getBBlock(), acc)))
     return failure();
   if (getBTransposed() &&
       getBBlock().getElementType().getIntOrFloatBitWidth() != 16)
-    return emitOpError() << "reads B transposed from its ring, which wgmma "
-                            "does for 16-bit elements only";
+    return emitOpError() << "reads B transposed from its ring, which the "
+                            "tensor cores do for 16-bit elements only";
   auto mma = dyn_cast_or_null<MmaLayoutAttr>(acc.getEncoding());
-  if (!mma || mma.getVersion() != 3)
+  if (!mma || (mma.getVersion() != 2 && mma.getVersion() != 3))
     return emitOpError() << "accumulator needs a #tile.mma layout of "
-                            "version 3 (wgmma)";
+                            "version 2 (mma.sync) or 3 (wgmma)";
   bool fromRing = isa<RingType>(getA().getType());
   if (fromRing != bool(getASlot()))
     return emitOpError() << (fromRing ? "A from a ring needs a slot index"
                                       : "A in registers takes no slot index");
+  if (mma.getVersion() == 2) {
+    if (!fromRing)
+      return emitOpError() << "on mma.sync reads A from a ring";
+    // tile.dot widens 8-bit floats in registers for mma.sync.
+    if (isFloat8Type(getABlock().getElementType()))
+      return emitOpError() << "on mma.sync takes no 8-bit float operands";
+    return success();
+  }
   if (!fromRing && !isWarpGroupRegisterOperand(getABlock(), mma))
     return emitOpError()
            << "A in registers must be a 16-bit block in the accumulator "

@@ -1,13 +1,14 @@
-//===- AsyncDotOperands.cpp - wgmma operands through shared-memory rings --===//
+//===- AsyncDotOperands.cpp - tensor-core operands through rings ----------===//
 //
-// After software pipelining (tile-pipeline-loops) a wgmma dot's operands are
-// loads of earlier iterations carried through the loop in registers, which
-// the dot then stores to shared memory for the tensor cores. Here they go
+// After software pipelining (tile-pipeline-loops) a tensor-core dot's
+// operands are loads of earlier iterations carried through the loop in
+// registers, which the dot then stores to shared memory for the tensor
+// cores (wgmma reads them there, mma.sync with ldmatrix). Here they go
 // to shared memory directly: each load becomes a `tile.async_copy` into a
 // slot of a ring, the carried blocks become carried slot indices, and the
-// dot a `tile.warp_group_dot` of two slots (see the pass description), or
-// of A in registers and a slot of B where A is already in wgmma's register
-// form (attention's q and p).
+// dot a `tile.ring_dot` of two slots (see the pass description), or, on
+// wgmma, of A in registers and a slot of B where A is already in wgmma's
+// register form (attention's q and p).
 //
 //===----------------------------------------------------------------------===//
 
@@ -419,8 +420,8 @@ void rewrite(scf::ForOp loop, ArrayRef<PipelinedDot> dots,
       tensorMapRings.insert(ringB);
       RingWaitOp::create(builder, dot.getLoc(), ringB, bSlot, phase);
     }
-    auto product = WarpGroupDotOp::create(builder, dot.getLoc(), dot.getType(),
-                                          a, ringB, bSlot, dot.getAcc(), aSlot);
+    auto product = RingDotOp::create(builder, dot.getLoc(), dot.getType(), a,
+                                     ringB, bSlot, dot.getAcc(), aSlot);
     product.setBTransposed(pipelined.b.transposed);
     dot.replaceAllUsesWith(product.getResult());
     Value oldA = dot.getA();
@@ -514,11 +515,30 @@ struct TileAsyncDotOperandsPass
       for (auto dot : loop.getBody()->getOps<DotOp>()) {
         auto mma = dyn_cast_or_null<MmaLayoutAttr>(
             cast<BlockType>(dot.getType()).getEncoding());
-        if (!mma || mma.getVersion() != 3)
+        if (!mma || (mma.getVersion() != 2 && mma.getVersion() != 3))
           continue;
         FailureOr<OperandChain> b = traceOperand(axisInfo, loop, dot.getB(), 1);
         if (failed(b))
           continue;
+        // mma.sync reads both operands from rings, filled by cp.async; its
+        // 8-bit floats are widened in registers (tile.dot's lowering).
+        if (mma.getVersion() == 2) {
+          FailureOr<OperandChain> a =
+              traceOperand(axisInfo, loop, dot.getA(), 0);
+          auto fitsMmaSync = [](const OperandChain &chain) {
+            auto loads = llvm::to_vector(chain.prologue);
+            loads.push_back(chain.producer);
+            return llvm::none_of(loads, [](LoadOp load) {
+              return load.getTensorMap() ||
+                     isFloat8Type(
+                         cast<BlockType>(load.getType()).getElementType());
+            });
+          };
+          if (succeeded(a) && a->args.size() == b->args.size() &&
+              fitsMmaSync(*a) && fitsMmaSync(*b))
+            dots.push_back({dot, *a, *b, {}});
+          continue;
+        }
         if (LoadOp invariant =
                 traceInvariantOperand(axisInfo, loop, dot.getA())) {
           dots.push_back({dot, std::nullopt, *b, invariant});

@@ -40,7 +40,7 @@ inline constexpr llvm::StringLiteral kTensorMapArgsAttrName =
 inline constexpr llvm::StringLiteral kTensorMapsAttrName = "tile.tensor_maps";
 
 /// On a lowered kernel (gpu.func): present where it multiplies on the tensor
-/// cores (a `tile.dot` of an MMA layout, a `tile.warp_group_dot`), which
+/// cores (a `tile.dot` of an MMA layout, a `tile.ring_dot`), which
 /// the compile's occupancy search leaves alone (Occupancy.h).
 inline constexpr llvm::StringLiteral kTensorCoresAttrName = "tile.tensor_cores";
 

@@ -785,7 +785,7 @@ def Tile_AsyncCopyOp : Tile_Op<"async_copy", [
     allow) without passing through registers; where `mask` is false the slot
     holds zero. The copy is complete only after a `tile.async_commit_group`
     that follows it and a `tile.async_wait` that covers that group, and
-    visible to other threads after a barrier (which `tile.warp_group_dot`
+    visible to other threads after a barrier (which `tile.ring_dot`
     has).
 
     ```mlir
@@ -856,36 +856,38 @@ def Tile_AsyncWaitOp : Tile_Op<"async_wait"> {
   let assemblyFormat = "attr-dict";
 }
 
-def Tile_WarpGroupDotOp : Tile_Op<"warp_group_dot", [
+def Tile_RingDotOp : Tile_Op<"ring_dot", [
     MemoryEffects<[MemRead<DefaultResource>]>,
     TypesMatchWith<"result type is the accumulator type", "acc", "result", "$_self">]> {
-  let summary = "Matrix product of ring slots on Hopper's tensor cores";
+  let summary = "Matrix product of ring slots on the tensor cores";
   let description = [{
     `tile.dot` of `a` ([M x K]) and slot `b_slot` of `b` ([K x N]) with the
-    accumulator `acc`, whose layout is a `#tile.mma` version 3 layout: each
-    warpgroup issues `wgmma.mma_async`, reading `b` from shared memory. `a`
-    is either slot `a_slot` of a ring, read from shared memory too, or a
-    16-bit block already in the registers wgmma reads A from: the
-    accumulator layout of the dot's warps (`#tile.mma` version 3, the same
-    warps, one warp column, instruction columns a multiple of 16 that
-    divides K). The element types are `tile.dot`'s wgmma ones: f16 or bf16,
-    8-bit floats or f32 (read as tf32) with an f32 accumulator, i8 with an
-    i32 one. The copies into the slots must have been waited for; the op's
+    accumulator `acc`, whose `#tile.mma` layout says the instruction. With
+    version 3, each warpgroup issues `wgmma.mma_async`, reading `b` from
+    shared memory; `a` is either slot `a_slot` of a ring, read from shared
+    memory too, or a 16-bit block already in the registers wgmma reads A
+    from: the accumulator layout of the dot's warps (`#tile.mma` version 3,
+    the same warps, one warp column, instruction columns a multiple of 16
+    that divides K). With version 2 (`mma.sync`), both operands are slots,
+    which each warp reads its fragments of with `ldmatrix`. The element
+    types are `tile.dot`'s tensor-core ones: f16 or bf16, 8-bit floats (on
+    wgmma) or f32 (read as tf32) with an f32 accumulator, i8 with an i32
+    one. The copies into the slots must have been waited for; the op's
     barrier makes every thread's copies visible. With `b_transposed`, B is
     the transpose of the ring's block (16-bit elements): a ring shared by a
     dot that reads a block and one that reads its transpose (attention's
     backward reads q^T and q, do and do^T from the same slots).
 
     ```mlir
-    %d = tile.warp_group_dot %a[%i], %b[%i], %c
+    %d = tile.ring_dot %a[%i], %b[%i], %c
         : !tile.ring<3, !tile.block<128x64xf16>>, !tile.ring<3, !tile.block<64x128xf16>>
           -> !tile.block<128x128xf32, #mma>
     // attention's p @ v: p in registers, v from its ring
-    %o = tile.warp_group_dot %p, %v[%j], %acc
+    %o = tile.ring_dot %p, %v[%j], %acc
         : !tile.block<128x64xf16, #mma64>, !tile.ring<3, !tile.block<64x64xf16>>
           -> !tile.block<128x64xf32, #mma64>
     // B read from a ring of its transpose
-    %t = tile.warp_group_dot %p, %w[%j], %acc {b_transposed}
+    %t = tile.ring_dot %p, %w[%j], %acc {b_transposed}
         : !tile.block<128x64xf16, #mma64>, !tile.ring<3, !tile.block<32x64xf16>>
           -> !tile.block<128x32xf32, #mma32>
     ```

@@ -80,7 +80,7 @@ def Tile_RingType : Tile_Type<"Ring", "ring"> {
     operands: rows of the widest swizzle (128, 64 or 32 bytes) that fits the
     last dimension, 16-byte chunks XOR-swizzled by the row. A pipelined K
     loop copies iteration k + slots - 1's operands into one slot
-    (`tile.async_copy`) while `tile.warp_group_dot` reads iteration k's from
+    (`tile.async_copy`) while `tile.ring_dot` reads iteration k's from
     another. Made by `tile-async-dot-operands` after layout assignment. The
     block is rank 2, of a type wgmma reads (f16, bf16, f32 as tf32, 8-bit
     floats, i8), with no encoding: the slot layout is the ring's.

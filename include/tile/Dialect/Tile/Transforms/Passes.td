@@ -181,14 +181,16 @@ def TilePipelineLoops : Pass<"tile-pipeline-loops", "ModuleOp"> {
 }
 
 def TileAsyncDotOperands : Pass<"tile-async-dot-operands", "ModuleOp"> {
-  let summary = "Copy a pipelined loop's wgmma operands into shared-memory rings";
+  let summary = "Copy a pipelined loop's tensor-core operands into shared-memory rings";
   let description = [{
     After `tile-pipeline-loops` and layout assignment: in a loop whose
-    `tile.dot` has a `#tile.mma` version 3 (wgmma) layout and whose operands
+    `tile.dot` has a `#tile.mma` layout (version 3, wgmma, or version 2,
+    mma.sync, which reads both operands from rings and takes no 8-bit
+    floats or tensor-map copies this way) and whose operands
     are loads of earlier iterations carried through `iter_args`, the loads
     become `tile.async_copy` ops into a ring of `num_stages` slots per
     operand (the prologue's into slots 0 .. num_stages - 2, the body's into
-    the slot a carried counter names), and the dot a `tile.warp_group_dot`
+    the slot a carried counter names), and the dot a `tile.ring_dot`
     of the slots its iteration's copies filled. The operands then go from
     global to shared memory without registers: the body carries slot
     indices, not blocks. An A loaded before the loop (attention's q), whose
@@ -196,7 +198,8 @@ def TileAsyncDotOperands : Pass<"tile-async-dot-operands", "ModuleOp"> {
     that every iteration's wgmma reads (rather than held in registers
     through the loop). A dot whose A is already in wgmma's register form
     (`isWarpGroupRegisterOperand`: attention's p, the previous dot's result)
-    keeps A in registers and gets a ring for B alone. Each copy is a commit group; before the dot,
+    keeps A in registers and gets a ring for B alone (wgmma only). Each
+    copy is a commit group; before the dot,
     `tile.async_wait` leaves the groups of the num_stages - 2 later
     iterations in flight; after the loop, it waits for all.
 
@@ -207,7 +210,7 @@ def TileAsyncDotOperands : Pass<"tile-async-dot-operands", "ModuleOp"> {
     ...
     scf.for ... iter_args(%acc = %init, %sa = %c0, %sa1 = %c1, %next = %c2) {
       tile.async_wait {pending = 2 : i32}
-      %d = tile.warp_group_dot %ra[%sa], %rb[%sb], %acc : ...
+      %d = tile.ring_dot %ra[%sa], %rb[%sb], %acc : ...
       tile.async_copy %pa, %ra[%next] mask %m : ...  // iteration k + 2
       tile.async_commit_group
       ...
