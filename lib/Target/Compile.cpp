@@ -449,9 +449,9 @@ static void collectLaunchFacts(ModuleOp module,
           return attr.getInt();
         return fallback;
       };
-      info.numWarps = get("tile.num_warps", info.numWarps);
-      info.threads = get("tile.threads", info.threads);
-      info.sharedBytes = get("tile.shared_bytes", 0);
+      info.numWarps = get(kNumWarpsAttrName, info.numWarps);
+      info.threads = get(kThreadsAttrName, info.threads);
+      info.sharedBytes = get(kSharedBytesAttrName, 0);
       info.tensorCores = func->hasAttr(kTensorCoresAttrName);
       // The parameters tile-launch-tensor-maps added after the arguments'.
       for (unsigned arg = info.params.size(); arg < func.getNumArguments();

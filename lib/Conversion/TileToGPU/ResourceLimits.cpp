@@ -58,9 +58,9 @@ LogicalResult mlir::tile::lowering::checkResourceLimits(func::FuncOp kernel,
   if (numWarps < 1 || numWarps * kWarpSize > kMaxThreads ||
       !llvm::isPowerOf2_64(numWarps))
     return kernel.emitError()
-           << "kernel '" << kernel.getName()
-           << "' has tile.num_warps = " << numWarps << ": a block has 1 to "
-           << kMaxThreads << " threads, so a power of two from 1 to "
+           << "kernel '" << kernel.getName() << "' has " << kNumWarpsAttrName
+           << " = " << numWarps << ": a block has 1 to " << kMaxThreads
+           << " threads, so a power of two from 1 to "
            << kMaxThreads / kWarpSize << " warps";
   int64_t numThreads = numWarps * kWarpSize;
   auto check = [&](Value value, Operation *at) -> LogicalResult {

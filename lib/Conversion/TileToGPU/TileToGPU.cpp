@@ -71,7 +71,7 @@ struct ConvertTileToGPUPass
                               "through pointers";
         return signalPassFailure();
       }
-      auto numWarpsAttr = kernel->getAttrOfType<IntegerAttr>("tile.num_warps");
+      auto numWarpsAttr = kernel->getAttrOfType<IntegerAttr>(kNumWarpsAttrName);
       if (!numWarpsAttr) {
         kernel.emitError() << "kernel '" << kernel.getName()
                            << "' has no layouts; run tile-assign-layouts first";
@@ -121,9 +121,9 @@ struct ConvertTileToGPUPass
         return signalPassFailure();
       }
       maxShared = std::max(maxShared, shared);
-      gpuFunc->setAttr("tile.num_warps", builder.getI32IntegerAttr(numWarps));
-      gpuFunc->setAttr("tile.threads", builder.getI32IntegerAttr(threads));
-      gpuFunc->setAttr("tile.shared_bytes", builder.getI32IntegerAttr(shared));
+      gpuFunc->setAttr(kNumWarpsAttrName, builder.getI32IntegerAttr(numWarps));
+      gpuFunc->setAttr(kThreadsAttrName, builder.getI32IntegerAttr(threads));
+      gpuFunc->setAttr(kSharedBytesAttrName, builder.getI32IntegerAttr(shared));
       if (ArrayAttr maps = emitter.getTensorMapFacts(); !maps.empty())
         gpuFunc->setAttr(kTensorMapsAttrName, maps);
       if (usesTensorCores(kernel))

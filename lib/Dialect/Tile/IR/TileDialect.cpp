@@ -184,9 +184,9 @@ struct OperationAttribute {
   bool onForLoop = false;
 };
 constexpr OperationAttribute kOperationAttributes[] = {
-    {"tile.num_warps", 1, 32, true},
-    {"tile.threads", 32, 1024, true},
-    {"tile.shared_bytes", 0, int64_t(1) << 31, false},
+    {kNumWarpsAttrName, 1, 32, true},
+    {kThreadsAttrName, 32, 1024, true},
+    {kSharedBytesAttrName, 0, int64_t(1) << 31, false},
     {kNumStagesAttrName, 1, 16, false, /*onForLoop=*/true},
     {kLoopUnrollFactorAttrName, 1, 64, false, /*onForLoop=*/true},
 };

@@ -994,7 +994,7 @@ struct TileAssignLayoutsPass
         continue;
       LayoutAssigner(func, numWarps, chip).run();
       func->setAttr(
-          "tile.num_warps",
+          kNumWarpsAttrName,
           IntegerAttr::get(IntegerType::get(&getContext(), 32), numWarps));
     }
   }

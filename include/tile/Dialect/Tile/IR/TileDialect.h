@@ -31,6 +31,13 @@ inline constexpr llvm::StringLiteral kNumStagesAttrName = "tile.num_stages";
 inline constexpr llvm::StringLiteral kLoopUnrollFactorAttrName =
     "tile.loop_unroll_factor";
 
+/// The warps a kernel runs with: on the kernel (set by tile-assign-layouts,
+/// or by hand) and on the gpu.func the lowering makes. That gpu.func's
+/// launch facts besides: its threads and bytes of shared memory.
+inline constexpr llvm::StringLiteral kNumWarpsAttrName = "tile.num_warps";
+inline constexpr llvm::StringLiteral kThreadsAttrName = "tile.threads";
+inline constexpr llvm::StringLiteral kSharedBytesAttrName = "tile.shared_bytes";
+
 /// On a lowered kernel (gpu.func, then llvm.func): its `!tile.tensor_map`
 /// parameters (an array of argument numbers), which become 128-byte
 /// by-value parameters; and the box each is read in by TMA (an array of
