@@ -554,8 +554,6 @@ static bool copiesVisibleFromEarlierDot(RingDotOp op) {
 LogicalResult KernelEmitter::emitRingDot(RingDotOp op) {
   Location loc = op.getLoc();
   auto mma = cast<MmaLayoutAttr>(cast<BlockType>(op.getType()).getEncoding());
-  if (mma.getVersion() == 2)
-    return emitRingMmaSync(op, mma);
   BlockType aType = op.getABlock();
   auto aRing = dyn_cast<TypedValue<RingType>>(op.getA());
   auto staged = stageForTensorCores(
@@ -567,6 +565,8 @@ LogicalResult KernelEmitter::emitRingDot(RingDotOp op) {
   if (failed(staged))
     return failure();
   auto [a, b] = *staged;
+  if (mma.getVersion() == 2)
+    return emitRingMmaSync(op, mma, a, b);
   // An A in registers (the verifier checked its layout) is read from them.
   SmallVector<SmallVector<Value, 4>> aFragments;
   if (!aRing)
@@ -648,23 +648,17 @@ LogicalResult KernelEmitter::emitRingDot(RingDotOp op) {
   return success();
 }
 
-LogicalResult KernelEmitter::emitRingMmaSync(RingDotOp op, MmaLayoutAttr mma) {
+LogicalResult KernelEmitter::emitRingMmaSync(RingDotOp op, MmaLayoutAttr mma,
+                                             const StagedMatrix &a,
+                                             const StagedMatrix &b) {
   Location loc = op.getLoc();
-  auto aRing = cast<TypedValue<RingType>>(op.getA());
-  auto staged = stageForTensorCores(
-      op, op.getABlock(), op.getBBlock(), ringTransposed.lookup(aRing),
-      // A transposed view flips how the slot is stored.
-      ringTransposed.lookup(op.getB()) != op.getBTransposed());
-  if (failed(staged))
-    return failure();
-  auto [a, b] = *staged;
   // Every thread's copies into the slots are complete (tile.async_wait):
   // the barrier makes them visible to every warp. It also tells the copies
   // after the dot, which overwrite the slots the previous iteration read,
   // that every warp's ldmatrix of them is done.
   barrier(loc);
   FailureOr<SmallVector<Value>> product =
-      issueMmaSync(op, mma, a, slotAddress(loc, aRing, op.getASlot()), b,
+      issueMmaSync(op, mma, a, slotAddress(loc, op.getA(), op.getASlot()), b,
                    slotAddress(loc, op.getB(), op.getBSlot()),
                    op.getABlock().getElementType(),
                    op.getBBlock().getElementType(), op.getAcc());

@@ -443,9 +443,10 @@ private:
   /// A dot with an mma.sync (#tile.mma version 2) layout: operands staged in
   /// shared memory, fragments by ldmatrix, 16 x 8 tiles a step deep.
   LogicalResult emitMmaSyncDot(DotOp op, MmaLayoutAttr mma);
-  /// A `tile.ring_dot` with an mma.sync layout: both operands read from
-  /// their slots by ldmatrix.
-  LogicalResult emitRingMmaSync(RingDotOp op, MmaLayoutAttr mma);
+  /// A `tile.ring_dot` with an mma.sync layout: both operands, their slots
+  /// stored as `a` and `b` say, read by ldmatrix.
+  LogicalResult emitRingMmaSync(RingDotOp op, MmaLayoutAttr mma,
+                                const StagedMatrix &a, const StagedMatrix &b);
   /// The mma.sync tiles of this warp for `accumulator` plus A x B, both
   /// stored as `a` and `b` describe at shared addresses `aStart` and
   /// `bStart` (i32): the product's registers, or a diagnostic on `op`.
