@@ -19,11 +19,19 @@ and for tile the pieces of `kernel[grid](...)`:
   call     calling a bound launch made once (key, lookup, packing, launch)
   kernel   `Kernel.launch` with the arguments bound already (packing and the
            driver call only)
+and, in the same process, the driver's own floor: bench/launch_floor.c
+(built here with the system's C compiler) launching a like kernel from C with
+its arguments packed once, by cuLaunchKernel, by cuLaunchKernelEx, and by
+cuLaunchKernel after cuCtxGetCurrent (the driver calls of tile's launcher).
 """
 from __future__ import annotations
 
+import ctypes
+import shutil
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any, Callable
@@ -63,6 +71,21 @@ def graph_per_kernel(fn: Callable[[], Any]) -> float:
     return statistics.median(samples)
 
 
+def driver_floor() -> None:
+    """Runs bench/launch_floor.c's launch_floor() in this process."""
+    compiler = shutil.which("cc") or shutil.which("gcc")
+    if compiler is None:
+        print("C driver floor: not measured (no C compiler on this machine)")
+        return
+    source = Path(__file__).resolve().parent / "launch_floor.c"
+    library = Path(tempfile.mkdtemp(prefix="launch-floor-")) / "liblaunch_floor.so"
+    subprocess.run([compiler, "-O2", "-shared", "-fPIC", "-DLAUNCH_FLOOR_LIBRARY",
+                    "-o", str(library), str(source), "-ldl"], check=True)
+    sys.stdout.flush()
+    if ctypes.CDLL(str(library)).launch_floor() != 0:
+        raise SystemExit("launch_floor: the C launches did not all run")
+
+
 def report(name: str, fn: Callable[[], Any], graph: bool = True) -> None:
     line = (f"{name:28s} queued {per_launch(fn, False):6.2f}"
             f"   short {per_launch(fn, False, SHORT):6.2f}   synced {per_launch(fn, True):6.2f}")
@@ -92,6 +115,7 @@ def main() -> None:
     address = x.data_ptr()
     report("tile Kernel.launch, int, s0", lambda: launcher.launch(grid, (address, N), 0),
            graph=False)
+    driver_floor()
     expected = torch.zeros_like(x)
     x.zero_()
     tiny[grid](x, N, BLOCK=BLOCK)

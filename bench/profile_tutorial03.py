@@ -3,9 +3,11 @@ interleaved in one process: shows whether a gap between the autotuned rows of
 bench/run.py is one config's or every config's. Run on the GPU machine from
 the repository root:
 
-    python3 bench/profile_tutorial03.py [size] [dtype] [rounds]
+    python3 bench/profile_tutorial03.py [size] [dtype] [rounds] [config]
 
-(defaults 4096, float16, 3). Each round times every config under both
+(defaults 4096, float16, 3, every config; a config such as 64x256x32 keeps
+the configs whose name starts so, e.g. to profile one under ncu, where tile's
+launch comes first and Triton's second). Each round times every config under both
 backends with `triton.testing.do_bench` (median); the table gives the median
 over rounds in TFLOP/s and tile/Triton, then which config each backend's
 autotuner picked.
@@ -36,13 +38,17 @@ def main() -> None:
     size = int(sys.argv[1]) if len(sys.argv) > 1 else 4096
     dtype = getattr(torch, sys.argv[2] if len(sys.argv) > 2 else "float16")
     rounds = int(sys.argv[3]) if len(sys.argv) > 3 else 3
+    wanted = sys.argv[4] if len(sys.argv) > 4 else ""
     torch.manual_seed(0)
     a = torch.randn((size, size), device="cuda", dtype=dtype)
     b = torch.randn((size, size), device="cuda", dtype=dtype)
     c = torch.empty((size, size), device="cuda", dtype=torch.float16)
     expected = (a.float() @ b.float()).half()
     kernels = {backend: load_kernels(backend) for backend in BACKENDS}
-    configs = kernels["triton"].tutorial03_configs()
+    configs = [cfg for cfg in kernels["triton"].tutorial03_configs()
+               if config_name(cfg).startswith(wanted)]
+    if not configs:
+        raise SystemExit(f"no tutorial 03 config starts with {wanted!r}")
 
     def launcher(backend: str, config: Any):
         fn = kernels[backend].matmul_tutorial03.fn  # the @jit under the autotuner

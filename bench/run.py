@@ -709,9 +709,10 @@ def poison(torch: Any, case: Case, bufs: dict) -> None:
     torch.cuda.synchronize()
 
 
-def run_backend(torch: Any, triton: Any, case: Case, module: Any, backend: str,
-                bufs: dict, args: argparse.Namespace) -> dict:
-    """First call (timed), correctness check, then timing."""
+def first_call(torch: Any, case: Case, module: Any, backend: str,
+               bufs: dict) -> tuple[dict, Callable[[], Any] | None]:
+    """First call (timed) and correctness check; the launch to time, or None
+    after an error (in the result)."""
     res: dict[str, Any] = {}
     fn = lambda: case.launch(module, bufs, backend)  # noqa: E731
     try:
@@ -725,14 +726,48 @@ def run_backend(torch: Any, triton: Any, case: Case, module: Any, backend: str,
             ok, detail = check_result(torch, case, bufs)
             res["check"] = "ok" if ok else "FAIL"
             res["check_detail"] = detail
-        if case.metric == "us/launch":
-            res["us"] = launch_overhead_us(torch, fn, args.launches, args.launch_repeats)
-        else:
-            res["ms"] = bench_time(triton, fn, max(10, int(case.reps * args.rep_scale)))
     except Exception as exc:
         res["error"] = f"{type(exc).__name__}: {exc}"
         traceback.print_exc()
-    return res
+        return res, None
+    return res, fn
+
+
+def time_once(torch: Any, triton: Any, case: Case, fn: Callable[[], Any],
+              args: argparse.Namespace) -> float:
+    """One timing of `fn`: µs per launch for the launch-overhead case, else
+    do_bench's median in ms."""
+    if case.metric == "us/launch":
+        return launch_overhead_us(torch, fn, args.launches, args.launch_repeats)
+    return bench_time(triton, fn, max(10, int(case.reps * args.rep_scale)))
+
+
+def time_alternating(torch: Any, triton: Any, case: Case,
+                     runs: dict[str, tuple[dict, Callable[[], Any] | None]],
+                     args: argparse.Namespace) -> None:
+    """Times each backend's launch `args.rounds` times, the backends taking
+    turns (the first of each round rotating), and records the median over
+    rounds: the card's clock drifts by several percent over a run, and turns
+    spread that drift over all backends instead of charging it to one."""
+    order = [backend for backend, (_, fn) in runs.items() if fn is not None]
+    samples: dict[str, list[float]] = {backend: [] for backend in order}
+    for r in range(args.rounds):
+        for k in range(len(order)):
+            backend = order[(r + k) % len(order)]
+            res, fn = runs[backend]
+            if fn is None or "error" in res:
+                continue
+            try:
+                samples[backend].append(time_once(torch, triton, case, fn, args))
+            except Exception as exc:
+                res["error"] = f"{type(exc).__name__}: {exc}"
+                traceback.print_exc()
+    unit = "us" if case.metric == "us/launch" else "ms"
+    for backend, values in samples.items():
+        res = runs[backend][0]
+        if values and "error" not in res:
+            res[unit] = statistics.median(values)
+            res[f"{unit}_rounds"] = values
 
 
 def throughput(case: Case, ms: float | None) -> float | None:
@@ -794,26 +829,24 @@ def run_gpu(cases: list[Case], args: argparse.Namespace) -> int:
             row["error"] = f"allocation: {exc}"
             rows.append(row)
             continue
-        row["tile"] = run_backend(torch, triton, case, kt, "tile", bufs, args)
-        row["tile"]["compile_s"] = row["tile"].get("first_call_s")
+        runs = {"tile": first_call(torch, case, kt, "tile", bufs)}
         run_triton = kr is not None and (case.triton_default or
                                           (case.id == "matmul_naive_k512" and args.triton_k512))
         if run_triton:
-            row["triton"] = run_backend(torch, triton, case, kr, "triton", bufs, args)
+            runs["triton"] = first_call(torch, case, kr, "triton", bufs)
+        if case.torch_fn is not None and not args.no_torch:
+            try:
+                runs["torch"] = ({}, case.torch_fn(torch, bufs))
+            except Exception as exc:
+                runs["torch"] = ({"error": f"{type(exc).__name__}: {exc}"}, None)
+        time_alternating(torch, triton, case, runs, args)
+        for backend, (res, _) in runs.items():
+            row[backend] = res
+        row["tile"]["compile_s"] = row["tile"].get("first_call_s")
+        if run_triton:
             row["triton"]["compile_s"] = row["triton"].get("first_call_s")
         else:
             row["triton"] = {"skipped": True, "anchor": case.triton_anchor}
-        if case.torch_fn is not None and not args.no_torch:
-            fn = case.torch_fn(torch, bufs)
-            try:
-                if case.metric == "us/launch":
-                    row["torch"] = {"us": launch_overhead_us(torch, fn, args.launches,
-                                                             args.launch_repeats)}
-                else:
-                    row["torch"] = {"ms": bench_time(triton, fn,
-                                                     max(10, int(case.reps * args.rep_scale)))}
-            except Exception as exc:
-                row["torch"] = {"error": f"{type(exc).__name__}: {exc}"}
         for backend in ("tile", "triton", "torch"):
             r = row.get(backend) or {}
             if "ms" in r:
@@ -827,6 +860,7 @@ def run_gpu(cases: list[Case], args: argparse.Namespace) -> int:
     meta = {"device": device, "torch": torch.__version__, "triton": triton.__version__,
             "tile": tile.__version__, "python": platform.python_version(),
             "date": time.strftime("%Y-%m-%d %H:%M:%S"), "startup_s": startup,
+            "rounds": args.rounds,
             "triton_cache_dir": triton_cache, "total_s": total}
     md = render_markdown(rows, meta)
     print()
@@ -915,8 +949,9 @@ def format_row(row: dict) -> list[str]:
 def render_markdown(rows: list[dict], meta: dict) -> str:
     lines = [f"# tile vs Triton vs torch — {meta['device']}", "",
              f"torch {meta['torch']}, Triton {meta['triton']}, tile {meta['tile']}, "
-             f"Python {meta['python']}, {meta['date']}. Times: median of "
-             "`triton.testing.do_bench`; GB/s counts bytes read + written; "
+             f"Python {meta['python']}, {meta['date']}. Times: median over "
+             f"{meta['rounds']} rounds, the backends taking turns, of "
+             "`triton.testing.do_bench`'s median; GB/s counts bytes read + written; "
              "tile/Triton = Triton time / tile time (> 1: tile faster).", "",
              "| " + " | ".join(HEADER) + " |", "|" + "---|" * len(HEADER)]
     for row in rows:
@@ -965,6 +1000,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--launches", type=int, default=2000,
                         help="launches per repeat for the launch-overhead case")
     parser.add_argument("--launch-repeats", type=int, default=7)
+    parser.add_argument("--rounds", type=int, default=3,
+                        help="timings per backend, the backends taking turns; each row "
+                             "reports the median (default 3)")
     args = parser.parse_args(argv)
 
     cases = all_cases()

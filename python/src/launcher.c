@@ -1169,6 +1169,13 @@ static void kernel_dealloc(Kernel *self) {
   Py_DECREF(type);
 }
 
+/* cuLaunchKernelEx only where a launch attribute is needed (cooperative):
+ * cuLaunchKernel does the rest and costs the host less per launch
+ * (bench/profile_launch.py's C driver floor rows). */
+static int uses_launch_ex(const Kernel *self) {
+  return self->cooperative || !cu_launch;
+}
+
 static CUresult launch_now(Kernel *self, const unsigned dims[3],
                            uint64_t stream, void **params) {
   CUfunction function = self->function;
@@ -1176,26 +1183,25 @@ static CUresult launch_now(Kernel *self, const unsigned dims[3],
       (unsigned long long)dims[0] * dims[1] * dims[2] <=
           self->small_grid_blocks)
     function = self->small_grid_function;
-  if (cu_launch_ex) {
-    CUlaunchAttribute cooperative;
-    memset(&cooperative, 0, sizeof cooperative);
-    cooperative.id = CU_LAUNCH_ATTRIBUTE_COOPERATIVE;
-    cooperative.value.cooperative = 1;
-    CUlaunchConfig config = {dims[0],
-                             dims[1],
-                             dims[2],
-                             self->threads,
-                             1,
-                             1,
-                             self->shared,
-                             (CUstream)(uintptr_t)stream,
-                             self->cooperative ? &cooperative : NULL,
-                             self->cooperative ? 1u : 0u};
-    return cu_launch_ex(&config, function, self->count ? params : NULL, NULL);
-  }
-  return cu_launch(function, dims[0], dims[1], dims[2], self->threads, 1, 1,
-                   self->shared, (CUstream)(uintptr_t)stream,
-                   self->count ? params : NULL, NULL);
+  if (!uses_launch_ex(self))
+    return cu_launch(function, dims[0], dims[1], dims[2], self->threads, 1, 1,
+                     self->shared, (CUstream)(uintptr_t)stream,
+                     self->count ? params : NULL, NULL);
+  CUlaunchAttribute cooperative;
+  memset(&cooperative, 0, sizeof cooperative);
+  cooperative.id = CU_LAUNCH_ATTRIBUTE_COOPERATIVE;
+  cooperative.value.cooperative = 1;
+  CUlaunchConfig config = {dims[0],
+                           dims[1],
+                           dims[2],
+                           self->threads,
+                           1,
+                           1,
+                           self->shared,
+                           (CUstream)(uintptr_t)stream,
+                           self->cooperative ? &cooperative : NULL,
+                           self->cooperative ? 1u : 0u};
+  return cu_launch_ex(&config, function, self->count ? params : NULL, NULL);
 }
 
 /* `rank` non-negative ints of a descriptor's `shape` or `strides`. */
@@ -1577,8 +1583,8 @@ static PyObject *kernel_enqueue(Kernel *self, const unsigned dims[3],
     PyObject *hint = PyUnicode_FromFormat(
         "kernel '%U', grid (%u, %u, %u), block (%u, 1, 1)", self->name, dims[0],
         dims[1], dims[2], self->threads);
-    raise_cuda(cu_launch_ex ? "cuLaunchKernelEx" : "cuLaunchKernel", code,
-               hint);
+    raise_cuda(uses_launch_ex(self) ? "cuLaunchKernelEx" : "cuLaunchKernel",
+               code, hint);
     Py_XDECREF(hint);
     return NULL;
   }

@@ -6,7 +6,7 @@ By job, as Triton's ``backends/driver``:
 ``bindings``   libcuda.so.1 through ctypes (``TILE_LIBCUDA`` overrides it)
 ``context``    devices, primary contexts, targets; torch's device and stream
 ``packing``    parameter types and the codes the C launcher packs by
-``launcher``   the C extension ``tile._launcher`` (packing, cuLaunchKernelEx)
+``launcher``   the C extension ``tile._launcher`` (packing, the launch)
 ``modules``    cubins loaded per device, their kernels, the per-device cache
 =============  ===========================================================
 
