@@ -27,20 +27,11 @@
 #include <string.h>
 #include <time.h>
 
-typedef int CUresult;
-typedef int CUdevice;
-typedef void *CUcontext, *CUmodule, *CUfunction, *CUstream;
-typedef unsigned long long CUdeviceptr;
+#include "../python/src/cuda_launch_abi.h"
 
-/* cuLaunchKernelEx's config, as cuda.h lays it out (CUDA 12 and later). */
-typedef struct {
-  unsigned gridDimX, gridDimY, gridDimZ;
-  unsigned blockDimX, blockDimY, blockDimZ;
-  unsigned sharedMemBytes;
-  CUstream hStream;
-  void *attrs;
-  unsigned numAttrs;
-} LaunchConfig;
+typedef int CUdevice;
+typedef void *CUmodule;
+typedef unsigned long long CUdeviceptr;
 
 enum { N = 128, SHORT = 200, LAUNCHES = 2000, REPEATS = 15 };
 
@@ -71,19 +62,16 @@ static const char kPtx[] =
 static CUresult (*cuInit)(unsigned);
 static CUresult (*cuDeviceGet)(CUdevice *, int);
 static CUresult (*cuDevicePrimaryCtxRetain)(CUcontext *, CUdevice);
-static CUresult (*cuCtxSetCurrent)(CUcontext);
-static CUresult (*cuCtxGetCurrent)(CUcontext *);
+static CtxSetCurrentFn cuCtxSetCurrent;
+static CtxGetCurrentFn cuCtxGetCurrent;
 static CUresult (*cuCtxSynchronize)(void);
 static CUresult (*cuModuleLoadData)(CUmodule *, const void *);
 static CUresult (*cuModuleGetFunction)(CUfunction *, CUmodule, const char *);
 static CUresult (*cuMemAlloc)(CUdeviceptr *, size_t);
 static CUresult (*cuMemcpyDtoH)(void *, CUdeviceptr, size_t);
 static CUresult (*cuMemsetD32)(CUdeviceptr, unsigned, size_t);
-static CUresult (*cuLaunchKernel)(CUfunction, unsigned, unsigned, unsigned,
-                                  unsigned, unsigned, unsigned, unsigned,
-                                  CUstream, void **, void **);
-static CUresult (*cuLaunchKernelEx)(const LaunchConfig *, CUfunction, void **,
-                                    void **);
+static LaunchFn cuLaunchKernel;
+static LaunchExFn cuLaunchKernelEx;
 
 static void check(CUresult code, const char *call) {
   if (code != 0) {
@@ -103,7 +91,7 @@ static void *symbol(void *lib, const char *name) {
 
 static CUfunction kernel;
 static void *params[2];
-static LaunchConfig config = {1, 1, 1, N, 1, 1, 0, NULL, NULL, 0};
+static CUlaunchConfig config = {1, 1, 1, N, 1, 1, 0, NULL, NULL, 0};
 
 static void launch_plain(void) {
   check(cuLaunchKernel(kernel, 1, 1, 1, N, 1, 1, 0, NULL, params, NULL),

@@ -58,38 +58,7 @@
 /* CUDA driver entry points (cuda.h), taken by address                       */
 /* ------------------------------------------------------------------------ */
 
-typedef int CUresult;
-typedef void *CUstream;
-typedef void *CUfunction;
-typedef void *CUcontext;
-typedef struct {
-  unsigned gridDimX, gridDimY, gridDimZ;
-  unsigned blockDimX, blockDimY, blockDimZ;
-  unsigned sharedMemBytes;
-  CUstream hStream;
-  void *attrs;
-  unsigned numAttrs;
-} CUlaunchConfig;
-
-/* cuda.h's CUlaunchAttribute: an id, padding to 8 bytes, a 64-byte value. */
-#define CU_LAUNCH_ATTRIBUTE_COOPERATIVE 2
-typedef struct {
-  int id;
-  char pad[4];
-  union {
-    char pad[64];
-    int cooperative;
-  } value;
-} CUlaunchAttribute;
-_Static_assert(sizeof(CUlaunchAttribute) == 72, "cuda.h's CUlaunchAttribute");
-
-typedef CUresult (*LaunchExFn)(const CUlaunchConfig *, CUfunction, void **,
-                               void **);
-typedef CUresult (*LaunchFn)(CUfunction, unsigned, unsigned, unsigned, unsigned,
-                             unsigned, unsigned, unsigned, CUstream, void **,
-                             void **);
-typedef CUresult (*CtxSetCurrentFn)(CUcontext);
-typedef CUresult (*CtxGetCurrentFn)(CUcontext *);
+#include "cuda_launch_abi.h"
 
 /* cuda.h's CUtensorMap: 128 opaque bytes, which cuTensorMapEncodeTiled
  * wants 64-byte aligned (cuda.h aligns its struct to 128, as here). */
