@@ -17,8 +17,9 @@
  * drifts between processes by a microsecond).
  *
  * Prints microseconds per launch, median of REPEATS, for cuLaunchKernel,
- * cuLaunchKernelEx, and cuLaunchKernel after cuCtxGetCurrent (what tile's
- * launcher calls per launch), each `short` (SHORT launches after a
+ * cuLaunchKernelEx, and cuLaunchKernel after cuCtxGetCurrent (the cost of a
+ * context check per launch, which tile's launcher makes only after the
+ * driver refuses one), each `short` (SHORT launches after a
  * synchronize: the queue never fills) and `queued` (LAUNCHES launches). */
 #include <dlfcn.h>
 #include <stdint.h>

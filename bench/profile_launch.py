@@ -22,7 +22,8 @@ and for tile the pieces of `kernel[grid](...)`:
 and, in the same process, the driver's own floor: bench/launch_floor.c
 (built here with the system's C compiler) launching a like kernel from C with
 its arguments packed once, by cuLaunchKernel, by cuLaunchKernelEx, and by
-cuLaunchKernel after cuCtxGetCurrent (the driver calls of tile's launcher).
+cuLaunchKernel after cuCtxGetCurrent (a context check per launch, which
+tile's launcher makes only after the driver refuses a launch).
 """
 from __future__ import annotations
 

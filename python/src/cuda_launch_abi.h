@@ -6,6 +6,8 @@
 #define TILE_CUDA_LAUNCH_ABI_H
 
 typedef int CUresult;
+#define CUDA_ERROR_INVALID_CONTEXT 201
+#define CUDA_ERROR_INVALID_HANDLE 400
 typedef void *CUstream;
 typedef void *CUfunction;
 typedef void *CUcontext;

@@ -1,5 +1,6 @@
 """The C launcher on a real GPU: CUDA-graph capture, streams, CuPy arrays,
-the device's target, the assembler the JIT used, the autotuner timing."""
+launches from a thread with no context and under another context, the
+device's target, the assembler the JIT used, the autotuner timing."""
 from __future__ import annotations
 
 import pytest
@@ -69,6 +70,77 @@ def test_stream_argument_and_current_stream():
     axpy[grid](x, y, 2048, 1.0, BLOCK=256, stream=side)  # an explicit stream
     side.synchronize()
     assert torch.equal(y, torch.full_like(y, 4.0))
+
+
+def _current_context(cuda) -> int | None:
+    import ctypes
+    context = ctypes.c_void_p()
+    assert cuda.cuCtxGetCurrent(ctypes.byref(context)) == 0
+    return context.value
+
+
+def test_a_thread_with_no_current_context_launches_in_the_kernels():
+    """The driver refuses the launch with no context current; the launcher
+    then makes the kernel's current and launches again."""
+    import ctypes
+    import threading
+    import torch
+    from tile.driver.bindings import driver
+    cuda = driver()
+    x = torch.ones(1024, device="cuda")
+    y = torch.zeros(1024, device="cuda")
+    axpy[grid](x, y, 1024, 1.0, BLOCK=256)  # compiled and loaded here
+    torch.cuda.synchronize()
+    kernel_context = _current_context(cuda)
+    seen: list[object] = []
+
+    def launch() -> None:
+        try:
+            assert cuda.cuCtxSetCurrent(None) == 0
+            axpy[grid](x, y, 1024, 2.0, BLOCK=256, stream=0)
+            seen.append(_current_context(cuda))
+            assert cuda.cuCtxSynchronize() == 0
+        except BaseException as exc:  # reported by the main thread
+            seen.append(exc)
+
+    thread = threading.Thread(target=launch)
+    thread.start()
+    thread.join()
+    assert seen == [kernel_context], seen
+    torch.cuda.synchronize()
+    assert torch.equal(y, torch.full_like(y, 3.0))
+
+
+def test_a_launch_under_another_context_restores_it():
+    """With a second context of the same device current, the launch runs in
+    the kernel's context (the driver refuses the other) and leaves the
+    second one current."""
+    import ctypes
+    import torch
+    from tile.driver.bindings import driver
+    cuda = driver()
+    create = getattr(cuda.lib, "cuCtxCreate_v2", None)
+    if create is None:
+        pytest.skip("this driver has no cuCtxCreate_v2")
+    x = torch.ones(1024, device="cuda")
+    y = torch.zeros(1024, device="cuda")
+    axpy[grid](x, y, 1024, 1.0, BLOCK=256)
+    torch.cuda.synchronize()
+    kernel_context = _current_context(cuda)
+    other = ctypes.c_void_p()
+    device = ctypes.c_int()
+    assert cuda.cuCtxGetDevice(ctypes.byref(device)) == 0
+    assert create(ctypes.byref(other), 0, device) == 0  # current from here
+    try:
+        assert _current_context(cuda) == other.value != kernel_context
+        axpy[grid](x, y, 1024, 2.0, BLOCK=256, stream=0)
+        assert _current_context(cuda) == other.value
+    finally:
+        assert cuda.cuCtxSetCurrent(kernel_context) == 0
+        cuda.lib.cuCtxDestroy_v2(other)
+        assert cuda.cuCtxSetCurrent(kernel_context) == 0
+    torch.cuda.synchronize()
+    assert torch.equal(y, torch.full_like(y, 3.0))
 
 
 def test_cupy_arrays():
