@@ -48,6 +48,8 @@ void fake_get_dims(unsigned *out) {
 uint64_t fake_get_stream(void) { return launch_stream; }
 int fake_launches(void) { return launches; }
 int fake_ctx_sets(void) { return ctx_sets; }
+static int ctx_gets = 0;
+int fake_ctx_gets(void) { return ctx_gets; }
 void fake_set_func_max_threads(int n) { func_max_threads = n; }
 void fake_set_fail_launch(int code) { fail_launch = code; }
 
@@ -196,6 +198,7 @@ CUresult cuDevicePrimaryCtxRetain(void **ctx, int dev) {
   return 0;
 }
 CUresult cuCtxGetCurrent(void **ctx) {
+  ctx_gets++;
   *ctx = current_ctx ? (void *)(uintptr_t)(0x1000 + current_ctx - 1) : 0;
   return 0;
 }

@@ -193,7 +193,7 @@ def test_errors() -> None:
     fake.fake_set_func_max_threads(1024)
     fake.fake_set_fail_launch(701)
     _raises(driver.CudaError, lambda: kernel.launch((1,), good),
-            "cuLaunchKernelEx failed: CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES",
+            "cuLaunchKernel failed: CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES",
             "too many resources", "grid (1, 1, 1)")
     fake.fake_set_fail_launch(700)
     kernel.launch((1,), good)
@@ -290,6 +290,19 @@ def test_context_from_other_thread() -> None:
     assert not errors, errors
     assert fake.fake_launches() == before + 1
     assert fake.fake_ctx_sets() == sets + 1  # the new thread got the context once
+
+
+def test_launch_in_the_current_context_asks_for_none() -> None:
+    """A launch that finds the kernel's context current is one driver call:
+    the launcher looks at the current context only after the driver refuses
+    a launch (none current, or another: the tests above)."""
+    kernel = _module().kernel("k")
+    good = [FakeTensor(16), 1, 1.0, 1, 1.0, 1.0, False, 1.0, 1, 1]
+    kernel.launch((1,), good)
+    before, gets, sets = fake.fake_launches(), fake.fake_ctx_gets(), fake.fake_ctx_sets()
+    kernel.launch((1,), good)
+    assert fake.fake_launches() == before + 1
+    assert (fake.fake_ctx_gets(), fake.fake_ctx_sets()) == (gets, sets)
 
 
 def test_files_and_artifact() -> None:
@@ -882,9 +895,12 @@ def test_jit_launch_cache_and_binding() -> None:
         scale_kernel[(3,)](x, out, 7, 3.0, BLOCK=128)  # another constexpr: another kernel
         assert len(calls) == 4
         assert scale_kernel._dispatcher.size == 5  # one key per argument layout
+        launches, launches_ex = fake.fake_launches(), fake.fake_launches_ex()
         scale_kernel[(2,)](x, out, 7, 3.0, BLOCK=128, stream=99)
         assert fake.fake_get_stream() == 99
-        assert fake.fake_launches_ex() > 0
+        # No launch attribute: cuLaunchKernel (cuLaunchKernelEx is for
+        # cooperative grids).
+        assert (fake.fake_launches(), fake.fake_launches_ex()) == (launches + 1, launches_ex)
         scale_kernel[(1,)](x, out, 1 << 40, 1.0, BLOCK=128)  # an i64 parameter: recompiled
         assert any(k.metadata["signature"]["n"] == "i64" for k in scale_kernel._compiled.values())
         # Past 64 bits: no type holds it (Triton's OverflowError), before any compile.
@@ -993,7 +1009,7 @@ def test_jit_interpret_switch_and_overhead() -> None:
     _jit_record_sizes()
     scale_kernel[(1,)](x, out, 16, 1.0, BLOCK=64)
     assert scale_kernel._dispatcher is not None
-    launches = fake.fake_launches_ex()
+    launches = fake.fake_launches()
     old = os.environ.pop("TILE_INTERPRET", None)
     try:
         os.environ["TILE_INTERPRET"] = "1"
@@ -1003,7 +1019,7 @@ def test_jit_interpret_switch_and_overhead() -> None:
         scale_kernel[(1,)](x, out, 16, 1.0, BLOCK=64)
         del os.environ["TILE_INTERPRET"]
         scale_kernel[(1,)](x, out, 16, 1.0, BLOCK=64)
-        assert fake.fake_launches_ex() == launches + 2, fake.fake_launches_ex() - launches
+        assert fake.fake_launches() == launches + 2, fake.fake_launches() - launches
         n = 20000
         t0 = time.perf_counter()
         for _ in range(n):
