@@ -11,7 +11,7 @@ ptxas than the toolkit's):
     PYTHONPATH=python /tmp/tv/bin/python bench/compare_sass.py attention06_bwd --head-dim 128 --causal
     PYTHONPATH=python /tmp/tv/bin/python bench/compare_sass.py matmul_tutorial03 --block 128x256x64
 
-`--keep DIR` writes both PTX and SASS files there. Kernels whose arguments are
+`--keep DIR` writes both PTX and SASS files there, and tile's IR. Kernels whose arguments are
 pointers and scalars only (no tensor descriptors) can be compared this way;
 the Triton side gets tile's specialization (16-divisible arguments, ints
 equal to 1 as constants), as its JIT would give it for the same arguments.
@@ -78,9 +78,10 @@ def unwrap(kernel: Any) -> Any:
 
 
 def compile_tile(name: str, arguments: tuple, constants: dict, options: dict
-                 ) -> tuple[str, dict, set, dict]:
-    """tile's PTX, the runtime parameters' types, the ones tile takes as
-    divisible by 16, and every argument by name."""
+                 ) -> tuple[str, str, dict, set, dict]:
+    """tile's IR (the frontend's, before the passes) and PTX, the runtime
+    parameters' types, the ones tile takes as divisible by 16, and every
+    argument by name."""
     from tile.runtime.launch import compile_for_args
     jit = unwrap(getattr(load_kernels("tile"), name))
     compiled, _, bound = compile_for_args(jit, arguments, constants,
@@ -89,7 +90,8 @@ def compile_tile(name: str, arguments: tuple, constants: dict, options: dict
     runtime = [p for p in jit.arg_names if p in signature]
     divisible = {runtime[int(n)] for n in
                  re.findall(r"%arg(\d+): [^,)]*\{tile\.divisibility = 16", compiled.asm["tile"])}
-    return compiled.asm["ptx"], {p: signature[p] for p in runtime}, divisible, bound
+    return (compiled.asm["tile"], compiled.asm["ptx"], {p: signature[p] for p in runtime},
+            divisible, bound)
 
 
 def compile_triton(name: str, signature: dict, divisible: set, bound: dict,
@@ -175,15 +177,19 @@ def main() -> int:
     parser.add_argument("--block", default="128x256x64", help="tutorial 03: MxNxK")
     parser.add_argument("--size", type=int, default=4096)
     parser.add_argument("--weight-t", action="store_true", help="tutorial 03: B = w.T")
-    parser.add_argument("--keep", type=Path, help="write the PTX and SASS files here")
+    parser.add_argument("--keep", type=Path,
+                        help="write the PTX and SASS files here, and tile's IR (NAME.tile.mlir, "
+                             "for tile-opt)")
     parser.add_argument("--top", type=int, default=12, help="opcodes shown per loop")
     args = parser.parse_args()
     name, arguments, constants, options = CASES[args.case](args)
-    tile_ptx, signature, divisible, bound = compile_tile(name, arguments, constants, options)
+    tile_ir, tile_ptx, signature, divisible, bound = compile_tile(name, arguments, constants,
+                                                                 options)
     triton_ptx = compile_triton(name, signature, divisible, bound, options)
     with tempfile.TemporaryDirectory() as scratch:
         directory = args.keep or Path(scratch)
         directory.mkdir(parents=True, exist_ok=True)
+        (directory / f"{name}.tile.mlir").write_text(tile_ir)
         for backend, ptx in (("tile", tile_ptx), ("triton", triton_ptx)):
             report, sass = assemble(ptx, directory, f"{name}.{backend}")
             print(f"{backend}: {summary(report)}")

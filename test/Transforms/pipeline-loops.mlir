@@ -1,5 +1,6 @@
 // RUN: tile-opt %s -tile-pipeline-loops=num-stages=3 -split-input-file | FileCheck %s
 // RUN: tile-opt %s -tile-pipeline-loops=num-stages=1 -split-input-file | FileCheck %s --check-prefix=OFF
+// RUN: tile-opt %s -tile-pipeline-loops="num-stages=3 row-statistics=false" -split-input-file | FileCheck %s --check-prefix=INPLACE
 
 // A K loop of dots: with 3 stages, the prologue loads iterations 0 and 1
 // (predicated on there being such iterations), and each iteration computes
@@ -241,17 +242,27 @@ func.func @causal_columns(%arg0: !tile.ptr<f16> {tile.divisibility = 16 : i32}, 
 // -----
 
 // Attention backward's row statistics: `m` meets a product (`exp2(s - m)`)
-// before the result reaches the second dot as its A operand. It is loaded in
-// the iteration that uses it, in the product's layout, not carried through
-// the stages (each stage's copy would take a slice of an accumulator's
-// registers); the dot operands `q` and `v` are carried as before.
+// before the result reaches the second dot as its A operand. In a loop of
+// f16 dots it is pipelined with the dot operands (tile-async-dot-operands
+// then carries it in a ring of shared memory, not in registers): the body
+// reads the iter_arg, and loads iteration k + 2's row, predicated.
 // CHECK-LABEL: func.func @statistics_meet_product
-// CHECK: scf.for {{.*}} -> (!tile.block<64x64xf32>, !tile.block<64x64xf16>, !tile.block<64x64xf16>, !tile.block<64x64xf16>, !tile.block<64x64xf16>)
+// CHECK: scf.for {{.*}} -> (!tile.block<64x64xf32>, !tile.block<64x64xf16>, !tile.block<64x64xf16>, !tile.block<64xf32>, !tile.block<64xf32>, !tile.block<64x64xf16>, !tile.block<64x64xf16>)
 // CHECK: tile.dot
-// CHECK: %[[M:.*]] = tile.load %{{.*}} : !tile.block<64x!tile.ptr<f32>>
-// CHECK: tile.expand_dims %[[M]]
+// CHECK: tile.expand_dims %arg{{[0-9]+}} {axis = 0 : i32} : !tile.block<64xf32>
 // CHECK: tile.dot
+// CHECK: tile.load %{{.*}} mask %{{.*}} : !tile.block<64x!tile.ptr<f32>>
 // CHECK: scf.yield
+// Without row statistics it is loaded in the iteration that uses it, where
+// its latency overlaps the product it waits for; the dot operands `q` and
+// `v` are carried as before.
+// INPLACE-LABEL: func.func @statistics_meet_product
+// INPLACE: scf.for {{.*}} -> (!tile.block<64x64xf32>, !tile.block<64x64xf16>, !tile.block<64x64xf16>, !tile.block<64x64xf16>, !tile.block<64x64xf16>)
+// INPLACE: tile.dot
+// INPLACE: %[[M:.*]] = tile.load %{{.*}} : !tile.block<64x!tile.ptr<f32>>
+// INPLACE: tile.expand_dims %[[M]]
+// INPLACE: tile.dot
+// INPLACE: scf.yield
 func.func @statistics_meet_product(%q: !tile.ptr<f16>, %k: !tile.ptr<f16>, %v: !tile.ptr<f16>, %m: !tile.ptr<f32>, %n: i32) {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32

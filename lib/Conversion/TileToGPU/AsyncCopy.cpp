@@ -9,6 +9,10 @@
 // for cp.async (one 2-byte element) is loaded and stored synchronously,
 // which the same wait and barrier order before the dot.
 //
+// A rank-1 ring holds row statistics (attention backward's m and Di): each
+// slot one contiguous row, copied with cp.async of 4 to 16 bytes and read
+// back into any layout by `tile.ring_load`.
+//
 // Copies that name a box of a tensor map (a host tensor descriptor's) are
 // TMA copies instead: thread 0 issues `cp.async.bulk.tensor` for the slot,
 // which completes on the slot's barrier (`mbarrier`, one phase per copy),
@@ -33,9 +37,11 @@ int64_t KernelEmitter::copyWidth(AsyncCopyOp op) {
   // layout's run is along the slot's contiguous dimension; the addresses
   // must allow the width too.
   LinearLayout::Run run = layout.linear.getContiguousRun();
-  int64_t width = run.dim == ringSlot(op.getRing()).contiguousDim()
-                      ? accessWidth(op.getPtr(), op.getMask(), layout)
-                      : int64_t(1);
+  bool statistics = op.getRing().getType().getBlock().getRank() == 1;
+  int64_t width =
+      statistics || run.dim == ringSlot(op.getRing()).contiguousDim()
+          ? accessWidth(op.getPtr(), op.getMask(), layout)
+          : int64_t(1);
   return std::min<int64_t>(width, 16 / bytes);
 }
 
@@ -47,9 +53,23 @@ bool KernelEmitter::storesFromRegisters(AsyncCopyOp op) {
 
 StagedMatrix KernelEmitter::ringSlot(Value ring) const {
   BlockType block = cast<RingType>(ring.getType()).getBlock();
+  // A row of statistics is a matrix of one row.
+  if (block.getRank() == 1)
+    return StagedMatrix::get(1, block.getShape()[0],
+                             elementBytes(block.getElementType()));
   return StagedMatrix::get(block.getShape()[0], block.getShape()[1],
                            elementBytes(block.getElementType()),
                            ringTransposed.lookup(ring));
+}
+
+Value KernelEmitter::slotElementOffset(Location loc, Value ring,
+                                       ArrayRef<Value> coords) {
+  StagedMatrix slot = ringSlot(ring);
+  if (coords.size() == 2)
+    return slot.physicalOffset(builder, loc, coords[0], coords[1]);
+  // Statistics: unswizzled (every copy and read is of 16 bytes or less).
+  return arith::MulIOp::create(builder, loc, coords[0],
+                               constI32(loc, slot.elementBytes));
 }
 
 void KernelEmitter::placeRings() {
@@ -99,7 +119,8 @@ void KernelEmitter::placeRings() {
                 .linear.getContiguousRun();
         ringTransposed[alloc.getRing()] =
             copy.getTensorMap() ? copy.getMapDimsOrIdentity()[0] == 1
-                                : run.dim == 0 && run.length > 1;
+                                : run.dim == 0 && run.length > 1 &&
+                                      alloc.getType().getBlock().getRank() == 2;
         break;
       }
     if (copiesWithTensorMap(alloc.getRing())) {
@@ -404,10 +425,9 @@ LogicalResult KernelEmitter::emitAsyncCopy(AsyncCopyOp op) {
     if (!pred)
       pred = constBool(loc, true);
     Value valid = masks.empty() ? Value() : masks[first];
-    SmallVector<Value> coords = registerCoords(layout, first);
     Value offset = arith::AddIOp::create(
         builder, loc, slotStart,
-        matrix.physicalOffset(builder, loc, coords[0], coords[1]));
+        slotElementOffset(loc, op.getRing(), registerCoords(layout, first)));
     if (async) {
       Value sourceBytes = constI32(loc, width * bytes);
       if (valid)
@@ -449,5 +469,46 @@ LogicalResult KernelEmitter::emitAsyncCopy(AsyncCopyOp op) {
                             ringBase(loc), ValueRange{offset});
     LLVM::StoreOp::create(builder, loc, value, address);
   }
+  return success();
+}
+
+LogicalResult KernelEmitter::emitRingLoad(RingLoadOp op) {
+  Location loc = op.getLoc();
+  auto type = cast<BlockType>(op.getType());
+  BlockLayout layout = getBlockLayout(type);
+  Type element = convertElementType(type.getElementType());
+  int64_t bytes = elementBytes(element);
+  // Runs of registers that are adjacent in the row, read as one vector of
+  // up to 16 bytes (a run of a power-of-two length starts aligned to it).
+  LinearLayout::Run run = layout.linear.getContiguousRun();
+  int64_t width = std::min<int64_t>(run.length, 16 / bytes);
+  Value slotStart = slotAddress(loc, op.getRing(), op.getSlot());
+  Value ringStart = LLVM::PtrToIntOp::create(builder, loc, builder.getI32Type(),
+                                             ringBase(loc));
+  Value offset = arith::SubIOp::create(builder, loc, slotStart, ringStart);
+  SmallVector<Value> values;
+  for (int64_t first = 0; first < layout.numRegisters(); first += width) {
+    Value start = arith::AddIOp::create(
+        builder, loc, offset,
+        slotElementOffset(loc, op.getRing(), registerCoords(layout, first)));
+    // Padding registers (past the row) read the slot's first element.
+    if (Value valid = registerValid(layout, first))
+      start = arith::SelectOp::create(builder, loc, valid, start, offset);
+    auto sharedPtr = LLVM::LLVMPointerType::get(builder.getContext(), 3);
+    Value address =
+        LLVM::GEPOp::create(builder, loc, sharedPtr, builder.getI8Type(),
+                            ringBase(loc), ValueRange{start});
+    if (width == 1) {
+      values.push_back(LLVM::LoadOp::create(builder, loc, element, address));
+      continue;
+    }
+    Value vector =
+        LLVM::LoadOp::create(builder, loc, VectorType::get({width}, element),
+                             address, width * bytes);
+    for (int64_t i = 0; i < width; ++i)
+      values.push_back(LLVM::ExtractElementOp::create(builder, loc, vector,
+                                                      constI32(loc, i)));
+  }
+  registers[op.getResult()] = std::move(values);
   return success();
 }

@@ -90,6 +90,8 @@ LogicalResult KernelEmitter::emitOp(Operation *op) {
     return emitAsyncCopy(copy);
   if (auto wait = dyn_cast<RingWaitOp>(op))
     return emitRingWait(wait);
+  if (auto read = dyn_cast<RingLoadOp>(op))
+    return emitRingLoad(read);
   // Where TMA fills every ring, the slots' mbarriers order the copies and
   // the cp.async groups would all be empty.
   if (isa<AsyncCommitGroupOp>(op)) {

@@ -484,6 +484,7 @@ private:
   /// slot's column blocks, completing on the slot's barrier.
   LogicalResult emitTensorCopy(AsyncCopyOp op);
   LogicalResult emitRingWait(RingWaitOp op);
+  LogicalResult emitRingLoad(RingLoadOp op);
   /// `tile.store ... tensor_map` on a chip with TMA: the block staged in
   /// scratch space as its box's column blocks, which thread 0 writes with
   /// `cp.async.bulk.tensor` (waiting until they are read).
@@ -539,6 +540,9 @@ private:
   bool storesFromRegisters(AsyncCopyOp op);
   /// The form of one slot of `ring`.
   StagedMatrix ringSlot(Value ring) const;
+  /// The byte offset in a slot of `ring` of the element at `coords` (the
+  /// slot's swizzled form for rank-2 rings, a plain row for rank-1 ones).
+  Value slotElementOffset(Location loc, Value ring, ArrayRef<Value> coords);
   /// The shared address (i32) where slot `slot` (an i32 value) of `ring`
   /// starts.
   Value slotAddress(Location loc, Value ring, Value slot);

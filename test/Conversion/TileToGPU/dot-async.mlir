@@ -567,3 +567,79 @@ func.func @independent_dots_overlap(%k: !tile.ptr<f16> {tile.divisibility = 16 :
   tile.store %cp, %sum : !tile.block<128x64x!tile.ptr<f32>>
   return
 }
+
+// Attention backward's row statistics (`m`, read as `exp2(s - m[None, :])`
+// after the first dot): pipelined with the dot operands and copied into a
+// ring of their own, 4 bytes per element from the thread that owns it, in
+// the same commit groups the wait counts (two copies an iteration); the
+// body reads its slot after the first dot's wait and barrier, straight
+// into the slice of the product's layout that expand_dims needs, in 8-byte
+// vectors, and carries no statistics in registers through the stages.
+// RING-LABEL: func.func @row_statistics_ring
+// RING-DAG: %[[M:.*]] = tile.ring_alloc : !tile.ring<3, !tile.block<32xf32>>
+// RING-DAG: %[[Q:.*]] = tile.ring_alloc : !tile.ring<3, !tile.block<64x32xf16>>
+// RING: tile.async_copy %{{.*}}, %[[M]][%{{.*}}] mask %{{.*}} : !tile.block<32x!tile.ptr<f32>, #{{.*}}>, !tile.ring<3, !tile.block<32xf32>>
+// RING-NEXT: tile.async_commit_group
+// RING: scf.for {{.*}} -> (!tile.block<128x64xf32, #{{.*}}>, !tile.block<64x32x!tile.ptr<f16>, #{{.*}}>, !tile.block<32x!tile.ptr<f32>, #{{.*}}>, i32, i32, i32, i32, i32, i32) : i32 {
+// RING-NOT: tile.load
+// RING: tile.async_wait {pending = 2 : i32}
+// RING-NEXT: tile.ring_dot
+// RING-NEXT: %[[ROW:.*]] = tile.ring_load %[[M]][%{{.*}}] : !tile.ring<3, !tile.block<32xf32>> -> !tile.block<32xf32, #[[SLICE:.*]]>
+// RING-NEXT: tile.expand_dims %[[ROW]] {axis = 0 : i32} : !tile.block<32xf32, #[[SLICE]]> -> !tile.block<1x32xf32, #[[MMA:.*]]>
+// RING-NEXT: tile.broadcast %{{.*}} : !tile.block<1x32xf32, #[[MMA]]> -> !tile.block<128x32xf32, #[[MMA]]>
+// RING: tile.ring_dot
+// RING: tile.async_copy %{{.*}}, %[[M]][%{{.*}}] mask
+// RING: scf.yield
+// PTX-LABEL: .entry row_statistics_ring
+// PTX-NOT: ld.global
+// PTX: cp.async.ca.shared.global [%r{{[0-9]+}}], [%rd{{[0-9]+}}], 4, %r{{[0-9]+}};
+// PTX: cp.async.wait_group 2;
+// PTX: bar.sync 0;
+// PTX: wgmma.mma_async.sync.aligned.m64n32k16.f32.f16.f16
+// PTX: ld.shared.v2.b32
+// PTX: ld.shared.v2.b32
+// PTX: ld.shared.v2.b32
+// PTX: ld.shared.v2.b32
+// PTX: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16
+func.func @row_statistics_ring(%k: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %q: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %m: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %c: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %n: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %rk = tile.arange 0, 8192 : !tile.block<8192xi32>
+  %ik = tile.reshape %rk : !tile.block<8192xi32> -> !tile.block<128x64xi32>
+  %kb = tile.splat %k : !tile.ptr<f16> -> !tile.block<128x64x!tile.ptr<f16>>
+  %kp = tile.addptr %kb, %ik : !tile.block<128x64x!tile.ptr<f16>>, !tile.block<128x64xi32>
+  %kk = tile.load %kp : !tile.block<128x64x!tile.ptr<f16>>
+  %rq = tile.arange 0, 2048 : !tile.block<2048xi32>
+  %iq = tile.reshape %rq : !tile.block<2048xi32> -> !tile.block<64x32xi32>
+  %qb = tile.splat %q : !tile.ptr<f16> -> !tile.block<64x32x!tile.ptr<f16>>
+  %qp = tile.addptr %qb, %iq : !tile.block<64x32x!tile.ptr<f16>>, !tile.block<64x32xi32>
+  %rm = tile.arange 0, 32 : !tile.block<32xi32>
+  %mb = tile.splat %m : !tile.ptr<f32> -> !tile.block<32x!tile.ptr<f32>>
+  %mp = tile.addptr %mb, %rm : !tile.block<32x!tile.ptr<f32>>, !tile.block<32xi32>
+  %zero32 = tile.constant dense<0.0> : !tile.block<128x32xf32>
+  %zero = tile.constant dense<0.0> : !tile.block<128x64xf32>
+  %step = arith.constant 2048 : i32
+  %stepQ = tile.splat %step : i32 -> !tile.block<64x32xi32>
+  %stepM = tile.constant dense<32> : !tile.block<32xi32>
+  %acc:3 = scf.for %i = %c0 to %n step %c1 iter_args(%sum = %zero, %pq = %qp, %pm = %mp) -> (!tile.block<128x64xf32>, !tile.block<64x32x!tile.ptr<f16>>, !tile.block<32x!tile.ptr<f32>>) : i32 {
+    %qt = tile.load %pq : !tile.block<64x32x!tile.ptr<f16>>
+    %mv = tile.load %pm : !tile.block<32x!tile.ptr<f32>>
+    %s = tile.dot %kk, %qt, %zero32 : !tile.block<128x64xf16>, !tile.block<64x32xf16> -> !tile.block<128x32xf32>
+    %m2 = tile.expand_dims %mv {axis = 0 : i32} : !tile.block<32xf32> -> !tile.block<1x32xf32>
+    %m3 = tile.broadcast %m2 : !tile.block<1x32xf32> -> !tile.block<128x32xf32>
+    %d = tile.subf %s, %m3 : !tile.block<128x32xf32>
+    %e = tile.exp2 %d : !tile.block<128x32xf32>
+    %p = tile.cast %e : !tile.block<128x32xf32> to !tile.block<128x32xf16>
+    %qq = tile.trans %qt : !tile.block<64x32xf16> -> !tile.block<32x64xf16>
+    %d2 = tile.dot %p, %qq, %sum : !tile.block<128x32xf16>, !tile.block<32x64xf16> -> !tile.block<128x64xf32>
+    %pq2 = tile.addptr %pq, %stepQ : !tile.block<64x32x!tile.ptr<f16>>, !tile.block<64x32xi32>
+    %pm2 = tile.addptr %pm, %stepM : !tile.block<32x!tile.ptr<f32>>, !tile.block<32xi32>
+    scf.yield %d2, %pq2, %pm2 : !tile.block<128x64xf32>, !tile.block<64x32x!tile.ptr<f16>>, !tile.block<32x!tile.ptr<f32>>
+  }
+  %rc = tile.arange 0, 8192 : !tile.block<8192xi32>
+  %ic = tile.reshape %rc : !tile.block<8192xi32> -> !tile.block<128x64xi32>
+  %cb = tile.splat %c : !tile.ptr<f32> -> !tile.block<128x64x!tile.ptr<f32>>
+  %cp = tile.addptr %cb, %ic : !tile.block<128x64x!tile.ptr<f32>>, !tile.block<128x64xi32>
+  tile.store %cp, %acc#0 : !tile.block<128x64x!tile.ptr<f32>>
+  return
+}

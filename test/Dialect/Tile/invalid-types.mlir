@@ -87,5 +87,15 @@ func.func @f(%a: !tile.ring<2, !tile.block<64x64xf64>>) { return }
 
 // -----
 
-// CHECK: invalid-types.mlir:[[@LINE+1]]:{{[0-9]+}}: error: a ring's block must be rank 2 with no encoding
+// CHECK: invalid-types.mlir:[[@LINE+1]]:{{[0-9]+}}: error: a ring's block must be rank 1 or 2 with no encoding
+func.func @f(%a: !tile.ring<2, !tile.block<2x4x8xf16>>) { return }
+
+// -----
+
+// CHECK: invalid-types.mlir:[[@LINE+1]]:{{[0-9]+}}: error: a rank-1 ring holds row statistics (f32 or i32), not 'f16'
 func.func @f(%a: !tile.ring<2, !tile.block<4096xf16>>) { return }
+
+// -----
+
+// CHECK: invalid-types.mlir:[[@LINE+1]]:{{[0-9]+}}: error: a rank-1 ring's rows hold at least 8 elements, not 4
+func.func @f(%a: !tile.ring<2, !tile.block<4xf32>>) { return }

@@ -1541,6 +1541,24 @@ func.func @ring_dot_mma_sync_float8(%acc: !tile.block<64x64xf32, #mma2>, %slot: 
 
 // -----
 
+func.func @ring_load_operands(%slot: i32) {
+  %r = tile.ring_alloc : !tile.ring<3, !tile.block<64x64xf16>>
+  // expected-error @+1 {{'tile.ring_load' op reads rank-1 rings (row statistics), not a ring of 64x64 blocks}}
+  %m = tile.ring_load %r[%slot] : !tile.ring<3, !tile.block<64x64xf16>> -> !tile.block<64x64xf16>
+  return
+}
+
+// -----
+
+func.func @ring_load_type(%slot: i32) {
+  %r = tile.ring_alloc : !tile.ring<3, !tile.block<32xf32>>
+  // expected-error @+1 {{'tile.ring_load' op reads 32 'f32' slots into 64 'f32'}}
+  %m = tile.ring_load %r[%slot] : !tile.ring<3, !tile.block<32xf32>> -> !tile.block<64xf32>
+  return
+}
+
+// -----
+
 #mma = #tile.mma<version = 3, warps = [4, 1], instr = [16, 64, 16]>
 func.func @ring_dot_shapes(%acc: !tile.block<64x64xf32, #mma>, %slot: i32) {
   %r = tile.ring_alloc : !tile.ring<3, !tile.block<64x32xf16>>

@@ -779,6 +779,21 @@ func.func @tensor_map_boxes(%map: !tile.tensor_map, %p: !tile.block<64x32x!tile.
   return
 }
 
+// Row statistics in a rank-1 ring: copied like operands, read back into a
+// block in any layout (here a slice of a wgmma accumulator's).
+// CHECK-LABEL: func @row_statistics_ring
+// CHECK: %[[R:.*]] = tile.ring_alloc : !tile.ring<3, !tile.block<32xf32>>
+// CHECK: tile.async_copy %{{.*}}, %[[R]][%{{.*}}] : !tile.block<32x!tile.ptr<f32>>, !tile.ring<3, !tile.block<32xf32>>
+// CHECK: tile.ring_load %[[R]][%{{.*}}] : !tile.ring<3, !tile.block<32xf32>> -> !tile.block<32xf32, #{{.*}}>
+#mma_rows = #tile.mma<version = 3, warps = [4, 1], instr = [16, 32, 16]>
+func.func @row_statistics_ring(%p: !tile.block<32x!tile.ptr<f32>>, %slot: i32) {
+  %r = tile.ring_alloc : !tile.ring<3, !tile.block<32xf32>>
+  tile.async_copy %p, %r[%slot] : !tile.block<32x!tile.ptr<f32>>, !tile.ring<3, !tile.block<32xf32>>
+  %m = tile.ring_load %r[%slot] : !tile.ring<3, !tile.block<32xf32>>
+      -> !tile.block<32xf32, #tile.slice<dim = 0, parent = #mma_rows>>
+  return
+}
+
 // The map of a tensor a kernel describes (tl.make_tensor_descriptor):
 // extents and strides outermost first.
 // CHECK-LABEL: func @make_tensor_map

@@ -470,10 +470,23 @@ LogicalResult RingType::verify(function_ref<InFlightDiagnostic()> emitError,
                                int64_t slots, BlockType block) {
   if (slots < 1)
     return emitError() << "a ring needs at least one slot, not " << slots;
-  if (block.getRank() != 2 || block.getEncoding())
-    return emitError() << "a ring's block must be rank 2 with no encoding";
-  // wgmma's operand types: f16, bf16, f32 (read as tf32), 8-bit floats, i8.
+  if (block.getRank() > 2 || block.getEncoding())
+    return emitError() << "a ring's block must be rank 1 or 2 with no encoding";
   Type element = block.getElementType();
+  // Row statistics: one row of 32-bit elements of at least 32 bytes (the
+  // narrowest stored row of a slot).
+  if (block.getRank() == 1) {
+    if (!element.isF32() && !element.isInteger(32))
+      return emitError() << "a rank-1 ring holds row statistics (f32 or i32), "
+                            "not "
+                         << element;
+    if (block.getShape()[0] < 8)
+      return emitError() << "a rank-1 ring's rows hold at least 8 elements, "
+                            "not "
+                         << block.getShape()[0];
+    return success();
+  }
+  // wgmma's operand types: f16, bf16, f32 (read as tf32), 8-bit floats, i8.
   if (!element.isF16() && !element.isBF16() && !element.isF32() &&
       !isFloat8Type(element) && !element.isInteger(8))
     return emitError() << "a ring holds tensor-core operands (f16, bf16, f32, "

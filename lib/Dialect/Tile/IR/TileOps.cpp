@@ -1135,6 +1135,22 @@ LogicalResult AsyncCopyOp::verify() {
                             getMapDims());
 }
 
+LogicalResult RingLoadOp::verify() {
+  BlockType slot = getRing().getType().getBlock();
+  auto result = cast<BlockType>(getResult().getType());
+  if (slot.getRank() != 1)
+    return emitOpError() << "reads rank-1 rings (row statistics), not a ring "
+                            "of "
+                         << formatShape(slot.getShape()) << " blocks";
+  if (result.getShape() != slot.getShape() ||
+      result.getElementType() != slot.getElementType())
+    return emitOpError() << "reads " << formatShape(slot.getShape()) << " "
+                         << slot.getElementType() << " slots into "
+                         << formatShape(result.getShape()) << " "
+                         << result.getElementType();
+  return success();
+}
+
 bool mlir::tile::isWarpGroupRegisterOperand(BlockType a, MmaLayoutAttr acc) {
   auto layout = dyn_cast_or_null<MmaLayoutAttr>(a.getEncoding());
   int64_t k = a.getShape()[1];

@@ -8,7 +8,9 @@
 // slot of a ring, the carried blocks become carried slot indices, and the
 // dot a `tile.ring_dot` of two slots (see the pass description), or, on
 // wgmma, of A in registers and a slot of B where A is already in wgmma's
-// register form (attention's q and p).
+// register form (attention's q and p). Row statistics carried beside them
+// (attention backward's m and Di) go through rank-1 rings, read back with
+// `tile.ring_load` after the first dot's wait.
 //
 //===----------------------------------------------------------------------===//
 
@@ -115,6 +117,50 @@ bool isCopyable(AxisInfoAnalysis &axisInfo, LoadOp load, Operation *user,
          !load.getSem() && (!load.getOther() || isZero(load.getOther()));
 }
 
+/// Whether `load` is a row of statistics a rank-1 ring can hold in place of
+/// its registers: a block of at least 8 32-bit elements, whose only use is
+/// `user`, read without volatility, zero (or nothing) where masked off.
+bool isStatisticCopyable(LoadOp load, Operation *user) {
+  auto type = dyn_cast<BlockType>(load.getType());
+  if (!type || type.getRank() != 1 || type.getShape()[0] < 8 ||
+      (!type.getElementType().isF32() && !type.getElementType().isInteger(32)))
+    return false;
+  return load->hasOneUse() && *load->getUsers().begin() == user &&
+         !load.getIsVolatile() && !load.getSem() && !load.getTensorMap() &&
+         (!load.getOther() || isZero(load.getOther()));
+}
+
+/// The iter_args from `value` (one the body reads) back to the load in the
+/// body that produces them for later iterations, added to `chain`, with the
+/// loads before the loop that give them their initial values;
+/// `copyable(load, user)` says which loads a ring copy may replace.
+FailureOr<OperandChain>
+traceCarried(scf::ForOp loop, Value value, OperandChain chain,
+             function_ref<bool(LoadOp, Operation *)> copyable) {
+  Block *body = loop.getBody();
+  Operation *yield = body->getTerminator();
+  while (auto arg = dyn_cast<BlockArgument>(value)) {
+    // The iter_arg the body reads may have several users (the dots'
+    // sharesRings checks them); the others pass it on.
+    if (arg.getOwner() != body || arg.getArgNumber() == 0 ||
+        (!chain.args.empty() && !arg.hasOneUse()))
+      return failure();
+    unsigned index = arg.getArgNumber() - 1;
+    auto init = loop.getInitArgs()[index].getDefiningOp<LoadOp>();
+    if (!init || !copyable(init, loop) || !loop.getResult(index).use_empty())
+      return failure();
+    chain.args.push_back(index);
+    chain.prologue.push_back(init);
+    value = yield->getOperand(index);
+  }
+  auto producer = value.getDefiningOp<LoadOp>();
+  if (!producer || producer->getBlock() != body || !copyable(producer, yield) ||
+      chain.args.empty())
+    return failure();
+  chain.producer = producer;
+  return chain;
+}
+
 FailureOr<OperandChain> traceOperand(AxisInfoAnalysis &axisInfo,
                                      scf::ForOp loop, Value operand,
                                      unsigned operandNumber) {
@@ -136,31 +182,10 @@ FailureOr<OperandChain> traceOperand(AxisInfoAnalysis &axisInfo,
     chain.views.push_back(def);
     operand = def->getOperand(0);
   }
-  Block *body = loop.getBody();
-  Operation *yield = body->getTerminator();
-  Value value = operand;
-  while (auto arg = dyn_cast<BlockArgument>(value)) {
-    // The iter_arg the dots read may have several (sharesRings checks them
-    // all); the others pass it on.
-    if (arg.getOwner() != body || arg.getArgNumber() == 0 ||
-        (!chain.args.empty() && !arg.hasOneUse()))
-      return failure();
-    unsigned index = arg.getArgNumber() - 1;
-    auto init = loop.getInitArgs()[index].getDefiningOp<LoadOp>();
-    if (!init || !isCopyable(axisInfo, init, loop, operandNumber) ||
-        !loop.getResult(index).use_empty())
-      return failure();
-    chain.args.push_back(index);
-    chain.prologue.push_back(init);
-    value = yield->getOperand(index);
-  }
-  auto producer = value.getDefiningOp<LoadOp>();
-  if (!producer || producer->getBlock() != body ||
-      !isCopyable(axisInfo, producer, yield, operandNumber) ||
-      chain.args.empty())
-    return failure();
-  chain.producer = producer;
-  return chain;
+  return traceCarried(loop, operand, std::move(chain),
+                      [&](LoadOp load, Operation *user) {
+                        return isCopyable(axisInfo, load, user, operandNumber);
+                      });
 }
 
 /// Gives each dot that reads a transpose as B (`qT = tl.trans(q)` read by
@@ -299,7 +324,86 @@ bool isTensorMapRing(Value ring) {
   });
 }
 
+/// Where the row's one reader converts it to another layout, directly or
+/// after `tile.expand_dims` (`m[None, :]` into the product's accumulator
+/// layout), makes `read` read the slot in the layout that needs none: the
+/// target's, or its slice along the expanded axis. The registers the
+/// statistics had in the iteration's own loads.
+void readWithoutConversion(RingLoadOp read) {
+  if (!read->hasOneUse())
+    return;
+  Operation *user = *read->getUsers().begin();
+  if (auto conversion = dyn_cast<ConvertLayoutOp>(user)) {
+    read.getResult().setType(conversion.getType());
+    conversion.replaceAllUsesWith(read.getResult());
+    conversion.erase();
+    return;
+  }
+  auto expand = dyn_cast<ExpandDimsOp>(user);
+  if (!expand || !expand->hasOneUse())
+    return;
+  auto conversion = dyn_cast<ConvertLayoutOp>(*expand->getUsers().begin());
+  if (!conversion)
+    return;
+  auto target = cast<BlockType>(conversion.getType());
+  auto parent =
+      dyn_cast_or_null<DistributedLayoutAttrInterface>(target.getEncoding());
+  if (!parent)
+    return;
+  auto row = cast<BlockType>(read.getType());
+  read.getResult().setType(row.withEncoding(
+      SliceLayoutAttr::get(read.getContext(), expand.getAxis(), parent)));
+  expand.getResult().setType(target);
+  conversion.replaceAllUsesWith(expand.getResult());
+  conversion.erase();
+}
+
+/// The row statistics of `loop` that rings can carry beside `dots`' operands
+/// (attention backward's m and Di): rank-1 loads carried through as many
+/// iter_args as the dots' operands, first read after the loop's first dot,
+/// whose wait and barrier then cover their copies too. None where a dot
+/// operand comes by TMA, whose rings no cp.async wait covers.
+SmallVector<OperandChain> traceStatistics(scf::ForOp loop,
+                                          ArrayRef<PipelinedDot> dots) {
+  SmallVector<OperandChain> statistics;
+  auto withTensorMap = [](LoadOp load) {
+    return load && bool(load.getTensorMap());
+  };
+  auto byTensorMap = [&](std::optional<OperandChain> chain) {
+    return chain && (withTensorMap(chain->producer) ||
+                     llvm::any_of(chain->prologue, withTensorMap));
+  };
+  if (llvm::any_of(dots, [&](PipelinedDot entry) {
+        return byTensorMap(entry.a) || byTensorMap(entry.b) ||
+               withTensorMap(entry.invariantA);
+      }))
+    return statistics;
+  Block *body = loop.getBody();
+  Operation *yield = body->getTerminator();
+  Operation *firstDot = dots.front().dot;
+  for (BlockArgument arg : loop.getRegionIterArgs()) {
+    auto type = dyn_cast<BlockType>(arg.getType());
+    // The iter_arg the body reads (the others only pass theirs on).
+    if (!type || type.getRank() != 1 || arg.use_empty() ||
+        llvm::all_of(arg.getUsers(),
+                     [&](Operation *user) { return user == yield; }))
+      continue;
+    bool afterFirstDot = llvm::all_of(arg.getUsers(), [&](Operation *user) {
+      Operation *top = body->findAncestorOpInBlock(*user);
+      return top && top != yield && firstDot->isBeforeInBlock(top);
+    });
+    if (!afterFirstDot)
+      continue;
+    FailureOr<OperandChain> chain =
+        traceCarried(loop, arg, {}, isStatisticCopyable);
+    if (succeeded(chain) && chain->args.size() == dots.front().b.args.size())
+      statistics.push_back(*chain);
+  }
+  return statistics;
+}
+
 void rewrite(scf::ForOp loop, ArrayRef<PipelinedDot> dots,
+             ArrayRef<OperandChain> statistics,
              InvariantRings &invariantRings) {
   unsigned stages = dots.front().b.args.size() + 1;
   auto func = loop->getParentOfType<func::FuncOp>();
@@ -386,7 +490,7 @@ void rewrite(scf::ForOp loop, ArrayRef<PipelinedDot> dots,
       copiedArgs.insert(entry.a->args.front());
     copiedArgs.insert(entry.b.args.front());
   }
-  unsigned copiesPerIteration = copiedArgs.size();
+  unsigned copiesPerIteration = copiedArgs.size() + statistics.size();
   // The dot after which no copy has been committed: a later dot's slots were
   // complete at its wait already (attention's p @ v after q @ k^T).
   Operation *waited = nullptr;
@@ -439,6 +543,25 @@ void rewrite(scf::ForOp loop, ArrayRef<PipelinedDot> dots,
       if (chain)
         for (Operation *view : chain->views)
           view->erase();
+  }
+  // Each row of statistics is read where the body first reads it, after
+  // the first dot's wait and barrier.
+  Block *body = grown.getBody();
+  for (OperandChain chain : statistics) {
+    BlockArgument first = grown.getRegionIterArgs()[chain.args.front()];
+    auto type = cast<BlockType>(first.getType());
+    Location statLoc = chain.producer.getLoc();
+    Operation *reader = nullptr;
+    for (Operation *user : first.getUsers()) {
+      Operation *top = body->findAncestorOpInBlock(*user);
+      if (!reader || top->isBeforeInBlock(reader))
+        reader = top;
+    }
+    Value ring = moveToRing(chain, 0);
+    builder.setInsertionPoint(reader);
+    auto read = RingLoadOp::create(builder, statLoc, type, ring, first);
+    first.replaceAllUsesExcept(read.getResult(), read);
+    readWithoutConversion(read);
   }
   // The copies of iterations past the end (masked off, writing zeros) are
   // still in flight when the loop ends.
@@ -508,7 +631,12 @@ struct TileAsyncDotOperandsPass
     : public tile::impl::TileAsyncDotOperandsBase<TileAsyncDotOperandsPass> {
   void runOnOperation() override {
     AxisInfoAnalysis axisInfo(getOperation());
-    std::vector<std::pair<scf::ForOp, SmallVector<PipelinedDot, 1>>> loops;
+    struct RingLoop {
+      scf::ForOp loop;
+      SmallVector<PipelinedDot, 1> dots;
+      SmallVector<OperandChain> statistics;
+    };
+    std::vector<RingLoop> loops;
     getOperation().walk([&](scf::ForOp loop) {
       SmallVector<PipelinedDot, 1> dots;
       splitSharedTransposes(loop);
@@ -558,12 +686,14 @@ struct TileAsyncDotOperandsPass
       // One ring counter per loop: every dot's operands have one depth.
       if (!dots.empty() && llvm::all_of(dots, [&](const PipelinedDot &d) {
             return d.b.args.size() == dots.front().b.args.size();
-          }))
-        loops.emplace_back(loop, std::move(dots));
+          })) {
+        SmallVector<OperandChain> statistics = traceStatistics(loop, dots);
+        loops.push_back({loop, std::move(dots), std::move(statistics)});
+      }
     });
     InvariantRings invariantRings;
-    for (auto &[loop, dots] : loops)
-      rewrite(loop, dots, invariantRings);
+    for (RingLoop &entry : loops)
+      rewrite(entry.loop, entry.dots, entry.statistics, invariantRings);
     // The loads the rings of one slot replaced, once no dot reads them.
     for (auto [load, ring] : invariantRings)
       if (load->use_empty())

@@ -8,17 +8,18 @@
 // the current tile's matrix product.
 //
 // The schedule: the loads that reach a dot (directly or through elementwise
-// ops and conversions), with everything in the body they depend on, go to
-// stage 0; the rest of the body to the last stage, which the loop body runs
-// first (see the schedule below). A stage-0 value the last stage uses too is
-// recomputed there where it is a pure function of the induction variable
-// and values from outside the loop (attention's `start_n + arange` column
-// indices, which address the loads and build the causal mask): carried, it
-// would live through num_stages - 1 iterations in registers and take its
-// own layout, converted through shared memory each iteration. MLIR's loop
-// pipeliner (scf::pipelineForLoop) then rotates the loop; iterations past the
-// end in the prologue and the epilogue are predicated: their loads are masked
-// off.
+// ops and conversions), in loops of 16-bit float dots the row statistics
+// that meet a product (which tile-async-dot-operands carries in rings, not
+// registers), with everything in the body they depend on, go to stage 0; the
+// rest of the body to the last stage, which the loop body runs first (see the
+// schedule below). A stage-0 value the last stage uses too is recomputed there
+// where it is a pure function of the induction variable and values from outside
+// the loop (attention's `start_n + arange` column indices, which address the
+// loads and build the causal mask): carried, it would live through num_stages -
+// 1 iterations in registers and take its own layout, converted through shared
+// memory each iteration. MLIR's loop pipeliner (scf::pipelineForLoop) then
+// rotates the loop; iterations past the end in the prologue and the epilogue
+// are predicated: their loads are masked off.
 //
 //===----------------------------------------------------------------------===//
 
@@ -60,15 +61,18 @@ llvm::DenseSet<Value> productValues(Block *body) {
   return products;
 }
 
-/// Whether the value of `load` reaches a dot operand in `body` through ops
-/// that keep its elements (elementwise ops, conversions, shape ops) and
-/// take nothing computed from a product. A load that meets a product first
-/// (attention backward's row statistics, `exp2(qk - m)`) is used in the
-/// product's layout, a slice of an accumulator with several registers per
-/// thread: carried through the stages, each stage's copy would need them, or
-/// a compact copy would be converted each iteration; loaded in the
-/// iteration that uses it, its latency overlaps the product it waits for.
-bool feedsDot(LoadOp load, Block *body, const llvm::DenseSet<Value> &products) {
+/// Where the value of `load` goes in `body`, through ops that keep its
+/// elements (elementwise ops, conversions, shape ops): to a dot operand, or
+/// into an op that also takes a value computed from a product (where the
+/// walk stops).
+struct LoadReach {
+  bool dotOperand = false;
+  bool product = false;
+};
+
+LoadReach reachOf(LoadOp load, Block *body,
+                  const llvm::DenseSet<Value> &products) {
+  LoadReach reach;
   SmallVector<Value> worklist{load.getResult()};
   llvm::DenseSet<Value> seen;
   while (!worklist.empty()) {
@@ -80,18 +84,68 @@ bool feedsDot(LoadOp load, Block *body, const llvm::DenseSet<Value> &products) {
         continue;
       if (auto dot = dyn_cast<DotOp>(user))
         if (dot.getA() == value || dot.getB() == value)
-          return true;
+          reach.dotOperand = true;
       if (llvm::any_of(user->getOperands(), [&](Value operand) {
             return products.contains(operand);
-          }))
+          })) {
+        reach.product = true;
         continue;
+      }
       if (user->hasTrait<OpTrait::Elementwise>() ||
           isa<ConvertLayoutOp, ExpandDimsOp, BroadcastOp, ReshapeOp, TransOp>(
               user))
         llvm::append_range(worklist, user->getResults());
     }
   }
-  return false;
+  return reach;
+}
+
+/// Whether the value of `load` reaches a dot operand in `body` through ops
+/// that keep its elements and take nothing computed from a product. A load
+/// that meets a product first (attention backward's row statistics,
+/// `exp2(qk - m)`) is used in the product's layout, a slice of an
+/// accumulator with several registers per thread: carried through the
+/// stages in registers, each stage's copy would need them, or a compact copy
+/// would be converted each iteration. Row statistics go through
+/// shared-memory rings instead (isRowStatistic); other such loads stay in
+/// the iteration that uses them, where their latency overlaps the product
+/// they wait for.
+bool feedsDot(LoadOp load, Block *body, const llvm::DenseSet<Value> &products) {
+  return reachOf(load, body, products).dotOperand;
+}
+
+/// Whether `load` is a row of statistics that a product meets in `body`
+/// (attention backward's `exp2(qk - m[None, :])`) and that reaches no dot
+/// operand otherwise: a rank-1 block of at least 8 32-bit elements, read
+/// without volatility, its masked-off elements undefined or zero.
+/// Pipelined, tile-async-dot-operands carries it in a shared-memory ring
+/// beside the dots' operands (which the tensor-core dots of 16-bit floats
+/// read from rings on every chip tile compiles for), so that it costs no
+/// registers through the stages.
+bool isRowStatistic(LoadOp load, Block *body,
+                    const llvm::DenseSet<Value> &products) {
+  auto type = dyn_cast<BlockType>(load.getType());
+  if (!type || type.getRank() != 1 || type.getShape()[0] < 8 ||
+      (!type.getElementType().isF32() &&
+       !type.getElementType().isInteger(32)) ||
+      load.getSem() || load.getIsVolatile() || load.getTensorMap() ||
+      load.getOther())
+    return false;
+  LoadReach reach = reachOf(load, body, products);
+  return reach.product && !reach.dotOperand;
+}
+
+/// Whether every dot in `body` multiplies 16-bit floats (on the tensor
+/// cores, from rings).
+bool multipliesHalves(Block *body) {
+  bool any = false;
+  for (auto dot : body->getOps<DotOp>()) {
+    auto element = cast<BlockType>(dot.getA().getType()).getElementType();
+    if (!element.isF16() && !element.isBF16())
+      return false;
+    any = true;
+  }
+  return any;
 }
 
 /// A load whose mask also holds `predicate`: the pipeliner's predication of
@@ -168,7 +222,8 @@ void recomputeInLastStage(scf::ForOp loop,
   }
 }
 
-LogicalResult pipeline(scf::ForOp loop, unsigned numStages) {
+LogicalResult pipeline(scf::ForOp loop, unsigned numStages,
+                       bool rowStatistics) {
   Block *body = loop.getBody();
   // Stage 0: the loads that feed dots and everything they depend on in the
   // body.
@@ -182,6 +237,11 @@ LogicalResult pipeline(scf::ForOp loop, unsigned numStages) {
         worklist.push_back(load);
   if (worklist.empty())
     return failure();
+  if (rowStatistics && multipliesHalves(body))
+    for (Operation &op : body->without_terminator())
+      if (auto load = dyn_cast<LoadOp>(&op))
+        if (isRowStatistic(load, body, products))
+          worklist.push_back(load);
   // A value carried through the loop that stage 0 reads must be computed in
   // stage 0 too: iteration i + 1's loads run before iteration i's later
   // stages.
@@ -269,7 +329,7 @@ struct TilePipelineLoopsPass
       if (auto own = loop->getAttrOfType<IntegerAttr>(kNumStagesAttrName))
         stages = own.getInt();
       if (stages >= 2)
-        (void)pipeline(loop, stages);
+        (void)pipeline(loop, stages, rowStatistics);
     }
   }
 };

@@ -810,6 +810,30 @@ def Tile_AsyncCopyOp : Tile_Op<"async_copy", [
   }];
 }
 
+def Tile_RingLoadOp : Tile_Op<"ring_load", [
+    MemoryEffects<[MemRead<DefaultResource>]>]> {
+  let summary = "Read a row of a rank-1 ring slot into registers";
+  let description = [{
+    Each thread reads the elements of its registers of the result from slot
+    `slot` of a rank-1 `ring` (row statistics that `tile.async_copy` put
+    there). The slot's copies must be complete and visible: after the
+    `tile.async_wait` that covers their group and a barrier (which the
+    loop's first `tile.ring_dot` has). `tile-async-dot-operands` places it
+    where a pipelined loop first reads the statistics.
+
+    ```mlir
+    %m = tile.ring_load %ring[%slot]
+        : !tile.ring<3, !tile.block<32xf32>> -> !tile.block<32xf32, #slice>
+    ```
+  }];
+  let arguments = (ins Tile_Ring:$ring, I32:$slot);
+  let results = (outs Tile_Block:$result);
+  let assemblyFormat = [{
+    $ring `[` $slot `]` attr-dict `:` qualified(type($ring)) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
 def Tile_RingWaitOp : Tile_Op<"ring_wait"> {
   let summary = "Wait until a TMA copy into a ring slot has landed";
   let description = [{

@@ -83,9 +83,13 @@ def Tile_RingType : Tile_Type<"Ring", "ring"> {
     (`tile.async_copy`) while `tile.ring_dot` reads iteration k's from
     another. Made by `tile-async-dot-operands` after layout assignment. The
     block is rank 2, of a type wgmma reads (f16, bf16, f32 as tf32, 8-bit
-    floats, i8), with no encoding: the slot layout is the ring's.
+    floats, i8), with no encoding: the slot layout is the ring's. A rank-1
+    ring of 32-bit elements (f32, i32) holds the row statistics a pipelined
+    loop reads beside its products (attention backward's `m` and `Di`), one
+    contiguous row per slot, which `tile.ring_load` reads into registers.
 
-    Example: `!tile.ring<3, !tile.block<128x64xf16>>`.
+    Example: `!tile.ring<3, !tile.block<128x64xf16>>`,
+    `!tile.ring<3, !tile.block<32xf32>>`.
   }];
   let parameters = (ins "int64_t":$slots, "BlockType":$block);
   let assemblyFormat = "`<` $slots `,` qualified($block) `>`";

@@ -163,7 +163,13 @@ def TilePipelineLoops : Pass<"tile-pipeline-loops", "ModuleOp"> {
     their loads are masked off. A loop whose loads depend on its results (an
     accumulator read by address arithmetic) is left as it is. A loop's own
     `tile.num_stages` attribute (Triton's `tl.range(..., num_stages=)`)
-    overrides the option for that loop; 1 leaves it as it is.
+    overrides the option for that loop; 1 leaves it as it is. With
+    `row-statistics`, a loop whose dots multiply f16 or bf16 also takes to
+    the first stage the rank-1 loads of 32-bit elements that meet a product
+    (attention backward's `m` and `Di` in `exp2(qk - m[None, :])`), which
+    `tile-async-dot-operands` then carries in shared-memory rings; other
+    loads that meet a product stay in their iteration, where their latency
+    overlaps the product they wait for.
 
     ```mlir
     scf.for %k = %c0 to %n step %c1 iter_args(%acc = %init, %off = %c0_i64) {
@@ -176,6 +182,9 @@ def TilePipelineLoops : Pass<"tile-pipeline-loops", "ModuleOp"> {
   let options = [
     Option<"numStages", "num-stages", "unsigned", /*default=*/"3",
            "Iterations in flight; below 2 the loops stay as they are">,
+    Option<"rowStatistics", "row-statistics", "bool", /*default=*/"true",
+           "Pipeline the row statistics that meet a product in loops of "
+           "16-bit float dots (for shared-memory rings)">,
   ];
   let dependentDialects = ["::mlir::scf::SCFDialect", "::mlir::arith::ArithDialect"];
 }
@@ -198,8 +207,13 @@ def TileAsyncDotOperands : Pass<"tile-async-dot-operands", "ModuleOp"> {
     that every iteration's wgmma reads (rather than held in registers
     through the loop). A dot whose A is already in wgmma's register form
     (`isWarpGroupRegisterOperand`: attention's p, the previous dot's result)
-    keeps A in registers and gets a ring for B alone (wgmma only). Each
-    copy is a commit group; before the dot,
+    keeps A in registers and gets a ring for B alone (wgmma only). Row
+    statistics carried the same way (rank-1 loads of 32-bit elements that
+    `tile-pipeline-loops` took to the first stage: attention backward's `m`
+    and `Di`), first read after the loop's first dot, get rank-1 rings too,
+    and the body reads its slot with `tile.ring_load` where it first reads
+    the row, in the layout its reader wanted (a slice of the product's).
+    Each copy is a commit group; before the dot,
     `tile.async_wait` leaves the groups of the num_stages - 2 later
     iterations in flight; after the loop, it waits for all.
 
