@@ -24,15 +24,20 @@ def _kernels() -> ModuleType:
     return load_kernels("tile")
 
 
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
 @pytest.mark.parametrize("host_descriptors", [True, False], ids=["host_desc", "kernel_desc"])
 @pytest.mark.parametrize("causal", [False, True], ids=["full", "causal"])
 @pytest.mark.parametrize("head_dim", [64, 128])
-def test_attention06_matches_sdpa(head_dim: int, causal: bool, host_descriptors: bool) -> None:
+def test_attention06_matches_sdpa(head_dim: int, causal: bool, host_descriptors: bool,
+                                  dtype: str) -> None:
+    """bf16 inputs too: the tutorial's kernel multiplies its f16 probabilities
+    by bf16 values (Triton 3.6 refuses the mixed dot; tile computes it in
+    their common type) and stores f16 results into the bf16 output."""
     import torch
     z, h, n_ctx = shrink((2, 4, 1024), (1, 2, 256))
     g = torch.Generator(device=device(torch)).manual_seed(head_dim + causal)
     q, k, v = (torch.randn(z, h, n_ctx, head_dim, generator=g, device=device(torch),
-                           dtype=torch.float16) for _ in range(3))
+                           dtype=getattr(torch, dtype)) for _ in range(3))
     o, m = _kernels().attention06(q, k, v, causal, head_dim ** -0.5, host_descriptors)
     if not tile.interpreter.enabled():
         torch.cuda.synchronize()

@@ -22,13 +22,16 @@ def _kernels() -> ModuleType:
     return load_kernels("tile")
 
 
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
 @pytest.mark.parametrize("causal", [False, True], ids=["full", "causal"])
 @pytest.mark.parametrize("head_dim", [64, 128])
-def test_attention06_backward_matches_autograd(head_dim: int, causal: bool) -> None:
+def test_attention06_backward_matches_autograd(head_dim: int, causal: bool, dtype: str) -> None:
+    """bf16 inputs too (the tutorial's kernels cast their probabilities to
+    f16; tile computes the mixed products in their common type)."""
     import torch
     g = torch.Generator(device=device(torch)).manual_seed(head_dim * 2 + causal)
     q, k, v, do = (torch.randn(2, 4, 512, head_dim, generator=g, device=device(torch),
-                               dtype=torch.float16) for _ in range(4))
+                               dtype=getattr(torch, dtype)) for _ in range(4))
     scale = head_dim ** -0.5
     kernels = _kernels()
     o, m = kernels.attention06(q, k, v, causal, scale)
