@@ -182,16 +182,19 @@ void KernelEmitter::placeRings() {
   }
 }
 
-Value KernelEmitter::slotAddress(Location loc, Value ring, Value slot) {
-  Value offset = arith::AddIOp::create(
+Value KernelEmitter::slotOffset(Location loc, Value ring, Value slot) {
+  return arith::AddIOp::create(
       builder, loc, constI32(loc, ringOffsets.lookup(ring)),
       arith::MulIOp::create(builder, loc, getScalar(slot),
                             constI32(loc, ringSlot(ring).alignedBytes())));
+}
+
+Value KernelEmitter::slotAddress(Location loc, Value ring, Value slot) {
   return arith::AddIOp::create(builder, loc,
                                LLVM::PtrToIntOp::create(builder, loc,
                                                         builder.getI32Type(),
                                                         ringBase(loc)),
-                               offset);
+                               slotOffset(loc, ring, slot));
 }
 
 bool KernelEmitter::copiesWithTensorMap(Value ring) {
@@ -399,7 +402,6 @@ LogicalResult KernelEmitter::emitAsyncCopy(AsyncCopyOp op) {
   Type element =
       convertElementType(op.getRing().getType().getBlock().getElementType());
   int64_t bytes = elementBytes(element);
-  StagedMatrix matrix = ringSlot(op.getRing());
   BlockLayout layout = getBlockLayout(cast<BlockType>(op.getPtr().getType()));
   SmallVector<Value> ptrs = getRegisters(op.getPtr());
   SmallVector<Value> masks;
@@ -408,10 +410,7 @@ LogicalResult KernelEmitter::emitAsyncCopy(AsyncCopyOp op) {
   int64_t width = copyWidth(op);
   bool async = !storesFromRegisters(op);
 
-  Value slotStart = arith::AddIOp::create(
-      builder, loc, constI32(loc, ringOffsets.lookup(op.getRing())),
-      arith::MulIOp::create(builder, loc, getScalar(op.getSlot()),
-                            constI32(loc, matrix.alignedBytes())));
+  Value slotStart = slotOffset(loc, op.getRing(), op.getSlot());
   Value ringStart = LLVM::PtrToIntOp::create(builder, loc, builder.getI32Type(),
                                              ringBase(loc));
   for (int64_t first = 0; first < layout.numRegisters(); first += width) {
@@ -482,10 +481,7 @@ LogicalResult KernelEmitter::emitRingLoad(RingLoadOp op) {
   // up to 16 bytes (a run of a power-of-two length starts aligned to it).
   LinearLayout::Run run = layout.linear.getContiguousRun();
   int64_t width = std::min<int64_t>(run.length, 16 / bytes);
-  Value slotStart = slotAddress(loc, op.getRing(), op.getSlot());
-  Value ringStart = LLVM::PtrToIntOp::create(builder, loc, builder.getI32Type(),
-                                             ringBase(loc));
-  Value offset = arith::SubIOp::create(builder, loc, slotStart, ringStart);
+  Value offset = slotOffset(loc, op.getRing(), op.getSlot());
   SmallVector<Value> values;
   for (int64_t first = 0; first < layout.numRegisters(); first += width) {
     Value start = arith::AddIOp::create(

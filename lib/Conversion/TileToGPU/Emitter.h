@@ -543,8 +543,9 @@ private:
   /// The byte offset in a slot of `ring` of the element at `coords` (the
   /// slot's swizzled form for rank-2 rings, a plain row for rank-1 ones).
   Value slotElementOffset(Location loc, Value ring, ArrayRef<Value> coords);
-  /// The shared address (i32) where slot `slot` (an i32 value) of `ring`
-  /// starts.
+  /// The byte offset from ringBase() (i32) where slot `slot` (an i32 value)
+  /// of `ring` starts, and its shared address (i32).
+  Value slotOffset(Location loc, Value ring, Value slot);
   Value slotAddress(Location loc, Value ring, Value slot);
   int64_t ringBytes = 0;
   /// The ops of the kernel's body from the first to the last use of a ring

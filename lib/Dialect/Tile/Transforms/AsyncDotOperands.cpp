@@ -327,8 +327,8 @@ bool isTensorMapRing(Value ring) {
 /// Where the row's one reader converts it to another layout, directly or
 /// after `tile.expand_dims` (`m[None, :]` into the product's accumulator
 /// layout), makes `read` read the slot in the layout that needs none: the
-/// target's, or its slice along the expanded axis. The registers the
-/// statistics had in the iteration's own loads.
+/// target's, or its slice along the expanded axis (the layout the row had
+/// when each iteration loaded its own).
 void readWithoutConversion(RingLoadOp read) {
   if (!read->hasOneUse())
     return;
