@@ -103,6 +103,16 @@ bool mlir::tile::isFloat8Type(Type type) {
   return isa<Float8E4M3FNType, Float8E5M2Type>(type);
 }
 
+bool mlir::tile::isRowStatisticElement(Type type) {
+  return type.isF32() || type.isInteger(32);
+}
+
+bool mlir::tile::isRowStatisticBlock(BlockType type) {
+  return type.getRank() == 1 &&
+         type.getShape()[0] >= kMinRowStatisticElements &&
+         isRowStatisticElement(type.getElementType());
+}
+
 Type mlir::tile::getLoadedType(Type ptrType) {
   if (auto ptr = dyn_cast<PtrType>(ptrType))
     return ptr.getPointeeType();
@@ -473,14 +483,13 @@ LogicalResult RingType::verify(function_ref<InFlightDiagnostic()> emitError,
   if (block.getRank() > 2 || block.getEncoding())
     return emitError() << "a ring's block must be rank 1 or 2 with no encoding";
   Type element = block.getElementType();
-  // Row statistics: one row of 32-bit elements of at least 32 bytes (the
-  // narrowest stored row of a slot).
+  // Row statistics (isRowStatisticBlock).
   if (block.getRank() == 1) {
-    if (!element.isF32() && !element.isInteger(32))
+    if (!isRowStatisticElement(element))
       return emitError() << "a rank-1 ring holds row statistics (f32 or i32), "
                             "not "
                          << element;
-    if (block.getShape()[0] < 8)
+    if (block.getShape()[0] < kMinRowStatisticElements)
       return emitError() << "a rank-1 ring's rows hold at least 8 elements, "
                             "not "
                          << block.getShape()[0];

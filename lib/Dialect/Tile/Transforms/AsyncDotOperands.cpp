@@ -118,12 +118,11 @@ bool isCopyable(AxisInfoAnalysis &axisInfo, LoadOp load, Operation *user,
 }
 
 /// Whether `load` is a row of statistics a rank-1 ring can hold in place of
-/// its registers: a block of at least 8 32-bit elements, whose only use is
+/// its registers: an isRowStatisticBlock, whose only use is
 /// `user`, read without volatility, zero (or nothing) where masked off.
 bool isStatisticCopyable(LoadOp load, Operation *user) {
   auto type = dyn_cast<BlockType>(load.getType());
-  if (!type || type.getRank() != 1 || type.getShape()[0] < 8 ||
-      (!type.getElementType().isF32() && !type.getElementType().isInteger(32)))
+  if (!type || !isRowStatisticBlock(type))
     return false;
   return load->hasOneUse() && *load->getUsers().begin() == user &&
          !load.getIsVolatile() && !load.getSem() && !load.getTensorMap() &&

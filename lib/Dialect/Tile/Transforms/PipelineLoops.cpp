@@ -116,8 +116,9 @@ bool feedsDot(LoadOp load, Block *body, const llvm::DenseSet<Value> &products) {
 
 /// Whether `load` is a row of statistics that a product meets in `body`
 /// (attention backward's `exp2(qk - m[None, :])`) and that reaches no dot
-/// operand otherwise: a rank-1 block of at least 8 32-bit elements, read
-/// without volatility, its masked-off elements undefined or zero.
+/// operand otherwise: an isRowStatisticBlock (what a rank-1 ring holds), read
+/// without volatility and with no `other` (its masked-off elements are
+/// undefined; the ring's copies give zeros).
 /// Pipelined, tile-async-dot-operands carries it in a shared-memory ring
 /// beside the dots' operands (which the tensor-core dots of 16-bit floats
 /// read from rings on every chip tile compiles for), so that it costs no
@@ -125,11 +126,8 @@ bool feedsDot(LoadOp load, Block *body, const llvm::DenseSet<Value> &products) {
 bool isRowStatistic(LoadOp load, Block *body,
                     const llvm::DenseSet<Value> &products) {
   auto type = dyn_cast<BlockType>(load.getType());
-  if (!type || type.getRank() != 1 || type.getShape()[0] < 8 ||
-      (!type.getElementType().isF32() &&
-       !type.getElementType().isInteger(32)) ||
-      load.getSem() || load.getIsVolatile() || load.getTensorMap() ||
-      load.getOther())
+  if (!type || !isRowStatisticBlock(type) || load.getSem() ||
+      load.getIsVolatile() || load.getTensorMap() || load.getOther())
     return false;
   LoadReach reach = reachOf(load, body, products);
   return reach.product && !reach.dotOperand;

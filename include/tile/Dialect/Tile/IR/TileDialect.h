@@ -99,6 +99,14 @@ inline constexpr llvm::StringLiteral kTileScalarTypes =
 /// Whether `type` is one of the 8-bit floats (f8E4M3FN, f8E5M2).
 bool isFloat8Type(Type type);
 
+/// Row statistics, what a rank-1 `!tile.ring` holds (attention backward's m
+/// and Di): 32-bit elements (f32, i32), rows of at least
+/// kMinRowStatisticElements (32 bytes, a slot's narrowest stored row).
+inline constexpr int64_t kMinRowStatisticElements = 8;
+bool isRowStatisticElement(Type type);
+/// A rank-1 block of such elements and extent (of any encoding).
+bool isRowStatisticBlock(BlockType type);
+
 /// What a load through pointers of type `ptrType` yields: the pointee, or a
 /// block of pointees of the same shape. Null for a non-pointer type.
 Type getLoadedType(Type ptrType);
