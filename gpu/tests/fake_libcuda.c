@@ -258,6 +258,14 @@ CUresult cuFuncSetAttribute(void *fn, int attr, int value) {
   func_dynamic_shared = value;
   return 0;
 }
+int func_cache_config = 0; /* what cuFuncSetCacheConfig set: PREFER_NONE */
+CUresult cuFuncSetCacheConfig(void *fn, int config) {
+  (void)fn;
+  if (config < 0 || config > 3)
+    return 1;
+  func_cache_config = config;
+  return 0;
+}
 CUresult cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz,
                         unsigned bx, unsigned by, unsigned bz, unsigned shared,
                         void *stream, void **params, void **extra) {
@@ -312,6 +320,7 @@ CUresult cuLaunchKernelEx(const FakeLaunchConfig *c, void *f, void **params,
    function was opted in to. */
 unsigned fake_last_shared(void) { return last_shared; }
 int fake_func_dynamic_shared(void) { return func_dynamic_shared; }
+int fake_func_cache_config(void) { return func_cache_config; }
 
 /* cuTensorMapEncodeTiled: what the last call got, and how many calls. */
 typedef struct {

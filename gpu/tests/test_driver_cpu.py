@@ -207,16 +207,19 @@ def test_errors() -> None:
 
 def test_dynamic_shared_memory() -> None:
     """Shared memory is dynamic: launches ask for the kernel's bytes, opting
-    the function in beyond 48 KiB; more than the device allows is an error
-    at load time."""
+    the function in beyond 48 KiB, with the largest shared carveout
+    (CU_FUNC_CACHE_PREFER_SHARED, as Triton's driver sets); more than the
+    device allows is an error at load time."""
     def meta(name: str, shared: int) -> dict:
         return {"chip": "sm_90", "kernels": [{"name": name, "num_warps": 4, "threads": 128,
                                               "shared_bytes": shared, "params": []}]}
     small = driver.load_module(b"x", meta("small", 1024)).kernel("small")
     small.launch((1,), [])
     assert fake.fake_last_shared() == 1024
+    assert fake.fake_func_cache_config() == 0  # the driver's choice
     big = driver.load_module(b"x", meta("big_smem", 200 * 1024)).kernel("big_smem")
     assert fake.fake_func_dynamic_shared() == 200 * 1024
+    assert fake.fake_func_cache_config() == 1  # CU_FUNC_CACHE_PREFER_SHARED
     big.launch((1,), [])
     assert fake.fake_last_shared() == 200 * 1024
     _raises(driver.LaunchError,

@@ -43,6 +43,9 @@ FUNC_NUM_REGS = 4
 FUNC_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8
 # Shared memory a block gets without opting in (cuFuncSetAttribute).
 DEFAULT_SHARED_BYTES = 48 * 1024
+# cuFuncSetCacheConfig: the largest shared-memory carveout of the SM's
+# unified L1 for the kernels that opt in (as Triton's driver does).
+FUNC_CACHE_PREFER_SHARED = 1
 
 SUCCESS = 0
 ERROR_INVALID_CONTEXT = 201
@@ -68,6 +71,7 @@ _SIGNATURES: dict[str, tuple[Any, ...]] = {
     "cuModuleGetFunction": (_P(CUfunction), CUmodule, ctypes.c_char_p),
     "cuFuncGetAttribute": (_P(ctypes.c_int), ctypes.c_int, CUfunction),
     "cuFuncSetAttribute": (CUfunction, ctypes.c_int, ctypes.c_int),
+    "cuFuncSetCacheConfig": (CUfunction, ctypes.c_int),
     "cuLaunchKernel": (CUfunction, ctypes.c_uint, ctypes.c_uint, ctypes.c_uint,
                        ctypes.c_uint, ctypes.c_uint, ctypes.c_uint, ctypes.c_uint,
                        CUstream, _P(ctypes.c_void_p), _P(ctypes.c_void_p)),

@@ -93,7 +93,11 @@ class Kernel:
                               f"driver {drv.path!r} has no cuTensorMapEncodeTiled: update the "
                               "driver (CUDA 12.0 or later)")
         # Shared memory is dynamic: each launch asks for what the kernel
-        # needs, opting in beyond the default 48 KiB once per function.
+        # needs, opting in beyond the default 48 KiB once per function. Such a
+        # kernel also prefers the largest shared carveout: left to the driver,
+        # the SM's L1 keeps what one block's bytes leave over, and a kernel
+        # of another carveout before or after it (Triton's, which prefer
+        # shared; an L2 flush) makes the SMs drain and reconfigure between them.
         self.shared = int(meta.get("shared_bytes", 0))
         if self.shared > dev.max_shared:
             raise LaunchOutOfResources(
@@ -106,6 +110,8 @@ class Kernel:
                                              bindings.FUNC_MAX_DYNAMIC_SHARED_SIZE_BYTES,
                                              self.shared),
                       "cuFuncSetAttribute", f"kernel {self.name!r}, {self.shared} bytes")
+            drv.check(drv.cuFuncSetCacheConfig(self.handle, bindings.FUNC_CACHE_PREFER_SHARED),
+                      "cuFuncSetCacheConfig", f"kernel {self.name!r}")
         # See use_for_small_grids.
         self.small_grid_kernel: Kernel | None = None
         self.small_grid_blocks = 0
