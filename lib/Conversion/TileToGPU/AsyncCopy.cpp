@@ -72,6 +72,27 @@ Value KernelEmitter::slotElementOffset(Location loc, Value ring,
                                constI32(loc, slot.elementBytes));
 }
 
+SmallVector<Value> KernelEmitter::slotRegisterOffsets(Location loc, Value ring,
+                                                      Value slot,
+                                                      const BlockLayout &layout,
+                                                      int64_t width) {
+  StagedMatrix matrix = ringSlot(ring);
+  bool row = cast<RingType>(ring.getType()).getBlock().getRank() == 1;
+  SmallVector<Value> offsets = registerOffsets(
+      loc, layout, width,
+      [&](const LinearLayout::Coord &coord) {
+        return row ? coord[0] * matrix.elementBytes
+                   : matrix.physicalOffset(coord[0], coord[1]);
+      },
+      [&](int64_t reg) {
+        return slotElementOffset(loc, ring, registerCoords(layout, reg));
+      });
+  Value start = slotOffset(loc, ring, slot);
+  for (Value &offset : offsets)
+    offset = arith::AddIOp::create(builder, loc, start, offset);
+  return offsets;
+}
+
 void KernelEmitter::placeRings() {
   ringOffsets.clear();
   ringTransposed.clear();
@@ -410,7 +431,8 @@ LogicalResult KernelEmitter::emitAsyncCopy(AsyncCopyOp op) {
   int64_t width = copyWidth(op);
   bool async = !storesFromRegisters(op);
 
-  Value slotStart = slotOffset(loc, op.getRing(), op.getSlot());
+  SmallVector<Value> offsets =
+      slotRegisterOffsets(loc, op.getRing(), op.getSlot(), layout, width);
   Value ringStart = LLVM::PtrToIntOp::create(builder, loc, builder.getI32Type(),
                                              ringBase(loc));
   for (int64_t first = 0; first < layout.numRegisters(); first += width) {
@@ -424,9 +446,7 @@ LogicalResult KernelEmitter::emitAsyncCopy(AsyncCopyOp op) {
     if (!pred)
       pred = constBool(loc, true);
     Value valid = masks.empty() ? Value() : masks[first];
-    Value offset = arith::AddIOp::create(
-        builder, loc, slotStart,
-        slotElementOffset(loc, op.getRing(), registerCoords(layout, first)));
+    Value offset = offsets[first / width];
     if (async) {
       Value sourceBytes = constI32(loc, width * bytes);
       if (valid)
@@ -482,11 +502,11 @@ LogicalResult KernelEmitter::emitRingLoad(RingLoadOp op) {
   LinearLayout::Run run = layout.linear.getContiguousRun();
   int64_t width = std::min<int64_t>(run.length, 16 / bytes);
   Value offset = slotOffset(loc, op.getRing(), op.getSlot());
+  SmallVector<Value> starts =
+      slotRegisterOffsets(loc, op.getRing(), op.getSlot(), layout, width);
   SmallVector<Value> values;
   for (int64_t first = 0; first < layout.numRegisters(); first += width) {
-    Value start = arith::AddIOp::create(
-        builder, loc, offset,
-        slotElementOffset(loc, op.getRing(), registerCoords(layout, first)));
+    Value start = starts[first / width];
     // Padding registers (past the row) read the slot's first element.
     if (Value valid = registerValid(layout, first))
       start = arith::SelectOp::create(builder, loc, valid, start, offset);

@@ -88,6 +88,11 @@ int64_t StagedMatrix::logicalOffset(int64_t row, int64_t col) const {
          col % perRow * elementBytes;
 }
 
+int64_t StagedMatrix::physicalOffset(int64_t row, int64_t col) const {
+  int64_t logical = logicalOffset(row, col);
+  return logical ^ ((logical >> 3) & ((swizzleBytes / 16 - 1) << 4));
+}
+
 Value StagedMatrix::descriptor(OpBuilder &builder, Location loc, Value start,
                                int64_t row, int64_t col) const {
   // The offset is separable in the row and the column and a multiple of 16

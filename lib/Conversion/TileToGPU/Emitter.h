@@ -113,6 +113,16 @@ struct SharedSwizzle {
     unsigned rowDim, rowBit, colBit;
   };
   SmallVector<Term> terms;
+
+  /// `coord` with its last coordinate swizzled (KernelEmitter::swizzleCoords
+  /// emits the same).
+  LinearLayout::Coord apply(LinearLayout::Coord coord) const {
+    int64_t column = coord.back();
+    for (const Term &term : terms)
+      column ^= ((coord[term.rowDim] >> term.rowBit) & 1) << term.colBit;
+    coord.back() = column;
+    return coord;
+  }
 };
 
 /// The swizzle under which the threads of `dst` read a block written by
@@ -229,6 +239,17 @@ private:
   const ThreadCoords &threadCoords(const BlockLayout &layout);
   /// The coordinates register `reg` of this thread holds.
   SmallVector<Value> registerCoords(const BlockLayout &layout, int64_t reg);
+  /// `offsetOf` of the coordinates of this thread's registers 0, `step`,
+  /// 2 * `step`, ... of `layout`, where `emit(reg)` computes it for register
+  /// `reg`: an offset into shared memory (swizzled), whose bits are often a
+  /// linear (XOR) function of the thread's and the register's bits. Then
+  /// the offsets are one value per thread XORed with and added to
+  /// constants, which ptxas folds into the accesses' immediates (as in
+  /// Triton's code), rather than each register's coordinates offset apart.
+  SmallVector<Value> registerOffsets(
+      Location loc, const BlockLayout &layout, int64_t step,
+      llvm::function_ref<int64_t(const LinearLayout::Coord &)> offsetOf,
+      llvm::function_ref<Value(int64_t reg)> emit);
   /// Whether register `reg` of this thread is inside the block (null when
   /// always): padded dimensions are masked off.
   Value registerValid(const BlockLayout &layout, int64_t reg);
@@ -378,6 +399,10 @@ private:
                                                        ArrayRef<Value> values,
                                                        const BlockLayout &src,
                                                        const BlockLayout &dst);
+  /// Writes the registers of a block held as stmatrix's fragments with
+  /// `stmatrix.x4`, `rows` saying where each lane's rows start.
+  void storeMatrices(Location loc, ArrayRef<Value> values,
+                     const BlockLayout &rows, const SharedSwizzle &swizzle);
   SmallVector<Value> exchangeThroughShared(Location loc, Type elementType,
                                            ArrayRef<Value> values,
                                            const BlockLayout &src,
@@ -543,6 +568,11 @@ private:
   /// The byte offset in a slot of `ring` of the element at `coords` (the
   /// slot's swizzled form for rank-2 rings, a plain row for rank-1 ones).
   Value slotElementOffset(Location loc, Value ring, ArrayRef<Value> coords);
+  /// The byte offsets in slot `slot` of `ring` (from ringBase()) of the
+  /// elements of `layout`'s registers 0, `width`, 2 * `width`, ...
+  SmallVector<Value> slotRegisterOffsets(Location loc, Value ring, Value slot,
+                                         const BlockLayout &layout,
+                                         int64_t width);
   /// The byte offset from ringBase() (i32) where slot `slot` (an i32 value)
   /// of `ring` starts, and its shared address (i32).
   Value slotOffset(Location loc, Value ring, Value slot);

@@ -216,6 +216,58 @@ SmallVector<Value> KernelEmitter::registerCoords(const BlockLayout &layout,
   return coords;
 }
 
+SmallVector<Value> KernelEmitter::registerOffsets(
+    Location loc, const BlockLayout &layout, int64_t step,
+    llvm::function_ref<int64_t(const LinearLayout::Coord &)> offsetOf,
+    llvm::function_ref<Value(int64_t reg)> emit) {
+  const LinearLayout &linear = layout.linear;
+  int64_t lanes = linear.getSize(HWDim::Lane);
+  int64_t warps = linear.getSize(HWDim::Warp);
+  // offset(reg, thread) = threadPart(thread) ^ registerPart(reg), checked
+  // for every register and thread; the register part's bits that no
+  // thread's part sets are added, the others XORed.
+  int64_t origin = offsetOf(linear.apply(0, 0, 0));
+  SmallVector<int64_t> threadParts;
+  int64_t threadBits = 0;
+  for (int64_t warp = 0; warp < warps; ++warp)
+    for (int64_t lane = 0; lane < lanes; ++lane) {
+      threadParts.push_back(offsetOf(linear.apply(0, lane, warp)) ^ origin);
+      threadBits |= threadParts.back();
+    }
+  SmallVector<int64_t> registerParts;
+  bool isLinear = true;
+  for (int64_t reg = 0; reg < layout.numRegisters() && isLinear; reg += step) {
+    int64_t part = offsetOf(linear.apply(reg, 0, 0));
+    for (int64_t t = 0; t < lanes * warps && isLinear; ++t)
+      isLinear = offsetOf(linear.apply(reg, t % lanes, t / lanes)) ==
+                 (threadParts[t] ^ part);
+    registerParts.push_back(part);
+  }
+  SmallVector<Value> offsets;
+  if (!isLinear) {
+    for (int64_t reg = 0; reg < layout.numRegisters(); reg += step)
+      offsets.push_back(emit(reg));
+    return offsets;
+  }
+  // base = threadPart ^ (register 0's XORed bits): register 0's offset less
+  // its added bits.
+  int64_t added0 = origin & ~threadBits;
+  Value base = emit(0);
+  if (added0)
+    base = arith::SubIOp::create(builder, loc, base, constI32(loc, added0));
+  for (int64_t part : registerParts) {
+    Value offset = base;
+    if (int64_t flipped = (part ^ origin) & threadBits)
+      offset =
+          arith::XOrIOp::create(builder, loc, offset, constI32(loc, flipped));
+    if (int64_t added = part & ~threadBits)
+      offset =
+          arith::AddIOp::create(builder, loc, offset, constI32(loc, added));
+    offsets.push_back(offset);
+  }
+  return offsets;
+}
+
 Value KernelEmitter::registerValidAlong(const BlockLayout &layout, int64_t reg,
                                         unsigned dim) {
   int64_t extent = layout.shape[dim];

@@ -110,9 +110,7 @@ LogicalResult mlir::tile::lowering::checkResourceLimits(func::FuncOp kernel,
 
 LogicalResult mlir::tile::lowering::checkChipSupport(func::FuncOp kernel,
                                                      StringRef chip) {
-  // "sm_90a" -> 90.
-  unsigned version = 0;
-  chip.drop_front(3).take_while(llvm::isDigit).getAsInteger(10, version);
+  unsigned version = getChipVersion(chip);
   WalkResult result = kernel.walk([&](Operation *op) {
     auto atomic = dyn_cast<AtomicRMWOp>(op);
     if (atomic && atomic.getKind() == AtomicKind::add && version < 90 &&

@@ -222,12 +222,7 @@ SharedSwizzle mlir::tile::lowering::chooseSwizzle(const BlockLayout &dst,
   // The slot (bits of the byte offset between the access and 128 bytes) of
   // a staged coordinate, under the terms chosen so far.
   auto slotOf = [&](const LinearLayout::Coord &coord) -> uint64_t {
-    int64_t column = coord.back();
-    for (const SharedSwizzle::Term &term : swizzle.terms)
-      column ^= ((coord[term.rowDim] >> term.rowBit) & 1) << term.colBit;
-    LinearLayout::Coord swizzled(coord);
-    swizzled.back() = column;
-    uint64_t byteOffset = linear.flatten(swizzled) * elementBytes;
+    uint64_t byteOffset = linear.flatten(swizzle.apply(coord)) * elementBytes;
     return (byteOffset & 127) >> slotShift;
   };
   SmallVector<uint64_t> reached;

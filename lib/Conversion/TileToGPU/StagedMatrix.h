@@ -62,6 +62,7 @@ struct StagedMatrix {
                        Value col) const;
   /// The same for constant coordinates.
   int64_t logicalOffset(int64_t row, int64_t col) const;
+  int64_t physicalOffset(int64_t row, int64_t col) const;
   /// The start address field (bits 0..13, i64) of the wgmma matrix
   /// descriptor of the tile starting at (`row`, `col`) of the matrix at
   /// shared address `start` (bytes, i32); its other fields are constants.

@@ -118,6 +118,59 @@ func.func @ring_loop(%a: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %b: !til
   tile.store %cp, %acc#0 : !tile.block<128x128x!tile.ptr<f32>>
   return
 }
+// The product rounded to f16 for its store (tutorial 03's epilogue): two
+// elements to a word by one cvt.rn.f16x2.f32 in the block of the store, and
+// the accumulator's fragments written to shared memory by stmatrix (16
+// bytes a lane, not a store per word), read back as 16-byte rows for the
+// global stores. Without sm_90's stmatrix (sm_80) the words are stored.
+// PTX-LABEL: .entry ring_loop_f16_result
+// PTX: wgmma.wait_group.sync.aligned 0;
+// PTX: cvt.rn.f16x2.f32
+// PTX-NOT: st.shared
+// PTX: stmatrix.sync.aligned.m8n8.x4.shared.b16 [%r{{[0-9]+}}], {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}};
+// PTX-NOT: st.shared
+// PTX: bar.sync
+// PTX: ld.shared.v4.b32
+// PTX: st.global.v4.b32
+// SYNC-PTX-LABEL: .entry ring_loop_f16_result
+// SYNC-PTX: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+// SYNC-PTX-NOT: stmatrix
+// SYNC-PTX: st.shared.b32
+// SYNC-PTX-NOT: stmatrix
+func.func @ring_loop_f16_result(%a: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %b: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %c: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %n: i32, %limit: i32 {tile.divisibility = 16 : i32}) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %tileStep = arith.constant 8192 : i32
+  %ra = tile.arange 0, 8192 : !tile.block<8192xi32>
+  %ia = tile.reshape %ra : !tile.block<8192xi32> -> !tile.block<128x64xi32>
+  %ib = tile.reshape %ra : !tile.block<8192xi32> -> !tile.block<64x128xi32>
+  %abase = tile.splat %a : !tile.ptr<f16> -> !tile.block<128x64x!tile.ptr<f16>>
+  %ap = tile.addptr %abase, %ia : !tile.block<128x64x!tile.ptr<f16>>, !tile.block<128x64xi32>
+  %bbase = tile.splat %b : !tile.ptr<f16> -> !tile.block<64x128x!tile.ptr<f16>>
+  %bp = tile.addptr %bbase, %ib : !tile.block<64x128x!tile.ptr<f16>>, !tile.block<64x128xi32>
+  %lim = tile.splat %limit : i32 -> !tile.block<128x64xi32>
+  %mask = tile.cmpi slt, %ia, %lim : !tile.block<128x64xi32>
+  %zero16 = tile.constant dense<0.0> : !tile.block<128x64xf16>
+  %zero = tile.constant dense<0.0> : !tile.block<128x128xf32>
+  %stepA = tile.splat %tileStep : i32 -> !tile.block<128x64xi32>
+  %stepB = tile.splat %tileStep : i32 -> !tile.block<64x128xi32>
+  %acc:3 = scf.for %k = %c0 to %n step %c1 iter_args(%sum = %zero, %pa = %ap, %pb = %bp) -> (!tile.block<128x128xf32>, !tile.block<128x64x!tile.ptr<f16>>, !tile.block<64x128x!tile.ptr<f16>>) : i32 {
+    %va = tile.load %pa mask %mask other %zero16 : !tile.block<128x64x!tile.ptr<f16>>
+    %vb = tile.load %pb : !tile.block<64x128x!tile.ptr<f16>>
+    %d = tile.dot %va, %vb, %sum : !tile.block<128x64xf16>, !tile.block<64x128xf16> -> !tile.block<128x128xf32>
+    %pa2 = tile.addptr %pa, %stepA : !tile.block<128x64x!tile.ptr<f16>>, !tile.block<128x64xi32>
+    %pb2 = tile.addptr %pb, %stepB : !tile.block<64x128x!tile.ptr<f16>>, !tile.block<64x128xi32>
+    scf.yield %d, %pa2, %pb2 : !tile.block<128x128xf32>, !tile.block<128x64x!tile.ptr<f16>>, !tile.block<64x128x!tile.ptr<f16>>
+  }
+  %rc = tile.arange 0, 16384 : !tile.block<16384xi32>
+  %ic = tile.reshape %rc : !tile.block<16384xi32> -> !tile.block<128x128xi32>
+  %cb = tile.splat %c : !tile.ptr<f16> -> !tile.block<128x128x!tile.ptr<f16>>
+  %cp = tile.addptr %cb, %ic : !tile.block<128x128x!tile.ptr<f16>>, !tile.block<128x128xi32>
+  %half = tile.cast %acc#0 : !tile.block<128x128xf32> to !tile.block<128x128xf16>
+  tile.store %cp, %half : !tile.block<128x128x!tile.ptr<f16>>
+  return
+}
+
 
 // B's base has no known alignment: its runs are copied an element at a time,
 // loaded and stored from registers (generic-proxy writes), so the dot keeps

@@ -3,6 +3,7 @@
 #include "tile/Dialect/Tile/IR/Chips.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace mlir::tile;
@@ -33,6 +34,13 @@ std::optional<int64_t> mlir::tile::getMaxSharedBytes(llvm::StringRef chip) {
 
 bool mlir::tile::hasTensorMemoryAccelerator(llvm::StringRef chip) {
   return chip == "sm_90a";
+}
+
+unsigned mlir::tile::getChipVersion(llvm::StringRef chip) {
+  unsigned version = 0;
+  if (chip.consume_front("sm_"))
+    chip.take_while(llvm::isDigit).getAsInteger(10, version);
+  return version;
 }
 
 std::optional<std::string> mlir::tile::checkChip(llvm::StringRef chip) {

@@ -70,6 +70,9 @@ std::optional<int64_t> getMaxSharedBytes(llvm::StringRef chip);
 /// PTX LLVM writes for sm_90 is ISA 7.8, which lacks them.
 bool hasTensorMemoryAccelerator(llvm::StringRef chip);
 
+/// The SM version of `chip`: 90 for "sm_90a" (0 for a malformed name).
+unsigned getChipVersion(llvm::StringRef chip);
+
 /// The message for a chip that is not supported (naming the supported
 /// ones), or nothing for a supported chip.
 std::optional<std::string> checkChip(llvm::StringRef chip);
