@@ -10,7 +10,11 @@ the configs whose name starts so, e.g. to profile one under ncu, where tile's
 launch comes first and Triton's second). Each round times every config under both
 backends with `triton.testing.do_bench` (median); the table gives the median
 over rounds in TFLOP/s and tile/Triton, then which config each backend's
-autotuner picked.
+autotuner picked. Then the paired timing: per config, PAIRS launches of each
+backend taking turns one launch at a time, each after an L2 flush and timed
+by its own CUDA events, so that both see the same clocks and power state;
+it gives the median of the per-pair ratios, and beside it the same for tile
+against itself (the pairing's own noise floor).
 """
 from __future__ import annotations
 
@@ -26,6 +30,7 @@ import triton  # noqa: E402
 from run import load_kernels  # noqa: E402
 
 BACKENDS = ("tile", "triton")
+PAIRS = 200
 
 
 def config_name(config: Any) -> str:
@@ -79,6 +84,7 @@ def main() -> None:
         tf = {backend: flops / ms[backend] / 1e9 for backend in BACKENDS}
         print(f"{config_name(cfg):22s} {tf['tile']:12.1f} {tf['triton']:8.1f} "
               f"{ms['triton'] / ms['tile']:10.3f}x")
+    paired(torch, runs, configs)
     args = (a, b, c, size, size, size, a.stride(0), a.stride(1), b.stride(0), b.stride(1),
             c.stride(0), c.stride(1))
     grid = lambda meta: (triton.cdiv(size, meta["BLOCK_SIZE_M"])  # noqa: E731
@@ -88,6 +94,36 @@ def main() -> None:
         tuned[grid](*args)
         torch.cuda.synchronize()
         print(f"{backend} autotuner picked: {config_name(tuned.best_config)}")
+
+
+def paired(torch: Any, runs: dict, configs: list) -> None:
+    """The paired timing of the docstring: tile/Triton and tile/tile."""
+    flush = torch.empty(256 * 1024 * 1024 // 4, dtype=torch.int32, device="cuda")
+
+    def timed(run: Any) -> Any:
+        flush.zero_()
+        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        start.record()
+        run()
+        end.record()
+        return start, end
+
+    print(f"paired: median over {PAIRS} pairs of one launch each, L2 flushed before each")
+    print(f"{'config':22s} {'tile/Triton':>11s} {'tile/tile':>10s}")
+    for i, cfg in enumerate(configs):
+        tile, triton_run = runs[("tile", i)], runs[("triton", i)]
+        ratios: dict[str, list[float]] = {"triton": [], "tile": []}
+        for p in range(PAIRS):
+            for other, run in (("triton", triton_run), ("tile", tile)):
+                # Who goes first alternates, so that neither always follows the flush's heat.
+                order = [tile, run] if p % 2 else [run, tile]
+                events = [timed(r) for r in order]
+                torch.cuda.synchronize()
+                ms = [s.elapsed_time(e) for s, e in events]
+                tile_ms, other_ms = (ms[0], ms[1]) if p % 2 else (ms[1], ms[0])
+                ratios[other].append(other_ms / tile_ms)
+        print(f"{config_name(cfg):22s} {statistics.median(ratios['triton']):10.3f}x "
+              f"{statistics.median(ratios['tile']):9.3f}x")
 
 
 if __name__ == "__main__":
