@@ -186,6 +186,16 @@ void KernelEmitter::spillToShared(Location loc, ArrayRef<Value> values,
   int64_t width = run.dim == layout.getRank() - 1 ? run.length : 1;
   int64_t bytes = elementBytes(storageType(values[0].getType()));
   width = std::min<int64_t>(width, std::max<int64_t>(1, 16 / bytes));
+  SmallVector<Value> indices = registerOffsets(
+      loc, layout, width,
+      [&](const LinearLayout::Coord &coord) {
+        return int64_t(layout.linear.flatten(swizzle.apply(coord)));
+      },
+      [&](int64_t reg) {
+        return linearIndex(
+            loc, padded,
+            swizzleCoords(loc, registerCoords(layout, reg), swizzle));
+      });
   std::set<std::vector<int64_t>> written;
   for (int64_t first = 0; first < layout.numRegisters(); first += width) {
     // A register that repeats another's element is not written again.
@@ -193,10 +203,8 @@ void KernelEmitter::spillToShared(Location loc, ArrayRef<Value> values,
     if (!written.insert(std::vector<int64_t>(coord.begin(), coord.end()))
              .second)
       continue;
-    Value index =
-        linearIndex(loc, padded,
-                    swizzleCoords(loc, registerCoords(layout, first), swizzle));
-    storeSharedVector(loc, byteOffset, index, values.slice(first, width));
+    storeSharedVector(loc, byteOffset, indices[first / width],
+                      values.slice(first, width));
   }
 }
 
