@@ -898,6 +898,16 @@ def test_jit_launch_cache_and_binding() -> None:
         scale_kernel[(3,)](x, out, 7, 3.0, BLOCK=128)  # another constexpr: another kernel
         assert len(calls) == 4
         assert scale_kernel._dispatcher.size == 5  # one key per argument layout
+        # The last key's entry is taken again when a call's key items are the
+        # same objects (no key tuple, no lookup), and forgotten with the cache.
+        scale_kernel[(3,)](x, out, 7, 3.0, BLOCK=128)
+        assert len(calls) == 4
+        scale_kernel._dispatcher.clear()
+        scale_kernel[(3,)](x, out, 7, 3.0, BLOCK=128)
+        assert len(calls) == 5 and scale_kernel._dispatcher.size == 1, calls
+        scale_kernel[(3,)](x, out, 7, 3.0, BLOCK=256)
+        scale_kernel[(3,)](x, out, 7, 3.0, BLOCK=128)
+        assert len(calls) == 6 and scale_kernel._dispatcher.size == 2, calls
         launches, launches_ex = fake.fake_launches(), fake.fake_launches_ex()
         scale_kernel[(2,)](x, out, 7, 3.0, BLOCK=128, stream=99)
         assert fake.fake_get_stream() == 99

@@ -1677,6 +1677,11 @@ typedef struct {
   PyObject *slow_path;   /* callable(grid, args, kwargs, key, device) */
   PyObject *interpreted; /* callable(grid) -> interpreted launch, or None */
   PyObject *entries;     /* dict: key -> Entry tuple */
+  /* The last key found or added (a strong reference, so that its items stay
+   * alive: a call whose key items are the same objects, the common case of
+   * a loop launching one kernel, takes its entry without building the key
+   * tuple, hashing it and looking it up), and that entry. */
+  PyObject *last_key, *last_entry;
   PyObject *name;        /* str */
   Py_ssize_t count;
   PyObject *small_ints[8]; /* CODE_INT | facts */
@@ -1738,6 +1743,8 @@ static void dispatcher_dealloc(Dispatcher *self) {
   Py_XDECREF(self->slow_path);
   Py_XDECREF(self->interpreted);
   Py_XDECREF(self->entries);
+  Py_XDECREF(self->last_key);
+  Py_XDECREF(self->last_entry);
   Py_XDECREF(self->name);
   for (int k = 0; k < 8; k++)
     Py_XDECREF(self->small_ints[k]);
@@ -1897,6 +1904,21 @@ static PyObject *named_arguments(Dispatcher *self, PyObject *args,
   return named;
 }
 
+static void remember(Dispatcher *self, PyObject *key, PyObject *entry) {
+  Py_XSETREF(self->last_key, Py_NewRef(key));
+  Py_XSETREF(self->last_entry, Py_NewRef(entry));
+}
+
+/* The last entry, where this call's key items are the last key's objects. */
+static PyObject *last_entry(Dispatcher *self, const KeyBuilder *kb) {
+  if (!self->last_key || PyTuple_Size(self->last_key) != kb->n)
+    return NULL;
+  for (Py_ssize_t i = 0; i < kb->n; i++)
+    if (PyTuple_GetItem(self->last_key, i) != kb->items[i])
+      return NULL;
+  return Py_NewRef(self->last_entry);
+}
+
 static PyObject *dispatch(Dispatcher *self, PyObject *grid, PyObject *args,
                           PyObject *kwargs) {
   PyObject *stream = NULL, *result = NULL, *key = NULL, *entry = NULL,
@@ -1992,7 +2014,9 @@ static PyObject *dispatch(Dispatcher *self, PyObject *grid, PyObject *args,
   owned[owned_n++] = nargs_obj;
   key_push(&kb, nargs_obj);
 
-  if (kb.cacheable) {
+  if (kb.cacheable)
+    entry = last_entry(self, &kb);
+  if (kb.cacheable && !entry) {
     key = PyTuple_New(kb.n);
     if (!key)
       goto done;
@@ -2002,6 +2026,8 @@ static PyObject *dispatch(Dispatcher *self, PyObject *grid, PyObject *args,
     if (!entry && PyErr_Occurred())
       goto done;
     Py_XINCREF(entry);
+    if (entry)
+      remember(self, key, entry);
   }
   if (!entry) {
     /* A miss (or an uncacheable call): Python compiles, loads, and returns
@@ -2018,6 +2044,8 @@ static PyObject *dispatch(Dispatcher *self, PyObject *grid, PyObject *args,
     }
     if (key && PyDict_SetItem(self->entries, key, entry) < 0)
       goto done;
+    if (key)
+      remember(self, key, entry);
     /* Pointers were probed against this call: still valid. */
   }
 
@@ -2148,6 +2176,8 @@ static void bound_dealloc(Bound *self) {
 static PyObject *dispatcher_clear(Dispatcher *self, PyObject *unused) {
   (void)unused;
   PyDict_Clear(self->entries);
+  Py_CLEAR(self->last_key);
+  Py_CLEAR(self->last_entry);
   Py_RETURN_NONE;
 }
 
