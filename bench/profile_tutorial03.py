@@ -27,10 +27,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import torch  # noqa: E402
 import triton  # noqa: E402
 
+from paired import PAIRS, PairedTimer  # noqa: E402
 from run import load_kernels  # noqa: E402
 
 BACKENDS = ("tile", "triton")
-PAIRS = 200
 
 
 def config_name(config: Any) -> str:
@@ -98,32 +98,14 @@ def main() -> None:
 
 def paired(torch: Any, runs: dict, configs: list) -> None:
     """The paired timing of the docstring: tile/Triton and tile/tile."""
-    flush = torch.empty(256 * 1024 * 1024 // 4, dtype=torch.int32, device="cuda")
-
-    def timed(run: Any) -> Any:
-        flush.zero_()
-        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        start.record()
-        run()
-        end.record()
-        return start, end
-
+    timer = PairedTimer(torch)
     print(f"paired: median over {PAIRS} pairs of one launch each, L2 flushed before each")
     print(f"{'config':22s} {'tile/Triton':>11s} {'tile/tile':>10s}")
     for i, cfg in enumerate(configs):
-        tile, triton_run = runs[("tile", i)], runs[("triton", i)]
-        ratios: dict[str, list[float]] = {"triton": [], "tile": []}
-        for p in range(PAIRS):
-            for other, run in (("triton", triton_run), ("tile", tile)):
-                # Who goes first alternates, so that neither always follows the flush's heat.
-                order = [tile, run] if p % 2 else [run, tile]
-                events = [timed(r) for r in order]
-                torch.cuda.synchronize()
-                ms = [s.elapsed_time(e) for s, e in events]
-                tile_ms, other_ms = (ms[0], ms[1]) if p % 2 else (ms[1], ms[0])
-                ratios[other].append(other_ms / tile_ms)
-        print(f"{config_name(cfg):22s} {statistics.median(ratios['triton']):10.3f}x "
-              f"{statistics.median(ratios['tile']):9.3f}x")
+        tile = runs[("tile", i)]
+        versus_triton = timer.ratio(tile, runs[("triton", i)])
+        versus_tile = timer.ratio(tile, tile)
+        print(f"{config_name(cfg):22s} {versus_triton:10.3f}x {versus_tile:9.3f}x")
 
 
 if __name__ == "__main__":

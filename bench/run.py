@@ -770,6 +770,24 @@ def time_alternating(torch: Any, triton: Any, case: Case,
             res[f"{unit}_rounds"] = values
 
 
+def time_paired(torch: Any, timer: Any, case: Case,
+                runs: dict[str, tuple[dict, Callable[[], Any] | None]],
+                args: argparse.Namespace) -> dict[str, float] | None:
+    """Triton's and torch's time over tile's, and tile's over its own, by
+    bench/paired.py (one launch of each in turn, `args.pairs` pairs): None
+    for the launch-overhead case, where there is no kernel time to pair, and
+    where tile has no timing."""
+    tile_res, tile_fn = runs["tile"]
+    if case.metric == "us/launch" or args.pairs <= 0 or tile_fn is None or "error" in tile_res:
+        return None
+    ratios = {"tile": timer.ratio(tile_fn, tile_fn, args.pairs)}
+    for backend in ("triton", "torch"):
+        res, fn = runs.get(backend, ({}, None))
+        if fn is not None and "error" not in res:
+            ratios[backend] = timer.ratio(tile_fn, fn, args.pairs)
+    return ratios
+
+
 def throughput(case: Case, ms: float | None) -> float | None:
     if ms is None or ms <= 0:
         return None
@@ -792,6 +810,9 @@ def run_gpu(cases: list[Case], args: argparse.Namespace) -> int:
     torch.backends.cudnn.allow_tf32 = False
     torch.manual_seed(0)
 
+    from paired import PairedTimer
+
+    timer = PairedTimer(torch)
     kt = load_kernels("tile")
     kr = load_kernels("triton") if not args.no_triton else None
     alloc = TorchAlloc(torch)
@@ -840,6 +861,13 @@ def run_gpu(cases: list[Case], args: argparse.Namespace) -> int:
             except Exception as exc:
                 runs["torch"] = ({"error": f"{type(exc).__name__}: {exc}"}, None)
         time_alternating(torch, triton, case, runs, args)
+        try:
+            paired = time_paired(torch, timer, case, runs, args)
+        except Exception as exc:
+            paired = {"error": f"{type(exc).__name__}: {exc}"}
+            traceback.print_exc()
+        if paired is not None:
+            row["paired"] = paired
         for backend, (res, _) in runs.items():
             row[backend] = res
         row["tile"]["compile_s"] = row["tile"].get("first_call_s")
@@ -860,7 +888,7 @@ def run_gpu(cases: list[Case], args: argparse.Namespace) -> int:
     meta = {"device": device, "torch": torch.__version__, "triton": triton.__version__,
             "tile": tile.__version__, "python": platform.python_version(),
             "date": time.strftime("%Y-%m-%d %H:%M:%S"), "startup_s": startup,
-            "rounds": args.rounds,
+            "rounds": args.rounds, "pairs": args.pairs,
             "triton_cache_dir": triton_cache, "total_s": total}
     md = render_markdown(rows, meta)
     print()
@@ -882,7 +910,8 @@ def run_gpu(cases: list[Case], args: argparse.Namespace) -> int:
 # ---------------------------------------------------------------------------
 
 HEADER = ["kernel", "shape", "tile time", "tile", "Triton time", "Triton", "torch",
-          "tile/Triton", "tile compile*", "Triton compile", "tile check"]
+          "tile/Triton", "paired tile/Triton (tile/tile)", "paired tile/torch",
+          "tile compile*", "Triton compile", "tile check"]
 
 
 def _time(r: dict | None) -> str:
@@ -920,6 +949,13 @@ def format_row(row: dict) -> list[str]:
             ratio = f"{tri_r['us'] / tile_r['us']:.2f}x"
         elif tile_r.get("ms") and tri_r.get("ms"):
             ratio = f"{tri_r['ms'] / tile_r['ms']:.2f}x"
+    paired = row.get("paired") or {}
+    if "error" in paired:
+        paired_triton = paired_torch = "ERROR"
+    else:
+        paired_triton = (f"{paired['triton']:.3f}x ({paired['tile']:.3f}x)"
+                         if "triton" in paired else "—")
+        paired_torch = f"{paired['torch']:.3f}x" if "torch" in paired else "—"
     tc = (tile_r or {}).get("compile_s")
     tile_compile = f"{tc:.3f} s" if tc is not None else (
         "FAILED" if (tile_r or {}).get("compile_error") else "—")
@@ -941,8 +977,8 @@ def format_row(row: dict) -> list[str]:
     if torch_r and "error" in torch_r:
         torch_cell = "ERROR"
     line = " | ".join([row["kernel"], row["shape"], _time(tile_r), _rate(tile_r, metric),
-                       _time(tri_r), _rate(tri_r, metric), torch_cell, ratio, tile_compile,
-                       tri_compile, check])
+                       _time(tri_r), _rate(tri_r, metric), torch_cell, ratio, paired_triton,
+                       paired_torch, tile_compile, tri_compile, check])
     return [line]
 
 
@@ -952,7 +988,12 @@ def render_markdown(rows: list[dict], meta: dict) -> str:
              f"Python {meta['python']}, {meta['date']}. Times: median over "
              f"{meta['rounds']} rounds, the backends taking turns, of "
              "`triton.testing.do_bench`'s median; GB/s counts bytes read + written; "
-             "tile/Triton = Triton time / tile time (> 1: tile faster).", "",
+             "tile/Triton = Triton time / tile time (> 1: tile faster). Paired: the "
+             "median over pairs of one launch of each, taking turns, each after an L2 "
+             "flush and timed by its own CUDA events (bench/paired.py), of the other's "
+             "time over tile's; in brackets tile against itself, the pairing's noise "
+             "floor. The paired ratios hold within the card's drift, which moves the "
+             "do_bench rows by a few percent.", "",
              "| " + " | ".join(HEADER) + " |", "|" + "---|" * len(HEADER)]
     for row in rows:
         lines.append("| " + format_row(row)[0] + " |")
@@ -1000,6 +1041,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--launches", type=int, default=2000,
                         help="launches per repeat for the launch-overhead case")
     parser.add_argument("--launch-repeats", type=int, default=7)
+    parser.add_argument("--pairs", type=int, default=200,
+                        help="pairs of launches for the paired ratios (0: none)")
     parser.add_argument("--rounds", type=int, default=3,
                         help="timings per backend, the backends taking turns; each row "
                              "reports the median (default 3)")
