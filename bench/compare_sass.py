@@ -1,8 +1,9 @@
 """tile's and Triton's code for one bench kernel side by side, without a GPU:
 both compile it for sm_90a from bench/kernels.py (Triton compiles for Hopper
-without a GPU), the toolkit's ptxas -v reads both PTX files (registers,
-spills, wgmma serialization), and the loop bodies of both cubins' SASS
-(cuobjdump from Triton's wheel) are counted by opcode. From the repository
+without a GPU); for each, the toolkit's ptxas -v report (registers, spills,
+wgmma serialization), the dynamic shared memory the launch asks for (which
+bounds blocks per SM), and the loop bodies of the cubin's SASS (cuobjdump
+from Triton's wheel) counted by opcode. From the repository
 root, with Triton 3.6 (ANCHORS.md's; a newer Triton's PTX may need a newer
 ptxas than the toolkit's):
 
@@ -78,10 +79,10 @@ def unwrap(kernel: Any) -> Any:
 
 
 def compile_tile(name: str, arguments: tuple, constants: dict, options: dict
-                 ) -> tuple[str, str, dict, set, dict]:
-    """tile's IR (the frontend's, before the passes) and PTX, the runtime
-    parameters' types, the ones tile takes as divisible by 16, and every
-    argument by name."""
+                 ) -> tuple[str, str, int, dict, set, dict]:
+    """tile's IR (the frontend's, before the passes), PTX and dynamic shared
+    memory (bytes), the runtime parameters' types, the ones tile takes as
+    divisible by 16, and every argument by name."""
     from tile.runtime.launch import compile_for_args
     jit = unwrap(getattr(load_kernels("tile"), name))
     compiled, _, bound = compile_for_args(jit, arguments, constants,
@@ -90,14 +91,15 @@ def compile_tile(name: str, arguments: tuple, constants: dict, options: dict
     runtime = [p for p in jit.arg_names if p in signature]
     divisible = {runtime[int(n)] for n in
                  re.findall(r"%arg(\d+): [^,)]*\{tile\.divisibility = 16", compiled.asm["tile"])}
-    return (compiled.asm["tile"], compiled.asm["ptx"], {p: signature[p] for p in runtime},
-            divisible, bound)
+    return (compiled.asm["tile"], compiled.asm["ptx"], compiled.metadata["shared_bytes"],
+            {p: signature[p] for p in runtime}, divisible, bound)
 
 
 def compile_triton(name: str, signature: dict, divisible: set, bound: dict,
-                   options: dict) -> str:
-    """Triton's PTX for the same signature, constants and specialization (its
-    JIT makes an int argument equal to 1 a constant, as tile's does)."""
+                   options: dict) -> tuple[str, int]:
+    """Triton's PTX and dynamic shared memory (bytes) for the same signature,
+    constants and specialization (its JIT makes an int argument equal to 1 a
+    constant, as tile's does)."""
     import triton
     from triton.backends.compiler import GPUTarget
     from triton.compiler import ASTSource
@@ -116,7 +118,7 @@ def compile_triton(name: str, signature: dict, divisible: set, bound: dict,
             attrs[(index,)] = [["tt.divisibility", 16]]
     source = ASTSource(fn=fn, signature=full, constexprs=constexprs, attrs=attrs)
     kernel = triton.compile(source, target=GPUTarget("cuda", CAPABILITY, 32), options=options)
-    return kernel.asm["ptx"]
+    return kernel.asm["ptx"], kernel.metadata.shared
 
 
 def tool(name: str) -> str:
@@ -183,16 +185,17 @@ def main() -> int:
     parser.add_argument("--top", type=int, default=12, help="opcodes shown per loop")
     args = parser.parse_args()
     name, arguments, constants, options = CASES[args.case](args)
-    tile_ir, tile_ptx, signature, divisible, bound = compile_tile(name, arguments, constants,
-                                                                 options)
-    triton_ptx = compile_triton(name, signature, divisible, bound, options)
+    tile_ir, tile_ptx, tile_shared, signature, divisible, bound = compile_tile(
+        name, arguments, constants, options)
+    triton_ptx, triton_shared = compile_triton(name, signature, divisible, bound, options)
     with tempfile.TemporaryDirectory() as scratch:
         directory = args.keep or Path(scratch)
         directory.mkdir(parents=True, exist_ok=True)
         (directory / f"{name}.tile.mlir").write_text(tile_ir)
-        for backend, ptx in (("tile", tile_ptx), ("triton", triton_ptx)):
+        for backend, ptx, shared in (("tile", tile_ptx, tile_shared),
+                                     ("triton", triton_ptx, triton_shared)):
             report, sass = assemble(ptx, directory, f"{name}.{backend}")
-            print(f"{backend}: {summary(report)}")
+            print(f"{backend}: {summary(report)}, {shared} bytes of dynamic shared memory")
             for length, ops in loops(sass):
                 top = ", ".join(f"{op} {n}" for op, n in ops.most_common(args.top))
                 print(f"  loop of {length} instructions: {top}")
