@@ -373,6 +373,11 @@ private:
     gpu::BarrierOp::create(builder, loc);
     copiesNeedBarrier = false;
   }
+  /// The shared-memory element index of registers 0, `step`, 2 * `step`, ...
+  /// of a block in `layout` staged row-major over its padded shape, its last
+  /// coordinate swizzled by `swizzle` (registerOffsets' form).
+  SmallVector<Value> stagedIndices(Location loc, const BlockLayout &layout,
+                                   int64_t step, const SharedSwizzle &swizzle);
   /// Writes the registers of a block in `layout` to shared memory at their
   /// row-major indices (vectorized along runs of the last dimension).
   void spillToShared(Location loc, ArrayRef<Value> values,

@@ -178,16 +178,13 @@ SmallVector<Value> KernelEmitter::swizzleCoords(Location loc,
   return result;
 }
 
-void KernelEmitter::spillToShared(Location loc, ArrayRef<Value> values,
-                                  const BlockLayout &layout, Value byteOffset,
-                                  const SharedSwizzle &swizzle) {
+SmallVector<Value> KernelEmitter::stagedIndices(Location loc,
+                                                const BlockLayout &layout,
+                                                int64_t step,
+                                                const SharedSwizzle &swizzle) {
   ArrayRef<int64_t> padded = layout.linear.getShape();
-  LinearLayout::Run run = layout.linear.getContiguousRun();
-  int64_t width = run.dim == layout.getRank() - 1 ? run.length : 1;
-  int64_t bytes = elementBytes(storageType(values[0].getType()));
-  width = std::min<int64_t>(width, std::max<int64_t>(1, 16 / bytes));
-  SmallVector<Value> indices = registerOffsets(
-      loc, layout, width,
+  return registerOffsets(
+      loc, layout, step,
       [&](const LinearLayout::Coord &coord) {
         return int64_t(layout.linear.flatten(swizzle.apply(coord)));
       },
@@ -196,6 +193,16 @@ void KernelEmitter::spillToShared(Location loc, ArrayRef<Value> values,
             loc, padded,
             swizzleCoords(loc, registerCoords(layout, reg), swizzle));
       });
+}
+
+void KernelEmitter::spillToShared(Location loc, ArrayRef<Value> values,
+                                  const BlockLayout &layout, Value byteOffset,
+                                  const SharedSwizzle &swizzle) {
+  LinearLayout::Run run = layout.linear.getContiguousRun();
+  int64_t width = run.dim == layout.getRank() - 1 ? run.length : 1;
+  int64_t bytes = elementBytes(storageType(values[0].getType()));
+  width = std::min<int64_t>(width, std::max<int64_t>(1, 16 / bytes));
+  SmallVector<Value> indices = stagedIndices(loc, layout, width, swizzle);
   std::set<std::vector<int64_t>> written;
   for (int64_t first = 0; first < layout.numRegisters(); first += width) {
     // A register that repeats another's element is not written again.
