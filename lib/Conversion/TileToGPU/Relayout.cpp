@@ -193,6 +193,17 @@ KernelEmitter::shuffleWithinWarps(Location loc, ArrayRef<Value> values,
   return result;
 }
 
+/// `values` (one per dimension of a block) listed in the staged order of
+/// exchangeThroughShared: `order`'s dimensions, the fastest last.
+template <typename T>
+static SmallVector<T, 4> inStagedOrder(ArrayRef<T> values,
+                                       ArrayRef<int32_t> order) {
+  SmallVector<T, 4> result;
+  for (int32_t d : order)
+    result.push_back(values[d]);
+  return result;
+}
+
 SmallVector<Value> KernelEmitter::exchangeThroughShared(
     Location loc, Type elementType, ArrayRef<Value> values,
     const BlockLayout &src, const BlockLayout &dst, Operation *op) {
@@ -220,8 +231,7 @@ SmallVector<Value> KernelEmitter::exchangeThroughShared(
   order.push_back(fastest);
   auto permuted = [&](const BlockLayout &layout) {
     BlockLayout result{{}, layout.linear.permute(order)};
-    for (int32_t d : order)
-      result.shape.push_back(layout.shape[d]);
+    result.shape.assign(inStagedOrder(ArrayRef(layout.shape), order));
     return result;
   };
   BlockLayout staged = permuted(src);
@@ -254,24 +264,22 @@ SmallVector<Value> KernelEmitter::exchangeThroughShared(
   SmallVector<Value> result(dst.numRegisters());
   // A conversion's reads: each register's staged index, one per thread and
   // constants where the index is linear in the bits (registerOffsets).
+  // The staged index of the element at `coords` of the block: its
+  // coordinates in the staged order, swizzled, row-major.
+  auto stagedIndex = [&](ArrayRef<Value> coords) {
+    return linearIndex(
+        loc, staged.linear.getShape(),
+        swizzleCoords(loc, inStagedOrder(coords, order), swizzle));
+  };
   SmallVector<Value> identityIndices;
   if (identity)
     identityIndices = registerOffsets(
         loc, dst, width,
         [&](const LinearLayout::Coord &coord) {
-          LinearLayout::Coord stagedCoord;
-          for (int32_t d : order)
-            stagedCoord.push_back(coord[d]);
-          return int64_t(staged.linear.flatten(swizzle.apply(stagedCoord)));
+          return int64_t(staged.linear.flatten(
+              swizzle.apply(inStagedOrder(ArrayRef(coord), order))));
         },
-        [&](int64_t reg) {
-          SmallVector<Value> coords = registerCoords(dst, reg);
-          SmallVector<Value> stagedCoords;
-          for (int32_t d : order)
-            stagedCoords.push_back(coords[d]);
-          return linearIndex(loc, staged.linear.getShape(),
-                             swizzleCoords(loc, stagedCoords, swizzle));
-        });
+        [&](int64_t reg) { return stagedIndex(registerCoords(dst, reg)); });
   std::map<uint64_t, int64_t> loadedAt;
   for (int64_t first = 0; first < dst.numRegisters(); first += width) {
     uint64_t key = dst.linear.flatten(dst.linear.apply(HWDim::Register, first));
@@ -285,13 +293,7 @@ SmallVector<Value> KernelEmitter::exchangeThroughShared(
     if (identity) {
       index = identityIndices[first / width];
     } else {
-      SmallVector<Value> coords =
-          mapCoordsToOperand(op, registerCoords(dst, first));
-      SmallVector<Value> stagedCoords;
-      for (int32_t d : order)
-        stagedCoords.push_back(coords[d]);
-      index = linearIndex(loc, staged.linear.getShape(),
-                          swizzleCoords(loc, stagedCoords, swizzle));
+      index = stagedIndex(mapCoordsToOperand(op, registerCoords(dst, first)));
     }
     if (clamp)
       if (Value valid = registerValid(dst, first))
