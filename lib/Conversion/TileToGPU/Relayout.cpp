@@ -236,6 +236,45 @@ static std::optional<BlockLayout> stMatrixRows(const BlockLayout &staged) {
   return BlockLayout{staged.shape, rows};
 }
 
+/// Whether `stmatrix.x4` at the row starts of `rows` writes every element
+/// of `staged`'s registers where spillToShared would (its flattened,
+/// swizzled coordinate), by stmatrix's fragment semantics (ldmatrix's
+/// inverse): word m of lane t holds elements 2(t % 4) and 2(t % 4) + 1 of
+/// row t / 4 of matrix m, whose 16 bytes lane 8m + r addresses for row r.
+/// stMatrixRows reads the fragments off the layout's bases; this checks its
+/// reading for every instruction, lane and warp at compile time, so that a
+/// layout it misreads is staged by plain stores instead of written
+/// elsewhere.
+static bool stMatrixWritesStaging(const BlockLayout &staged,
+                                  const BlockLayout &rows,
+                                  const SharedSwizzle &swizzle) {
+  const LinearLayout &linear = staged.linear;
+  if (linear.getSize(HWDim::Lane) != 32 ||
+      linear.getNumRegisters() != 8 * rows.numRegisters() ||
+      rows.linear.getSize(HWDim::Warp) != linear.getSize(HWDim::Warp))
+    return false;
+  for (int64_t i = 0; i < rows.numRegisters(); ++i)
+    for (int64_t warp = 0; warp < linear.getSize(HWDim::Warp); ++warp)
+      for (int64_t lane = 0; lane < 32; ++lane) {
+        LinearLayout::Coord start = rows.linear.apply(i, lane, warp);
+        uint64_t row = linear.flatten(swizzle.apply(start));
+        if (row % 8 != 0) // 16 bytes, aligned
+          return false;
+        int64_t matrix = lane / 8, rowOfMatrix = lane % 8;
+        for (int64_t column = 0; column < 8; ++column) {
+          LinearLayout::Coord expected = start;
+          expected.back() += column;
+          LinearLayout::Coord held =
+              linear.apply(8 * i + 2 * matrix + column % 2,
+                           4 * rowOfMatrix + column / 2, warp);
+          if (held != expected ||
+              linear.flatten(swizzle.apply(held)) != row + column)
+            return false;
+        }
+      }
+  return true;
+}
+
 /// Two 16-bit values as one 32-bit word (`low` in its low half). Where both
 /// are f32 values rounded (an accumulator's), they are rounded here as a
 /// pair: `cvt.rn.f16x2.f32` writes the word in one instruction, in the
@@ -345,12 +384,17 @@ SmallVector<Value> KernelEmitter::exchangeThroughShared(
   // transpose) are swizzled so that they spread over the banks, keeping the
   // writers' vectors intact.
   SharedSwizzle swizzle;
-  if (matrixRows)
+  if (matrixRows) {
     swizzle =
         chooseSwizzle(*matrixRows, bytes, maxVector, llvm::Log2_64(maxVector));
-  else if (identity && width == 1)
+    if (!stMatrixWritesStaging(staged, *matrixRows, swizzle)) {
+      matrixRows.reset();
+      swizzle = SharedSwizzle();
+    }
+  }
+  if (!matrixRows && identity && width == 1)
     swizzle = chooseSwizzle(permuted(dst), bytes, width, keptBits);
-  else if (identity && (int64_t(1) << keptBits) < width)
+  else if (!matrixRows && identity && (int64_t(1) << keptBits) < width)
     // The writers' vectors are narrower than the readers' (an accumulator's
     // pairs, read back as 16-byte rows for the stores): swizzle for the
     // writers, whose rows would otherwise share banks, keeping the readers'
