@@ -307,22 +307,11 @@ void KernelEmitter::storeMatrices(Location loc, ArrayRef<Value> values,
                                   const BlockLayout &rows,
                                   const SharedSwizzle &swizzle) {
   Type i32 = builder.getI32Type();
-  ArrayRef<int64_t> padded = rows.linear.getShape();
-  SmallVector<Value> indices = registerOffsets(
-      loc, rows, 1,
-      [&](const LinearLayout::Coord &coord) {
-        return int64_t(rows.linear.flatten(swizzle.apply(coord)));
-      },
-      [&](int64_t reg) {
-        return linearIndex(
-            loc, padded,
-            swizzleCoords(loc, registerCoords(rows, reg), swizzle));
-      });
+  SmallVector<Value> indices = stagedIndices(loc, rows, 1, swizzle);
   for (int64_t i = 0; i < rows.numRegisters(); ++i) {
-    Value index = indices[i];
     Value address = LLVM::PtrToIntOp::create(
         builder, loc, i32,
-        sharedAddress(loc, values[0].getType(), constI32(loc, 0), index));
+        sharedAddress(loc, values[0].getType(), constI32(loc, 0), indices[i]));
     SmallVector<Value> words;
     for (int64_t word = 0; word < 4; ++word)
       words.push_back(packWord(builder, loc, values[8 * i + 2 * word],
