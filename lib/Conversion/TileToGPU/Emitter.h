@@ -404,6 +404,10 @@ private:
                                                        ArrayRef<Value> values,
                                                        const BlockLayout &src,
                                                        const BlockLayout &dst);
+  /// Writes the registers of a block held as stmatrix's fragments with
+  /// `stmatrix.x4`, `rows` saying where each lane's rows start.
+  void storeMatrices(Location loc, ArrayRef<Value> values,
+                     const BlockLayout &rows, const SharedSwizzle &swizzle);
   SmallVector<Value> exchangeThroughShared(Location loc, Type elementType,
                                            ArrayRef<Value> values,
                                            const BlockLayout &src,

@@ -464,6 +464,23 @@ SmallVector<Value> mlir::tile::lowering::createLdMatrix(OpBuilder &builder,
   return words;
 }
 
+void mlir::tile::lowering::createStMatrix(OpBuilder &builder, Location loc,
+                                          Value address,
+                                          ArrayRef<Value> words) {
+  std::string text, constraints = "r";
+  llvm::raw_string_ostream asmText(text);
+  asmText << "stmatrix.sync.aligned.m8n8.x" << words.size()
+          << ".shared.b16 [$0], ";
+  printOperandList(asmText, 1, words.size());
+  asmText << ";";
+  for (size_t i = 0; i < words.size(); ++i)
+    constraints += ",r";
+  SmallVector<Value> operands{address};
+  llvm::append_range(operands, words);
+  createAsm(builder, loc, Type(), operands, text, constraints,
+            /*hasSideEffects=*/true);
+}
+
 SmallVector<Value>
 mlir::tile::lowering::createMmaSync(OpBuilder &builder, Location loc,
                                     ArrayRef<Value> acc, ArrayRef<Value> a,

@@ -132,6 +132,13 @@ SmallVector<Value> createLdMatrix(OpBuilder &builder, Location loc,
                                   Value address, unsigned count,
                                   bool transposed);
 
+/// `stmatrix.sync.aligned.m8n8.x<count>.shared.b16` (sm_90): the inverse of
+/// createLdMatrix, `words` (1, 2 or 4 32-bit registers, two 16-bit elements
+/// each) stored as the rows of `words.size()` 8x8 matrices, lane l giving at
+/// `address` (i32) the 16 bytes of row l % 8 of matrix l / 8.
+void createStMatrix(OpBuilder &builder, Location loc, Value address,
+                    ArrayRef<Value> words);
+
 /// `mma.sync.aligned.m16n8k<depth>.row.col.<sum>.<type>.<type>.<sum>`: the
 /// accumulator fragment `acc` (4 registers, f32; s32 for s8) plus the A
 /// fragment `a` (4 32-bit registers) times the B fragment `b` (2), one

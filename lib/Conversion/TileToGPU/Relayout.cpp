@@ -18,6 +18,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Emitter.h"
+#include "PTXAsm.h"
 
 #include "llvm/Support/MathExtras.h"
 #include <set>
@@ -204,6 +205,132 @@ static SmallVector<T, 4> inStagedOrder(ArrayRef<T> values,
   return result;
 }
 
+/// Where `staged` holds 16-bit elements as stmatrix's fragments (each
+/// register pair two adjacent elements, lanes 0 and 1 the pairs of a
+/// 16-byte row, lanes 2..4 its 8 rows, registers 1 and 2 four such 8x8
+/// matrices, as the mma and wgmma accumulators hold them): the layout whose
+/// register i, in lane l, is the first element of the row that lane l
+/// addresses in the i-th `stmatrix.x4` (row l % 8 of matrix l / 8), of
+/// registers 8i to 8i + 7.
+static std::optional<BlockLayout> stMatrixRows(const BlockLayout &staged) {
+  const LinearLayout &linear = staged.linear;
+  ArrayRef<LinearLayout::Coord> registers = linear.getBases(HWDim::Register);
+  ArrayRef<LinearLayout::Coord> lanes = linear.getBases(HWDim::Lane);
+  if (registers.size() < 3 || lanes.size() != 5)
+    return std::nullopt;
+  auto isColumn = [](const LinearLayout::Coord &basis, int64_t column) {
+    for (size_t d = 0; d + 1 < basis.size(); ++d)
+      if (basis[d] != 0)
+        return false;
+    return basis.back() == column;
+  };
+  if (!isColumn(registers[0], 1) || !isColumn(lanes[0], 2) ||
+      !isColumn(lanes[1], 4))
+    return std::nullopt;
+  // The rows, the matrices, the instructions and the warps: anywhere a
+  // 16-byte row starts.
+  SmallVector<LinearLayout::Coord> rowBases{lanes[2], lanes[3], lanes[4],
+                                            registers[1], registers[2]};
+  for (ArrayRef<LinearLayout::Coord> bases :
+       {ArrayRef<LinearLayout::Coord>(rowBases), registers.drop_front(3),
+        linear.getBases(HWDim::Warp)})
+    for (const LinearLayout::Coord &basis : bases)
+      if (basis.back() % 8 != 0)
+        return std::nullopt;
+  LinearLayout rows(linear.getShape());
+  for (const LinearLayout::Coord &basis : registers.drop_front(3))
+    rows.addBasis(HWDim::Register, basis);
+  for (const LinearLayout::Coord &basis : rowBases)
+    rows.addBasis(HWDim::Lane, basis);
+  for (const LinearLayout::Coord &basis : linear.getBases(HWDim::Warp))
+    rows.addBasis(HWDim::Warp, basis);
+  return BlockLayout{staged.shape, rows};
+}
+
+/// Whether `stmatrix.x4` at the row starts of `rows` writes every element
+/// of `staged`'s registers where spillToShared would (its flattened,
+/// swizzled coordinate), by stmatrix's fragment semantics (ldmatrix's
+/// inverse): word m of lane t holds elements 2(t % 4) and 2(t % 4) + 1 of
+/// row t / 4 of matrix m, whose 16 bytes lane 8m + r addresses for row r.
+/// stMatrixRows reads the fragments off the layout's bases; this checks its
+/// reading for every instruction, lane and warp at compile time, so that a
+/// layout it misreads is staged by plain stores instead of written
+/// elsewhere.
+static bool stMatrixWritesStaging(const BlockLayout &staged,
+                                  const BlockLayout &rows,
+                                  const SharedSwizzle &swizzle) {
+  const LinearLayout &linear = staged.linear;
+  if (linear.getSize(HWDim::Lane) != 32 ||
+      linear.getNumRegisters() != 8 * rows.numRegisters() ||
+      rows.linear.getSize(HWDim::Warp) != linear.getSize(HWDim::Warp))
+    return false;
+  for (int64_t i = 0; i < rows.numRegisters(); ++i)
+    for (int64_t warp = 0; warp < linear.getSize(HWDim::Warp); ++warp)
+      for (int64_t lane = 0; lane < 32; ++lane) {
+        LinearLayout::Coord start = rows.linear.apply(i, lane, warp);
+        uint64_t row = linear.flatten(swizzle.apply(start));
+        if (row % 8 != 0) // 16 bytes, aligned
+          return false;
+        int64_t matrix = lane / 8, rowOfMatrix = lane % 8;
+        for (int64_t column = 0; column < 8; ++column) {
+          LinearLayout::Coord expected = start;
+          expected.back() += column;
+          LinearLayout::Coord held =
+              linear.apply(8 * i + 2 * matrix + column % 2,
+                           4 * rowOfMatrix + column / 2, warp);
+          if (held != expected ||
+              linear.flatten(swizzle.apply(held)) != row + column)
+            return false;
+        }
+      }
+  return true;
+}
+
+/// Two 16-bit values as one 32-bit word (`low` in its low half). Where both
+/// are f32 values rounded (an accumulator's), they are rounded here as a
+/// pair: `cvt.rn.f16x2.f32` writes the word in one instruction, in the
+/// register the store reads, where rounding each where the accumulator was
+/// (another block of the kernel: its exit, after the loop) left ptxas
+/// moving every word into place.
+static Value packWord(OpBuilder &builder, Location loc, Value low, Value high) {
+  Type type = low.getType();
+  auto lowTrunc = low.getDefiningOp<arith::TruncFOp>();
+  auto highTrunc = high.getDefiningOp<arith::TruncFOp>();
+  SmallVector<Value> halves{low, high};
+  if (lowTrunc && highTrunc && lowTrunc.getIn().getType().isF32() &&
+      highTrunc.getIn().getType().isF32() && !lowTrunc.getRoundingmodeAttr() &&
+      !highTrunc.getRoundingmodeAttr())
+    halves = {lowTrunc.getIn(), highTrunc.getIn()};
+  Type halfType = halves[0].getType();
+  Value vector =
+      LLVM::UndefOp::create(builder, loc, VectorType::get({2}, halfType));
+  for (auto [i, half] : llvm::enumerate(halves))
+    vector = LLVM::InsertElementOp::create(
+        builder, loc, vector, half,
+        arith::ConstantIntOp::create(builder, loc, i, 32));
+  if (halfType != type)
+    vector = arith::TruncFOp::create(builder, loc, VectorType::get({2}, type),
+                                     vector);
+  return LLVM::BitcastOp::create(builder, loc, builder.getI32Type(), vector);
+}
+
+void KernelEmitter::storeMatrices(Location loc, ArrayRef<Value> values,
+                                  const BlockLayout &rows,
+                                  const SharedSwizzle &swizzle) {
+  Type i32 = builder.getI32Type();
+  SmallVector<Value> indices = stagedIndices(loc, rows, 1, swizzle);
+  for (int64_t i = 0; i < rows.numRegisters(); ++i) {
+    Value address = LLVM::PtrToIntOp::create(
+        builder, loc, i32,
+        sharedAddress(loc, values[0].getType(), constI32(loc, 0), indices[i]));
+    SmallVector<Value> words;
+    for (int64_t word = 0; word < 4; ++word)
+      words.push_back(packWord(builder, loc, values[8 * i + 2 * word],
+                               values[8 * i + 2 * word + 1]));
+    createStMatrix(builder, loc, address, words);
+  }
+}
+
 SmallVector<Value> KernelEmitter::exchangeThroughShared(
     Location loc, Type elementType, ArrayRef<Value> values,
     const BlockLayout &src, const BlockLayout &dst, Operation *op) {
@@ -242,13 +369,31 @@ SmallVector<Value> KernelEmitter::exchangeThroughShared(
   int64_t width = identity && dstRun.dim == fastest
                       ? std::min<int64_t>(dstRun.length, maxVector)
                       : int64_t(1);
+  // 16-bit accumulator fragments read back as vectors along their rows (an
+  // f16 or bf16 product on its way to a store) are written by stmatrix, 16
+  // bytes per lane where plain stores write the register pairs, 4 bytes
+  // each; its 8 lanes of a phase write 8 rows, swizzled apart keeping the
+  // readers' vectors of up to 16 bytes whole.
+  Type storage = storageType(elementType);
+  std::optional<BlockLayout> matrixRows;
+  if (identity && width > 1 && getChipVersion(chip) >= 90 &&
+      (storage.isF16() || storage.isBF16() || storage.isInteger(16)))
+    matrixRows = stMatrixRows(staged);
   // Reads along the staged rows are contiguous; reads across them (a
   // transpose) are swizzled so that they spread over the banks, keeping the
   // writers' vectors intact.
   SharedSwizzle swizzle;
-  if (identity && width == 1)
+  if (matrixRows) {
+    swizzle =
+        chooseSwizzle(*matrixRows, bytes, maxVector, llvm::Log2_64(maxVector));
+    if (!stMatrixWritesStaging(staged, *matrixRows, swizzle)) {
+      matrixRows.reset();
+      swizzle = SharedSwizzle();
+    }
+  }
+  if (!matrixRows && identity && width == 1)
     swizzle = chooseSwizzle(permuted(dst), bytes, width, keptBits);
-  else if (identity && (int64_t(1) << keptBits) < width)
+  else if (!matrixRows && identity && (int64_t(1) << keptBits) < width)
     // The writers' vectors are narrower than the readers' (an accumulator's
     // pairs, read back as 16-byte rows for the stores): swizzle for the
     // writers, whose rows would otherwise share banks, keeping the readers'
@@ -259,7 +404,10 @@ SmallVector<Value> KernelEmitter::exchangeThroughShared(
   // padding of the destination may map anywhere, so it reads element 0.
   bool clamp = isa_and_nonnull<ReshapeOp>(op);
   barrier(loc);
-  spillToShared(loc, values, staged, zero, swizzle);
+  if (matrixRows)
+    storeMatrices(loc, values, *matrixRows, swizzle);
+  else
+    spillToShared(loc, values, staged, zero, swizzle);
   barrier(loc);
   SmallVector<Value> result(dst.numRegisters());
   // A conversion's reads: each register's staged index, one per thread and

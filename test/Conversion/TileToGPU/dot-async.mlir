@@ -118,19 +118,25 @@ func.func @ring_loop(%a: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %b: !til
   tile.store %cp, %acc#0 : !tile.block<128x128x!tile.ptr<f32>>
   return
 }
-// The product rounded to f16 for its store (tutorial 03's epilogue): the
-// accumulator's pairs are staged in shared memory (a word per store) and read
-// back as 16-byte rows for the global stores, whose addresses are one value
-// per thread plus constants (`[%r+4096]`).
+// The product rounded to f16 for its store (tutorial 03's epilogue): two
+// elements to a word by one cvt.rn.f16x2.f32 in the block of the store, and
+// the accumulator's fragments written to shared memory by stmatrix (16
+// bytes a lane, not a store per word), read back as 16-byte rows for the
+// global stores. Without sm_90's stmatrix (sm_80) the words are stored.
 // PTX-LABEL: .entry ring_loop_f16_result
 // PTX: wgmma.wait_group.sync.aligned 0;
-// PTX: cvt.rn.f16.f32
+// PTX: cvt.rn.f16x2.f32
+// PTX-NOT: st.shared
+// PTX: stmatrix.sync.aligned.m8n8.x4.shared.b16 [%r{{[0-9]+}}], {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}};
+// PTX-NOT: st.shared
 // PTX: bar.sync
-// PTX: st.shared.v2.b16
-// PTX: bar.sync
-// PTX: ld.shared.v4.b32 {{.*}}, [%r{{[0-9]+}}];
-// PTX-NEXT: ld.shared.v4.b32 {{.*}}, [%r{{[0-9]+}}+{{[0-9]+}}];
+// PTX: ld.shared.v4.b32
 // PTX: st.global.v4.b32
+// SYNC-PTX-LABEL: .entry ring_loop_f16_result
+// SYNC-PTX: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+// SYNC-PTX-NOT: stmatrix
+// SYNC-PTX: st.shared.b32
+// SYNC-PTX-NOT: stmatrix
 func.func @ring_loop_f16_result(%a: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %b: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %c: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %n: i32, %limit: i32 {tile.divisibility = 16 : i32}) {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32

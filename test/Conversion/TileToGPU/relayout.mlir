@@ -1,4 +1,5 @@
-// RUN: tile-opt %s -convert-tile-to-gpu -split-input-file | FileCheck %s
+// RUN: tile-opt %s -convert-tile-to-gpu -split-input-file | FileCheck %s --check-prefixes=CHECK,SM90
+// RUN: tile-opt %s -convert-tile-to-gpu=chip=sm_80 -split-input-file | FileCheck %s --check-prefixes=CHECK,SM80
 
 // Each test gives its layouts explicitly: the lowering picks the cheapest
 // correct path for a conversion or a shape op from the two layouts alone.
@@ -39,11 +40,18 @@ func.func @transpose(%x: !tile.ptr<f32> {tile.divisibility = 16 : i32}) attribut
 // 16-byte rows for the stores): a warp's pairs lie in 8 rows 512 bytes
 // apart, which would share their banks, so the staging is swizzled for the
 // writers (column bits from the 16-byte chunk up xored with row bits),
-// keeping each reader's 8 elements contiguous.
+// keeping each reader's 8 elements contiguous. The pairs are stmatrix's
+// fragments (lanes 0 and 1 along a 16-byte row, lanes 2..4 its rows,
+// registers 1 and 2 four 8x8 matrices): from sm_90 one stmatrix writes
+// four words of each lane where sm_80 stores each word; each lane's
+// addresses are one per thread and constants (registerOffsets).
 // CHECK-LABEL: gpu.func @pairs_to_rows
 // CHECK: gpu.barrier
-// CHECK-COUNT-3: arith.xori
-// CHECK: llvm.store {{.*}} : vector<2xf16>, !llvm.ptr<3>
+// SM80-COUNT-3: arith.xori
+// SM80: llvm.store {{.*}} : vector<2xf16>, !llvm.ptr<3>
+// SM90: llvm.bitcast {{.*}} : vector<2xf16> to i32
+// SM90: llvm.inline_asm has_side_effects asm_dialect = att "stmatrix.sync.aligned.m8n8.x4.shared.b16 [$0], {$1, $2, $3, $4};", "r,r,r,r,r"
+// SM90-NOT: llvm.store
 // CHECK: gpu.barrier
 // CHECK: arith.xori
 // CHECK: llvm.load {{.*}} : !llvm.ptr<3> -> vector<8xf16>
