@@ -65,8 +65,20 @@ def matmul_tutorial03(args: argparse.Namespace) -> tuple[str, tuple, dict, dict]
             {"num_warps": config.num_warps, "num_stages": config.num_stages})
 
 
+def column_sum(args: argparse.Namespace) -> tuple[str, tuple, dict, dict]:
+    """bench/run.py's column sum of a size x size f32 matrix (`--block MxN`,
+    the rows and columns of a block; 64x64 where --block is tutorial 03's)."""
+    parts = [int(x) for x in args.block.split("x")]
+    bm, bn = parts if len(parts) == 2 else (64, 64)
+    x = torch.empty(args.size, args.size, dtype=torch.float32)
+    out = torch.empty(args.size, dtype=torch.float32)
+    return ("column_sum", (x, out, args.size, args.size, x.stride(0)),
+            {"BLOCK_M": bm, "BLOCK_N": bn}, {})
+
+
 CASES: dict[str, Callable[[argparse.Namespace], tuple[str, tuple, dict, dict]]] = {
     "attention06_bwd": attention06_bwd,
+    "column_sum": column_sum,
     "matmul_tutorial03": matmul_tutorial03,
 }
 
