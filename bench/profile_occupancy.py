@@ -1,14 +1,17 @@
-"""The kernels whose compile raised occupancy, timed three ways in one
-process: tile's cubin under the occupancy limit (what the JIT launches for
-large grids), tile's assembler-own cubin (what it launches for grids that fit
-at once without the limit) and Triton's kernel. Run on the GPU machine from
-the repository root:
+"""The kernels that carry a second cubin for grids that fit at once, timed
+three ways in one process: tile's main cubin (what the JIT launches for large
+grids: the assembler's own, or under the occupancy limit), tile's cubin for
+grids that fit at once (assembled for one block per SM, or the assembler's
+own where the compile raised occupancy) and Triton's kernel. Run on the GPU
+machine from the repository root:
 
     python3 bench/profile_occupancy.py
 
-It prints each kernel's registers with and without the limit and the grid
-size below which the launcher takes the assembler's own cubin, then the
-median of `triton.testing.do_bench` over five alternations for each way.
+It prints each kernel's registers in both cubins and the grid size up to
+which the launcher takes the second, then the median of
+`triton.testing.do_bench` over five alternations for each way. The column
+sums' grids (128 and 64 blocks) fit at once: the JIT launches their second
+cubin.
 """
 from __future__ import annotations
 
@@ -33,17 +36,17 @@ def compare(label: str, kernel_name: str, grid: tuple[int, ...], args: Sequence[
     launch(tile_kernels)
     launch(triton_kernels)
     torch.cuda.synchronize()
-    limited = [k for k in modules._loaded.values() if k.name == kernel_name][-1]
-    own = limited.small_grid_kernel
-    print(f"{label}: registers {limited.meta.get('registers')} under the limit, "
-          f"{limited.meta.get('registers_without_limit')} without; grids of at most "
-          f"{limited.small_grid_blocks} blocks run the latter", flush=True)
+    kernel = [k for k in modules._loaded.values() if k.name == kernel_name][-1]
+    small_grid = kernel.small_grid_kernel
+    print(f"{label}: registers {kernel.meta.get('registers')} in the main cubin, "
+          f"{kernel.meta.get('registers_without_limit')} in the one for grids that fit "
+          f"at once, which grids of at most {kernel.small_grid_blocks} blocks run", flush=True)
     ways: list[tuple[str, Callable[[], Any]]] = [
         ("tile (JIT launch)", lambda: launch(tile_kernels)),
         ("triton", lambda: launch(triton_kernels)),
-        ("tile limited cubin", lambda: limited.launch(grid, list(args)))]
-    if own is not None:
-        ways.append(("tile own cubin", lambda: own.launch(grid, list(args))))
+        ("tile main cubin", lambda: kernel.launch(grid, list(args)))]
+    if small_grid is not None:
+        ways.append(("tile small-grid cubin", lambda: small_grid.launch(grid, list(args))))
     for _ in range(REPEATS):
         for what, fn in ways:
             times.setdefault((label, what), []).append(triton.testing.do_bench(fn) * 1000)
@@ -68,6 +71,13 @@ def main() -> None:
     out = torch.empty_like(x)
     compare("cumsum 4096x4096", "row_cumsum", (4096,), (x, out, x.stride(0), 4096),
             lambda k: k.row_cumsum[(4096,)](x, out, x.stride(0), 4096, BLOCK=4096), times)
+    x = torch.randn((8192, 8192), device="cuda")
+    sums = torch.empty((8192,), device="cuda")
+    for bm, bn in ((64, 64), (32, 128)):
+        grid = (8192 // bn,)
+        compare(f"column sum {bm}x{bn}", "column_sum", grid, (x, sums, 8192, 8192, x.stride(0)),
+                lambda k, grid=grid, bm=bm, bn=bn: k.column_sum[grid](
+                    x, sums, 8192, 8192, x.stride(0), BLOCK_M=bm, BLOCK_N=bn), times)
     for (label, what), samples in times.items():
         print(f"{label:20s} {what:20s} median {statistics.median(samples):6.1f} us  "
               f"({', '.join(f'{t:.1f}' for t in samples)})")

@@ -95,9 +95,9 @@ tileCompileWith(const char *irText, size_t irSize,
 TILE_CAPI_EXPORTED int tileCompileSucceeded(const TileCompileResult *result);
 
 /** One output: "diagnostics", "llir", "ptx", "cubin", "metadata" (JSON) or
- *  "cubin_without_limit" (empty unless the compile raised occupancy: the
- *  assembler's own cubin, for grids whose blocks all fit at once; see
- *  "resident_blocks_without_limit" in the metadata).
+ *  "cubin_without_limit" (the cubin for grids whose blocks all fit at once,
+ *  empty where the compile made none; see "resident_blocks_without_limit"
+ *  in the metadata).
  *  The bytes stay valid until the result is destroyed; `size` (may be NULL)
  *  receives their length. Text outputs are also NUL-terminated. Returns NULL
  *  for an unknown name. */

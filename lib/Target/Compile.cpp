@@ -529,8 +529,9 @@ std::string CompileResult::metadataJson() const {
       object["registers"] = kernel.registers;
       object["stack_frame_bytes"] = kernel.stackFrameBytes;
     }
-    if (kernel.occupancyMaxRegisters) {
+    if (kernel.occupancyMaxRegisters)
       object["occupancy_maxnreg"] = kernel.occupancyMaxRegisters;
+    if (kernel.residentBlocksWithoutLimit) {
       object["registers_without_limit"] = kernel.registersWithoutLimit;
       object["resident_blocks_without_limit"] =
           kernel.residentBlocksWithoutLimit;
@@ -620,64 +621,94 @@ static void setLlvmOptionDefaults() {
   (void)done;
 }
 
-/// `ptx` with `.maxnreg limit` among the directives of entry `name`, or
-/// nothing if the entry's body is not found.
+/// `ptx` with `directive` (".maxnreg 56") among the directives of entry
+/// `name`, or nothing if the entry's body is not found.
 static std::optional<std::string>
-withRegisterLimit(StringRef ptx, StringRef name, unsigned limit) {
+withEntryDirective(StringRef ptx, StringRef name, const Twine &directive) {
   size_t entry = ptx.find((".entry " + name + "(").str());
   if (entry == StringRef::npos)
     return std::nullopt;
   size_t body = ptx.find("\n{", entry);
   if (body == StringRef::npos)
     return std::nullopt;
-  return (ptx.take_front(body) + "\n.maxnreg " + Twine(limit) +
-          ptx.drop_front(body))
-      .str();
+  return (ptx.take_front(body) + "\n" + directive + ptx.drop_front(body)).str();
 }
 
-/// Assembles `kernel` again under each of getOccupancyRegisterLimits, most
-/// blocks per SM first, and keeps the first cubin that spills nothing (has
-/// no stack frame): `ptx` and `cubin` then are that one's, and
-/// `cubinWithoutLimit` the first. The limit goes into the PTX text, not
-/// through LLVM again: only the assembler's work changes. Registers are a
-/// kernel's only resource an assembler trades on its own; nvJitLink 13.5
-/// spends them where ptxas 13.0 keeps a kernel at full occupancy. Kernels
-/// on the tensor cores are left as assembled: their loads are in flight
-/// through the stages of their shared-memory rings already, and more blocks
-/// on an SM only share its tensor cores (tutorial 03's 128x128x32 config
-/// ran 5% slower with 3 blocks of 168 registers per SM than with the
+/// Registers are a kernel's only resource an assembler trades on its own,
+/// and it trades them without knowing the grid: ptxas 13.0 keeps a kernel
+/// near full occupancy (tutorial 05's layer-norm: 32 registers), nvJitLink
+/// 13.5 spends them on overlapping loads (56). Which is right depends on
+/// the launch, so the compile makes both cubins and the launcher picks:
+///
+/// - `cubin` (and `ptx`), for grids larger than the device holds at once:
+///   where the assembler's registers keep blocks off an SM, the kernel is
+///   assembled again under each of getOccupancyRegisterLimits, most blocks
+///   first, and the first that spills nothing (no stack frame) is kept.
+///   The limit goes into the PTX text, not through LLVM again: only the
+///   assembler's work changes.
+/// - `cubinWithoutLimit`, for grids whose blocks all fit at once, where
+///   occupancy buys nothing and registers may: the kernel assembled for one
+///   block per SM (`.minnctapersm 1`), which lets the assembler spend
+///   registers on loads in flight (the column sum's loop: 56 registers and
+///   two of its eight 16-byte loads in flight from ptxas 13.0's own
+///   choice, 93 and all eight this way), if that uses more registers than
+///   `cubin`'s and spills nothing; else, where the search limited `cubin`,
+///   the assembler's own cubin.
+///
+/// Kernels on the tensor cores are left as assembled: their loads are in
+/// flight through the stages of their shared-memory rings already, and more
+/// blocks on an SM only share its tensor cores (tutorial 03's 128x128x32
+/// config ran 5% slower with 3 blocks of 168 registers per SM than with the
 /// assembler's 2 on an H100; under a deeper limit ptxas serializes wgmma
 /// groups instead, C7512).
 template <typename Assemble>
-static void raiseOccupancy(StringRef chipName, KernelInfo &kernel,
-                           std::string &ptx, std::string &cubin,
-                           std::string &cubinWithoutLimit, Assemble assemble) {
+static void chooseRegisters(StringRef chipName, KernelInfo &kernel,
+                            std::string &ptx, std::string &cubin,
+                            std::string &cubinWithoutLimit, Assemble assemble) {
   const ChipInfo *chip = lookupChip(chipName);
   // A kernel with a stack frame already spills (or keeps arrays in local
   // memory): fewer registers would only add to it.
   if (!chip || kernel.tensorCores || kernel.registers == 0 ||
       kernel.stackFrameBytes != 0)
     return;
-  KernelFootprint footprint{kernel.numWarps, kernel.sharedBytes,
-                            kernel.registers};
-  for (unsigned limit : getOccupancyRegisterLimits(*chip, footprint)) {
-    std::optional<std::string> limited =
-        withRegisterLimit(ptx, kernel.name, limit);
-    if (!limited)
-      return;
-    AssembleResult assembled = assemble(*limited);
+  auto assembleWith = [&](const Twine &directive)
+      -> std::optional<std::pair<std::string, unsigned>> {
+    std::optional<std::string> changed =
+        withEntryDirective(ptx, kernel.name, directive);
+    if (!changed)
+      return std::nullopt;
+    AssembleResult assembled = assemble(*changed);
     std::optional<KernelResources> used =
         assembled.succeeded ? readKernelResources(assembled.cubin, kernel.name)
                             : std::nullopt;
     if (!used || used->stackFrameBytes != 0)
+      return std::nullopt;
+    return std::make_pair(std::move(assembled.cubin), used->registers);
+  };
+  KernelFootprint footprint{kernel.numWarps, kernel.sharedBytes,
+                            kernel.registers};
+  // Both from the assembler's own PTX, before a limit goes into it.
+  std::optional<std::pair<std::string, unsigned>> oneBlock =
+      assembleWith(".minnctapersm 1");
+  if (oneBlock && oneBlock->second <= kernel.registers)
+    oneBlock.reset();
+  for (unsigned limit : getOccupancyRegisterLimits(*chip, footprint)) {
+    auto limited = assembleWith(".maxnreg " + Twine(limit));
+    if (!limited)
       continue;
-    ptx = std::move(*limited);
-    cubinWithoutLimit = std::exchange(cubin, std::move(assembled.cubin));
-    kernel.residentBlocksWithoutLimit = getResidentBlocks(*chip, footprint);
+    ptx = *withEntryDirective(ptx, kernel.name, ".maxnreg " + Twine(limit));
+    cubinWithoutLimit = std::exchange(cubin, std::move(limited->first));
     kernel.registersWithoutLimit = kernel.registers;
-    kernel.registers = used->registers;
+    kernel.residentBlocksWithoutLimit = getResidentBlocks(*chip, footprint);
+    kernel.registers = limited->second;
     kernel.occupancyMaxRegisters = limit;
-    return;
+    break;
+  }
+  if (oneBlock) {
+    cubinWithoutLimit = std::move(oneBlock->first);
+    kernel.registersWithoutLimit = oneBlock->second;
+    kernel.residentBlocksWithoutLimit = getResidentBlocks(
+        *chip, {kernel.numWarps, kernel.sharedBytes, oneBlock->second});
   }
 }
 
@@ -819,8 +850,8 @@ static void compile(StringRef source, StringRef bufferName,
     }
     if (options.raiseOccupancy && options.maxRegisters == 0 &&
         result.kernels.size() == 1)
-      raiseOccupancy(options.chip, result.kernels.front(), result.ptx,
-                     result.cubin, result.cubinWithoutLimit, assemble);
+      chooseRegisters(options.chip, result.kernels.front(), result.ptx,
+                      result.cubin, result.cubinWithoutLimit, assemble);
   }
   result.succeeded = true;
 }

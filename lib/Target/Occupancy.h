@@ -6,8 +6,10 @@
 // layer-norm 56 registers where ptxas 12.8 and 13.0 give 32, so half the
 // warps fit. When registers are what limits a kernel, the compile asks the
 // assembler again under a `.maxnreg` that lets more blocks in, and keeps
-// that cubin only if nothing spilled; kernels on the tensor cores are left
-// as assembled (Compile.cpp says why).
+// that cubin only if nothing spilled; for grids that fit at once it also
+// asks for one block per SM, which ptxas 13.0 answers with more registers
+// and loads in flight; kernels on the tensor cores are left as assembled
+// (chooseRegisters in Compile.cpp says why).
 //
 //===----------------------------------------------------------------------===//
 

@@ -3,9 +3,10 @@
 // spills nothing (has no stack frame). ptxas 13.0 gives this 4-warp row scan
 // 64 registers (8 blocks of 128 threads per SM); under 56 it fits 9 and
 // spills nothing.
-// The launch facts say what was chosen, and how many blocks of the
-// assembler's own cubin an SM holds (grids that fit at once run that one:
-// python/tile/driver/modules.py). --maxnreg (the user's limit) and
+// The launch facts say what was chosen, and the registers and blocks per SM
+// of the cubin for grids that fit at once (python/tile/driver/modules.py):
+// here the kernel assembled for one block per SM (.minnctapersm 1), 72
+// registers (cubin-one-block.mlir). --maxnreg (the user's limit) and
 // --raise-occupancy=false keep the assembler's own choice.
 // REQUIRES: ptxas
 // RUN: rm -rf %t && mkdir -p %t
@@ -15,8 +16,8 @@
 // RUN: FileCheck %s --check-prefix=OFF < %t/off.json
 // RUN: tile-translate --tile-to-cubin --chip=sm_90a --num-warps=4 --maxnreg=80 %s -o %t/user.cubin
 // RUN: FileCheck %s --check-prefix=USER < %t/user.json
-// The assembler's own cubin goes beside the raised one (tile.driver.load_module
-// launches it for grids that fit at once); the others have none:
+// That cubin goes beside the raised one (tile.driver.load_module launches it
+// for grids that fit at once); the others have none:
 // RUN: test -s %t/raised.without-limit.cubin
 // RUN: test ! -e %t/off.without-limit.cubin
 // RUN: test ! -e %t/user.without-limit.cubin
@@ -29,8 +30,8 @@
 
 // RAISED: "occupancy_maxnreg": 56,
 // RAISED: "registers": 56,
-// RAISED-NEXT: "registers_without_limit": 64,
-// RAISED-NEXT: "resident_blocks_without_limit": 8,
+// RAISED-NEXT: "registers_without_limit": 72,
+// RAISED-NEXT: "resident_blocks_without_limit": 7,
 // RAISED-NEXT: "shared_bytes"
 // RAISED-NEXT: "stack_frame_bytes": 0,
 

@@ -261,8 +261,10 @@ def test_register_facts_and_the_occupancy_limit():
     """Every cubin's metadata says its registers and stack frame (read off the
     cubin). Where tile chose a .maxnreg to fit more blocks on an SM (the lit
     test cubin-occupancy.mlir pins when, for the toolkit's ptxas), the PTX
-    carries it, nothing spills, and the assembler's own cubin comes along for
-    grids that fit at once; a user's maxnreg turns the choice off."""
+    carries it and nothing spills. A second cubin for grids that fit at once
+    comes along exactly where the metadata gives its registers and blocks per
+    SM: more registers than the main cubin's (cubin-one-block.mlir); a
+    user's maxnreg turns both off."""
     signature = "*fp32,*fp32,i32,i32"
     compiled = tile.compile(row_scan, signature, {"BLOCK": 4096}, target="sm_90a",
                             num_warps=4)
@@ -271,11 +273,13 @@ def test_register_facts_and_the_occupancy_limit():
     if "occupancy_maxnreg" in md:
         assert md["registers"] <= md["occupancy_maxnreg"] < md["registers_without_limit"]
         assert f".maxnreg {md['occupancy_maxnreg']}" in compiled.asm["ptx"]
-        assert md["stack_frame_bytes"] == 0 and md["resident_blocks_without_limit"] >= 1
-        own = compiled.asm["cubin_without_limit"]
-        assert own[:4] == b"\x7fELF" and own != compiled.asm["cubin"]
-    else:
-        assert "cubin_without_limit" not in compiled.asm
+        assert md["stack_frame_bytes"] == 0
+    assert ("cubin_without_limit" in compiled.asm) == ("resident_blocks_without_limit" in md)
+    if "cubin_without_limit" in compiled.asm:
+        assert md["registers_without_limit"] > md["registers"]
+        assert md["resident_blocks_without_limit"] >= 1
+        small_grids = compiled.asm["cubin_without_limit"]
+        assert small_grids[:4] == b"\x7fELF" and small_grids != compiled.asm["cubin"]
     limited = tile.compile(row_scan, signature, {"BLOCK": 4096}, target="sm_90a",
                            num_warps=4, maxnreg=255)
     assert not {"occupancy_maxnreg", "registers_without_limit"} & limited.metadata.keys()

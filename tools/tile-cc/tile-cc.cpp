@@ -8,8 +8,8 @@
 //
 // PTX and cubins come from compileTileSource, the pipeline every frontend
 // uses; the JSON beside each holds the kernels' launch facts, and where the
-// compile raised occupancy, X.without-limit.cubin beside X.cubin holds the
-// assembler's own cubin (see Compile.h, getCubinWithoutLimitPath).
+// compile made one, X.without-limit.cubin beside X.cubin holds the cubin for
+// grids that fit at once (see Compile.h, getCubinWithoutLimitPath).
 //
 //===----------------------------------------------------------------------===//
 

@@ -2,7 +2,7 @@
 //
 //   tile-translate --tile-to-ptx kernel.mlir               PTX on stdout
 //   tile-translate --tile-to-cubin kernel.mlir -o k.cubin   also writes k.json
-//       (and k.without-limit.cubin where the compile raised occupancy)
+//       (and k.without-limit.cubin, for grids that fit at once, where made)
 //
 // Next to every file it writes, a JSON sidecar holds each kernel's launch
 // facts (threads, shared memory, parameters).

@@ -70,9 +70,12 @@ struct CompileOptions {
   /// The most registers a thread of a kernel may use (PTX `.maxnreg`, as
   /// Triton's maxnreg); 0 leaves the choice to the assembler.
   unsigned maxRegisters = 0;
-  /// Whether, with no `maxRegisters`, a kernel whose registers keep blocks
-  /// off its SMs is assembled again under the `.maxnreg` that lets more in,
-  /// kept only if nothing spills (lib/Target/Occupancy.h).
+  /// Whether, with no `maxRegisters`, registers are chosen per launch
+  /// (chooseRegisters in lib/Target/Compile.cpp): a kernel whose registers
+  /// keep blocks off its SMs is assembled again under the `.maxnreg` that
+  /// lets more in, kept only if nothing spills (lib/Target/Occupancy.h),
+  /// and once more for one block per SM (cubinWithoutLimit, for grids
+  /// that fit at once).
   bool raiseOccupancy = true;
 };
 
@@ -109,11 +112,10 @@ struct KernelInfo {
   /// per thread (where registers spill).
   unsigned registers = 0;
   unsigned stackFrameBytes = 0;
-  /// The `.maxnreg` the compile chose to raise occupancy (0 if none), the
-  /// registers the assembler used without it, and how many blocks of that
-  /// cubin (CompileResult::cubinWithoutLimit) one SM holds: a grid of at
-  /// most that many blocks per SM all fits at once without the limit, and
-  /// runs that cubin.
+  /// The `.maxnreg` the compile chose to raise occupancy (0 if none); where
+  /// there is a CompileResult::cubinWithoutLimit, its registers and how
+  /// many of its blocks one SM holds (0 where there is none): a grid of at
+  /// most that many blocks per SM all fits at once, and runs that cubin.
   unsigned occupancyMaxRegisters = 0;
   unsigned registersWithoutLimit = 0;
   unsigned residentBlocksWithoutLimit = 0;
@@ -126,10 +128,12 @@ struct CompileResult {
   std::string llvmIR;
   std::string ptx;
   std::string cubin;
-  /// The assembler's own cubin when the compile raised occupancy (`cubin`
-  /// is then the one under `.maxnreg`); empty otherwise. The launcher runs
-  /// it for grids whose blocks all fit at once without the limit: there,
-  /// occupancy buys nothing and the registers the assembler chose may.
+  /// The cubin for grids whose blocks all fit at once, where occupancy
+  /// buys nothing and registers may: the kernel assembled for one block per
+  /// SM (`.minnctapersm 1`) where that takes more registers than `cubin`
+  /// and spills nothing, else the assembler's own cubin where the compile
+  /// raised occupancy (`cubin` is then the one under `.maxnreg`); empty
+  /// otherwise (chooseRegisters in lib/Target/Compile.cpp).
   std::string cubinWithoutLimit;
   std::vector<KernelInfo> kernels;
   std::string chip;

@@ -106,7 +106,7 @@ class BackendResult:
     ptx: str
     cubin: bytes
     metadata: dict[str, Any]
-    # The assembler's own cubin when the compile raised occupancy (else b""):
+    # The cubin for grids that fit at once, where the compile made one (else b""):
     # the launcher runs it for grids that fit at once without the limit.
     cubin_without_limit: bytes = b""
 

@@ -281,8 +281,9 @@ def _metadata(jit: Any, backend: Mapping[str, Any], types: Mapping[str, str],
         "assembler": backend.get("assembler", ""),
         "libdevice": backend.get("libdevice", ""),
         # What the cubin says: registers and stack-frame bytes per thread;
-        # and, where tile chose a .maxnreg to fit more blocks on an SM, that
-        # limit and the blocks per SM of the assembler's own cubin.
+        # where tile chose a .maxnreg to fit more blocks on an SM, that limit;
+        # and the registers and blocks per SM of the cubin for grids that fit
+        # at once, where there is one.
         **{k: kernel[k] for k in _ASSEMBLER_FACTS if k in kernel},
     }
 

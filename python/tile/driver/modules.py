@@ -120,10 +120,11 @@ class Kernel:
         self._cooperative_launcher: Any = None
 
     def use_for_small_grids(self, other: "Kernel") -> None:
-        """Where the compile raised this kernel's occupancy with a register
-        limit, `other` is the assembler's own cubin of it: launches of a grid
-        whose blocks all fit on the device at once without the limit run
-        `other` (occupancy buys them nothing; the registers may)."""
+        """`other` is this kernel's cubin for grids that fit at once (the
+        compile's cubin_without_limit: assembled for one block per SM, or the
+        assembler's own where the compile raised occupancy): launches of a
+        grid whose blocks all fit on the device at once with its registers
+        run `other` (occupancy buys them nothing; the registers may)."""
         per_sm = int(self.meta.get("resident_blocks_without_limit", 0))
         self.small_grid_kernel = other
         self.small_grid_blocks = per_sm * self.module.device.multiprocessor_count
@@ -169,9 +170,8 @@ class Kernel:
 
 class Module:
     """A cubin loaded into the primary context of one device. `image_without_limit`
-    is the assembler's own cubin where the compile raised occupancy with a
-    register limit: the module's kernels then launch it for small grids
-    (Kernel.use_for_small_grids)."""
+    is the compile's cubin for grids that fit at once, where it made one: the
+    module's kernels then launch it for such grids (Kernel.use_for_small_grids)."""
 
     def __init__(self, image: bytes, metadata: Mapping[str, Any], device: int | None = None,
                  image_without_limit: bytes | None = None):
@@ -228,8 +228,8 @@ class Module:
             self._kernels.clear()
 
 
-# Where tile-translate and tile-cc write the assembler's own cubin beside X.cubin when
-# the compile raised occupancy (getCubinWithoutLimitPath in tile/Target/Compile.h).
+# Where tile-translate and tile-cc write the cubin for grids that fit at once beside
+# X.cubin, where the compile made one (getCubinWithoutLimitPath in tile/Target/Compile.h).
 WITHOUT_LIMIT_SUFFIX = ".without-limit.cubin"
 
 
@@ -250,7 +250,7 @@ def load_module(cubin: bytes | str | os.PathLike[str],
     """Load a cubin (bytes or a path) with its metadata (the sidecar's dict).
 
     With a path and no metadata, the ``.json`` beside the cubin is read; with a
-    path, ``X.without-limit.cubin`` beside ``X.cubin`` (the assembler's own cubin,
+    path, ``X.without-limit.cubin`` beside ``X.cubin`` (the cubin for grids that fit at once,
     where the compile raised occupancy) is loaded too, for small grids.
     ``device`` defaults to the current device (torch's when torch uses CUDA).
     """
