@@ -990,7 +990,8 @@ def render_markdown(rows: list[dict], meta: dict) -> str:
              "`triton.testing.do_bench`'s median; GB/s counts bytes read + written; "
              "tile/Triton = Triton time / tile time (> 1: tile faster). Paired: the "
              "median over pairs of one launch of each, taking turns, each after an L2 "
-             "flush and timed by its own CUDA events (bench/paired.py), of the other's "
+             "flush and a GPU spin longer than the launch's host work, timed by its "
+             "own CUDA events (bench/paired.py), of the other's "
              "time over tile's; in brackets tile against itself, the pairing's noise "
              "floor. The paired ratios hold within the card's drift, which moves the "
              "do_bench rows by a few percent.", "",

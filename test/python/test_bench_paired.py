@@ -40,15 +40,22 @@ def bench() -> ModuleType:
 
 
 class FakeCuda:
-    """A GPU clock: launches advance it by their time times the drift, which
-    grows by `drift_step` per launch; flushes advance it too."""
+    """A GPU's queue and the host feeding it, in milliseconds: the host
+    enqueues, the GPU runs each operation from when both it is free and the
+    host has enqueued it. Launches take `host_ms` of the host's time first,
+    and advance the GPU by their time times the drift, which grows by
+    `drift_step` per launch; flushes and spins advance the GPU too."""
+
+    CLOCK_KHZ = 1_500_000  # cycles per millisecond
 
     def __init__(self, drift_step: float = 0.01) -> None:
-        self.clock = 0.0
+        self.clock = 0.0  # when the GPU is free
+        self.host = 0.0
         self.drift = 1.0
         self.drift_step = drift_step
         self.launches: list[str] = []
         self.synchronized = 0
+        self.spins: list[int] = []
         clock = self
 
         class Event:
@@ -57,7 +64,7 @@ class FakeCuda:
                 self.time: float | None = None
 
             def record(self) -> None:
-                self.time = clock.clock
+                self.time = clock.run_on_gpu(0.0)
 
             def elapsed_time(self, end: Event) -> float:
                 assert self.time is not None and end.time is not None
@@ -65,15 +72,36 @@ class FakeCuda:
 
         self.Event = Event
 
-    def launch(self, name: str, ms: float) -> Callable[[], None]:
+    def run_on_gpu(self, ms: float) -> float:
+        """Enqueues `ms` of GPU work; returns when it starts."""
+        start = max(self.clock, self.host)
+        self.clock = start + ms
+        return start
+
+    def launch(self, name: str, ms: float, host_ms: float = 0.0) -> Callable[[], None]:
         def run() -> None:
             self.launches.append(name)
-            self.clock += ms * self.drift
+            self.host += host_ms
+            self.run_on_gpu(ms * self.drift)
             self.drift += self.drift_step
         return run
 
     def synchronize(self) -> None:
         self.synchronized += 1
+        self.host = max(self.host, self.clock)
+
+    def _sleep(self, cycles: int) -> None:
+        self.spins.append(cycles)
+        self.run_on_gpu(cycles / self.CLOCK_KHZ)
+
+    def current_device(self) -> int:
+        return 0
+
+    def get_device_properties(self, device: int) -> Any:
+        return SimpleNamespace(clock_rate=self.CLOCK_KHZ)
+
+    def host_seconds(self) -> float:
+        return self.host / 1000
 
 
 def fake_torch(cuda: FakeCuda) -> Any:
@@ -85,7 +113,7 @@ def fake_torch(cuda: FakeCuda) -> Any:
 
         def zero_(self) -> None:
             flushes.append(self.count)
-            cuda.clock += 0.1
+            cuda.run_on_gpu(0.1)
 
     return SimpleNamespace(cuda=cuda, int32="int32", flushes=flushes,
                            empty=lambda count, dtype, device: Buffer(count))
@@ -94,16 +122,36 @@ def fake_torch(cuda: FakeCuda) -> Any:
 def test_ratio_takes_turns_and_holds_through_drift(paired: ModuleType) -> None:
     cuda = FakeCuda(drift_step=0.01)  # 1% slower per launch: 4x over the run
     torch = fake_torch(cuda)
-    timer = paired.PairedTimer(torch)
+    timer = paired.PairedTimer(torch, cuda.host_seconds)
     ratio = timer.ratio(cuda.launch("tile", 2.0), cuda.launch("triton", 3.0), pairs=200)
     # Each pair's ratio is 1.5 times the drift between its two launches
     # (1.01 or 1/1.01, taking turns): the median stays within that.
     assert 1.5 / 1.01 <= ratio <= 1.5 * 1.01, ratio
-    assert cuda.launches[:4] == ["triton", "tile", "tile", "triton"]
-    assert len(cuda.launches) == 400 and cuda.synchronized == 200
+    # Four launches to see the host's work (two synchronizes each), then pairs.
+    assert cuda.launches[:8] == ["tile", "triton", "tile", "triton",
+                                 "triton", "tile", "tile", "triton"]
+    assert len(cuda.launches) == 404 and cuda.synchronized == 208
     # An L2 flush before every launch, of more than the L2 of an H200.
-    assert len(torch.flushes) == 400
+    assert len(torch.flushes) == 400 and len(cuda.spins) == 400
     assert torch.flushes[0] * 4 > 60 * 1024 * 1024
+
+
+def test_host_work_of_a_launch_is_not_timed(paired: ModuleType) -> None:
+    """A launch whose host work (0.5 ms: a descriptor's encoding) outlasts
+    the flush before it: without the spin the GPU would wait for the host
+    between the start event and the kernel, and tile's 1 ms kernel would
+    time as 1.4 ms against Triton's 1 ms."""
+    cuda = FakeCuda(drift_step=0.0)
+    timer = paired.PairedTimer(fake_torch(cuda), cuda.host_seconds)
+    ratio = timer.ratio(cuda.launch("tile", 1.0, host_ms=0.5), cuda.launch("triton", 1.0))
+    assert ratio == pytest.approx(1.0)
+    # The spin covers the host work seen, twice over.
+    assert min(cuda.spins) >= 2 * 0.5 * FakeCuda.CLOCK_KHZ
+    # A timer that sees no host work spins too little: the pairs where tile
+    # goes first (half) time its host work.
+    unspun = paired.PairedTimer(fake_torch(cuda), lambda: 0.0)
+    assert unspun.ratio(cuda.launch("tile", 1.0, host_ms=0.5),
+                        cuda.launch("triton", 1.0)) < 0.9
 
 
 def test_do_bench_style_medians_would_not(paired: ModuleType) -> None:
@@ -160,4 +208,4 @@ def test_no_pairs_without_a_kernel_time_or_a_tile_timing(bench: ModuleType) -> N
 
 
 def bench_timer(cuda: FakeCuda) -> Any:
-    return load("paired").PairedTimer(fake_torch(cuda))
+    return load("paired").PairedTimer(fake_torch(cuda), cuda.host_seconds)
