@@ -53,6 +53,7 @@
 #include "llvm/Support/ProgramStack.h"
 #include "llvm/Support/SourceMgr.h"
 
+#include <future>
 #include <utility>
 
 #ifndef TILE_DEFAULT_CUDA_TOOLKIT
@@ -634,6 +635,9 @@ withEntryDirective(StringRef ptx, StringRef name, const Twine &directive) {
   return (ptx.take_front(body) + "\n" + directive + ptx.drop_front(body)).str();
 }
 
+/// The directive that asks the assembler for one block per SM.
+static constexpr StringLiteral kOneBlockPerSM = ".minnctapersm 1";
+
 /// Registers are a kernel's only resource an assembler trades on its own,
 /// and it trades them without knowing the grid: ptxas 13.0 keeps a kernel
 /// near full occupancy (tutorial 05's layer-norm: 32 registers), nvJitLink
@@ -664,20 +668,17 @@ withEntryDirective(StringRef ptx, StringRef name, const Twine &directive) {
 template <typename Assemble>
 static void chooseRegisters(StringRef chipName, KernelInfo &kernel,
                             std::string &ptx, std::string &cubin,
-                            std::string &cubinWithoutLimit, Assemble assemble) {
+                            std::string &cubinWithoutLimit, Assemble assemble,
+                            std::optional<AssembleResult> oneBlockAssembled) {
   const ChipInfo *chip = lookupChip(chipName);
   // A kernel with a stack frame already spills (or keeps arrays in local
   // memory): fewer registers would only add to it.
   if (!chip || kernel.tensorCores || kernel.registers == 0 ||
       kernel.stackFrameBytes != 0)
     return;
-  auto assembleWith = [&](const Twine &directive)
+  // A cubin and its registers, where it spills nothing.
+  auto unspilled = [&](AssembleResult assembled)
       -> std::optional<std::pair<std::string, unsigned>> {
-    std::optional<std::string> changed =
-        withEntryDirective(ptx, kernel.name, directive);
-    if (!changed)
-      return std::nullopt;
-    AssembleResult assembled = assemble(*changed);
     std::optional<KernelResources> used =
         assembled.succeeded ? readKernelResources(assembled.cubin, kernel.name)
                             : std::nullopt;
@@ -685,11 +686,19 @@ static void chooseRegisters(StringRef chipName, KernelInfo &kernel,
       return std::nullopt;
     return std::make_pair(std::move(assembled.cubin), used->registers);
   };
+  auto assembleWith = [&](const Twine &directive)
+      -> std::optional<std::pair<std::string, unsigned>> {
+    std::optional<std::string> changed =
+        withEntryDirective(ptx, kernel.name, directive);
+    if (!changed)
+      return std::nullopt;
+    return unspilled(assemble(*changed));
+  };
   KernelFootprint footprint{kernel.numWarps, kernel.sharedBytes,
                             kernel.registers};
-  // Both from the assembler's own PTX, before a limit goes into it.
-  std::optional<std::pair<std::string, unsigned>> oneBlock =
-      assembleWith(".minnctapersm 1");
+  std::optional<std::pair<std::string, unsigned>> oneBlock;
+  if (oneBlockAssembled)
+    oneBlock = unspilled(std::move(*oneBlockAssembled));
   if (oneBlock && oneBlock->second <= kernel.registers)
     oneBlock.reset();
   for (unsigned limit : getOccupancyRegisterLimits(*chip, footprint)) {
@@ -835,6 +844,20 @@ static void compile(StringRef source, StringRef bufferName,
                  : assembleWithNvJitLink(options.nvJitLink, options.chip, ptx,
                                          options.lineInfo);
     };
+    // The kernel for one block per SM (chooseRegisters) is assembled on
+    // another thread beside the main assembly: the compile waits for the
+    // longer of the two, not for both (ptxas runs as a process of its own;
+    // nvJitLink takes a handle per call).
+    bool choosesRegisters =
+        options.raiseOccupancy && options.maxRegisters == 0 &&
+        result.kernels.size() == 1 && !result.kernels.front().tensorCores;
+    std::future<AssembleResult> oneBlock;
+    if (choosesRegisters)
+      if (std::optional<std::string> text = withEntryDirective(
+              result.ptx, result.kernels.front().name, kOneBlockPerSM))
+        oneBlock = std::async(
+            std::launch::async,
+            [&assemble, text = std::move(*text)] { return assemble(text); });
     AssembleResult assembled = assemble(result.ptx);
     result.assembler = assembled.assembler;
     if (!assembled.succeeded) {
@@ -848,10 +871,11 @@ static void compile(StringRef source, StringRef bufferName,
         kernel.stackFrameBytes = used->stackFrameBytes;
       }
     }
-    if (options.raiseOccupancy && options.maxRegisters == 0 &&
-        result.kernels.size() == 1)
+    if (choosesRegisters)
       chooseRegisters(options.chip, result.kernels.front(), result.ptx,
-                      result.cubin, result.cubinWithoutLimit, assemble);
+                      result.cubin, result.cubinWithoutLimit, assemble,
+                      oneBlock.valid() ? std::optional(oneBlock.get())
+                                       : std::nullopt);
   }
   result.succeeded = true;
 }
