@@ -672,9 +672,9 @@ static void chooseRegisters(StringRef chipName, KernelInfo &kernel,
                             std::optional<AssembleResult> oneBlockAssembled) {
   const ChipInfo *chip = lookupChip(chipName);
   // A kernel with a stack frame already spills (or keeps arrays in local
-  // memory): fewer registers would only add to it.
-  if (!chip || kernel.tensorCores || kernel.registers == 0 ||
-      kernel.stackFrameBytes != 0)
+  // memory): fewer registers would only add to it. (Kernels on the tensor
+  // cores never get here: the caller leaves them out.)
+  if (!chip || kernel.registers == 0 || kernel.stackFrameBytes != 0)
     return;
   // A cubin and its registers, where it spills nothing.
   auto unspilled = [&](AssembleResult assembled)
@@ -686,14 +686,6 @@ static void chooseRegisters(StringRef chipName, KernelInfo &kernel,
       return std::nullopt;
     return std::make_pair(std::move(assembled.cubin), used->registers);
   };
-  auto assembleWith = [&](const Twine &directive)
-      -> std::optional<std::pair<std::string, unsigned>> {
-    std::optional<std::string> changed =
-        withEntryDirective(ptx, kernel.name, directive);
-    if (!changed)
-      return std::nullopt;
-    return unspilled(assemble(*changed));
-  };
   KernelFootprint footprint{kernel.numWarps, kernel.sharedBytes,
                             kernel.registers};
   std::optional<std::pair<std::string, unsigned>> oneBlock;
@@ -702,10 +694,14 @@ static void chooseRegisters(StringRef chipName, KernelInfo &kernel,
   if (oneBlock && oneBlock->second <= kernel.registers)
     oneBlock.reset();
   for (unsigned limit : getOccupancyRegisterLimits(*chip, footprint)) {
-    auto limited = assembleWith(".maxnreg " + Twine(limit));
+    std::optional<std::string> limitedPtx =
+        withEntryDirective(ptx, kernel.name, ".maxnreg " + Twine(limit));
+    if (!limitedPtx)
+      break;
+    auto limited = unspilled(assemble(*limitedPtx));
     if (!limited)
       continue;
-    ptx = *withEntryDirective(ptx, kernel.name, ".maxnreg " + Twine(limit));
+    ptx = std::move(*limitedPtx);
     cubinWithoutLimit = std::exchange(cubin, std::move(limited->first));
     kernel.registersWithoutLimit = kernel.registers;
     kernel.residentBlocksWithoutLimit = getResidentBlocks(*chip, footprint);
