@@ -76,9 +76,19 @@ def column_sum(args: argparse.Namespace) -> tuple[str, tuple, dict, dict]:
             {"BLOCK_M": bm, "BLOCK_N": bn}, {})
 
 
+def matmul_naive(args: argparse.Namespace) -> tuple[str, tuple, dict, dict]:
+    """bench/run.py's naive matmul: size x size f32, K unrolled (`--k`), 32x64 blocks."""
+    a = torch.empty(args.size, args.k, dtype=torch.float32)
+    b = torch.empty(args.k, args.size, dtype=torch.float32)
+    c = torch.empty(args.size, args.size, dtype=torch.float32)
+    return ("matmul_naive", (a, b, c, args.size, args.size, a.stride(0), b.stride(0), c.stride(0)),
+            {"K": args.k, "BLOCK_M": 32, "BLOCK_N": 64}, {})
+
+
 CASES: dict[str, Callable[[argparse.Namespace], tuple[str, tuple, dict, dict]]] = {
     "attention06_bwd": attention06_bwd,
     "column_sum": column_sum,
+    "matmul_naive": matmul_naive,
     "matmul_tutorial03": matmul_tutorial03,
 }
 
@@ -190,6 +200,7 @@ def main() -> int:
     parser.add_argument("--causal", action="store_true")
     parser.add_argument("--block", default="128x256x64", help="tutorial 03: MxNxK")
     parser.add_argument("--size", type=int, default=4096)
+    parser.add_argument("--k", type=int, default=128, help="naive matmul: the unrolled K")
     parser.add_argument("--weight-t", action="store_true", help="tutorial 03: B = w.T")
     parser.add_argument("--keep", type=Path,
                         help="write the PTX and SASS files here, and tile's IR (NAME.tile.mlir, "

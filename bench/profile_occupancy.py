@@ -11,7 +11,8 @@ It prints each kernel's registers in both cubins and the grid size up to
 which the launcher takes the second, then the median of
 `triton.testing.do_bench` over five alternations for each way. The column
 sums' grids (128 and 64 blocks) fit at once: the JIT launches their second
-cubin.
+cubin. The naive matmul's (8192 blocks) does not: its second cubin is timed
+at that grid all the same.
 """
 from __future__ import annotations
 
@@ -78,6 +79,17 @@ def main() -> None:
         compare(f"column sum {bm}x{bn}", "column_sum", grid, (x, sums, 8192, 8192, x.stride(0)),
                 lambda k, grid=grid, bm=bm, bn=bn: k.column_sum[grid](
                     x, sums, 8192, 8192, x.stride(0), BLOCK_M=bm, BLOCK_N=bn), times)
+    # The naive matmul's grid (8192 blocks) does not fit at once: the JIT
+    # launches its main cubin; the other is timed at that grid to see what
+    # one block per SM's registers (loads in flight) would buy there.
+    for kdim in (64, 128):
+        a = torch.randn((4096, kdim), device="cuda")
+        b = torch.randn((kdim, 4096), device="cuda")
+        c = torch.empty((4096, 4096), device="cuda")
+        args = (a, b, c, 4096, 4096, a.stride(0), b.stride(0), c.stride(0))
+        compare(f"naive matmul K={kdim}", "matmul_naive", (128, 64), args,
+                lambda k, args=args, kdim=kdim: k.matmul_naive[(128, 64)](
+                    *args, K=kdim, BLOCK_M=32, BLOCK_N=64), times)
     for (label, what), samples in times.items():
         print(f"{label:20s} {what:20s} median {statistics.median(samples):6.1f} us  "
               f"({', '.join(f'{t:.1f}' for t in samples)})")
