@@ -1,0 +1,113 @@
+"""bench/run.py's cases with tile's kernel compiled under several register
+limits (Triton's `maxnreg` launch option: `.maxnreg` in the PTX, so only the
+assembler's work changes), timed in one process beside tile's own choice and
+Triton's kernel. Run on the GPU machine from the repository root:
+
+    python3 bench/profile_registers.py --cases matmul_naive_k128 'layer_norm*'
+    python3 bench/profile_registers.py --limits 48 64 96 --rounds 5
+
+For each case it prints the registers of each variant's cubin and the median
+of `triton.testing.do_bench` over the rounds (the ways taking turns within a
+round), with each way's speed against Triton's. Every variant's output is
+checked against the case's reference first. A variant with a register limit
+launches its one cubin for every grid; "tile" is what the JIT launches (for
+grids that fit at once, the cubin assembled for one block per SM).
+"""
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+from pathlib import Path
+from typing import Any, Callable
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import torch  # noqa: E402
+import triton  # noqa: E402
+
+from run import (Case, TorchAlloc, all_cases, bench_time, first_call,  # noqa: E402
+                 load_kernels, select)
+from tile.driver import modules  # noqa: E402
+
+# The cases on CUDA cores: the bandwidth rows and the naive matmul.
+DEFAULT_CASES = ["vector_add", "matrix_add*", "softmax*", "matmul_naive_k64", "matmul_naive_k128",
+                 "row_cumsum*", "column_sum*", "transpose*", "layer_norm*"]
+
+
+class WithOptions:
+    """A kernels module whose kernels launch with extra options: `k.f[grid](...)`
+    becomes `f[grid](..., **options)`."""
+
+    def __init__(self, module: Any, **options: Any) -> None:
+        self._module, self._options = module, options
+
+    def __getattr__(self, name: str) -> Any:
+        kernel, options = getattr(self._module, name), self._options
+
+        class Launch:
+            def __getitem__(self, grid: Any) -> Callable[..., Any]:
+                return lambda *args, **kwargs: kernel[grid](*args, **kwargs, **options)
+        return Launch()
+
+
+def newest_registers() -> str:
+    """The registers of the kernel loaded last (the one just compiled)."""
+    kernel = next(reversed(modules._loaded.values()), None)
+    if kernel is None:
+        return "?"
+    one_block = kernel.meta.get("registers_without_limit")
+    return str(kernel.meta.get("registers", "?")) + (f" ({one_block} for grids of at most "
+                                                     f"{kernel.small_grid_blocks} blocks)"
+                                                     if one_block else "")
+
+
+def profile(case: Case, limits: list[int], rounds: int, rep: int) -> None:
+    alloc = TorchAlloc(torch)
+    bufs = case.make(alloc)
+    tile_kernels = load_kernels("tile")
+    modules_by_way: dict[str, Any] = {"triton": load_kernels("triton"), "tile": tile_kernels}
+    for limit in limits:
+        modules_by_way[f"tile maxnreg={limit}"] = WithOptions(tile_kernels, maxnreg=limit)
+    ways: dict[str, Callable[[], Any]] = {}
+    print(f"== {case.id}: {case.shape}", flush=True)
+    for way, module in modules_by_way.items():
+        backend = "triton" if way == "triton" else "tile"
+        result, fn = first_call(torch, case, module, backend, bufs)
+        registers = newest_registers() if backend == "tile" else "-"
+        detail = result.get("check_detail", result.get("error", ""))
+        print(f"   {way:18s} check {result.get('check', '-')} {detail}, registers {registers}",
+              flush=True)
+        if fn is not None and result.get("check", "ok") == "ok":
+            ways[way] = fn
+    times: dict[str, list[float]] = {way: [] for way in ways}
+    for r in range(rounds):
+        order = list(ways)
+        order = order[r % len(order):] + order[:r % len(order)]
+        for way in order:
+            times[way].append(bench_time(triton, ways[way], rep) * 1000)
+    base = statistics.median(times["triton"]) if times.get("triton") else None
+    for way, samples in times.items():
+        median = statistics.median(samples)
+        ratio = f"{base / median:.3f}x Triton" if base else ""
+        print(f"   {way:18s} {median:9.1f} us  {ratio}  "
+              f"({', '.join(f'{t:.1f}' for t in samples)})", flush=True)
+    del bufs
+    torch.cuda.empty_cache()
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--cases", nargs="*", default=DEFAULT_CASES,
+                        help="bench/run.py case ids or patterns")
+    parser.add_argument("--limits", nargs="*", type=int, default=[32, 40, 48, 64, 80, 96, 128],
+                        help="register limits (maxnreg) to compile each kernel under")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--rep", type=int, default=100, help="do_bench's rep (ms)")
+    args = parser.parse_args()
+    for case in select(all_cases(), args.cases):
+        profile(case, args.limits, args.rounds, args.rep)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
