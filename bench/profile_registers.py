@@ -104,7 +104,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--cases", nargs="*", default=DEFAULT_CASES,
                         help="bench/run.py case ids or patterns")
-    parser.add_argument("--limits", nargs="*", type=int, default=[32, 40, 48, 64, 80, 96, 128],
+    parser.add_argument("--limits", nargs="*", type=int, default=[32, 40, 48, 56, 64, 80, 96, 128],
                         help="register limits (maxnreg) to compile each kernel under")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--rep", type=int, default=100, help="do_bench's rep (ms)")
