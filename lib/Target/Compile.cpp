@@ -647,9 +647,11 @@ static constexpr StringLiteral kOneBlockPerSM = ".minnctapersm 1";
 /// - `cubin` (and `ptx`), for grids larger than the device holds at once:
 ///   where the assembler's registers keep blocks off an SM, the kernel is
 ///   assembled again under each of getOccupancyRegisterLimits, most blocks
-///   first, and the first that spills nothing (no stack frame) is kept.
-///   The limit goes into the PTX text, not through LLVM again: only the
-///   assembler's work changes.
+///   first, and the first that spills nothing (no stack frame) is kept;
+///   or, where the kernel takes more registers for one block per SM (loads
+///   to overlap), under getLatencyRegisterBudget if its own are within
+///   it. The limit goes into the PTX text, not through LLVM again: only
+///   the assembler's work changes.
 /// - `cubinWithoutLimit`, for grids whose blocks all fit at once, where
 ///   occupancy buys nothing and registers may: the kernel assembled for one
 ///   block per SM (`.minnctapersm 1`), which lets the assembler spend
@@ -693,7 +695,38 @@ static void chooseRegisters(StringRef chipName, KernelInfo &kernel,
     oneBlock = unspilled(std::move(*oneBlockAssembled));
   if (oneBlock && oneBlock->second <= kernel.registers)
     oneBlock.reset();
-  for (unsigned limit : getOccupancyRegisterLimits(*chip, footprint)) {
+  // A kernel whose registers keep warps off its SMs but that takes more of
+  // them for one block per SM has loads to overlap, and neither ptxas's
+  // choice nor more blocks serve it best: under `.maxnreg` of half the
+  // SM's warps (getLatencyRegisterBudget: 64 registers) the naive matmul
+  // (K unrolled; ptxas 48 registers, 251 for one block) takes 64 and runs
+  // at K=128 in 212 us, against 280 with its own 48 and 243 with 251;
+  // tutorial 05's layer-norm at 8192x4096 (40, 56 for one block) 52.1 us
+  // against 54.8 with the 32 that fill the SM, at 4096x8192 (64, 80)
+  // 52.1 against 58.7 with 48 (bench/profile_registers.py, an H100,
+  // session 47). Such a kernel's main cubin is assembled under that budget
+  // where its own registers are within it and that spills nothing; the
+  // search for occupancy below is for the others.
+  unsigned budget = getLatencyRegisterBudget(*chip, footprint);
+  bool withinBudget = false;
+  if (oneBlock && kernel.registers <= budget &&
+      registersLimitBlocks(*chip, footprint)) {
+    std::optional<std::string> budgetPtx =
+        withEntryDirective(ptx, kernel.name, ".maxnreg " + Twine(budget));
+    if (auto assembled =
+            budgetPtx ? unspilled(assemble(*budgetPtx)) : std::nullopt) {
+      ptx = std::move(*budgetPtx);
+      cubin = std::move(assembled->first);
+      kernel.registers = assembled->second;
+      kernel.occupancyMaxRegisters = budget;
+      if (oneBlock->second <= kernel.registers)
+        oneBlock.reset();
+      withinBudget = true;
+    }
+  }
+  for (unsigned limit : withinBudget
+                            ? SmallVector<unsigned>()
+                            : getOccupancyRegisterLimits(*chip, footprint)) {
     std::optional<std::string> limitedPtx =
         withEntryDirective(ptx, kernel.name, ".maxnreg " + Twine(limit));
     if (!limitedPtx)

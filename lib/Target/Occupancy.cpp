@@ -33,6 +33,11 @@ unsigned mlir::tile::getResidentBlocks(const ChipInfo &chip,
   return std::min(byRegisters, blocksBesidesRegisters(chip, kernel));
 }
 
+bool mlir::tile::registersLimitBlocks(const ChipInfo &chip,
+                                      const KernelFootprint &kernel) {
+  return getResidentBlocks(chip, kernel) < blocksBesidesRegisters(chip, kernel);
+}
+
 llvm::SmallVector<unsigned>
 mlir::tile::getOccupancyRegisterLimits(const ChipInfo &chip,
                                        const KernelFootprint &kernel) {
@@ -49,4 +54,13 @@ mlir::tile::getOccupancyRegisterLimits(const ChipInfo &chip,
       limits.push_back(limit);
   }
   return limits;
+}
+
+unsigned mlir::tile::getLatencyRegisterBudget(const ChipInfo &chip,
+                                              const KernelFootprint &kernel) {
+  unsigned warps = std::max(kernel.warps, 1u);
+  unsigned blocks = std::min(
+      std::max(chip.maxWarpsPerSM * kLatencyWarpsPercent / 100 / warps, 1u),
+      std::max(blocksBesidesRegisters(chip, kernel), 1u));
+  return registersPerThreadFor(kRegistersPerSM, blocks * warps);
 }

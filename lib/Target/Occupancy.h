@@ -8,8 +8,11 @@
 // assembler again under a `.maxnreg` that lets more blocks in, and keeps
 // that cubin only if nothing spilled; for grids that fit at once it also
 // asks for one block per SM, which ptxas 13.0 answers with more registers
-// and loads in flight; kernels on the tensor cores are left as assembled
-// (chooseRegisters in Compile.cpp says why).
+// and loads in flight. A kernel that takes more registers for one block per
+// SM than ptxas's own choice has loads to overlap: its main cubin gets
+// registers up to half the SM's warps instead of more blocks. Kernels on the
+// tensor cores are left as assembled (chooseRegisters in Compile.cpp says
+// why).
 //
 //===----------------------------------------------------------------------===//
 
@@ -33,12 +36,24 @@ struct KernelFootprint {
 /// Blocks of `kernel` that one SM of `chip` holds at once.
 unsigned getResidentBlocks(const ChipInfo &chip, const KernelFootprint &kernel);
 
+/// Whether registers are what keeps more blocks of `kernel` off an SM.
+bool registersLimitBlocks(const ChipInfo &chip, const KernelFootprint &kernel);
+
 /// The register limits per thread that would let more blocks of `kernel`
 /// reside, fewest registers (most blocks) first. Only limits that keep at
 /// least kMinRegisterPercent of the registers are listed: a deeper cut
 /// spills in practice, and each one costs an assembly to try.
 llvm::SmallVector<unsigned>
 getOccupancyRegisterLimits(const ChipInfo &chip, const KernelFootprint &kernel);
+
+/// The most registers per thread with which blocks of `kernel` still fill
+/// kLatencyWarpsPercent of an SM's warps (at least one block): what a kernel
+/// with loads to overlap may spend on them rather than on more warps.
+unsigned getLatencyRegisterBudget(const ChipInfo &chip,
+                                  const KernelFootprint &kernel);
+
+/// See getLatencyRegisterBudget: the share of an SM's warps kept resident.
+constexpr unsigned kLatencyWarpsPercent = 50;
 
 /// See getOccupancyRegisterLimits: the smallest share of its registers a
 /// kernel is asked to fit in, in percent.

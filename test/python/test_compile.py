@@ -259,9 +259,10 @@ def row_scan(x_ptr, out_ptr, stride, n, BLOCK: tl.constexpr):
 
 def test_register_facts_and_the_occupancy_limit():
     """Every cubin's metadata says its registers and stack frame (read off the
-    cubin). Where tile chose a .maxnreg to fit more blocks on an SM (the lit
-    test cubin-occupancy.mlir pins when, for the toolkit's ptxas), the PTX
-    carries it and nothing spills. A second cubin for grids that fit at once
+    cubin). Where tile chose a .maxnreg (for more blocks on an SM, or as the
+    budget of a kernel with loads to overlap; the lit tests cubin-occupancy.mlir
+    and transpose.tc pin when, for the toolkit's ptxas), the PTX carries it and
+    nothing spills. A second cubin for grids that fit at once
     comes along exactly where the metadata gives its registers and blocks per
     SM: more registers than the main cubin's (cubin-one-block.mlir); a
     user's maxnreg turns both off."""
@@ -271,7 +272,7 @@ def test_register_facts_and_the_occupancy_limit():
     md = compiled.metadata
     assert md["registers"] > 0 and md["stack_frame_bytes"] >= 0
     if "occupancy_maxnreg" in md:
-        assert md["registers"] <= md["occupancy_maxnreg"] < md["registers_without_limit"]
+        assert md["registers"] <= md["occupancy_maxnreg"]
         assert f".maxnreg {md['occupancy_maxnreg']}" in compiled.asm["ptx"]
         assert md["stack_frame_bytes"] == 0
     assert ("cubin_without_limit" in compiled.asm) == ("resident_blocks_without_limit" in md)
