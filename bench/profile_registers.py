@@ -27,7 +27,7 @@ import triton  # noqa: E402
 
 from run import (Case, TorchAlloc, all_cases, bench_time, first_call,  # noqa: E402
                  load_kernels, select)
-from tile.driver import modules  # noqa: E402
+import tile.driver as tile_driver  # noqa: E402
 
 # The cases on CUDA cores: the bandwidth rows and the naive matmul.
 DEFAULT_CASES = ["vector_add", "matrix_add*", "softmax*", "matmul_naive*",
@@ -50,18 +50,33 @@ class WithOptions:
         return Launch()
 
 
-def newest_registers() -> str:
-    """The registers of the kernel loaded last (the one just compiled)."""
-    kernel = next(reversed(modules._loaded.values()), None)
-    if kernel is None:
-        return "?"
-    one_block = kernel.meta.get("registers_without_limit")
-    return str(kernel.meta.get("registers", "?")) + (f" ({one_block} for grids of at most "
-                                                     f"{kernel.small_grid_blocks} blocks)"
-                                                     if one_block else "")
+class ArtifactRecorder:
+    """Records the compiled artifact each launch's slow path loads (through
+    tile.driver.kernel_for): two ways whose cubins are byte for byte the same
+    share one loaded kernel, so the artifact, not the newest loaded kernel,
+    says what a way compiled to."""
+
+    def __init__(self) -> None:
+        self.last: Any = None
+        self._kernel_for = tile_driver.kernel_for
+        tile_driver.kernel_for = self._record
+
+    def _record(self, artifact: Any, device: int) -> Any:
+        self.last = artifact
+        return self._kernel_for(artifact, device)
+
+    def registers(self) -> str:
+        if self.last is None:
+            return "?"
+        meta = self.last.metadata
+        one_block = meta.get("registers_without_limit")
+        return str(meta.get("registers", "?")) + (
+            f" ({one_block} for grids of at most {meta.get('resident_blocks_without_limit')}"
+            " blocks per SM)" if one_block else "")
 
 
-def profile(case: Case, limits: list[int], rounds: int, rep: int) -> None:
+def profile(case: Case, limits: list[int], rounds: int, rep: int,
+            recorder: ArtifactRecorder) -> None:
     alloc = TorchAlloc(torch)
     bufs = case.make(alloc)
     tile_kernels = load_kernels("tile")
@@ -76,8 +91,9 @@ def profile(case: Case, limits: list[int], rounds: int, rep: int) -> None:
     print(f"== {case.id}: {case.shape}", flush=True)
     for way, module in modules_by_way.items():
         backend = "triton" if way == "triton" else "tile"
+        recorder.last = None
         result, fn = first_call(torch, case, module, backend, bufs)
-        registers = newest_registers() if backend == "tile" else "-"
+        registers = recorder.registers() if backend == "tile" else "-"
         detail = result.get("check_detail", result.get("error", ""))
         print(f"   {way:18s} check {result.get('check', '-')} {detail}, registers {registers}",
               flush=True)
@@ -109,8 +125,9 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--rep", type=int, default=100, help="do_bench's rep (ms)")
     args = parser.parse_args()
+    recorder = ArtifactRecorder()
     for case in select(all_cases(), args.cases):
-        profile(case, args.limits, args.rounds, args.rep)
+        profile(case, args.limits, args.rounds, args.rep, recorder)
     return 0
 
 
