@@ -85,9 +85,21 @@ def matmul_naive(args: argparse.Namespace) -> tuple[str, tuple, dict, dict]:
             {"K": args.k, "BLOCK_M": 32, "BLOCK_N": 64}, {})
 
 
+def matmul_dot(args: argparse.Namespace) -> tuple[str, tuple, dict, dict]:
+    """bench/run.py's `tl.dot` row: tutorial 03's loop without its `tl.assume`
+    lines, f16, at `--block MxNxK` (bench: 128x128x64), 8 warps, 3 stages."""
+    bm, bn, bk = (int(x) for x in args.block.split("x"))
+    a = torch.empty(args.size, args.size, dtype=torch.float16)
+    return ("matmul_dot", (a, a, a, args.size, args.size, args.size, *a.stride(), *a.stride(),
+                           *a.stride()),
+            {"BLOCK_M": bm, "BLOCK_N": bn, "BLOCK_K": bk, "GROUP_M": 8},
+            {"num_warps": 8, "num_stages": 3})
+
+
 CASES: dict[str, Callable[[argparse.Namespace], tuple[str, tuple, dict, dict]]] = {
     "attention06_bwd": attention06_bwd,
     "column_sum": column_sum,
+    "matmul_dot": matmul_dot,
     "matmul_naive": matmul_naive,
     "matmul_tutorial03": matmul_tutorial03,
 }
