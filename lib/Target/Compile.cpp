@@ -640,8 +640,9 @@ static constexpr StringLiteral kOneBlockPerSM = ".minnctapersm 1";
 
 /// Registers are a kernel's only resource an assembler trades on its own,
 /// and it trades them without knowing the grid: ptxas 13.0 keeps a kernel
-/// near full occupancy (tutorial 05's layer-norm: 32 registers), nvJitLink
-/// 13.5 spends them on overlapping loads (56). Which is right depends on
+/// near full occupancy (tutorial 05's layer-norm at 8192x4096: 40
+/// registers, 6 of 8 blocks), nvJitLink 13.5 spends them on overlapping
+/// loads (56). Which is right depends on
 /// the launch, so the compile makes both cubins and the launcher picks:
 ///
 /// - `cubin` (and `ptx`), for grids larger than the device holds at once:
@@ -707,40 +708,33 @@ static void chooseRegisters(StringRef chipName, KernelInfo &kernel,
   // session 47). Such a kernel's main cubin is assembled under that budget
   // where its own registers are within it and that spills nothing; the
   // search for occupancy below is for the others.
-  unsigned budget = getLatencyRegisterBudget(*chip, footprint);
-  bool withinBudget = false;
-  if (oneBlock && kernel.registers <= budget &&
-      registersLimitBlocks(*chip, footprint)) {
-    std::optional<std::string> budgetPtx =
-        withEntryDirective(ptx, kernel.name, ".maxnreg " + Twine(budget));
-    if (auto assembled =
-            budgetPtx ? unspilled(assemble(*budgetPtx)) : std::nullopt) {
-      ptx = std::move(*budgetPtx);
-      cubin = std::move(assembled->first);
-      kernel.registers = assembled->second;
-      kernel.occupancyMaxRegisters = budget;
-      if (oneBlock->second <= kernel.registers)
-        oneBlock.reset();
-      withinBudget = true;
-    }
-  }
-  for (unsigned limit : withinBudget
-                            ? SmallVector<unsigned>()
-                            : getOccupancyRegisterLimits(*chip, footprint)) {
+  // The kernel assembled under `.maxnreg limit`, made the main cubin if it
+  // spills nothing; the cubin it replaces is returned.
+  auto useLimit = [&](unsigned limit) -> std::optional<std::string> {
     std::optional<std::string> limitedPtx =
         withEntryDirective(ptx, kernel.name, ".maxnreg " + Twine(limit));
-    if (!limitedPtx)
-      break;
-    auto limited = unspilled(assemble(*limitedPtx));
+    auto limited = limitedPtx ? unspilled(assemble(*limitedPtx)) : std::nullopt;
     if (!limited)
-      continue;
+      return std::nullopt;
     ptx = std::move(*limitedPtx);
-    cubinWithoutLimit = std::exchange(cubin, std::move(limited->first));
-    kernel.registersWithoutLimit = kernel.registers;
-    kernel.residentBlocksWithoutLimit = getResidentBlocks(*chip, footprint);
     kernel.registers = limited->second;
     kernel.occupancyMaxRegisters = limit;
-    break;
+    return std::exchange(cubin, std::move(limited->first));
+  };
+  unsigned budget = getLatencyRegisterBudget(*chip, footprint);
+  if (oneBlock && kernel.registers <= budget &&
+      registersLimitBlocks(*chip, footprint) && useLimit(budget)) {
+    if (oneBlock->second <= kernel.registers)
+      oneBlock.reset();
+  } else {
+    for (unsigned limit : getOccupancyRegisterLimits(*chip, footprint)) {
+      if (std::optional<std::string> own = useLimit(limit)) {
+        cubinWithoutLimit = std::move(*own);
+        kernel.registersWithoutLimit = footprint.registersPerThread;
+        kernel.residentBlocksWithoutLimit = getResidentBlocks(*chip, footprint);
+        break;
+      }
+    }
   }
   if (oneBlock) {
     cubinWithoutLimit = std::move(oneBlock->first);

@@ -112,7 +112,8 @@ struct KernelInfo {
   /// per thread (where registers spill).
   unsigned registers = 0;
   unsigned stackFrameBytes = 0;
-  /// The `.maxnreg` the compile chose to raise occupancy (0 if none); where
+  /// The `.maxnreg` the compile chose (0 if none): to raise occupancy, or
+  /// the budget of a kernel with loads to overlap (chooseRegisters); where
   /// there is a CompileResult::cubinWithoutLimit, its registers and how
   /// many of its blocks one SM holds (0 where there is none): a grid of at
   /// most that many blocks per SM all fits at once, and runs that cubin.
