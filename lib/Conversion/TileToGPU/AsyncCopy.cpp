@@ -6,8 +6,9 @@
 // registers that are contiguous in the slot, 4 to 16 bytes each. A ring
 // whose copies read runs along the block's rows (a K-major B, an M-major A)
 // stores its slots transposed, so those runs stay whole; a run too short
-// for cp.async (one 2-byte element) is loaded and stored synchronously,
-// which the same wait and barrier order before the dot.
+// for cp.async (one 2-byte element) is loaded into registers and stored
+// (all of a copy's reads first, so that their latencies overlap), which the
+// same wait and barrier order before the dot.
 //
 // A rank-1 ring holds row statistics (attention backward's m and Di): each
 // slot one contiguous row, copied with cp.async of 4 to 16 bytes and read
@@ -435,6 +436,14 @@ LogicalResult KernelEmitter::emitAsyncCopy(AsyncCopyOp op) {
       slotRegisterOffsets(loc, op.getRing(), op.getSlot(), layout, width);
   Value ringStart = LLVM::PtrToIntOp::create(builder, loc, builder.getI32Type(),
                                              ringBase(loc));
+  // Elements stored from registers: every read is issued before the first
+  // store, so their latencies overlap (a store after each read waits for
+  // it, and the assembler does not move reads across the branches of
+  // masked ones).
+  struct Stored {
+    Value value, offset, pred;
+  };
+  SmallVector<Stored> stored;
   for (int64_t first = 0; first < layout.numRegisters(); first += width) {
     // One copy of a replicated element, and none of the padding.
     Value owner = ownsRegister(layout, first);
@@ -443,8 +452,6 @@ LogicalResult KernelEmitter::emitAsyncCopy(AsyncCopyOp op) {
         if (!cast<BoolAttr>(constant.getValue()).getValue())
           continue;
     Value pred = andPredicates(loc, registerValid(layout, first), owner);
-    if (!pred)
-      pred = constBool(loc, true);
     Value valid = masks.empty() ? Value() : masks[first];
     Value offset = offsets[first / width];
     if (async) {
@@ -454,39 +461,36 @@ LogicalResult KernelEmitter::emitAsyncCopy(AsyncCopyOp op) {
                                               constI32(loc, 0));
       createAsyncCopy(builder, loc,
                       arith::AddIOp::create(builder, loc, ringStart, offset),
-                      ptrs[first], pred, sourceBytes, width * bytes);
+                      ptrs[first], pred ? pred : constBool(loc, true),
+                      sourceBytes, width * bytes);
       continue;
     }
-    // One element: read it, only where the mask holds (a masked-off address
-    // may lie outside any allocation: the loop pipeliner masks off the
-    // copies of iterations past the end), else zero, and store it.
-    auto ifOp = scf::IfOp::create(builder, loc, TypeRange{}, pred, false);
+    // One element: read only where the mask holds (a masked-off address may
+    // lie outside any allocation: the loop pipeliner masks off the copies of
+    // iterations past the end), else zero.
+    Value read = andPredicates(loc, pred, valid);
+    Value value =
+        read ? loadWords(loc, ptrs[first], read,
+                         arith::ConstantOp::create(
+                             builder, loc, builder.getZeroAttr(element)),
+                         MemoryHints{})
+             : LLVM::LoadOp::create(builder, loc, element, ptrs[first])
+                   .getResult();
+    stored.push_back({value, offset, pred});
+  }
+  // Rings start at ringBase (storeShared addresses the scratch space).
+  auto sharedPtr = LLVM::LLVMPointerType::get(builder.getContext(), 3);
+  for (const Stored &element : stored) {
     OpBuilder::InsertionGuard guard(builder);
-    builder.setInsertionPointToStart(&ifOp.getThenRegion().front());
-    Value value;
-    if (valid) {
-      auto read = scf::IfOp::create(builder, loc, TypeRange{element}, valid,
-                                    /*withElseRegion=*/true);
-      OpBuilder::InsertionGuard readGuard(builder);
-      builder.setInsertionPointToStart(&read.getThenRegion().front());
-      scf::YieldOp::create(
-          builder, loc,
-          LLVM::LoadOp::create(builder, loc, element, ptrs[first]).getResult());
-      builder.setInsertionPointToStart(&read.getElseRegion().front());
-      scf::YieldOp::create(builder, loc,
-                           Value(arith::ConstantOp::create(
-                               builder, loc, builder.getZeroAttr(element))));
-      value = read.getResult(0);
-    } else {
-      value =
-          LLVM::LoadOp::create(builder, loc, element, ptrs[first]).getResult();
+    if (element.pred) {
+      auto ifOp =
+          scf::IfOp::create(builder, loc, TypeRange{}, element.pred, false);
+      builder.setInsertionPointToStart(&ifOp.getThenRegion().front());
     }
-    // Rings start at ringBase (storeShared addresses the scratch space).
-    auto sharedPtr = LLVM::LLVMPointerType::get(builder.getContext(), 3);
     Value address =
         LLVM::GEPOp::create(builder, loc, sharedPtr, builder.getI8Type(),
-                            ringBase(loc), ValueRange{offset});
-    LLVM::StoreOp::create(builder, loc, value, address);
+                            ringBase(loc), ValueRange{element.offset});
+    LLVM::StoreOp::create(builder, loc, element.value, address);
   }
   return success();
 }

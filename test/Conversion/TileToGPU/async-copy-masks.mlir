@@ -1,4 +1,5 @@
 // RUN: tile-opt %s -tile-pipeline-loops=num-stages=3 -tile-assign-layouts="chip=sm_90a num-warps=8" -tile-async-dot-operands -convert-tile-to-gpu | FileCheck %s
+// RUN: tile-opt %s -tile-pipeline-loops=num-stages=3 -tile-assign-layouts="chip=sm_90a num-warps=8" -tile-async-dot-operands -convert-tile-to-gpu | grep -oE 'gpu.func @[a-z_]+|ld.global.b16|llvm.store [^!]*!llvm.ptr<3>' | tr '\n' ' ' | FileCheck %s --check-prefix=ORDER
 
 // Copies into a wgmma ring from pointers without alignment facts go one
 // element at a time through registers. Where the copy's mask is off (the
@@ -6,13 +7,15 @@
 // element must not be read: the address may lie past any allocation.
 // Triton's tutorial 08 (grouped GEMM, pointers loaded from a table) read
 // them and hit an illegal address on the H200. Each element's load is
-// behind its mask, and zero is stored where the mask is off.
+// behind its mask (a predicated PTX load), and zero is stored where the
+// mask is off. Every read of a copy is issued before its first store, so
+// that their latencies overlap (a store after each read waited for it).
 // CHECK-LABEL: gpu.func @narrow_ring_loop
-// CHECK: scf.if %{{.*}} -> (f16) {
-// CHECK-NEXT: llvm.load %{{.*}} : !llvm.ptr<1> -> f16
-// CHECK: } else {
-// CHECK-NEXT: arith.constant 0.000000e+00 : f16
+// CHECK: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f16
+// CHECK-NEXT: %[[OTHER:.*]] = llvm.bitcast %[[ZERO]] : f16 to i16
+// CHECK-NEXT: llvm.inline_asm has_side_effects {{.*}}"mov.b16 $0, $3;\0A\09@$2 ld.global.b16 $0, [$1];", "=h,l,b,h" %{{.*}}, %{{.*}}, %[[OTHER]]
 // CHECK-NOT: arith.select {{.*}} : f16
+// ORDER: gpu.func @narrow_ring_loop {{(ld.global.b16 ){32}(llvm.store [^!]*!llvm.ptr<3> ){32}[ ]?}}
 func.func @narrow_ring_loop(%a: !tile.ptr<f16>, %b: !tile.ptr<f16>, %c: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %n: i32, %limit: i32 {tile.divisibility = 16 : i32}) {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
