@@ -134,17 +134,23 @@ void KernelEmitter::placeRings() {
     // prologue's and the loop's loads of one operand): the first says
     // which way the slots run. TMA copies store the tensor's contiguous
     // dimension contiguously.
-    for (Operation *user : alloc->getUsers())
-      if (auto copy = dyn_cast<AsyncCopyOp>(user)) {
-        LinearLayout::Run run =
-            getBlockLayout(cast<BlockType>(copy.getPtr().getType()))
-                .linear.getContiguousRun();
-        ringTransposed[alloc.getRing()] =
-            copy.getTensorMap() ? copy.getMapDimsOrIdentity()[0] == 1
-                                : run.dim == 0 && run.length > 1 &&
-                                      alloc.getType().getBlock().getRank() == 2;
-        break;
-      }
+    // Stores from registers (tile.ring_store) follow the same rule.
+    for (Operation *user : alloc->getUsers()) {
+      auto copy = dyn_cast<AsyncCopyOp>(user);
+      auto store = dyn_cast<RingStoreOp>(user);
+      if (!copy && !store)
+        continue;
+      LinearLayout::Run run =
+          getBlockLayout(cast<BlockType>(copy ? copy.getPtr().getType()
+                                              : store.getValue().getType()))
+              .linear.getContiguousRun();
+      ringTransposed[alloc.getRing()] =
+          copy && copy.getTensorMap()
+              ? copy.getMapDimsOrIdentity()[0] == 1
+              : run.dim == 0 && run.length > 1 &&
+                    alloc.getType().getBlock().getRank() == 2;
+      break;
+    }
     if (copiesWithTensorMap(alloc.getRing())) {
       ringBarriers[alloc.getRing()] = barrierCount;
       barrierCount += alloc.getType().getSlots();
@@ -154,7 +160,7 @@ void KernelEmitter::placeRings() {
       // generic proxy, which wgmma's reads need a proxy fence after.
       for (Operation *user : alloc->getUsers())
         if (auto copy = dyn_cast<AsyncCopyOp>(user);
-            copy && storesFromRegisters(copy))
+            isa<RingStoreOp>(user) || (copy && storesFromRegisters(copy)))
           ringsStoredFromRegisters.insert(alloc.getRing());
     }
     StagedMatrix slot = ringSlot(alloc.getRing());
@@ -406,18 +412,61 @@ ArrayAttr KernelEmitter::getTensorMapFacts() {
   return builder.getArrayAttr(facts);
 }
 
-LogicalResult KernelEmitter::emitAsyncCopy(AsyncCopyOp op) {
-  Location loc = op.getLoc();
+void KernelEmitter::beforeSlotWrite(Location loc) {
   // The slot this copy fills was read by the previous iteration's groups:
   // each warp has waited for them (or waits now), and the barrier tells
   // every warp so.
-  if (copiesNeedBarrier) {
-    if (llvm::any_of(asyncMmaResults,
-                     [](Value value) { return isa<BlockArgument>(value); }))
-      waitForAsyncMma(loc);
-    gpu::BarrierOp::create(builder, loc);
-    copiesNeedBarrier = false;
+  if (!copiesNeedBarrier)
+    return;
+  if (llvm::any_of(asyncMmaResults,
+                   [](Value value) { return isa<BlockArgument>(value); }))
+    waitForAsyncMma(loc);
+  gpu::BarrierOp::create(builder, loc);
+  copiesNeedBarrier = false;
+}
+
+void KernelEmitter::storeToSlots(Location loc, ArrayRef<SlotStore> stores) {
+  // Rings start at ringBase (storeShared addresses the scratch space).
+  auto sharedPtr = LLVM::LLVMPointerType::get(builder.getContext(), 3);
+  for (const SlotStore &store : stores) {
+    OpBuilder::InsertionGuard guard(builder);
+    if (store.pred) {
+      auto ifOp =
+          scf::IfOp::create(builder, loc, TypeRange{}, store.pred, false);
+      builder.setInsertionPointToStart(&ifOp.getThenRegion().front());
+    }
+    Value address =
+        LLVM::GEPOp::create(builder, loc, sharedPtr, builder.getI8Type(),
+                            ringBase(loc), ValueRange{store.offset});
+    LLVM::StoreOp::create(builder, loc, store.value, address);
   }
+}
+
+LogicalResult KernelEmitter::emitRingStore(RingStoreOp op) {
+  Location loc = op.getLoc();
+  beforeSlotWrite(loc);
+  BlockLayout layout = getBlockLayout(cast<BlockType>(op.getValue().getType()));
+  SmallVector<Value> values = getRegisters(op.getValue());
+  SmallVector<Value> offsets =
+      slotRegisterOffsets(loc, op.getRing(), op.getSlot(), layout, 1);
+  SmallVector<SlotStore> stores;
+  for (int64_t reg = 0; reg < layout.numRegisters(); ++reg) {
+    // One copy of a replicated element, and none of the padding.
+    Value owner = ownsRegister(layout, reg);
+    if (owner)
+      if (auto constant = owner.getDefiningOp<arith::ConstantOp>())
+        if (!cast<BoolAttr>(constant.getValue()).getValue())
+          continue;
+    stores.push_back({values[reg], offsets[reg],
+                      andPredicates(loc, registerValid(layout, reg), owner)});
+  }
+  storeToSlots(loc, stores);
+  return success();
+}
+
+LogicalResult KernelEmitter::emitAsyncCopy(AsyncCopyOp op) {
+  Location loc = op.getLoc();
+  beforeSlotWrite(loc);
   if (ringBarriers.count(op.getRing()))
     return emitTensorCopy(op);
   // 8-bit floats are copied as their bits.
@@ -440,10 +489,7 @@ LogicalResult KernelEmitter::emitAsyncCopy(AsyncCopyOp op) {
   // store, so their latencies overlap (a store after each read waits for
   // it, and the assembler does not move reads across the branches of
   // masked ones).
-  struct Stored {
-    Value value, offset, pred;
-  };
-  SmallVector<Stored> stored;
+  SmallVector<SlotStore> stored;
   for (int64_t first = 0; first < layout.numRegisters(); first += width) {
     // One copy of a replicated element, and none of the padding.
     Value owner = ownsRegister(layout, first);
@@ -478,20 +524,7 @@ LogicalResult KernelEmitter::emitAsyncCopy(AsyncCopyOp op) {
                    .getResult();
     stored.push_back({value, offset, pred});
   }
-  // Rings start at ringBase (storeShared addresses the scratch space).
-  auto sharedPtr = LLVM::LLVMPointerType::get(builder.getContext(), 3);
-  for (const Stored &element : stored) {
-    OpBuilder::InsertionGuard guard(builder);
-    if (element.pred) {
-      auto ifOp =
-          scf::IfOp::create(builder, loc, TypeRange{}, element.pred, false);
-      builder.setInsertionPointToStart(&ifOp.getThenRegion().front());
-    }
-    Value address =
-        LLVM::GEPOp::create(builder, loc, sharedPtr, builder.getI8Type(),
-                            ringBase(loc), ValueRange{element.offset});
-    LLVM::StoreOp::create(builder, loc, element.value, address);
-  }
+  storeToSlots(loc, stored);
   return success();
 }
 

@@ -88,6 +88,8 @@ LogicalResult KernelEmitter::emitOp(Operation *op) {
   }
   if (auto copy = dyn_cast<AsyncCopyOp>(op))
     return emitAsyncCopy(copy);
+  if (auto store = dyn_cast<RingStoreOp>(op))
+    return emitRingStore(store);
   if (auto wait = dyn_cast<RingWaitOp>(op))
     return emitRingWait(wait);
   if (auto read = dyn_cast<RingLoadOp>(op))

@@ -510,6 +510,17 @@ private:
   /// overlap share bytes.
   void placeRings();
   LogicalResult emitAsyncCopy(AsyncCopyOp op);
+  /// `tile.ring_store`: each thread's registers stored into the slot.
+  LogicalResult emitRingStore(RingStoreOp op);
+  /// Before the first write into a slot after a dot that read the ring: the
+  /// barrier that tells every warp the slot is free, where one is due.
+  void beforeSlotWrite(Location loc);
+  /// One element stored into a ring slot from a register, at byte `offset`
+  /// from the rings' start, where `pred` holds (null: always).
+  struct SlotStore {
+    Value value, offset, pred;
+  };
+  void storeToSlots(Location loc, ArrayRef<SlotStore> stores);
   /// `tile.async_copy ... tensor_map`: thread 0 issues the TMA copies of the
   /// slot's column blocks, completing on the slot's barrier.
   LogicalResult emitTensorCopy(AsyncCopyOp op);

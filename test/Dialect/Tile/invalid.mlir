@@ -1550,6 +1550,15 @@ func.func @ring_load_operands(%slot: i32) {
 
 // -----
 
+func.func @ring_store_type(%b: !tile.block<64x64xf16>, %slot: i32) {
+  %r = tile.ring_alloc : !tile.ring<3, !tile.block<64x128xf16>>
+  // expected-error @+1 {{'tile.ring_store' op stores 64x64 'f16' into 64x128 'f16' slots}}
+  tile.ring_store %b, %r[%slot] : !tile.block<64x64xf16>, !tile.ring<3, !tile.block<64x128xf16>>
+  return
+}
+
+// -----
+
 func.func @ring_load_type(%slot: i32) {
   %r = tile.ring_alloc : !tile.ring<3, !tile.block<32xf32>>
   // expected-error @+1 {{'tile.ring_load' op reads 32 'f32' slots into 64 'f32'}}

@@ -794,6 +794,16 @@ func.func @row_statistics_ring(%p: !tile.block<32x!tile.ptr<f32>>, %slot: i32) {
   return
 }
 
+// A block stored from registers into a ring slot (a copy through registers
+// issued an iteration before its stores).
+// CHECK-LABEL: func @ring_store
+// CHECK: tile.ring_store %{{.*}}, %{{.*}}[%{{.*}}] : !tile.block<64x128xf16>, !tile.ring<3, !tile.block<64x128xf16>>
+func.func @ring_store(%b: !tile.block<64x128xf16>, %slot: i32) {
+  %r = tile.ring_alloc : !tile.ring<3, !tile.block<64x128xf16>>
+  tile.ring_store %b, %r[%slot] : !tile.block<64x128xf16>, !tile.ring<3, !tile.block<64x128xf16>>
+  return
+}
+
 // The map of a tensor a kernel describes (tl.make_tensor_descriptor):
 // extents and strides outermost first.
 // CHECK-LABEL: func @make_tensor_map

@@ -1151,6 +1151,18 @@ LogicalResult RingLoadOp::verify() {
   return success();
 }
 
+LogicalResult RingStoreOp::verify() {
+  BlockType slot = getRing().getType().getBlock();
+  auto value = cast<BlockType>(getValue().getType());
+  if (value.getShape() != slot.getShape() ||
+      value.getElementType() != slot.getElementType())
+    return emitOpError() << "stores " << formatShape(value.getShape()) << " "
+                         << value.getElementType() << " into "
+                         << formatShape(slot.getShape()) << " "
+                         << slot.getElementType() << " slots";
+  return success();
+}
+
 bool mlir::tile::isWarpGroupRegisterOperand(BlockType a, MmaLayoutAttr acc) {
   auto layout = dyn_cast_or_null<MmaLayoutAttr>(a.getEncoding());
   int64_t k = a.getShape()[1];

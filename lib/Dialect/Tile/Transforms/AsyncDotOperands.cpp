@@ -50,7 +50,31 @@ struct OperandChain {
   SmallVector<Operation *> views;
   /// Whether the dot reads the transpose of the loaded block.
   bool transposed = false;
+  /// Whether the chain's copies would go one element at a time through
+  /// registers (runs shorter than cp.async's 4 bytes) where a wgmma dot
+  /// reads the ring after the producer: then the producer's block is loaded
+  /// an iteration before it is stored (tile.ring_store), so that the reads'
+  /// latency hides behind the next iteration's dot rather than stalling the
+  /// stores of their own.
+  bool storedAnIterationLater = false;
 };
+
+/// Whether copies of `load` into a ring would be stored from registers:
+/// what the lowering does where the addresses allow runs of fewer than 4
+/// bytes in the layout's registers.
+bool copiesThroughRegisters(AxisInfoAnalysis &axisInfo, LoadOp load) {
+  auto type = cast<BlockType>(load.getType());
+  auto layout =
+      dyn_cast_or_null<DistributedLayoutAttrInterface>(type.getEncoding());
+  if (load.getTensorMap() || !layout)
+    return false;
+  int64_t bytes = type.getElementType().getIntOrFloatBitWidth() / 8;
+  int64_t width =
+      std::min<int64_t>(getAccessWidth(axisInfo, load.getPtr(), load.getMask(),
+                                       layout.toLinearLayout(type.getShape())),
+                        16 / std::max<int64_t>(bytes, 1));
+  return width * bytes < 4;
+}
 
 /// Whether a copy group is committed between `from` and `to`, ops of one
 /// block, `from` first.
@@ -462,9 +486,20 @@ void rewrite(scf::ForOp loop, ArrayRef<PipelinedDot> dots,
                          llvm::all_of(chain.prologue, [&](LoadOp load) {
                            return copiesWithTensorMap(load, operand);
                          });
+    // A chain stored an iteration later keeps its newest iter_arg a block:
+    // the prologue's last load, then the producer's, each stored into its
+    // slot by the next iteration (the slot before nextSlot).
+    bool later = chain.storedAnIterationLater && !withTensorMap;
+    unsigned newest = chain.args.size() - 1;
     // Iteration t of the prologue fills slot t; the iter_arg nearest the dot
     // holds the oldest.
     for (auto [t, index, load] : llvm::enumerate(chain.args, chain.prologue)) {
+      if (later && t == newest) {
+        // Its group, empty, keeps the count the waits expect.
+        builder.setInsertionPointAfter(load);
+        AsyncCommitGroupOp::create(builder, load.getLoc());
+        continue;
+      }
       builder.setInsertionPoint(load);
       copyInto(builder, load, ring, constI32(builder, load.getLoc(), t),
                withTensorMap);
@@ -474,6 +509,25 @@ void rewrite(scf::ForOp loop, ArrayRef<PipelinedDot> dots,
       grown.getRegionIterArgs()[index].setType(i32);
       grown.getResult(index).setType(i32);
       load.erase();
+    }
+    if (later) {
+      Location at = chain.producer.getLoc();
+      builder.setInsertionPoint(chain.producer);
+      Value previous = arith::SelectOp::create(
+          builder, at,
+          arith::CmpIOp::create(builder, at, arith::CmpIPredicate::eq, nextSlot,
+                                constI32(builder, at, 0)),
+          constI32(builder, at, stages - 1),
+          arith::SubIOp::create(builder, at, nextSlot,
+                                constI32(builder, at, 1)));
+      RingStoreOp::create(builder, at,
+                          grown.getRegionIterArgs()[chain.args.back()], ring,
+                          previous);
+      AsyncCommitGroupOp::create(builder, at);
+      // The iter_arg before the newest takes the slot just stored; the
+      // newest carries the producer's block on.
+      yield->setOperand(chain.args[newest - 1], previous);
+      return ring;
     }
     copyInto(builder, chain.producer, ring, nextSlot, withTensorMap);
     yield->setOperand(chain.args.back(), nextSlot);
@@ -682,6 +736,19 @@ struct TileAsyncDotOperandsPass
         dots.push_back({dot, *a, *b, {}});
       }
       keepWholeRingReaders(loop, dots);
+      // Copies through registers into wgmma rings of three or more slots
+      // (a slot to store into while the dot reads another and the newest
+      // is in registers), whose producer follows the dot.
+      for (PipelinedDot &entry : dots)
+        for (OperandChain *chain : {entry.a ? &*entry.a : nullptr, &entry.b})
+          if (chain && chain->args.size() >= 2 &&
+              chain->prologue.size() == chain->args.size() &&
+              cast<MmaLayoutAttr>(
+                  cast<BlockType>(entry.dot.getType()).getEncoding())
+                      .getVersion() == 3 &&
+              entry.dot->isBeforeInBlock(chain->producer) &&
+              copiesThroughRegisters(axisInfo, chain->producer))
+            chain->storedAnIterationLater = true;
       // One ring counter per loop: every dot's operands have one depth.
       if (!dots.empty() && llvm::all_of(dots, [&](const PipelinedDot &d) {
             return d.b.args.size() == dots.front().b.args.size();

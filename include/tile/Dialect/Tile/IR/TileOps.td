@@ -834,6 +834,33 @@ def Tile_RingLoadOp : Tile_Op<"ring_load", [
   let hasVerifier = 1;
 }
 
+def Tile_RingStoreOp : Tile_Op<"ring_store", [
+    MemoryEffects<[MemWrite<DefaultResource>]>]> {
+  let summary = "Store a block from registers into a ring slot";
+  let description = [{
+    Each thread stores the elements of its registers of `value` into slot
+    `slot` of `ring`, in the form the slot's readers expect (as
+    `tile.async_copy` would have copied them). `tile-async-dot-operands`
+    puts one where a copy would go one element at a time through registers:
+    the block is loaded one iteration earlier, carried through the loop, and
+    stored here, so that its reads' latency hides behind an iteration. The
+    slot must be free: the stores come after the copies' barrier of the
+    iteration (the emitter's, before its first copy or store), and the
+    slot's readers wait for them as for that iteration's copies.
+
+    ```mlir
+    tile.ring_store %b, %ring[%slot]
+        : !tile.block<64x128xf16, #blocked>, !tile.ring<3, !tile.block<64x128xf16>>
+    ```
+  }];
+  let arguments = (ins Tile_Block:$value, Tile_Ring:$ring, I32:$slot);
+  let assemblyFormat = [{
+    $value `,` $ring `[` $slot `]` attr-dict `:` type($value) `,`
+    qualified(type($ring))
+  }];
+  let hasVerifier = 1;
+}
+
 def Tile_RingWaitOp : Tile_Op<"ring_wait"> {
   let summary = "Wait until a TMA copy into a ring slot has landed";
   let description = [{
