@@ -452,13 +452,8 @@ LogicalResult KernelEmitter::emitRingStore(RingStoreOp op) {
   SmallVector<SlotStore> stores;
   for (int64_t reg = 0; reg < layout.numRegisters(); ++reg) {
     // One copy of a replicated element, and none of the padding.
-    Value owner = ownsRegister(layout, reg);
-    if (owner)
-      if (auto constant = owner.getDefiningOp<arith::ConstantOp>())
-        if (!cast<BoolAttr>(constant.getValue()).getValue())
-          continue;
-    stores.push_back({values[reg], offsets[reg],
-                      andPredicates(loc, registerValid(layout, reg), owner)});
+    if (std::optional<Value> writes = writePredicate(loc, layout, reg))
+      stores.push_back({values[reg], offsets[reg], *writes});
   }
   storeToSlots(loc, stores);
   return success();
@@ -492,12 +487,10 @@ LogicalResult KernelEmitter::emitAsyncCopy(AsyncCopyOp op) {
   SmallVector<SlotStore> stored;
   for (int64_t first = 0; first < layout.numRegisters(); first += width) {
     // One copy of a replicated element, and none of the padding.
-    Value owner = ownsRegister(layout, first);
-    if (owner)
-      if (auto constant = owner.getDefiningOp<arith::ConstantOp>())
-        if (!cast<BoolAttr>(constant.getValue()).getValue())
-          continue;
-    Value pred = andPredicates(loc, registerValid(layout, first), owner);
+    std::optional<Value> writes = writePredicate(loc, layout, first);
+    if (!writes)
+      continue;
+    Value pred = *writes;
     Value valid = masks.empty() ? Value() : masks[first];
     Value offset = offsets[first / width];
     if (async) {

@@ -131,12 +131,11 @@ LogicalResult KernelEmitter::emitPrint(PrintOp op) {
       idx += d ? ", %u" : "%u";
     idx += ")";
     for (int64_t reg = 0; reg < layout.numRegisters(); ++reg) {
-      Value owner = ownsRegister(layout, reg);
-      if (auto constant =
-              owner ? owner.getDefiningOp<arith::ConstantOp>() : nullptr)
-        if (!cast<BoolAttr>(constant.getValue()).getValue())
-          continue; // a copy in this thread's own registers
-      Value print = andPredicates(loc, registerValid(layout, reg), owner);
+      // Not a copy in this thread's own registers, nor padding.
+      std::optional<Value> writes = writePredicate(loc, layout, reg);
+      if (!writes)
+        continue;
+      Value print = *writes;
       SmallVector<Value> coords = registerCoords(layout, reg);
       guarded(loc, print, [&] {
         auto [element, type] = printable(values[reg], block.getElementType());

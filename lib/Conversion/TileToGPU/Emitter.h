@@ -320,6 +320,12 @@ private:
   /// Whether this thread is the one that writes register `reg`'s element
   /// among the threads and registers holding copies of it (null: always).
   Value ownsRegister(const BlockLayout &layout, int64_t reg);
+  /// Under what this thread writes register `reg`'s element: one copy of a
+  /// replicated element (ownsRegister), none of the padding (registerValid).
+  /// std::nullopt where it never does; a null predicate where it always
+  /// does.
+  std::optional<Value> writePredicate(Location loc, const BlockLayout &layout,
+                                      int64_t reg);
 
   // Atomics (Atomics.cpp).
   LogicalResult emitAtomic(Operation *op);

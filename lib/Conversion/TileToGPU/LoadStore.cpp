@@ -40,6 +40,17 @@ int64_t KernelEmitter::accessWidth(Value ptr, Value mask,
   return getAccessWidth(axisInfo, ptr, mask, layout.linear);
 }
 
+std::optional<Value> KernelEmitter::writePredicate(Location loc,
+                                                   const BlockLayout &layout,
+                                                   int64_t reg) {
+  Value owner = ownsRegister(layout, reg);
+  if (owner)
+    if (auto constant = owner.getDefiningOp<arith::ConstantOp>())
+      if (!cast<BoolAttr>(constant.getValue()).getValue())
+        return std::nullopt;
+  return andPredicates(loc, registerValid(layout, reg), owner);
+}
+
 Value KernelEmitter::ownsRegister(const BlockLayout &layout, int64_t reg) {
   // A basis that adds nothing to the bases before it (registers, then lanes,
   // then warps) only repeats elements: the copy with that bit clear writes.
@@ -298,12 +309,10 @@ LogicalResult KernelEmitter::emitAtomicStore(StoreOp op) {
            << "has pointers or mask in another layout than its value";
   for (int64_t reg = 0; reg < layout.numRegisters(); ++reg) {
     // Only one copy of a replicated element is written.
-    Value owner = ownsRegister(layout, reg);
-    if (owner)
-      if (auto constant = owner.getDefiningOp<arith::ConstantOp>())
-        if (!cast<BoolAttr>(constant.getValue()).getValue())
-          continue;
-    Value pred = andPredicates(loc, registerValid(layout, reg), owner);
+    std::optional<Value> writes = writePredicate(loc, layout, reg);
+    if (!writes)
+      continue;
+    Value pred = *writes;
     if (masks)
       pred = andPredicates(loc, pred, (*masks)[reg]);
     storeOne((*ptrs)[reg], (*values)[reg], pred);
@@ -435,12 +444,10 @@ LogicalResult KernelEmitter::emitStore(StoreOp op) {
 
   for (int64_t first = 0; first < layout.numRegisters(); first += width) {
     // Only one copy of a replicated element is written.
-    Value owner = ownsRegister(layout, first);
-    if (owner)
-      if (auto constant = owner.getDefiningOp<arith::ConstantOp>())
-        if (!cast<BoolAttr>(constant.getValue()).getValue())
-          continue;
-    Value pred = andPredicates(loc, registerValid(layout, first), owner);
+    std::optional<Value> writes = writePredicate(loc, layout, first);
+    if (!writes)
+      continue;
+    Value pred = *writes;
     if (masks)
       pred = andPredicates(loc, pred, (*masks)[first]);
     int64_t totalBytes = width * bytes;
