@@ -215,7 +215,14 @@ def TileAsyncDotOperands : Pass<"tile-async-dot-operands", "ModuleOp"> {
     the row, in the layout its reader wanted (a slice of the product's).
     Each copy is a commit group; before the dot,
     `tile.async_wait` leaves the groups of the num_stages - 2 later
-    iterations in flight; after the loop, it waits for all.
+    iterations in flight; after the loop, it waits for all. Where an
+    operand's copies would go through registers (runs of fewer than 4
+    bytes) into a wgmma ring of three or more slots, its block is read an
+    iteration ahead instead: the prologue's last load and the body's stay
+    `tile.load`s carried in an `iter_arg`, and the next iteration stores the
+    carried block with `tile.ring_store` into the slot before its copies'
+    (an empty commit group in the copy's place), so that the reads' latency
+    hides behind a dot.
 
     ```mlir
     %ra = tile.ring_alloc : !tile.ring<3, !tile.block<128x64xf16>>
