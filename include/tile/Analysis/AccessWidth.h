@@ -27,6 +27,13 @@ int64_t getAccessWidthAlong(AxisInfoAnalysis &axisInfo, Value ptr, Value mask,
 int64_t getAccessWidth(AxisInfoAnalysis &axisInfo, Value ptr, Value mask,
                        const LinearLayout &layout);
 
+/// cp.async copies runs of 4, 8 or 16 bytes: a copy into shared memory
+/// whose runs are `width` elements of `elementBytes` each goes through
+/// registers when they are shorter.
+inline bool copiesThroughRegisters(int64_t width, int64_t elementBytes) {
+  return width * elementBytes < 4;
+}
+
 } // namespace mlir::tile
 
 #endif // TILE_ANALYSIS_ACCESSWIDTH_H

@@ -23,6 +23,7 @@
 
 #include "Emitter.h"
 #include "PTXAsm.h"
+#include "tile/Analysis/AccessWidth.h"
 
 #include "llvm/Support/MathExtras.h"
 
@@ -49,7 +50,7 @@ int64_t KernelEmitter::copyWidth(AsyncCopyOp op) {
 bool KernelEmitter::storesFromRegisters(AsyncCopyOp op) {
   int64_t bytes = elementBytes(
       convertElementType(op.getRing().getType().getBlock().getElementType()));
-  return copyWidth(op) * bytes < 4;
+  return copiesThroughRegisters(copyWidth(op), bytes);
 }
 
 StagedMatrix KernelEmitter::ringSlot(Value ring) const {

@@ -59,21 +59,19 @@ struct OperandChain {
   bool storedAnIterationLater = false;
 };
 
-/// Whether copies of `load` into a ring would be stored from registers:
-/// what the lowering does where the addresses allow runs of fewer than 4
-/// bytes in the layout's registers.
-bool copiesThroughRegisters(AxisInfoAnalysis &axisInfo, LoadOp load) {
+/// Whether copies of `load` into a ring would be stored from registers, as
+/// the lowering decides from the runs the addresses allow in the layout's
+/// registers.
+bool copiedThroughRegisters(AxisInfoAnalysis &axisInfo, LoadOp load) {
   auto type = cast<BlockType>(load.getType());
   auto layout =
       dyn_cast_or_null<DistributedLayoutAttrInterface>(type.getEncoding());
   if (load.getTensorMap() || !layout)
     return false;
-  int64_t bytes = type.getElementType().getIntOrFloatBitWidth() / 8;
-  int64_t width =
-      std::min<int64_t>(getAccessWidth(axisInfo, load.getPtr(), load.getMask(),
-                                       layout.toLinearLayout(type.getShape())),
-                        16 / std::max<int64_t>(bytes, 1));
-  return width * bytes < 4;
+  return copiesThroughRegisters(
+      getAccessWidth(axisInfo, load.getPtr(), load.getMask(),
+                     layout.toLinearLayout(type.getShape())),
+      type.getElementType().getIntOrFloatBitWidth() / 8);
 }
 
 /// Whether a copy group is committed between `from` and `to`, ops of one
@@ -747,7 +745,7 @@ struct TileAsyncDotOperandsPass
                   cast<BlockType>(entry.dot.getType()).getEncoding())
                       .getVersion() == 3 &&
               entry.dot->isBeforeInBlock(chain->producer) &&
-              copiesThroughRegisters(axisInfo, chain->producer))
+              copiedThroughRegisters(axisInfo, chain->producer))
             chain->storedAnIterationLater = true;
       // One ring counter per loop: every dot's operands have one depth.
       if (!dots.empty() && llvm::all_of(dots, [&](const PipelinedDot &d) {
