@@ -1007,6 +1007,30 @@ def test_jit_int_defaults() -> None:
     assert _record() == struct.pack("<QQif", 0x10000, 0x20000, 1, 3.0)
 
 
+
+@tile.jit
+def stream_parameter_kernel(out_ptr, stream, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    tl.store(out_ptr + offs, (offs + stream).to(tl.float32))
+
+
+def test_jit_stream_parameter() -> None:
+    """`stream=` is the launch's stream, unless the kernel has a parameter
+    named `stream`: then it is that argument, and the launch goes to the
+    current stream (the dispatcher decides so once, when it is made)."""
+    if _can_compile():
+        print("  skipped:", _can_compile())
+        return
+    _set_sizes(["ptr", "i32"])
+    out = FakeTensor(0x20000)
+    for value in (7, 9):  # compiled, then cached
+        stream_parameter_kernel[(1,)](out, stream=value, BLOCK=64)
+        assert _record() == struct.pack("<Qi", 0x20000, value), _record().hex()
+        assert fake.fake_get_stream() == 0, fake.fake_get_stream()
+    _jit_record_sizes()
+    scale_kernel[(1,)](FakeTensor(0x10000), out, 7, 1.0, BLOCK=64, stream=99)
+    assert fake.fake_get_stream() == 99
+
 def test_jit_interpret_switch_and_overhead() -> None:
     """TILE_INTERPRET set after the launch cache exists still turns launches
     over to the interpreter (the C dispatcher reads it with getenv), and

@@ -684,7 +684,12 @@ static int current_stream(long device, uint64_t *out) {
     }
     torch_streams = found; /* torch never un-initializes CUDA */
   }
-  PyObject *result = PyObject_CallFunction(torch_streams, "l", device);
+  /* (No format string to parse: the device's int is cached by Python.) */
+  PyObject *ordinal = PyLong_FromLong(device);
+  if (!ordinal)
+    return -1;
+  PyObject *result = PyObject_CallFunctionObjArgs(torch_streams, ordinal, NULL);
+  Py_DECREF(ordinal);
   if (!result)
     return -1;
   *out = PyLong_AsUnsignedLongLong(result);
@@ -1682,8 +1687,11 @@ typedef struct {
    * a loop launching one kernel, takes its entry without building the key
    * tuple, hashing it and looking it up), and that entry. */
   PyObject *last_key, *last_entry;
-  PyObject *name;        /* str */
+  PyObject *name; /* str */
   Py_ssize_t count;
+  /* Whether the function has a parameter named `stream` (then `stream=` is
+   * its argument, not the launch's stream). */
+  int stream_parameter;
   PyObject *small_ints[8]; /* CODE_INT | facts */
   PyObject *code_bool, *code_float;
 } Dispatcher;
@@ -1696,6 +1704,8 @@ typedef struct {
 
 static PyTypeObject *DispatcherType;
 static PyTypeObject *BoundType;
+
+static Py_ssize_t find_name(Dispatcher *self, PyObject *name);
 
 static int dispatcher_init(Dispatcher *self, PyObject *args, PyObject *kwargs) {
   static char *names[] = {"name",      "arg_names",   "constexpr", "defaults",
@@ -1733,6 +1743,7 @@ static int dispatcher_init(Dispatcher *self, PyObject *args, PyObject *kwargs) {
   Py_XSETREF(self->interpreted, Py_NewRef(interpreted));
   Py_XSETREF(self->entries, entries);
   self->count = PyTuple_Size(names_tuple);
+  self->stream_parameter = find_name(self, s_stream) >= 0;
   return (self->code_bool && self->code_float) ? 0 : -1;
 }
 
@@ -1938,7 +1949,7 @@ static PyObject *dispatch(Dispatcher *self, PyObject *grid, PyObject *args,
     stream = PyDict_GetItemWithError(kwargs, s_stream);
     if (!stream && PyErr_Occurred())
       return NULL;
-    if (stream && find_name(self, s_stream) < 0) {
+    if (stream && !self->stream_parameter) {
       /* `stream=` is the launch's stream unless the kernel has a parameter
        * of that name. */
       call_kwargs = PyDict_Copy(kwargs);
