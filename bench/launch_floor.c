@@ -10,11 +10,12 @@
  *     cc -O2 -o build/launch_floor bench/launch_floor.c -ldl
  *     build/launch_floor
  *
- * bench/profile_launch.py builds it as a shared library
- * (-DLAUNCH_FLOOR_LIBRARY) and calls launch_floor() in its own process, after
- * torch has made the device's primary context current, so that the floor and
- * the launchers are timed on the same host at the same time (the host's cost
- * drifts between processes by a microsecond).
+ * bench/launch_floor.py builds it as a shared library (-DLAUNCH_FLOOR_LIBRARY)
+ * and loads it into a Python process after torch has made the device's
+ * primary context current, so that the floor and the launchers are timed on
+ * the same host at the same time (the host's cost drifts between processes,
+ * and within one, by a microsecond): bench/profile_launch.py calls
+ * launch_floor(), bench/run.py's launch row launch_floor_us() in its rounds.
  *
  * Prints microseconds per launch, median of REPEATS, for cuLaunchKernel,
  * cuLaunchKernelEx, and cuLaunchKernel after cuCtxGetCurrent (the cost of a
@@ -74,18 +75,22 @@ static CUresult (*cuMemsetD32)(CUdeviceptr, unsigned, size_t);
 static LaunchFn cuLaunchKernel;
 static LaunchExFn cuLaunchKernelEx;
 
+/* Set by the first failure (reported once): every entry point then returns
+ * its failure value, so that a Python process calling them lives on. */
+static int failed;
+
 static void check(CUresult code, const char *call) {
-  if (code != 0) {
+  if (code != 0 && !failed) {
     fprintf(stderr, "launch_floor: %s failed with CUDA error %d\n", call, code);
-    exit(1);
+    failed = 1;
   }
 }
 
 static void *symbol(void *lib, const char *name) {
   void *fn = dlsym(lib, name);
-  if (!fn) {
+  if (!fn && !failed) {
     fprintf(stderr, "launch_floor: libcuda.so.1 has no %s\n", name);
-    exit(1);
+    failed = 1;
   }
   return fn;
 }
@@ -137,12 +142,20 @@ static double per_launch(void (*launch)(void), int count) {
   return samples[REPEATS / 2];
 }
 
-/* Prints the three variants' figures; 0 when the launches ran. */
-int launch_floor(void) {
+static CUdeviceptr x;
+static long launched; /* each launch adds 1 to every element of x */
+
+/* Loads libcuda, the kernel (on device 0's primary context, which torch has
+ * made current where a Python process calls this) and x, once; 0 when
+ * loaded. */
+static int setup(void) {
+  static int done;
+  if (done || failed)
+    return failed;
   void *lib = dlopen("libcuda.so.1", RTLD_NOW);
   if (!lib) {
     fprintf(stderr, "launch_floor: %s\n", dlerror());
-    return 1;
+    return failed = 1;
   }
   cuInit = symbol(lib, "cuInit");
   cuDeviceGet = symbol(lib, "cuDeviceGet");
@@ -157,6 +170,8 @@ int launch_floor(void) {
   cuMemsetD32 = symbol(lib, "cuMemsetD32_v2");
   cuLaunchKernel = symbol(lib, "cuLaunchKernel");
   cuLaunchKernelEx = symbol(lib, "cuLaunchKernelEx");
+  if (failed)
+    return 1;
 
   CUdevice device;
   CUcontext context;
@@ -168,13 +183,52 @@ int launch_floor(void) {
   check(cuModuleLoadData(&module, kPtx), "cuModuleLoadData");
   check(cuModuleGetFunction(&kernel, module, "add_one"), "cuModuleGetFunction");
 
-  CUdeviceptr x;
-  unsigned n = N;
+  static unsigned n = N;
   check(cuMemAlloc(&x, N * sizeof(float)), "cuMemAlloc");
   check(cuMemsetD32(x, 0, N), "cuMemsetD32");
   params[0] = &x;
   params[1] = &n;
+  done = !failed;
+  return failed;
+}
 
+/* Whether every launch so far ran: 0 when x[0] counts them all. */
+int launch_floor_verify(void) {
+  if (setup())
+    return 1;
+  float first = -1;
+  check(cuCtxSynchronize(), "cuCtxSynchronize");
+  check(cuMemcpyDtoH(&first, x, sizeof first), "cuMemcpyDtoH");
+  if (failed)
+    return 1;
+  if (first != (float)launched) {
+    fprintf(stderr, "launch_floor: x[0] is %.0f after %ld launches\n",
+            (double)first, launched);
+    return 1;
+  }
+  return 0;
+}
+
+/* bench/run.py's figure for C (bench/launch_floor.py): microseconds per
+ * launch of `count` cuLaunchKernel calls and one synchronize after them, the
+ * queue empty before them, as bench/run.py times each backend's
+ * `kernel[grid](...)`; -1 after a failure. */
+double launch_floor_us(int count) {
+  if (setup())
+    return -1;
+  check(cuCtxSynchronize(), "cuCtxSynchronize");
+  double t0 = now_us();
+  for (int i = 0; i < count; i++)
+    launch_plain();
+  check(cuCtxSynchronize(), "cuCtxSynchronize");
+  launched += count;
+  return failed ? -1 : (now_us() - t0) / count;
+}
+
+/* Prints the three variants' figures; 0 when the launches ran. */
+int launch_floor(void) {
+  if (setup())
+    return 1;
   struct {
     const char *name;
     void (*launch)(void);
@@ -183,26 +237,17 @@ int launch_floor(void) {
       {"C cuLaunchKernelEx", launch_ex},
       {"C cuCtxGetCurrent+launch", launch_plain_context},
   };
-  long total = 0;
   for (size_t v = 0; v < sizeof variants / sizeof variants[0]; v++) {
     double shortTime = per_launch(variants[v].launch, SHORT);
     double queued = per_launch(variants[v].launch, LAUNCHES);
+    if (failed)
+      return 1;
     printf("%-28s queued %6.2f   short %6.2f\n", variants[v].name, queued,
            shortTime);
     fflush(stdout);
-    total += 2 * 50 + (long)REPEATS * (SHORT + LAUNCHES);
+    launched += 2 * 50 + (long)REPEATS * (SHORT + LAUNCHES);
   }
-
-  /* The launches ran: each added 1 to every element. */
-  float first;
-  check(cuCtxSynchronize(), "cuCtxSynchronize");
-  check(cuMemcpyDtoH(&first, x, sizeof first), "cuMemcpyDtoH");
-  if (first != (float)total) {
-    fprintf(stderr, "launch_floor: x[0] is %.0f after %ld launches\n",
-            (double)first, total);
-    return 1;
-  }
-  return 0;
+  return launch_floor_verify();
 }
 
 #ifndef LAUNCH_FLOOR_LIBRARY

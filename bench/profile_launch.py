@@ -27,12 +27,8 @@ tile's launcher makes only after the driver refuses a launch).
 """
 from __future__ import annotations
 
-import ctypes
-import shutil
 import statistics
-import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any, Callable
@@ -40,6 +36,7 @@ from typing import Any, Callable
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import torch  # noqa: E402
 
+import launch_floor  # noqa: E402
 from run import launch_overhead_us, load_kernels  # noqa: E402
 
 N, BLOCK, LAUNCHES, SHORT, REPEATS = 128, 128, 2000, 200, 15
@@ -74,16 +71,12 @@ def graph_per_kernel(fn: Callable[[], Any]) -> float:
 
 def driver_floor() -> None:
     """Runs bench/launch_floor.c's launch_floor() in this process."""
-    compiler = shutil.which("cc") or shutil.which("gcc")
-    if compiler is None:
-        print("C driver floor: not measured (no C compiler on this machine)")
+    lib = launch_floor.load()
+    if isinstance(lib, str):
+        print(f"C driver floor: not measured ({lib})")
         return
-    source = Path(__file__).resolve().parent / "launch_floor.c"
-    library = Path(tempfile.mkdtemp(prefix="launch-floor-")) / "liblaunch_floor.so"
-    subprocess.run([compiler, "-O2", "-shared", "-fPIC", "-DLAUNCH_FLOOR_LIBRARY",
-                    "-o", str(library), str(source), "-ldl"], check=True)
     sys.stdout.flush()
-    if ctypes.CDLL(str(library)).launch_floor() != 0:
+    if lib.launch_floor() != 0:
         raise SystemExit("launch_floor: the C launches did not all run")
 
 

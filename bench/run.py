@@ -28,6 +28,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # paired, launch_floor
+import launch_floor  # noqa: E402
+
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 KERNELS = HERE / "kernels.py"
@@ -737,6 +740,8 @@ def time_once(torch: Any, triton: Any, case: Case, fn: Callable[[], Any],
               args: argparse.Namespace) -> float:
     """One timing of `fn`: µs per launch for the launch-overhead case, else
     do_bench's median in ms."""
+    if isinstance(fn, launch_floor.DriverFloor):  # the driver's own, timed in C
+        return fn.per_launch_us(args.launches, args.launch_repeats)
     if case.metric == "us/launch":
         return launch_overhead_us(torch, fn, args.launches, args.launch_repeats)
     return bench_time(triton, fn, max(10, int(case.reps * args.rep_scale)))
@@ -786,6 +791,19 @@ def time_paired(torch: Any, timer: Any, case: Case,
         if fn is not None and "error" not in res:
             ratios[backend] = timer.ratio(tile_fn, fn, args.pairs)
     return ratios
+
+
+def floor_note(driver: dict, tile: dict) -> str:
+    """The launch row's note on the driver's own floor, timed in its rounds."""
+    if "not_measured" in driver:
+        return f"the driver's floor not measured ({driver['not_measured']})"
+    if "us" not in driver:
+        return f"the driver's floor: {driver.get('error', 'no timing')}"
+    note = (f"the driver's floor in the same rounds (`cuLaunchKernel` from C with its "
+            f"arguments packed once, bench/launch_floor.c): {driver['us']:.2f} µs/launch")
+    if "us" in tile:
+        note += f", tile {tile['us'] - driver['us']:.2f} µs above it"
+    return note
 
 
 def throughput(case: Case, ms: float | None) -> float | None:
@@ -838,6 +856,7 @@ def run_gpu(cases: list[Case], args: argparse.Namespace) -> int:
           + ", ".join(f"{b} {s:.3f} s" for b, s in startup.items()))
 
     rows = []
+    floor: Any = None  # bench/launch_floor.c, loaded for the launch row
     t_start = time.perf_counter()
     for case in cases:
         print(f"== {case.id}", flush=True)
@@ -860,7 +879,20 @@ def run_gpu(cases: list[Case], args: argparse.Namespace) -> int:
                 runs["torch"] = ({}, case.torch_fn(torch, bufs))
             except Exception as exc:
                 runs["torch"] = ({"error": f"{type(exc).__name__}: {exc}"}, None)
+        if case.metric == "us/launch":
+            if floor is None:
+                floor = launch_floor.load()
+            runs["driver"] = ({"not_measured": floor}, None) if isinstance(floor, str) else \
+                ({}, launch_floor.DriverFloor(floor))
         time_alternating(torch, triton, case, runs, args)
+        if "driver" in runs:
+            driver_res, driver_floor = runs["driver"]
+            try:
+                if driver_floor is not None:
+                    driver_floor.verify()
+            except Exception as exc:
+                driver_res["error"] = f"{type(exc).__name__}: {exc}"
+            row["note"] = f"{case.note}; {floor_note(driver_res, runs['tile'][0])}"
         try:
             paired = time_paired(torch, timer, case, runs, args)
         except Exception as exc:
@@ -883,6 +915,8 @@ def run_gpu(cases: list[Case], args: argparse.Namespace) -> int:
         torch.cuda.empty_cache()
         rows.append(row)
         print("   " + format_row(row)[0], flush=True)
+        if "driver" in row:
+            print(f"   {case.id}: {row['note']}", flush=True)
     total = time.perf_counter() - t_start
 
     meta = {"device": device, "torch": torch.__version__, "triton": triton.__version__,

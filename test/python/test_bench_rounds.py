@@ -69,3 +69,56 @@ def test_a_backend_that_fails_is_timed_no_more(bench: ModuleType) -> None:
     assert runs["tile"][0]["ms"] == 1.25
     assert runs["triton"][0] == {"error": "RuntimeError: launch failed"}
     assert runs["torch"][0] == {"error": "allocation"}
+
+
+class FakeFloorLibrary:
+    """bench/launch_floor.c's entry points: µs per launch from a list."""
+
+    def __init__(self, times: list[float], runs_all: bool = True) -> None:
+        self.times, self.runs_all, self.counts = times, runs_all, []
+
+    def launch_floor_us(self, launches: int) -> float:
+        self.counts.append(launches)
+        return -1.0 if not self.times else self.times.pop(0)
+
+    def launch_floor_verify(self) -> int:
+        return 0 if self.runs_all else 1
+
+
+def test_the_launch_row_times_the_driver_floor_in_its_rounds(bench: ModuleType) -> None:
+    """The launch row's C floor takes its turn with the backends; each turn
+    is the median of `launch_repeats` batches after a 50-launch warm-up, and
+    the row's note gives it and tile's distance from it."""
+    case = bench.Case(id="launch", kernel="k", shape="s", make=dict, launch=lambda *a: None,
+                      metric="us/launch")
+    # Per turn: the warm-up's, then 3 batches' (medians 3.2, 3.3, 3.6).
+    library = FakeFloorLibrary([0.0, 3.0, 9.0, 3.2, 0.0, 3.1, 3.3, 3.4, 0.0, 3.5, 3.6, 3.7])
+    floor = bench.launch_floor.DriverFloor(library)
+    timed: list[str] = []
+
+    def launch_overhead_us(torch: Any, fn: Callable[[], str], launches: int, repeats: int,
+                           synchronized: bool = True) -> float:
+        timed.append(fn())
+        return {"tile": 4.0, "triton": 12.0}[timed[-1]]
+
+    original = bench.launch_overhead_us
+    bench.launch_overhead_us = launch_overhead_us
+    try:
+        runs = {"tile": ({}, lambda: "tile"), "triton": ({}, lambda: "triton"),
+                "driver": ({}, floor)}
+        args = argparse.Namespace(rounds=3, launches=2000, launch_repeats=3)
+        bench.time_alternating(None, None, case, runs, args)
+    finally:
+        bench.launch_overhead_us = original
+    assert timed == ["tile", "triton", "triton", "tile", "tile", "triton"]
+    assert library.counts == [50, 2000, 2000, 2000] * 3
+    assert runs["driver"][0]["us_rounds"] == [3.2, 3.3, 3.6]
+    floor.verify()
+    note = bench.floor_note(runs["driver"][0], runs["tile"][0])
+    assert "3.30 µs/launch" in note and "tile 0.70 µs above it" in note, note
+    with pytest.raises(RuntimeError, match="did not all run"):
+        bench.launch_floor.DriverFloor(FakeFloorLibrary([], runs_all=False)).verify()
+    with pytest.raises(RuntimeError, match="failed"):
+        bench.launch_floor.DriverFloor(FakeFloorLibrary([0.0])).per_launch_us(10, 1)
+    assert "not measured (no C compiler" in bench.floor_note(
+        {"not_measured": "no C compiler on this machine"}, {"us": 4.0})
