@@ -122,3 +122,23 @@ def test_the_launch_row_times_the_driver_floor_in_its_rounds(bench: ModuleType) 
         bench.launch_floor.DriverFloor(FakeFloorLibrary([0.0])).per_launch_us(10, 1)
     assert "not measured (no C compiler" in bench.floor_note(
         {"not_measured": "no C compiler on this machine"}, {"us": 4.0})
+
+
+def test_a_case_with_bind_times_the_call_it_makes(bench: ModuleType) -> None:
+    """The launch row times `kernel[(1,)](x, n, BLOCK=128)` made once before
+    the loop (bind), not through the harness's `launch` frames."""
+    calls: list[str] = []
+
+    def bind(module: Any, bufs: dict, backend: str) -> Callable[[], None]:
+        calls.append(f"bind {backend}")
+        return lambda: calls.append("launch")
+
+    case = bench.Case(id="c", kernel="k", shape="s", make=dict, metric="us/launch",
+                      launch=lambda *a: calls.append("harness launch"), bind=bind, output=None)
+    torch = SimpleNamespace(cuda=SimpleNamespace(synchronize=lambda: None))
+    res, fn = bench.first_call(torch, case, None, "tile", {})
+    assert fn is not None and "first_call_s" in res
+    fn()
+    assert calls == ["bind tile", "launch", "launch"]
+    launch_case = bench.case_launch_overhead()
+    assert launch_case.bind is not None and "from the loop" in launch_case.note
