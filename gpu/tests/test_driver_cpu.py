@@ -926,6 +926,14 @@ def test_jit_launch_cache_and_binding() -> None:
         cpu = FakeTensor(0x30000, cuda=False)
         _raises(driver.LaunchError, lambda: scale_kernel[(1,)](cpu, out, 7, 1.0, BLOCK=128),
                 "cpu", ".cuda()")
+        # A bound launch is called by vectorcall; its tp_call (a tuple and a
+        # dict, for C callers) launches the same.
+        bound = scale_kernel[(3,)]
+        type(bound).__call__(bound, x, out, 9, alpha=4.0, BLOCK=256)
+        assert _record() == struct.pack("<QQif", 0x10000, 0x20000, 9, 4.0)
+        _raises(driver.LaunchError, lambda: bound(*range(300)), "at most 256 arguments")
+        _raises(driver.LaunchError, lambda: type(bound).__call__(bound, *range(300)),
+                "at most 256 arguments")
     finally:
         runtime_launch.slow_launch = original  # type: ignore[assignment]
 
@@ -1057,6 +1065,31 @@ def test_jit_interpret_switch_and_overhead() -> None:
         del os.environ["TILE_INTERPRET"]
         scale_kernel[(1,)](x, out, 16, 1.0, BLOCK=64)
         assert fake.fake_launches() == launches + 2, fake.fake_launches() - launches
+
+        # The launcher rereads the environment only when it may have changed:
+        # every way os.environ changes it is seen.
+        def interpreted() -> bool:
+            return isinstance(scale_kernel[(1,)], functools.partial)
+
+        assert not interpreted()
+        os.environ["TILE_TEST_OTHER"] = "1"  # another variable, added at the end
+        assert not interpreted()
+        os.environ["TILE_INTERPRET"] = "1"
+        assert interpreted()
+        del os.environ["TILE_TEST_OTHER"]  # the ones after it move down
+        assert interpreted()
+        os.environ["TILE_INTERPRET"] = ""  # set, empty: off
+        assert not interpreted()
+        os.environ["TILE_INTERPRET"] = "1"  # a value it had before
+        assert interpreted()
+        os.environ["TILE_TEST_OTHER"] = "2"
+        del os.environ["TILE_INTERPRET"]  # not the last variable
+        assert not interpreted()
+        os.environ["TILE_INTERPRET"] = "1"
+        del os.environ["TILE_TEST_OTHER"]  # the count as before, the last one new
+        assert interpreted()
+        del os.environ["TILE_INTERPRET"]
+        assert not interpreted()
         n = 20000
         t0 = time.perf_counter()
         for _ in range(n):

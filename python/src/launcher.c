@@ -32,8 +32,11 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
+#include <structmember.h>
+
 #include <math.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1894,25 +1897,53 @@ static Py_ssize_t find_name(Dispatcher *self, PyObject *name) {
   return -1;
 }
 
+/* One call's arguments: positional ones, then its keyword arguments but a
+ * launch's `stream=` (names and values, in call order). */
+typedef struct {
+  PyObject *const *args;
+  Py_ssize_t nargs;
+  PyObject *kw_names[MAX_ARGS];
+  PyObject *kw_values[MAX_ARGS];
+  Py_ssize_t nkw;
+} CallArguments;
+
 /* The named arguments of the call, for grid lambdas: defaults, then the
  * call's positional and keyword arguments. */
-static PyObject *named_arguments(Dispatcher *self, PyObject *args,
-                                 PyObject *kwargs) {
+static PyObject *named_arguments(Dispatcher *self, const CallArguments *call) {
   PyObject *named = PyDict_Copy(self->defaults);
   if (!named)
     return NULL;
-  Py_ssize_t n = PyTuple_Size(args);
-  for (Py_ssize_t i = 0; i < n && i < self->count; i++)
+  for (Py_ssize_t i = 0; i < call->nargs && i < self->count; i++)
     if (PyDict_SetItem(named, PyTuple_GetItem(self->arg_names, i),
-                       PyTuple_GetItem(args, i)) < 0) {
+                       call->args[i]) < 0) {
       Py_DECREF(named);
       return NULL;
     }
-  if (kwargs && PyDict_Update(named, kwargs) < 0) {
-    Py_DECREF(named);
-    return NULL;
-  }
+  for (Py_ssize_t j = 0; j < call->nkw; j++)
+    if (PyDict_SetItem(named, call->kw_names[j], call->kw_values[j]) < 0) {
+      Py_DECREF(named);
+      return NULL;
+    }
   return named;
+}
+
+/* The call as Python takes it: a tuple and a dict (None without keywords). */
+static int call_objects(const CallArguments *call, PyObject **args,
+                        PyObject **kwargs) {
+  *args = PyTuple_New(call->nargs);
+  *kwargs = call->nkw ? PyDict_New() : Py_NewRef(Py_None);
+  if (!*args || !*kwargs)
+    goto fail;
+  for (Py_ssize_t i = 0; i < call->nargs; i++)
+    PyTuple_SetItem(*args, i, Py_NewRef(call->args[i]));
+  for (Py_ssize_t j = 0; j < call->nkw; j++)
+    if (PyDict_SetItem(*kwargs, call->kw_names[j], call->kw_values[j]) < 0)
+      goto fail;
+  return 0;
+fail:
+  Py_CLEAR(*args);
+  Py_CLEAR(*kwargs);
+  return -1;
 }
 
 static void remember(Dispatcher *self, PyObject *key, PyObject *entry) {
@@ -1930,10 +1961,18 @@ static PyObject *last_entry(Dispatcher *self, const KeyBuilder *kb) {
   return Py_NewRef(self->last_entry);
 }
 
-static PyObject *dispatch(Dispatcher *self, PyObject *grid, PyObject *args,
-                          PyObject *kwargs) {
-  PyObject *stream = NULL, *result = NULL, *key = NULL, *entry = NULL,
-           *call_kwargs = NULL;
+static PyObject *too_many_arguments(Dispatcher *self, Py_ssize_t given) {
+  set_launch_error("%U: a launch takes at most %d arguments, got %zd",
+                   self->name, MAX_ARGS, given);
+  return NULL;
+}
+
+/* A launch: positional arguments args[0, nargs), then the values of the
+ * keywords kwnames names (vectorcall's convention). */
+static PyObject *dispatch(Dispatcher *self, PyObject *grid,
+                          PyObject *const *args, Py_ssize_t nargs,
+                          PyObject *kwnames) {
+  PyObject *stream = NULL, *result = NULL, *key = NULL, *entry = NULL;
   PyObject *owned[MAX_ARGS + 2]; /* typestrs, the device and the count */
   Py_ssize_t owned_n = 0;
   KeyBuilder kb;
@@ -1943,30 +1982,32 @@ static PyObject *dispatch(Dispatcher *self, PyObject *grid, PyObject *args,
   kb.device_arg = -1;
   kb.device_name = NULL;
 
-  Py_ssize_t nargs = PyTuple_Size(args);
-  Py_ssize_t nkw = kwargs ? PyDict_Size(kwargs) : 0;
-  if (nkw) {
-    stream = PyDict_GetItemWithError(kwargs, s_stream);
-    if (!stream && PyErr_Occurred())
-      return NULL;
-    if (stream && !self->stream_parameter) {
-      /* `stream=` is the launch's stream unless the kernel has a parameter
-       * of that name. */
-      call_kwargs = PyDict_Copy(kwargs);
-      if (!call_kwargs || PyDict_DelItem(call_kwargs, s_stream) < 0)
-        goto done;
-      nkw--;
-    } else {
-      stream = NULL;
-      call_kwargs = Py_NewRef(kwargs);
+  Py_ssize_t given_kw = kwnames ? PyTuple_Size(kwnames) : 0;
+  if (nargs + given_kw > MAX_ARGS)
+    return too_many_arguments(self, nargs + given_kw);
+  CallArguments call;
+  call.args = args;
+  call.nargs = nargs;
+  call.nkw = 0;
+  for (Py_ssize_t j = 0; j < given_kw; j++) {
+    PyObject *name = PyTuple_GetItem(kwnames, j);
+    /* `stream=` is the launch's stream unless the kernel has a parameter of
+     * that name. */
+    if (!self->stream_parameter &&
+        (name == s_stream ||
+         PyUnicode_CompareWithASCIIString(name, "stream") == 0)) {
+      stream = args[nargs + j];
+      continue;
     }
+    call.kw_names[call.nkw] = name;
+    call.kw_values[call.nkw++] = args[nargs + j];
   }
-  if (nargs > self->count || nargs + nkw > MAX_ARGS)
+  if (nargs > self->count)
     kb.cacheable = 0;
 
   /* Positional arguments. */
   for (Py_ssize_t i = 0; kb.cacheable && i < nargs; i++) {
-    PyObject *value = PyTuple_GetItem(args, i);
+    PyObject *value = args[i];
     if (PyTuple_GetItem(self->constexpr, i) == Py_True) {
       key_constant(&kb, value);
       continue;
@@ -1979,25 +2020,21 @@ static PyObject *dispatch(Dispatcher *self, PyObject *grid, PyObject *args,
       owned[owned_n++] = kb.items[kb.n - 2];
   }
   /* Keyword arguments, in call order: name, then its code or value. */
-  if (kb.cacheable && nkw) {
-    Py_ssize_t pos = 0, j = 0;
-    PyObject *name, *value;
-    while (kb.cacheable && PyDict_Next(call_kwargs, &pos, &name, &value)) {
-      key_push(&kb, name);
-      Py_ssize_t index = find_name(self, name);
-      if (index >= 0 && index < nargs) {
-        kb.cacheable = 0; /* given twice: the slow path raises */
-      } else if (index >= 0 &&
-                 PyTuple_GetItem(self->constexpr, index) != Py_True) {
-        int status = key_runtime(self, &kb, value, name, &kb.probes[nargs + j]);
-        if (status < 0)
-          goto done;
-        if (status == 2)
-          owned[owned_n++] = kb.items[kb.n - 2];
-      } else {
-        key_constant(&kb, value); /* a constexpr, or an option (num_warps) */
-      }
-      j++;
+  for (Py_ssize_t j = 0; kb.cacheable && j < call.nkw; j++) {
+    PyObject *name = call.kw_names[j], *value = call.kw_values[j];
+    key_push(&kb, name);
+    Py_ssize_t index = find_name(self, name);
+    if (index >= 0 && index < nargs) {
+      kb.cacheable = 0; /* given twice: the slow path raises */
+    } else if (index >= 0 &&
+               PyTuple_GetItem(self->constexpr, index) != Py_True) {
+      int status = key_runtime(self, &kb, value, name, &kb.probes[nargs + j]);
+      if (status < 0)
+        goto done;
+      if (status == 2)
+        owned[owned_n++] = kb.items[kb.n - 2];
+    } else {
+      key_constant(&kb, value); /* a constexpr, or an option (num_warps) */
     }
   }
   if (kb.device < 0 && !device_query) {
@@ -2043,9 +2080,14 @@ static PyObject *dispatch(Dispatcher *self, PyObject *grid, PyObject *args,
   if (!entry) {
     /* A miss (or an uncacheable call): Python compiles, loads, and returns
      * the entry, or None after launching by itself. */
+    PyObject *call_args, *call_kwargs;
+    if (call_objects(&call, &call_args, &call_kwargs) < 0)
+      goto done;
     entry = PyObject_CallFunctionObjArgs(
-        self->slow_path, grid, args, call_kwargs ? call_kwargs : Py_None,
-        key ? key : Py_None, device_obj, stream ? stream : Py_None, NULL);
+        self->slow_path, grid, call_args, call_kwargs, key ? key : Py_None,
+        device_obj, stream ? stream : Py_None, NULL);
+    Py_DECREF(call_args);
+    Py_DECREF(call_kwargs);
     if (!entry)
       goto done;
     if (entry == Py_None) {
@@ -2078,27 +2120,19 @@ static PyObject *dispatch(Dispatcher *self, PyObject *grid, PyObject *args,
     }
     PyObject *values[MAX_PARAMS > 0 ? MAX_PARAMS : 1];
     Probe probes[MAX_PARAMS > 0 ? MAX_PARAMS : 1];
-    PyObject *kw_values[MAX_ARGS];
-    Py_ssize_t kw_n = 0;
-    if (call_kwargs) {
-      Py_ssize_t pos = 0;
-      PyObject *name, *value;
-      while (PyDict_Next(call_kwargs, &pos, &name, &value) && kw_n < MAX_ARGS)
-        kw_values[kw_n++] = value;
-    }
     for (Py_ssize_t i = 0; i < count; i++) {
       PyObject *source = PyTuple_GetItem(sources, i);
       probes[i].known = 0;
       if (PyLong_CheckExact(source)) {
         long j = PyLong_AsLong(source);
         if (j >= 0 && j < nargs) {
-          values[i] = PyTuple_GetItem(args, j);
+          values[i] = args[j];
           if (kb.cacheable)
             probes[i] = kb.probes[j];
           continue;
         }
-        if (j < 0 && -1 - j < kw_n) {
-          values[i] = kw_values[-1 - j];
+        if (j < 0 && -1 - j < call.nkw) {
+          values[i] = call.kw_values[-1 - j];
           if (kb.cacheable)
             probes[i] = kb.probes[nargs + (-1 - j)];
           continue;
@@ -2116,7 +2150,7 @@ static PyObject *dispatch(Dispatcher *self, PyObject *grid, PyObject *args,
     PyObject *grid_value = grid;
     PyObject *computed = NULL;
     if (PyCallable_Check(grid)) {
-      PyObject *named = named_arguments(self, args, call_kwargs);
+      PyObject *named = named_arguments(self, &call);
       if (!named)
         goto done;
       computed = PyObject_CallFunctionObjArgs(grid, named, NULL);
@@ -2136,24 +2170,85 @@ static PyObject *dispatch(Dispatcher *self, PyObject *grid, PyObject *args,
 done:
   Py_XDECREF(entry);
   Py_XDECREF(key);
-  Py_XDECREF(call_kwargs);
   for (Py_ssize_t i = 0; i < owned_n; i++)
     Py_DECREF(owned[i]);
   return result;
 }
 
-/* dispatcher[grid] -> a bound launch; calling it launches. */
+/* dispatcher[grid] -> a bound launch; calling it launches. It is called
+ * by vectorcall (PEP 590): the call's arguments arrive as an array and the
+ * keywords' names as a tuple, without the tuple and dict that tp_call would
+ * have Python build and free for every launch. CPython honours vectorcall on
+ * heap types made from a spec since 3.9 (a `__vectorcalloffset__` member and
+ * the flag, which the limited API names only from 3.12 on); tp_call stays
+ * for callers that hold a tuple and a dict. */
+#ifndef Py_TPFLAGS_HAVE_VECTORCALL
+#define Py_TPFLAGS_HAVE_VECTORCALL (1UL << 11)
+#endif
+typedef PyObject *(*VectorcallFunction)(PyObject *callable,
+                                        PyObject *const *args, size_t nargsf,
+                                        PyObject *kwnames);
+/* The flag in nargsf that lets a callee use args[-1] (PEP 590). */
+#define VECTORCALL_ARGUMENTS_OFFSET ((size_t)1 << (8 * sizeof(size_t) - 1))
+
 typedef struct {
   PyObject_HEAD Dispatcher *dispatcher;
   PyObject *grid;
+  VectorcallFunction vectorcall;
 } Bound;
+
+static PyObject *bound_vectorcall(PyObject *callable, PyObject *const *args,
+                                  size_t nargsf, PyObject *kwnames) {
+  Bound *self = (Bound *)callable;
+  return dispatch(self->dispatcher, self->grid, args,
+                  (Py_ssize_t)(nargsf & ~VECTORCALL_ARGUMENTS_OFFSET), kwnames);
+}
+
+extern char **environ;
+
+/* getenv("TILE_INTERPRET"), scanning the environment again only when it may
+ * have changed since the last scan. The C library adds a variable at the
+ * end of `environ` (or moves the array), removes one by shifting those after
+ * it down, and sets one by storing a new "NAME=value" string in its slot
+ * (strings are never rewritten in place). So while `environ` is the same
+ * array, its terminator and last entry are where and what they were, and
+ * the variable's slot (if it had one) holds the same string, no variable
+ * was added or removed and this one's value is the same. */
+static const char *interpret_variable(void) {
+  static char **array;
+  static size_t count;         /* the index of the terminating NULL */
+  static char *last;           /* environ[count - 1] */
+  static ptrdiff_t found = -1; /* the variable's index, -1: absent */
+  static char *entry;          /* environ[found] */
+  static const char *value;    /* what getenv gave */
+  static const char name[] = "TILE_INTERPRET=";
+  char **now = environ;
+  if (now && now == array && now[count] == NULL &&
+      (count == 0 || now[count - 1] == last) &&
+      (found < 0 || now[found] == entry))
+    return value;
+  array = now;
+  count = 0;
+  found = -1;
+  value = NULL;
+  for (; now && now[count]; count++)
+    if (found < 0 && strncmp(now[count], name, sizeof name - 1) == 0) {
+      found = (ptrdiff_t)count;
+      entry = now[count];
+      value = entry + sizeof name - 1;
+    }
+  last = count ? now[count - 1] : NULL;
+  return value;
+}
 
 static PyObject *dispatcher_subscript(Dispatcher *self, PyObject *grid) {
   /* TILE_INTERPRET is read on every launch, as os.environ holds it (setting
-   * it there calls putenv). getenv costs nanoseconds where os.environ.get
-   * of a missing name costs a microsecond or two (a KeyError): only when it
-   * is set does Python decide (tile.interpreter.enabled). */
-  const char *interpret = getenv("TILE_INTERPRET");
+   * it there calls setenv): os.environ.get of a missing name costs a
+   * microsecond or two (a KeyError), getenv tens of nanoseconds (a scan of
+   * the environment), interpret_variable a few while the environment is
+   * unchanged. Only when it is set does Python decide
+   * (tile.interpreter.enabled). */
+  const char *interpret = interpret_variable();
   if (interpret && interpret[0] && self->interpreted &&
       self->interpreted != Py_None) {
     PyObject *launch =
@@ -2168,11 +2263,34 @@ static PyObject *dispatcher_subscript(Dispatcher *self, PyObject *grid) {
     return NULL;
   bound->dispatcher = (Dispatcher *)Py_NewRef((PyObject *)self);
   bound->grid = Py_NewRef(grid);
+  bound->vectorcall = bound_vectorcall;
   return (PyObject *)bound;
 }
 
 static PyObject *bound_call(Bound *self, PyObject *args, PyObject *kwargs) {
-  return dispatch(self->dispatcher, self->grid, args, kwargs);
+  Py_ssize_t nargs = PyTuple_Size(args);
+  Py_ssize_t nkw = kwargs ? PyDict_Size(kwargs) : 0;
+  if (nargs + nkw > MAX_ARGS)
+    return too_many_arguments(self->dispatcher, nargs + nkw);
+  PyObject *stack[MAX_ARGS];
+  for (Py_ssize_t i = 0; i < nargs; i++)
+    stack[i] = PyTuple_GetItem(args, i);
+  PyObject *kwnames = NULL;
+  if (nkw) {
+    kwnames = PyTuple_New(nkw);
+    if (!kwnames)
+      return NULL;
+    Py_ssize_t pos = 0, j = 0;
+    PyObject *name, *value;
+    while (PyDict_Next(kwargs, &pos, &name, &value)) {
+      PyTuple_SetItem(kwnames, j, Py_NewRef(name));
+      stack[nargs + j++] = value;
+    }
+  }
+  PyObject *result =
+      dispatch(self->dispatcher, self->grid, stack, nargs, kwnames);
+  Py_XDECREF(kwnames);
+  return result;
 }
 
 static void bound_dealloc(Bound *self) {
@@ -2227,13 +2345,20 @@ static PyType_Spec dispatcher_spec = {"tile._launcher.Dispatcher",
                                       sizeof(Dispatcher), 0, Py_TPFLAGS_DEFAULT,
                                       dispatcher_slots};
 
+static PyMemberDef bound_members[] = {{"__vectorcalloffset__", T_PYSSIZET,
+                                       offsetof(Bound, vectorcall), READONLY,
+                                       NULL},
+                                      {NULL, 0, 0, 0, NULL}};
+
 static PyType_Slot bound_slots[] = {{Py_tp_call, bound_call},
+                                    {Py_tp_members, bound_members},
                                     {Py_tp_dealloc, bound_dealloc},
                                     {Py_tp_doc, bound_doc},
                                     {0, NULL}};
 
-static PyType_Spec bound_spec = {"tile._launcher.BoundLaunch", sizeof(Bound), 0,
-                                 Py_TPFLAGS_DEFAULT, bound_slots};
+static PyType_Spec bound_spec = {
+    "tile._launcher.BoundLaunch", sizeof(Bound), 0,
+    Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_VECTORCALL, bound_slots};
 
 /* ------------------------------------------------------------------------ */
 /* Module                                                                    */
