@@ -1022,6 +1022,41 @@ def stream_parameter_kernel(out_ptr, stream, BLOCK: tl.constexpr):
     tl.store(out_ptr + offs, (offs + stream).to(tl.float32))
 
 
+TORCH_STREAM_SCRIPT = """
+import ctypes, os, sys, types
+from tile.driver import context
+asked = []
+query = context.torch_stream_query
+context.torch_stream_query = lambda: asked.append(1) or query()  # before the launcher is configured
+from tile import driver
+fake = ctypes.CDLL(os.environ["TILE_LIBCUDA"])
+fake.fake_get_stream.restype = ctypes.c_uint64
+meta = {"chip": "sm_90", "kernels": [{"name": "k", "num_warps": 4, "threads": 128,
+        "shared_bytes": 0, "params": [{"name": "n", "type": "i32"}]}]}
+kernel = driver.load_module(b"\\x7fELF fake cubin", meta).kernel("k")
+kernel.launch((1,), [5])
+assert fake.fake_get_stream() == 0 and asked == [], (fake.fake_get_stream(), asked)
+torch = types.ModuleType("torch")  # imported, CUDA initialized: its stream
+torch.cuda = types.SimpleNamespace(is_initialized=lambda: True)
+torch._C = types.SimpleNamespace(_cuda_getCurrentRawStream=lambda device: 4321 + device)
+sys.modules["torch"] = torch
+for _ in range(2):
+    kernel.launch((1,), [5])
+    assert fake.fake_get_stream() == 4321 and asked == [1], (fake.fake_get_stream(), asked)
+print("ok")
+"""
+
+
+def test_current_stream_without_and_with_torch() -> None:
+    """Without torch imported a launch goes to stream 0 without asking
+    Python (tile.driver.context.torch_stream_query); once torch is imported
+    with CUDA initialized, to torch's current stream, its query found once.
+    In a process of its own: the launcher keeps the query it found."""
+    ran = subprocess.run([sys.executable, "-c", TORCH_STREAM_SCRIPT], capture_output=True,
+                         text=True, env={**os.environ, "TILE_LIBCUDA": str(FAKE)})
+    assert ran.returncode == 0 and ran.stdout.strip() == "ok", ran.stdout + ran.stderr
+
+
 def test_jit_stream_parameter() -> None:
     """`stream=` is the launch's stream, unless the kernel has a parameter
     named `stream`: then it is that argument, and the launch goes to the

@@ -110,7 +110,7 @@ static PyObject *stream_finder; /* callable() -> the above or None */
 /* Interned names. */
 static PyObject *s_data_ptr, *s_get_device, *s_dtype, *s_device, *s_cai,
     *s_data, *s_typestr, *s_stream, *s_cuda_stream, *s_ptr, *s_handle, *s_base,
-    *s_shape, *s_strides;
+    *s_shape, *s_strides, *s_torch;
 
 /* ------------------------------------------------------------------------ */
 /* Small helpers                                                             */
@@ -678,6 +678,12 @@ static int current_stream(long device, uint64_t *out) {
   if (!torch_streams) {
     if (!stream_finder)
       return 0;
+    /* Without torch imported there is no torch stream: a dictionary lookup
+     * here spares launches without torch (CuPy's) a Python call each. */
+    PyObject *torch =
+        PyDict_GetItemWithError(PyImport_GetModuleDict(), s_torch);
+    if (!torch)
+      return PyErr_Occurred() ? -1 : 0;
     PyObject *found = PyObject_CallNoArgs(stream_finder);
     if (!found)
       return -1;
@@ -2462,6 +2468,7 @@ PyMODINIT_FUNC PyInit__launcher(void) {
   INTERN(s_base, "base");
   INTERN(s_shape, "shape");
   INTERN(s_strides, "strides");
+  INTERN(s_torch, "torch");
   kind_cache = PyDict_New();
   if (!kind_cache)
     return NULL;
