@@ -1057,6 +1057,38 @@ def test_current_stream_without_and_with_torch() -> None:
     assert ran.returncode == 0 and ran.stdout.strip() == "ok", ran.stdout + ran.stderr
 
 
+def test_dispatcher_entries_are_checked() -> None:
+    """What a slow path returns is read into C once and checked: a wrong
+    entry is a clear error, not a bad launch, and the next good one
+    launches; a function of more than 256 parameters is refused."""
+    kernel = _module().kernel("k")  # 10 parameters
+    _set_sizes(kernel.param_types)
+    entries: list[Any] = []
+    dispatcher = driver.dispatcher("f", ["x"], [False], {},
+                                   lambda grid, args, kwargs, key, device, stream:
+                                   entries.pop(0))
+    good = (kernel.launcher, (0, (100,), 1.5, (7,), 0.5, 1.0, True, 2.25, (-3,), (5,)))
+    entries += [("not a kernel", ()), (kernel.launcher, (0,)), good]
+    _raises(TypeError, lambda: dispatcher[(1,)](FakeTensor(0x1000)),
+            "a dispatcher entry is (Kernel, sources)")
+    _raises(ValueError, lambda: dispatcher[(1,)](FakeTensor(0x1000)),
+            "one source per kernel parameter")
+    defaults = (struct.pack("<i", 100) + struct.pack("<f", 1.5) + struct.pack("<q", 7)
+                + struct.pack("<e", 0.5) + struct.pack("<H", 0x3F80) + b"\x01"
+                + struct.pack("<d", 2.25) + struct.pack("<h", -3) + struct.pack("<b", 5))
+    dispatcher[(1,)](FakeTensor(0x1000))
+    assert _record() == struct.pack("<Q", 0x1000) + defaults, _record().hex()
+    dispatcher[(1,)](FakeTensor(0x2000))  # the remembered entry, from C
+    assert _record() == struct.pack("<Q", 0x2000) + defaults and not entries
+    out_of_range = driver.dispatcher("g", ["x"], [False], {},
+                                     lambda *call: (kernel.launcher, (0, 3) + good[1][2:]))
+    _raises(ValueError, lambda: out_of_range[(1,)](FakeTensor(0x1000)),
+            "a dispatcher source is out of range")
+    _raises(ValueError, lambda: driver.dispatcher("h", ["p"] * 300, [False] * 300, {},
+                                                  lambda *call: None),
+            "at most 256 parameters")
+
+
 def test_jit_stream_parameter() -> None:
     """`stream=` is the launch's stream, unless the kernel has a parameter
     named `stream`: then it is that argument, and the launch goes to the

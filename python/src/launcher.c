@@ -1677,6 +1677,29 @@ static PyType_Spec kernel_spec = {"tile._launcher.Kernel", sizeof(Kernel), 0,
 
 /* Key codes of argument kinds (ints that no other key element equals: flags
  * are 0/1, dtypes and type objects are not ints). */
+/* Arguments of one launch, and parameters of one @jit function, at most. */
+#define MAX_ARGS 256
+/* Items of a launch's key, at most: three per argument, the device and the
+ * count. */
+#define MAX_KEY_ITEMS (3 * MAX_ARGS + 2)
+
+/* Where a kernel parameter's value comes from in a launch: positional
+ * argument `positional` (>= 0), keyword argument `keyword` (>= 0, in call
+ * order), or else `value` (a default, or None for a hidden parameter;
+ * borrowed from its entry). */
+typedef struct {
+  Py_ssize_t positional, keyword;
+  PyObject *value;
+} Source;
+
+/* An entry, (kernel, sources), read into C once: the kernel (borrowed) and
+ * one Source per kernel parameter. */
+typedef struct {
+  Kernel *kernel;
+  Py_ssize_t count;
+  Source sources[MAX_PARAMS > 0 ? MAX_PARAMS : 1];
+} ParsedEntry;
+
 enum {
   CODE_BOOL = 2,
   CODE_FLOAT = 3,
@@ -1686,7 +1709,6 @@ enum {
 typedef struct {
   PyObject_HEAD PyObject
       *arg_names;        /* tuple of str: the function's parameters */
-  PyObject *constexpr;   /* tuple of bool, per parameter */
   PyObject *defaults;    /* dict: name -> default */
   PyObject *slow_path;   /* callable(grid, args, kwargs, key, device) */
   PyObject *interpreted; /* callable(grid) -> interpreted launch, or None */
@@ -1696,8 +1718,16 @@ typedef struct {
    * a loop launching one kernel, takes its entry without building the key
    * tuple, hashing it and looking it up), and that entry. */
   PyObject *last_key, *last_entry;
+  /* The last key's items and the last entry read into C (where they are
+   * compared and read on every launch, without the limited API's calls). */
+  PyObject *last_items[MAX_KEY_ITEMS];
+  Py_ssize_t last_n;
+  ParsedEntry last_parsed;
   PyObject *name; /* str */
   Py_ssize_t count;
+  /* arg_names' items (borrowed) and the constexpr flags, as C arrays. */
+  PyObject *names[MAX_ARGS];
+  char constexpr_flags[MAX_ARGS];
   /* Whether the function has a parameter named `stream` (then `stream=` is
    * its argument, not the launch's stream). */
   int stream_parameter;
@@ -1737,6 +1767,31 @@ static int dispatcher_init(Dispatcher *self, PyObject *args, PyObject *kwargs) {
     Py_XDECREF(entries);
     return -1;
   }
+  Py_ssize_t count = PyTuple_Size(names_tuple);
+  if (count > MAX_ARGS)
+    PyErr_Format(PyExc_ValueError,
+                 "%U: a @jit function takes at most %d parameters, not %zd",
+                 name, MAX_ARGS, count);
+  char constexpr_flags[MAX_ARGS];
+  for (Py_ssize_t i = 0; i < count && !PyErr_Occurred(); i++)
+    constexpr_flags[i] = (char)(PyObject_IsTrue(PyTuple_GetItem(flags, i)) > 0);
+  Py_DECREF(flags);
+  if (PyErr_Occurred()) {
+    Py_DECREF(names_tuple);
+    Py_DECREF(entries);
+    return -1;
+  }
+  for (Py_ssize_t i = 0; i < count; i++) {
+    self->names[i] = PyTuple_GetItem(names_tuple, i); /* kept by arg_names */
+    self->constexpr_flags[i] = constexpr_flags[i];
+  }
+  Py_XSETREF(self->name, Py_NewRef(name));
+  Py_XSETREF(self->arg_names, names_tuple);
+  Py_XSETREF(self->defaults, Py_NewRef(defaults));
+  Py_XSETREF(self->slow_path, Py_NewRef(slow_path));
+  Py_XSETREF(self->interpreted, Py_NewRef(interpreted));
+  Py_XSETREF(self->entries, entries);
+  self->count = count;
   for (int k = 0; k < 8; k++) {
     Py_XSETREF(self->small_ints[k], PyLong_FromLong(CODE_INT | k));
     if (!self->small_ints[k])
@@ -1744,21 +1799,15 @@ static int dispatcher_init(Dispatcher *self, PyObject *args, PyObject *kwargs) {
   }
   Py_XSETREF(self->code_bool, PyLong_FromLong(CODE_BOOL));
   Py_XSETREF(self->code_float, PyLong_FromLong(CODE_FLOAT));
-  Py_XSETREF(self->name, Py_NewRef(name));
-  Py_XSETREF(self->arg_names, names_tuple);
-  Py_XSETREF(self->constexpr, flags);
-  Py_XSETREF(self->defaults, Py_NewRef(defaults));
-  Py_XSETREF(self->slow_path, Py_NewRef(slow_path));
-  Py_XSETREF(self->interpreted, Py_NewRef(interpreted));
-  Py_XSETREF(self->entries, entries);
-  self->count = PyTuple_Size(names_tuple);
+  if (!self->code_bool || !self->code_float)
+    return -1;
   self->stream_parameter = find_name(self, s_stream) >= 0;
-  return (self->code_bool && self->code_float) ? 0 : -1;
+  self->last_n = -1;
+  return 0;
 }
 
 static void dispatcher_dealloc(Dispatcher *self) {
   Py_XDECREF(self->arg_names);
-  Py_XDECREF(self->constexpr);
   Py_XDECREF(self->defaults);
   Py_XDECREF(self->slow_path);
   Py_XDECREF(self->interpreted);
@@ -1777,9 +1826,8 @@ static void dispatcher_dealloc(Dispatcher *self) {
 }
 
 /* Key-building state of one call. */
-#define MAX_ARGS 256
 typedef struct {
-  PyObject *items[3 * MAX_ARGS + 2];
+  PyObject *items[MAX_KEY_ITEMS];
   Py_ssize_t n;
   int cacheable;          /* 0: some value has no key; take the slow path */
   long device;            /* of the tensors; -1 none yet */
@@ -1885,14 +1933,11 @@ static int key_constant(KeyBuilder *kb, PyObject *value) {
 }
 
 static Py_ssize_t find_name(Dispatcher *self, PyObject *name) {
-  for (Py_ssize_t i = 0; i < self->count; i++) {
-    PyObject *candidate = PyTuple_GetItem(self->arg_names, i);
-    if (candidate == name)
+  for (Py_ssize_t i = 0; i < self->count; i++)
+    if (self->names[i] == name)
       return i;
-  }
   for (Py_ssize_t i = 0; i < self->count; i++) {
-    int equal = PyObject_RichCompareBool(PyTuple_GetItem(self->arg_names, i),
-                                         name, Py_EQ);
+    int equal = PyObject_RichCompareBool(self->names[i], name, Py_EQ);
     if (equal < 0) {
       PyErr_Clear();
       return -1;
@@ -1920,8 +1965,7 @@ static PyObject *named_arguments(Dispatcher *self, const CallArguments *call) {
   if (!named)
     return NULL;
   for (Py_ssize_t i = 0; i < call->nargs && i < self->count; i++)
-    if (PyDict_SetItem(named, PyTuple_GetItem(self->arg_names, i),
-                       call->args[i]) < 0) {
+    if (PyDict_SetItem(named, self->names[i], call->args[i]) < 0) {
       Py_DECREF(named);
       return NULL;
     }
@@ -1952,18 +1996,68 @@ fail:
   return -1;
 }
 
-static void remember(Dispatcher *self, PyObject *key, PyObject *entry) {
+/* Reads an entry into C, checking its form; -1 with an error if wrong. */
+static int parse_entry(PyObject *entry, ParsedEntry *out) {
+  PyObject *kernel = PyTuple_Check(entry) && PyTuple_Size(entry) == 2
+                         ? PyTuple_GetItem(entry, 0)
+                         : NULL;
+  PyObject *sources = kernel ? PyTuple_GetItem(entry, 1) : NULL;
+  if (!kernel || !sources || !PyTuple_Check(sources) ||
+      !PyObject_TypeCheck(kernel, KernelType)) {
+    PyErr_Clear();
+    PyErr_SetString(PyExc_TypeError, "a dispatcher entry is (Kernel, sources)");
+    return -1;
+  }
+  out->kernel = (Kernel *)kernel;
+  out->count = PyTuple_Size(sources);
+  if (out->count != out->kernel->count) {
+    PyErr_SetString(PyExc_ValueError, "one source per kernel parameter");
+    return -1;
+  }
+  for (Py_ssize_t i = 0; i < out->count; i++) {
+    PyObject *source = PyTuple_GetItem(sources, i);
+    Source *to = &out->sources[i];
+    to->positional = to->keyword = -1;
+    to->value = source;
+    if (PyLong_CheckExact(source)) {
+      long j = PyLong_AsLong(source);
+      if (j == -1 && PyErr_Occurred())
+        return -1;
+      if (j >= MAX_ARGS || j < -MAX_ARGS) {
+        PyErr_SetString(PyExc_ValueError,
+                        "a dispatcher source is out of range");
+        return -1;
+      }
+      if (j >= 0)
+        to->positional = j;
+      else
+        to->keyword = -1 - j;
+    } else if (PyTuple_Check(source) && PyTuple_Size(source) == 1) {
+      to->value = PyTuple_GetItem(source, 0); /* a default value */
+    }
+  }
+  return 0;
+}
+
+/* Makes (key, entry) the last ones, their items and sources read into C. */
+static int remember(Dispatcher *self, PyObject *key, PyObject *entry) {
+  Py_ssize_t n = PyTuple_Size(key);
+  self->last_n = -1; /* nothing matches while this is half made */
   Py_XSETREF(self->last_key, Py_NewRef(key));
   Py_XSETREF(self->last_entry, Py_NewRef(entry));
+  if (n > MAX_KEY_ITEMS || parse_entry(entry, &self->last_parsed) < 0)
+    return n > MAX_KEY_ITEMS ? 0 : -1;
+  for (Py_ssize_t i = 0; i < n; i++)
+    self->last_items[i] = PyTuple_GetItem(key, i);
+  self->last_n = n;
+  return 0;
 }
 
 /* The last entry, where this call's key items are the last key's objects. */
 static PyObject *last_entry(Dispatcher *self, const KeyBuilder *kb) {
-  if (!self->last_key || PyTuple_Size(self->last_key) != kb->n)
+  if (self->last_n != kb->n ||
+      memcmp(self->last_items, kb->items, kb->n * sizeof kb->items[0]) != 0)
     return NULL;
-  for (Py_ssize_t i = 0; i < kb->n; i++)
-    if (PyTuple_GetItem(self->last_key, i) != kb->items[i])
-      return NULL;
   return Py_NewRef(self->last_entry);
 }
 
@@ -2014,12 +2108,11 @@ static PyObject *dispatch(Dispatcher *self, PyObject *grid,
   /* Positional arguments. */
   for (Py_ssize_t i = 0; kb.cacheable && i < nargs; i++) {
     PyObject *value = args[i];
-    if (PyTuple_GetItem(self->constexpr, i) == Py_True) {
+    if (self->constexpr_flags[i]) {
       key_constant(&kb, value);
       continue;
     }
-    int status = key_runtime(
-        self, &kb, value, PyTuple_GetItem(self->arg_names, i), &kb.probes[i]);
+    int status = key_runtime(self, &kb, value, self->names[i], &kb.probes[i]);
     if (status < 0)
       goto done;
     if (status == 2)
@@ -2032,8 +2125,7 @@ static PyObject *dispatch(Dispatcher *self, PyObject *grid,
     Py_ssize_t index = find_name(self, name);
     if (index >= 0 && index < nargs) {
       kb.cacheable = 0; /* given twice: the slow path raises */
-    } else if (index >= 0 &&
-               PyTuple_GetItem(self->constexpr, index) != Py_True) {
+    } else if (index >= 0 && !self->constexpr_flags[index]) {
       int status = key_runtime(self, &kb, value, name, &kb.probes[nargs + j]);
       if (status < 0)
         goto done;
@@ -2080,8 +2172,8 @@ static PyObject *dispatch(Dispatcher *self, PyObject *grid,
     if (!entry && PyErr_Occurred())
       goto done;
     Py_XINCREF(entry);
-    if (entry)
-      remember(self, key, entry);
+    if (entry && remember(self, key, entry) < 0)
+      goto done;
   }
   if (!entry) {
     /* A miss (or an uncacheable call): Python compiles, loads, and returns
@@ -2101,56 +2193,44 @@ static PyObject *dispatch(Dispatcher *self, PyObject *grid,
       entry = NULL;
       goto done;
     }
-    if (key && PyDict_SetItem(self->entries, key, entry) < 0)
+    /* Checked (read into C) before it is cached: a wrong entry is an error
+     * and the next call asks again. */
+    if (key && (remember(self, key, entry) < 0 ||
+                PyDict_SetItem(self->entries, key, entry) < 0))
       goto done;
-    if (key)
-      remember(self, key, entry);
     /* Pointers were probed against this call: still valid. */
   }
 
   /* The launch: kernel, sources, grid, stream. */
   {
-    PyObject *kernel_obj = PyTuple_GetItem(entry, 0);
-    PyObject *sources = PyTuple_GetItem(entry, 1);
-    if (!kernel_obj || !sources ||
-        !PyObject_TypeCheck(kernel_obj, KernelType)) {
-      PyErr_SetString(PyExc_TypeError,
-                      "a dispatcher entry is (Kernel, sources)");
-      goto done;
+    /* The last entry was read into C when it was remembered; another (an
+     * uncacheable call's) is read here. */
+    ParsedEntry *parsed = &self->last_parsed;
+    ParsedEntry local;
+    if (entry != self->last_entry || self->last_n < 0) {
+      if (parse_entry(entry, &local) < 0)
+        goto done;
+      parsed = &local;
     }
-    Kernel *kernel = (Kernel *)kernel_obj;
-    Py_ssize_t count = PyTuple_Size(sources);
-    if (count != kernel->count) {
-      PyErr_SetString(PyExc_ValueError, "one source per kernel parameter");
-      goto done;
-    }
+    Kernel *kernel = parsed->kernel;
     PyObject *values[MAX_PARAMS > 0 ? MAX_PARAMS : 1];
     Probe probes[MAX_PARAMS > 0 ? MAX_PARAMS : 1];
-    for (Py_ssize_t i = 0; i < count; i++) {
-      PyObject *source = PyTuple_GetItem(sources, i);
+    for (Py_ssize_t i = 0; i < parsed->count; i++) {
+      const Source *source = &parsed->sources[i];
+      Py_ssize_t j = source->positional, k = source->keyword;
       probes[i].known = 0;
-      if (PyLong_CheckExact(source)) {
-        long j = PyLong_AsLong(source);
-        if (j >= 0 && j < nargs) {
-          values[i] = args[j];
-          if (kb.cacheable)
-            probes[i] = kb.probes[j];
-          continue;
+      if (j >= 0 || k >= 0) {
+        if (j >= nargs || k >= call.nkw) {
+          PyErr_SetString(PyExc_ValueError,
+                          "a dispatcher source is out of range");
+          goto done;
         }
-        if (j < 0 && -1 - j < call.nkw) {
-          values[i] = call.kw_values[-1 - j];
-          if (kb.cacheable)
-            probes[i] = kb.probes[nargs + (-1 - j)];
-          continue;
-        }
-        PyErr_SetString(PyExc_ValueError,
-                        "a dispatcher source is out of range");
-        goto done;
+        values[i] = j >= 0 ? args[j] : call.kw_values[k];
+        if (kb.cacheable)
+          probes[i] = kb.probes[j >= 0 ? j : nargs + k];
+      } else {
+        values[i] = source->value;
       }
-      if (PyTuple_Check(source) && PyTuple_Size(source) == 1)
-        values[i] = PyTuple_GetItem(source, 0); /* a default value */
-      else
-        values[i] = source;
     }
     unsigned dims[3];
     PyObject *grid_value = grid;
@@ -2311,6 +2391,7 @@ static void bound_dealloc(Bound *self) {
 static PyObject *dispatcher_clear(Dispatcher *self, PyObject *unused) {
   (void)unused;
   PyDict_Clear(self->entries);
+  self->last_n = -1;
   Py_CLEAR(self->last_key);
   Py_CLEAR(self->last_entry);
   Py_RETURN_NONE;
