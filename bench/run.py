@@ -28,10 +28,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))  # paired, launch_floor
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))  # paired, launch_floor
 import launch_floor  # noqa: E402
 
-HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 KERNELS = HERE / "kernels.py"
 TRITON_K512_ANCHOR = "377 s (ANCHORS.md)"

@@ -2041,12 +2041,14 @@ static int parse_entry(PyObject *entry, ParsedEntry *out) {
 
 /* Makes (key, entry) the last ones, their items and sources read into C. */
 static int remember(Dispatcher *self, PyObject *key, PyObject *entry) {
-  Py_ssize_t n = PyTuple_Size(key);
+  Py_ssize_t n = PyTuple_Size(key); /* at most MAX_KEY_ITEMS (KeyBuilder) */
   self->last_n = -1; /* nothing matches while this is half made */
   Py_XSETREF(self->last_key, Py_NewRef(key));
   Py_XSETREF(self->last_entry, Py_NewRef(entry));
-  if (n > MAX_KEY_ITEMS || parse_entry(entry, &self->last_parsed) < 0)
-    return n > MAX_KEY_ITEMS ? 0 : -1;
+  if (parse_entry(entry, &self->last_parsed) < 0)
+    return -1;
+  if (n > MAX_KEY_ITEMS)
+    return 0; /* not kept: last_entry matches nothing */
   for (Py_ssize_t i = 0; i < n; i++)
     self->last_items[i] = PyTuple_GetItem(key, i);
   self->last_n = n;
@@ -2094,8 +2096,7 @@ static PyObject *dispatch(Dispatcher *self, PyObject *grid,
     /* `stream=` is the launch's stream unless the kernel has a parameter of
      * that name. */
     if (!self->stream_parameter &&
-        (name == s_stream ||
-         PyUnicode_CompareWithASCIIString(name, "stream") == 0)) {
+        (name == s_stream || PyUnicode_Compare(name, s_stream) == 0)) {
       stream = args[nargs + j];
       continue;
     }
