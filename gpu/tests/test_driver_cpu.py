@@ -1106,6 +1106,83 @@ def test_jit_stream_parameter() -> None:
     scale_kernel[(1,)](FakeTensor(0x10000), out, 7, 1.0, BLOCK=64, stream=99)
     assert fake.fake_get_stream() == 99
 
+GLOBAL_SCALE = 2.0  # read by global_scale_kernel: a change recompiles it at launch
+
+
+@tile.jit
+def global_scale_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    mask = offs < n
+    tl.store(out_ptr + offs, tl.load(x_ptr + offs, mask=mask) * GLOBAL_SCALE, mask=mask)
+
+
+def test_jit_subscript_in_c() -> None:
+    """`kernel[grid]` is JITFunctionBase's, in C: the dispatcher's bound
+    launch, made again only while someone holds the last one or the grid is
+    another object; a kernel reading globals goes through `_subscript`,
+    which sees a changed one; a function that launched is freed (the
+    dispatcher and its bound launch take part in garbage collection)."""
+    if _can_compile():
+        print("  skipped:", _can_compile())
+        return
+    import gc
+    import weakref
+    global GLOBAL_SCALE
+    assert type(scale_kernel).__mro__[1] is launcher.extension().JITFunctionBase
+    x, out = FakeTensor(0x10000), FakeTensor(0x20000)
+    _jit_record_sizes()
+    grid, other = (3,), (5,)
+    scale_kernel[grid](x, out, 16, 1.0, BLOCK=64)
+    first = scale_kernel[grid]
+    held = scale_kernel[grid]
+    assert held is not first  # the spare is held: a new one
+    address = id(held)
+    del first, held
+    again = scale_kernel[grid]
+    assert id(again) == address  # the last one made, held by nobody else
+    other_bound = scale_kernel[other]
+    again(x, out, 16, 1.0, BLOCK=64)
+    assert _dims()[0] == 3, _dims()
+    other_bound(x, out, 16, 1.0, BLOCK=64)
+    assert _dims()[0] == 5, _dims()
+    del again, other_bound
+    scale_kernel[(2 + 2,)](x, out, 16, 1.0, BLOCK=64)  # an equal grid is not needed
+    assert _dims()[0] == 4, _dims()
+    scale_kernel[grid](x, out, 16, 1.0, BLOCK=64)
+    assert _dims()[0] == 3, _dims()
+
+    _set_sizes(["ptr", "ptr", "i32"])
+    global_scale_kernel[(1,)](x, out, 16, BLOCK=64)
+    assert global_scale_kernel._global_reads
+    compiled = len(global_scale_kernel._compiled)
+    global_scale_kernel[(1,)](x, out, 16, BLOCK=64)
+    assert len(global_scale_kernel._compiled) == compiled
+    GLOBAL_SCALE = 3.0
+    try:
+        global_scale_kernel[(1,)](x, out, 16, BLOCK=64)
+        ptx = [k.asm["ptx"] for k in global_scale_kernel._compiled.values()]
+        assert len(ptx) == 1 and "0f40400000" in ptx[0], ptx  # 3.0 in the new kernel
+    finally:
+        GLOBAL_SCALE = 2.0
+
+    def launched() -> Any:
+        @tile.jit
+        def local_kernel(x_ptr, out_ptr, n, alpha, BLOCK: tl.constexpr):
+            offs = tl.arange(0, BLOCK)
+            tl.store(out_ptr + offs, tl.load(x_ptr + offs, mask=offs < n) * alpha,
+                     mask=offs < n)
+        _jit_record_sizes()
+        local_kernel[(1,)](x, out, 16, 1.0, BLOCK=64)
+        return weakref.ref(local_kernel), weakref.ref(local_kernel.fn)
+
+    refs = launched()
+    gc.collect()
+    Dispatcher = launcher.extension().Dispatcher
+    assert all(ref() is None for ref in refs), "a launched @jit function was not freed"
+    _raises(TypeError, lambda: Dispatcher.__new__(Dispatcher)[(1,)](x),
+            "the dispatcher is not initialized")
+
+
 def test_jit_interpret_switch_and_overhead() -> None:
     """TILE_INTERPRET set after the launch cache exists still turns launches
     over to the interpreter (the C dispatcher reads it with getenv), and

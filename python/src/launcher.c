@@ -1733,6 +1733,10 @@ typedef struct {
   int stream_parameter;
   PyObject *small_ints[8]; /* CODE_INT | facts */
   PyObject *code_bool, *code_float;
+  /* The last bound launch made (a Bound): `d[grid]` gives it again while
+   * nothing else holds it and its grid is the same object, as in a loop
+   * that launches `kernel[grid](...)`, without making and freeing one. */
+  PyObject *spare;
 } Dispatcher;
 
 /* An entry: (kernel, sources) where sources[i] says where parameter i of the
@@ -1806,19 +1810,44 @@ static int dispatcher_init(Dispatcher *self, PyObject *args, PyObject *kwargs) {
   return 0;
 }
 
-static void dispatcher_dealloc(Dispatcher *self) {
-  Py_XDECREF(self->arg_names);
-  Py_XDECREF(self->defaults);
-  Py_XDECREF(self->slow_path);
-  Py_XDECREF(self->interpreted);
-  Py_XDECREF(self->entries);
-  Py_XDECREF(self->last_key);
-  Py_XDECREF(self->last_entry);
-  Py_XDECREF(self->name);
+/* The garbage collector's view of a dispatcher: its slow path and
+ * interpreted launch hold the @jit function, which holds the dispatcher, so
+ * without it a function that ever launched would never be freed. */
+static int dispatcher_traverse(Dispatcher *self, visitproc visit, void *arg) {
+  Py_VISIT(Py_TYPE((PyObject *)self));
+  Py_VISIT(self->defaults);
+  Py_VISIT(self->slow_path);
+  Py_VISIT(self->interpreted);
+  Py_VISIT(self->entries);
+  Py_VISIT(self->last_key);
+  Py_VISIT(self->last_entry);
+  Py_VISIT(self->spare);
+  return 0;
+}
+
+/* Drops every reference; dispatch() refuses a dispatcher without entries
+ * (one cleared, or never initialized). */
+static int dispatcher_clear_references(Dispatcher *self) {
+  self->last_n = -1;
+  Py_CLEAR(self->arg_names);
+  Py_CLEAR(self->defaults);
+  Py_CLEAR(self->slow_path);
+  Py_CLEAR(self->interpreted);
+  Py_CLEAR(self->entries);
+  Py_CLEAR(self->last_key);
+  Py_CLEAR(self->last_entry);
+  Py_CLEAR(self->name);
   for (int k = 0; k < 8; k++)
-    Py_XDECREF(self->small_ints[k]);
-  Py_XDECREF(self->code_bool);
-  Py_XDECREF(self->code_float);
+    Py_CLEAR(self->small_ints[k]);
+  Py_CLEAR(self->code_bool);
+  Py_CLEAR(self->code_float);
+  Py_CLEAR(self->spare);
+  return 0;
+}
+
+static void dispatcher_dealloc(Dispatcher *self) {
+  PyObject_GC_UnTrack(self);
+  dispatcher_clear_references(self);
   PyTypeObject *type = Py_TYPE((PyObject *)self);
   freefunc tp_free = (freefunc)PyType_GetSlot(type, Py_tp_free);
   tp_free(self);
@@ -2083,6 +2112,10 @@ static PyObject *dispatch(Dispatcher *self, PyObject *grid,
   kb.device = -1;
   kb.device_arg = -1;
   kb.device_name = NULL;
+  if (!self->entries) {
+    PyErr_SetString(PyExc_TypeError, "the dispatcher is not initialized");
+    return NULL;
+  }
 
   Py_ssize_t given_kw = kwnames ? PyTuple_Size(kwnames) : 0;
   if (nargs + given_kw > MAX_ARGS)
@@ -2284,9 +2317,16 @@ typedef struct {
   VectorcallFunction vectorcall;
 } Bound;
 
+static PyObject *bound_cleared(void) {
+  PyErr_SetString(PyExc_TypeError, "a bound launch cleared by the collector");
+  return NULL;
+}
+
 static PyObject *bound_vectorcall(PyObject *callable, PyObject *const *args,
                                   size_t nargsf, PyObject *kwnames) {
   Bound *self = (Bound *)callable;
+  if (!self->dispatcher)
+    return bound_cleared();
   return dispatch(self->dispatcher, self->grid, args,
                   (Py_ssize_t)(nargsf & ~VECTORCALL_ARGUMENTS_OFFSET), kwnames);
 }
@@ -2344,6 +2384,9 @@ static PyObject *dispatcher_subscript(Dispatcher *self, PyObject *grid) {
       return launch; /* the interpreted launch, or NULL: an error */
     Py_DECREF(launch);
   }
+  Bound *spare = (Bound *)self->spare;
+  if (spare && spare->grid == grid && Py_REFCNT((PyObject *)spare) == 1)
+    return Py_NewRef((PyObject *)spare);
   allocfunc alloc = (allocfunc)PyType_GetSlot(BoundType, Py_tp_alloc);
   Bound *bound = (Bound *)alloc(BoundType, 0);
   if (!bound)
@@ -2351,10 +2394,13 @@ static PyObject *dispatcher_subscript(Dispatcher *self, PyObject *grid) {
   bound->dispatcher = (Dispatcher *)Py_NewRef((PyObject *)self);
   bound->grid = Py_NewRef(grid);
   bound->vectorcall = bound_vectorcall;
+  Py_XSETREF(self->spare, Py_NewRef((PyObject *)bound));
   return (PyObject *)bound;
 }
 
 static PyObject *bound_call(Bound *self, PyObject *args, PyObject *kwargs) {
+  if (!self->dispatcher)
+    return bound_cleared();
   Py_ssize_t nargs = PyTuple_Size(args);
   Py_ssize_t nkw = kwargs ? PyDict_Size(kwargs) : 0;
   if (nargs + nkw > MAX_ARGS)
@@ -2380,9 +2426,24 @@ static PyObject *bound_call(Bound *self, PyObject *args, PyObject *kwargs) {
   return result;
 }
 
+/* A bound launch is in a cycle with its dispatcher while it is the spare. */
+static int bound_traverse(Bound *self, visitproc visit, void *arg) {
+  Py_VISIT(Py_TYPE((PyObject *)self));
+  Py_VISIT((PyObject *)self->dispatcher);
+  Py_VISIT(self->grid);
+  return 0;
+}
+
+/* Cleared only by the collector; a launch of a cleared one is refused. */
+static int bound_clear(Bound *self) {
+  Py_CLEAR(self->dispatcher);
+  Py_CLEAR(self->grid);
+  return 0;
+}
+
 static void bound_dealloc(Bound *self) {
-  Py_XDECREF((PyObject *)self->dispatcher);
-  Py_XDECREF(self->grid);
+  PyObject_GC_UnTrack(self);
+  bound_clear(self);
   PyTypeObject *type = Py_TYPE((PyObject *)self);
   freefunc tp_free = (freefunc)PyType_GetSlot(type, Py_tp_free);
   tp_free(self);
@@ -2391,7 +2452,8 @@ static void bound_dealloc(Bound *self) {
 
 static PyObject *dispatcher_clear(Dispatcher *self, PyObject *unused) {
   (void)unused;
-  PyDict_Clear(self->entries);
+  if (self->entries)
+    PyDict_Clear(self->entries);
   self->last_n = -1;
   Py_CLEAR(self->last_key);
   Py_CLEAR(self->last_entry);
@@ -2400,12 +2462,12 @@ static PyObject *dispatcher_clear(Dispatcher *self, PyObject *unused) {
 
 static PyObject *dispatcher_size(Dispatcher *self, void *closure) {
   (void)closure;
-  return PyLong_FromSsize_t(PyDict_Size(self->entries));
+  return PyLong_FromSsize_t(self->entries ? PyDict_Size(self->entries) : 0);
 }
 
 static PyObject *dispatcher_entries(Dispatcher *self, void *closure) {
   (void)closure;
-  return PyDict_Copy(self->entries);
+  return self->entries ? PyDict_Copy(self->entries) : PyDict_New();
 }
 
 static PyMethodDef dispatcher_methods[] = {
@@ -2423,15 +2485,17 @@ static PyType_Slot dispatcher_slots[] = {
     {Py_tp_new, PyType_GenericNew},
     {Py_tp_init, dispatcher_init},
     {Py_tp_dealloc, dispatcher_dealloc},
+    {Py_tp_traverse, dispatcher_traverse},
+    {Py_tp_clear, dispatcher_clear_references},
     {Py_mp_subscript, dispatcher_subscript},
     {Py_tp_methods, dispatcher_methods},
     {Py_tp_getset, dispatcher_getset},
     {Py_tp_doc, dispatcher_doc},
     {0, NULL}};
 
-static PyType_Spec dispatcher_spec = {"tile._launcher.Dispatcher",
-                                      sizeof(Dispatcher), 0, Py_TPFLAGS_DEFAULT,
-                                      dispatcher_slots};
+static PyType_Spec dispatcher_spec = {
+    "tile._launcher.Dispatcher", sizeof(Dispatcher), 0,
+    Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC, dispatcher_slots};
 
 static PyMemberDef bound_members[] = {{"__vectorcalloffset__", T_PYSSIZET,
                                        offsetof(Bound, vectorcall), READONLY,
@@ -2441,12 +2505,95 @@ static PyMemberDef bound_members[] = {{"__vectorcalloffset__", T_PYSSIZET,
 static PyType_Slot bound_slots[] = {{Py_tp_call, bound_call},
                                     {Py_tp_members, bound_members},
                                     {Py_tp_dealloc, bound_dealloc},
+                                    {Py_tp_traverse, bound_traverse},
+                                    {Py_tp_clear, bound_clear},
                                     {Py_tp_doc, bound_doc},
                                     {0, NULL}};
 
-static PyType_Spec bound_spec = {
-    "tile._launcher.BoundLaunch", sizeof(Bound), 0,
-    Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_VECTORCALL, bound_slots};
+static PyType_Spec bound_spec = {"tile._launcher.BoundLaunch", sizeof(Bound), 0,
+                                 Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC |
+                                     Py_TPFLAGS_HAVE_VECTORCALL,
+                                 bound_slots};
+
+/* ------------------------------------------------------------------------ */
+/* JITFunctionBase: `kernel[grid]` in C                                      */
+/* ------------------------------------------------------------------------ */
+
+/* The base of tile.runtime.jit.JITFunction. `kernel[grid]` goes straight to
+ * the function's dispatcher when it has one and no global its kernels read
+ * needs checking (most launches); otherwise to the Python method
+ * `_subscript(grid)` (the first launch, globals to check, the interpreter).
+ * In C it spares every launch a Python frame. */
+typedef struct {
+  PyObject_HEAD PyObject *dispatcher; /* `_dispatcher`: a Dispatcher, None */
+  PyObject *global_reads; /* `_global_reads`: checked while non-empty */
+} JITFunctionBase;
+
+static PyObject *s_subscript;
+
+static PyObject *jit_base_subscript(JITFunctionBase *self, PyObject *grid) {
+  PyObject *dispatcher = self->dispatcher;
+  int reads = self->global_reads ? PyObject_IsTrue(self->global_reads) : 0;
+  if (reads < 0)
+    return NULL;
+  if (!reads && dispatcher && Py_TYPE(dispatcher) == DispatcherType) {
+    /* Held: the interpreter's hook, run from here, may drop it. */
+    Py_INCREF(dispatcher);
+    PyObject *bound = dispatcher_subscript((Dispatcher *)dispatcher, grid);
+    Py_DECREF(dispatcher);
+    return bound;
+  }
+  return PyObject_CallMethodObjArgs((PyObject *)self, s_subscript, grid, NULL);
+}
+
+static int jit_base_traverse(JITFunctionBase *self, visitproc visit,
+                             void *arg) {
+  Py_VISIT(Py_TYPE((PyObject *)self));
+  Py_VISIT(self->dispatcher);
+  Py_VISIT(self->global_reads);
+  return 0;
+}
+
+static int jit_base_clear(JITFunctionBase *self) {
+  Py_CLEAR(self->dispatcher);
+  Py_CLEAR(self->global_reads);
+  return 0;
+}
+
+static void jit_base_dealloc(JITFunctionBase *self) {
+  PyObject_GC_UnTrack(self);
+  jit_base_clear(self);
+  PyTypeObject *type = Py_TYPE((PyObject *)self);
+  freefunc tp_free = (freefunc)PyType_GetSlot(type, Py_tp_free);
+  tp_free(self);
+  Py_DECREF(type);
+}
+
+static PyMemberDef jit_base_members[] = {
+    {"_dispatcher", T_OBJECT, offsetof(JITFunctionBase, dispatcher), 0,
+     "the C launch cache (a Dispatcher, made on the first launch) or None"},
+    {"_global_reads", T_OBJECT, offsetof(JITFunctionBase, global_reads), 0,
+     "the globals the last compile read, checked before each launch"},
+    {NULL, 0, 0, 0, NULL}};
+
+static char jit_base_doc[] =
+    "the base of tile's JITFunction: kernel[grid] through its dispatcher "
+    "(_dispatcher) in C while no global read (_global_reads) needs checking, "
+    "else self._subscript(grid)";
+
+static PyType_Slot jit_base_slots[] = {{Py_tp_new, PyType_GenericNew},
+                                       {Py_tp_dealloc, jit_base_dealloc},
+                                       {Py_tp_traverse, jit_base_traverse},
+                                       {Py_tp_clear, jit_base_clear},
+                                       {Py_mp_subscript, jit_base_subscript},
+                                       {Py_tp_members, jit_base_members},
+                                       {Py_tp_doc, jit_base_doc},
+                                       {0, NULL}};
+
+static PyType_Spec jit_base_spec = {
+    "tile._launcher.JITFunctionBase", sizeof(JITFunctionBase), 0,
+    Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_GC,
+    jit_base_slots};
 
 /* ------------------------------------------------------------------------ */
 /* Module                                                                    */
@@ -2551,6 +2698,7 @@ PyMODINIT_FUNC PyInit__launcher(void) {
   INTERN(s_shape, "shape");
   INTERN(s_strides, "strides");
   INTERN(s_torch, "torch");
+  INTERN(s_subscript, "_subscript");
   kind_cache = PyDict_New();
   if (!kind_cache)
     return NULL;
@@ -2560,7 +2708,12 @@ PyMODINIT_FUNC PyInit__launcher(void) {
   KernelType = (PyTypeObject *)PyType_FromSpec(&kernel_spec);
   DispatcherType = (PyTypeObject *)PyType_FromSpec(&dispatcher_spec);
   BoundType = (PyTypeObject *)PyType_FromSpec(&bound_spec);
-  if (!KernelType || !DispatcherType || !BoundType ||
+  PyObject *jit_base = PyType_FromSpec(&jit_base_spec);
+  int added = jit_base
+                  ? PyModule_AddObjectRef(module, "JITFunctionBase", jit_base)
+                  : -1;
+  Py_XDECREF(jit_base);
+  if (!KernelType || !DispatcherType || !BoundType || added < 0 ||
       PyModule_AddObjectRef(module, "Kernel", (PyObject *)KernelType) < 0 ||
       PyModule_AddObjectRef(module, "Dispatcher", (PyObject *)DispatcherType) <
           0 ||

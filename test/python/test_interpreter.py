@@ -52,6 +52,38 @@ def test_numpy_arrays_one_program_at_a_time() -> None:
     np.testing.assert_array_equal(out, x + y)
 
 
+def test_without_the_c_launcher(tmp_path: Path) -> None:
+    """A checkout not built has no tile._launcher: JITFunction's base is then
+    the Python one, whose `kernel[grid]` is `_subscript(grid)`, and
+    interpreted launches run as with the C one."""
+    import shutil
+    import subprocess
+    shutil.copytree(Path(tile.__file__).parent, tmp_path / "python" / "tile",
+                    ignore=shutil.ignore_patterns("*.so", "__pycache__"))
+    script = """
+import numpy as np
+import tile, tile.language as tl
+from tile.runtime.jit import JITFunction
+assert JITFunction.__mro__[1].__name__ == "_PythonJITFunctionBase", JITFunction.__mro__
+
+@tile.jit
+def add_one(x_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    tl.store(x_ptr + offs, tl.load(x_ptr + offs, mask=offs < n) + 1, mask=offs < n)
+
+x = np.arange(100, dtype=np.float32)
+for _ in range(2):
+    add_one[(1,)](x, 100, BLOCK=128)
+assert (x == np.arange(100) + 2).all(), x
+print("ok")
+"""
+    env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(tmp_path / "python"),
+           "TILE_INTERPRET": "1", "TILE_CACHE_DIR": str(tmp_path / "cache")}
+    ran = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         env=env, cwd=tmp_path)
+    assert ran.returncode == 0 and ran.stdout.strip() == "ok", ran.stdout + ran.stderr
+
+
 def test_torch_cpu_tensors_and_grid_lambda() -> None:
     torch = pytest.importorskip("torch", reason="torch tensors need torch")
     x, y = torch.randn(777), torch.randn(777)

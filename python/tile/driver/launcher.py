@@ -11,6 +11,7 @@ import sys
 import threading
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 from . import context
 from .bindings import driver
@@ -45,6 +46,27 @@ def extension() -> ModuleType:
     return module
 
 
+class _PythonJITFunctionBase:
+    """JITFunction's base where the C launcher is missing (a checkout not
+    built yet, which may still compile or interpret kernels): `kernel[grid]`
+    is `_subscript(grid)`, the path the C base takes when it cannot go
+    straight to the dispatcher."""
+    _dispatcher: Any = None
+    _global_reads: Any = ()
+
+    def __getitem__(self, grid: Any) -> Any:
+        return self._subscript(grid)  # type: ignore[attr-defined]
+
+
+def jit_function_base() -> type:
+    """The base of tile.runtime.jit.JITFunction: the C one (`kernel[grid]`
+    goes to its dispatcher without a Python frame), or a Python stand-in."""
+    try:
+        return extension().JITFunctionBase  # type: ignore[no-any-return]
+    except DriverError:
+        return _PythonJITFunctionBase
+
+
 def _cuda_error(call: str, code: int, hint: object) -> Exception:
     return driver().error(call, code, "" if hint is None else str(hint))
 
@@ -69,4 +91,4 @@ def configured() -> ModuleType:
     return module
 
 
-__all__ = ["extension", "configured"]
+__all__ = ["extension", "configured", "jit_function_base"]

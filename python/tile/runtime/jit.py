@@ -11,6 +11,7 @@ from typing import Any, Callable, Sequence
 from .. import interpreter
 from ..compiler.dependencies import GlobalRead, kernel_dependencies
 from ..compiler.source import FunctionSource, function_source
+from ..driver.launcher import jit_function_base
 from ..errors import CompilationError, TileError
 from ..language.types import const, constexpr, dtype, dtype_from_annotation
 
@@ -70,8 +71,12 @@ class KernelInterface:
         return self[grid](*args, **kwargs)
 
 
-class JITFunction(KernelInterface):
-    """A Python function compiled to tile IR; `kernel[grid](*args)` launches it."""
+class JITFunction(jit_function_base(), KernelInterface):  # type: ignore[misc]
+    """A Python function compiled to tile IR; `kernel[grid](*args)` launches it.
+
+    Its base (tile._launcher.JITFunctionBase) does `kernel[grid]` in C: the
+    dispatcher's bound launch while `_dispatcher` is made and no global in
+    `_global_reads` needs checking, else `_subscript(grid)`."""
 
     def __init__(self, fn: Callable[..., Any], do_not_specialize: Sequence[str | int] = (),
                  do_not_specialize_on_alignment: Sequence[str | int] = (),
@@ -208,10 +213,11 @@ class JITFunction(KernelInterface):
         raise TileError(f"{self.__name__} is a @tile.jit function: launch it with "
                         f"{self.__name__}[grid](...) or call it from another @tile.jit function")
 
-    def __getitem__(self, grid: Any) -> Callable[..., Any]:
-        """`kernel[grid](*args, stream=None)`: compiles for the arguments and
-        launches through `tile.driver` (imported only when launching)."""
-        if self._global_reads:  # tested here: a call costs more than the test
+    def _subscript(self, grid: Any) -> Callable[..., Any]:
+        """`kernel[grid](*args, stream=None)` where the base cannot go
+        straight to the dispatcher: compiles for the arguments and launches
+        through `tile.driver`."""
+        if self._global_reads:
             self.forget_stale_kernels()
         dispatcher = self._dispatcher
         if dispatcher is None:
