@@ -1119,7 +1119,7 @@ def global_scale_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
 def test_jit_subscript_in_c() -> None:
     """`kernel[grid]` is JITFunctionBase's, in C: the dispatcher's bound
     launch, made again only while someone holds the last one or the grid is
-    another object; a kernel reading globals goes through `_subscript`,
+    another object (a grid function is not kept); a kernel reading globals goes through `_subscript`,
     which sees a changed one; a function that launched is freed (the
     dispatcher and its bound launch take part in garbage collection)."""
     if _can_compile():
@@ -1150,6 +1150,16 @@ def test_jit_subscript_in_c() -> None:
     assert _dims()[0] == 4, _dims()
     scale_kernel[grid](x, out, 16, 1.0, BLOCK=64)
     assert _dims()[0] == 3, _dims()
+
+    class Captured:
+        pass
+
+    captured = Captured()
+    captured_ref = weakref.ref(captured)
+    scale_kernel[lambda meta, c=captured: (2,)](x, out, 16, 1.0, BLOCK=64)
+    assert _dims()[0] == 2, _dims()
+    del captured
+    assert captured_ref() is None  # a grid function is not kept past its launch
 
     _set_sizes(["ptr", "ptr", "i32"])
     global_scale_kernel[(1,)](x, out, 16, BLOCK=64)

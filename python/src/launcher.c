@@ -1141,15 +1141,21 @@ static int kernel_init(Kernel *self, PyObject *args, PyObject *kwargs) {
   return 0;
 }
 
+/* The end of a heap type's tp_dealloc: free the object and drop the
+ * reference to its type that it held. */
+static void free_heap_instance(PyObject *self) {
+  PyTypeObject *type = Py_TYPE(self);
+  freefunc tp_free = (freefunc)PyType_GetSlot(type, Py_tp_free);
+  tp_free(self);
+  Py_DECREF(type);
+}
+
 static void kernel_dealloc(Kernel *self) {
   PyMem_Free(self->maps);
   Py_XDECREF(self->name);
   Py_XDECREF(self->param_names);
   Py_XDECREF(self->codes_obj);
-  PyTypeObject *type = Py_TYPE((PyObject *)self);
-  freefunc tp_free = (freefunc)PyType_GetSlot(type, Py_tp_free);
-  tp_free(self);
-  Py_DECREF(type);
+  free_heap_instance((PyObject *)self);
 }
 
 /* cuLaunchKernelEx only where a launch attribute is needed (cooperative):
@@ -1733,9 +1739,10 @@ typedef struct {
   int stream_parameter;
   PyObject *small_ints[8]; /* CODE_INT | facts */
   PyObject *code_bool, *code_float;
-  /* The last bound launch made (a Bound): `d[grid]` gives it again while
-   * nothing else holds it and its grid is the same object, as in a loop
-   * that launches `kernel[grid](...)`, without making and freeing one. */
+  /* The last bound launch made on a tuple grid (a Bound): `d[grid]` gives
+   * it again while nothing else holds it and its grid is the same object,
+   * as in a loop that launches `kernel[grid](...)`, without making and
+   * freeing one. */
   PyObject *spare;
 } Dispatcher;
 
@@ -1848,10 +1855,7 @@ static int dispatcher_clear_references(Dispatcher *self) {
 static void dispatcher_dealloc(Dispatcher *self) {
   PyObject_GC_UnTrack(self);
   dispatcher_clear_references(self);
-  PyTypeObject *type = Py_TYPE((PyObject *)self);
-  freefunc tp_free = (freefunc)PyType_GetSlot(type, Py_tp_free);
-  tp_free(self);
-  Py_DECREF(type);
+  free_heap_instance((PyObject *)self);
 }
 
 /* Key-building state of one call. */
@@ -2394,7 +2398,10 @@ static PyObject *dispatcher_subscript(Dispatcher *self, PyObject *grid) {
   bound->dispatcher = (Dispatcher *)Py_NewRef((PyObject *)self);
   bound->grid = Py_NewRef(grid);
   bound->vectorcall = bound_vectorcall;
-  Py_XSETREF(self->spare, Py_NewRef((PyObject *)bound));
+  /* Only a tuple grid is kept: a grid function may hold the caller's
+   * objects (tensors) alive, which must go when the launch is done. */
+  if (PyTuple_CheckExact(grid))
+    Py_XSETREF(self->spare, Py_NewRef((PyObject *)bound));
   return (PyObject *)bound;
 }
 
@@ -2444,10 +2451,7 @@ static int bound_clear(Bound *self) {
 static void bound_dealloc(Bound *self) {
   PyObject_GC_UnTrack(self);
   bound_clear(self);
-  PyTypeObject *type = Py_TYPE((PyObject *)self);
-  freefunc tp_free = (freefunc)PyType_GetSlot(type, Py_tp_free);
-  tp_free(self);
-  Py_DECREF(type);
+  free_heap_instance((PyObject *)self);
 }
 
 static PyObject *dispatcher_clear(Dispatcher *self, PyObject *unused) {
@@ -2563,10 +2567,7 @@ static int jit_base_clear(JITFunctionBase *self) {
 static void jit_base_dealloc(JITFunctionBase *self) {
   PyObject_GC_UnTrack(self);
   jit_base_clear(self);
-  PyTypeObject *type = Py_TYPE((PyObject *)self);
-  freefunc tp_free = (freefunc)PyType_GetSlot(type, Py_tp_free);
-  tp_free(self);
-  Py_DECREF(type);
+  free_heap_instance((PyObject *)self);
 }
 
 static PyMemberDef jit_base_members[] = {
