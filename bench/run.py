@@ -466,26 +466,37 @@ def case_layer_norm(m: int, n: int) -> Case:
                 config={"M": m, "N": n})
 
 
-def case_launch_overhead() -> Case:
+def case_launch_overhead(autotuned: bool = False) -> Case:
+    """A cached launch of a tiny kernel from the timing loop; `autotuned`:
+    through `@autotune` (two configs, key `n`, tuned on the first call) as
+    tutorial 03's matmul launches."""
     n, block = 128, 128
 
     def make(alloc: Any) -> dict:
         return {"x": alloc.randn((n,))}
 
     def bind(k: Any, b: dict, backend: str) -> Callable[[], None]:
-        kernel, x = k.tiny_kernel, b["x"]
+        x = b["x"]
+        if autotuned:
+            tuned = k.tiny_tuned_kernel
+            return lambda: tuned[(1,)](x, n)
+        kernel = k.tiny_kernel
         return lambda: kernel[(1,)](x, n, BLOCK=block)
 
     def torch_bind(t: Any, b: dict) -> Callable[[], Any]:
         x = b["x"]
         return lambda: x.add_(1)
 
-    return Case("launch_overhead", "host launch overhead", "tiny kernel, cached, 1 program",
-                make, lambda k, b, backend: bind(k, b, backend)(), metric="us/launch",
+    call = "`kernel[(1,)](x, n)` (`@autotune`, 2 configs, key `n`)" if autotuned \
+        else "`kernel[(1,)](x, n, BLOCK=128)`"
+    return Case("launch_overhead_autotuned" if autotuned else "launch_overhead",
+                "host launch overhead, autotuned" if autotuned else "host launch overhead",
+                "tiny kernel, cached, 1 program", make,
+                lambda k, b, backend: bind(k, b, backend)(), metric="us/launch",
                 output=None, torch_fn=torch_bind, bind=bind,
                 note="median over repeats of (N launches + 1 synchronize) / N, each launch "
-                     "`kernel[(1,)](x, n, BLOCK=128)` (torch: `x.add_(1)`) from the loop",
-                config={"n": n, "BLOCK": block})
+                     f"{call} (torch: `x.add_(1)`) from the loop",
+                config={"n": n, "BLOCK": "tuned" if autotuned else block})
 
 
 ATTENTION_CONFIG = {"BLOCK_M": 128, "BLOCK_N": 64, "num_warps": 8, "num_stages": 3}
@@ -657,6 +668,7 @@ def all_cases() -> list[Case]:
         case_attention06_backward(4, 32, 4096, 64, True),
         case_attention06_backward(4, 32, 4096, 128, True),
         case_launch_overhead(),
+        case_launch_overhead(autotuned=True),
     ]
 
 

@@ -81,6 +81,28 @@ def test_every_config_is_timed_and_the_fastest_kept_per_key():
     assert tuner.cache[(1000, "torch.float32")].kwargs == {"BLOCK": 128}
 
 
+def test_the_key_spells_dtypes_as_str_does():
+    """The key holds str() of each argument's dtype, as Triton's (remembered
+    per dtype object; an unhashable one is spelled every time)."""
+    class Dtype:
+        calls = 0
+
+        def __str__(self) -> str:
+            Dtype.calls += 1
+            return "torch.bfloat16"
+
+    class Array:
+        def __init__(self, dtype: Any) -> None:
+            self.dtype = dtype
+
+    tuner = tuned(Kernel({64: 1.0}))
+    dtype = Dtype()
+    for _ in range(3):
+        assert tuner.tuning_key({"out": Array(dtype), "n": 7}) == (7, "torch.bfloat16")
+    assert Dtype.calls == 1
+    assert tuner.tuning_key({"out": Array(["f16"]), "n": 7}) == (7, "['f16']")
+
+
 def test_configs_that_fail_are_skipped_and_all_failing_is_an_error():
     kernel = Kernel({128: 5.0})
     tuner = tuned(kernel)

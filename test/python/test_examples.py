@@ -99,9 +99,9 @@ def test_heuristics_compute_constexprs(monkeypatch):
     import tile.language as tl
     captured = {}
 
-    def fake_launch(fn, grid, *args, stream=None, **kwargs):
+    def fake_launch(fn, grid, args, kwargs, stream):
         captured.update(kwargs)
-    monkeypatch.setattr(tile.runtime.autotuner, "launch_jit", fake_launch)
+    monkeypatch.setattr(tile.runtime.autotuner, "_launch", fake_launch)
     kernel = load(next(EXAMPLES.rglob("vector_add.py"))).vector_add
     wrapped = tile.heuristics({"BLOCK": lambda args: tile.next_power_of_2(args["n"])})(kernel)
     wrapped[(1,)](1, 2, 3, 1000)

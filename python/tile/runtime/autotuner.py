@@ -37,7 +37,6 @@ from .. import interpreter, knobs
 from ..compiler.options import check_maxnreg, check_num_ctas, check_num_stages, check_num_warps
 from ..errors import AutotunerError, CompilationError
 from .jit import KernelInterface
-from .launch import launch_jit
 
 # What the timer is asked for (Triton's): the median, then the 20th and 80th percentiles.
 QUANTILES = (0.5, 0.2, 0.8)
@@ -57,9 +56,10 @@ class Config:
         self.pre_hook = pre_hook
 
     def all_kwargs(self) -> dict[str, Any]:
-        limit = {} if self.maxnreg is None else {"maxnreg": self.maxnreg}
-        return {**self.kwargs, "num_warps": self.num_warps, "num_stages": self.num_stages,
-                **limit}
+        kwargs = {**self.kwargs, "num_warps": self.num_warps, "num_stages": self.num_stages}
+        if self.maxnreg is not None:
+            kwargs["maxnreg"] = self.maxnreg
+        return kwargs
 
     def _identity(self) -> tuple[Any, ...]:
         return (*self.all_kwargs().items(), ("num_ctas", self.num_ctas), self.pre_hook)
@@ -86,6 +86,22 @@ def _underlying_jit(fn: Any) -> Any:
     while hasattr(fn, "fn") and not hasattr(fn, "constexpr_names"):
         fn = fn.fn
     return fn
+
+
+# str() of the dtypes seen, as Triton's key spells them: asked on every launch
+# of a tuned kernel, and torch builds the string anew on each call.
+_DTYPE_NAMES: dict[Any, str] = {}
+_NO_DTYPE = object()
+
+
+def _dtype_name(dtype: Any) -> str:
+    try:
+        return _DTYPE_NAMES[dtype]
+    except KeyError:
+        name = _DTYPE_NAMES[dtype] = str(dtype)
+        return name
+    except TypeError:  # unhashable
+        return str(dtype)
 
 
 def _sort_key(timing: Any) -> tuple[float, ...]:
@@ -129,6 +145,7 @@ class Autotuner(KernelInterface):
         self.bench_time = 0.0
         self.best_config: Config | None = None
         self.__name__ = getattr(fn, "__name__", "kernel")
+        self._jit = _underlying_jit(fn)  # the @jit function under the decorators
 
     # -- hooks -------------------------------------------------------------------
 
@@ -146,8 +163,13 @@ class Autotuner(KernelInterface):
     # -- what is tuned per key ---------------------------------------------------
 
     def tuning_key(self, named: Mapping[str, Any]) -> tuple[Any, ...]:
+        """The values of the `key=` arguments, then the dtype of each argument
+        that has one, as Triton's."""
         key = [named.get(k) for k in self.keys]
-        key += [str(v.dtype) for v in named.values() if hasattr(v, "dtype")]
+        for value in named.values():
+            dtype = getattr(value, "dtype", _NO_DTYPE)
+            if dtype is not _NO_DTYPE:
+                key.append(_dtype_name(dtype))
         return tuple(key)
 
     def prune_configs(self, named: Mapping[str, Any],
@@ -234,7 +256,7 @@ class Autotuner(KernelInterface):
         if config is not None:
             return config
         configs = self.prune_configs(named, kwargs)
-        if len(configs) == 1 or interpreter.enabled(_underlying_jit(self.fn)):
+        if len(configs) == 1 or interpreter.enabled(self._jit):
             config = configs[0]  # nothing to choose, or interpreted: nothing to time
         else:
             timings = self._stored_timings(key, configs) if self.cache_results else None
@@ -271,7 +293,7 @@ class Autotuner(KernelInterface):
         from ..compiler import capi
         from ..compiler.pipeline import frontend_version
         from .launch import default_target
-        parts = {"autotune": _underlying_jit(self.fn).cache_source(), "chip": default_target(),
+        parts = {"autotune": self._jit.cache_source(), "chip": default_target(),
                  "compiler": capi.version() if capi.available() else None,
                  "frontend": frontend_version(), "key": repr(key),
                  "configs": [str(c) for c in configs],
@@ -302,20 +324,22 @@ class Autotuner(KernelInterface):
 
     def __getitem__(self, grid: Any) -> Callable[..., Any]:
         def run(*args: Any, stream: Any = None, **kwargs: Any) -> Any:
-            named = bind_arguments_partial(_underlying_jit(self.fn), args, kwargs)
-            config = self.select(grid, args, kwargs, stream, named)
+            named = bind_arguments_partial(self._jit, args, kwargs)
+            config = self.cache.get(self.tuning_key(named)) or \
+                self.select(grid, args, kwargs, stream, named)
             if config.pre_hook is not None:
                 config.pre_hook({**named, **kwargs, **config.all_kwargs()})
-            return _launch(self.fn, grid, args, {**kwargs, **config.all_kwargs()}, stream)
+            tuned = config.all_kwargs()
+            return _launch(self.fn, grid, args, {**kwargs, **tuned} if kwargs else tuned, stream)
         return run
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        return _underlying_jit(self.fn)(*args, **kwargs)
+        return self._jit(*args, **kwargs)
 
     def warmup(self, *args: Any, **kwargs: Any) -> list[Any]:
         """Compiles every config (after pruning) for these arguments; returns
         the artifacts. No GPU needed when a `target=` is given."""
-        named = bind_arguments_partial(_underlying_jit(self.fn), args, kwargs)
+        named = bind_arguments_partial(self._jit, args, kwargs)
         return [self.fn.warmup(*args, **kwargs, **config.all_kwargs())
                 for config in self.prune_configs(named, kwargs)]
 
@@ -336,11 +360,11 @@ def _launch_errors() -> type[BaseException]:
 
 def _launch(fn: Any, grid: Any, args: Sequence[Any], kwargs: Mapping[str, Any],
             stream: Any) -> Any:
-    if isinstance(fn, (Autotuner, Heuristics)) or not hasattr(fn, "constexpr_names"):
-        if stream is not None:
-            return fn[grid](*args, stream=stream, **kwargs)
-        return fn[grid](*args, **kwargs)
-    return launch_jit(fn, grid, *args, stream=stream, **kwargs)
+    """`fn[grid](*args, **kwargs)` on `stream` (None: the current stream); fn
+    is a @jit function or another decorator over one."""
+    if stream is not None:
+        return fn[grid](*args, stream=stream, **kwargs)
+    return fn[grid](*args, **kwargs)
 
 
 class Heuristics(KernelInterface):
@@ -352,6 +376,7 @@ class Heuristics(KernelInterface):
         self.arg_names = list(arg_names)
         self.values = dict(values)
         self.__name__ = getattr(fn, "__name__", "kernel")
+        self._jit = _underlying_jit(fn)
 
     @property
     def configs(self) -> Any:
@@ -359,7 +384,7 @@ class Heuristics(KernelInterface):
 
     def __getitem__(self, grid: Any) -> Callable[..., Any]:
         def run(*args: Any, stream: Any = None, **kwargs: Any) -> Any:
-            named = bind_arguments_partial(_underlying_jit(self.fn), args, kwargs)
+            named = bind_arguments_partial(self._jit, args, kwargs)
             extra = {name: rule(named) for name, rule in self.values.items()}
             return _launch(self.fn, grid, args, {**kwargs, **extra}, stream)
         return run
