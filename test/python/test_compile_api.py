@@ -142,3 +142,20 @@ def test_warmup_takes_dtypes_for_pointers_and_device_caches_clear():
     torch = pytest.importorskip("torch", reason="torch dtypes need torch")
     kernel = offset_copy.warmup(torch.float16, torch.float16, N=8, grid=(1,))
     assert kernel.metadata.signature == {"a": "*fp16", "o": "*fp16"}
+
+
+def test_a_kernel_copies_and_pickles_as_a_function():
+    """copy and deepcopy give the kernel itself (a module holding it can be
+    deep-copied), pickle saves it by name; a local one cannot be pickled."""
+    import copy
+    import pickle
+    assert copy.copy(offset_copy) is offset_copy
+    assert copy.deepcopy({"kernel": offset_copy})["kernel"] is offset_copy
+    assert pickle.loads(pickle.dumps(offset_copy)) is offset_copy
+
+    @tile.jit
+    def local(a):
+        pass
+
+    with pytest.raises((pickle.PicklingError, AttributeError)):
+        pickle.dumps(local)

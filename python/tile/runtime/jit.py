@@ -250,6 +250,17 @@ class JITFunction(jit_function_base(), KernelInterface):  # type: ignore[misc]
     def __repr__(self) -> str:
         return f"JITFunction({self.__module__}:{self.__qualname__})"
 
+    # A kernel is a function: copies are the kernel itself, and pickle saves
+    # it by its module and name (its C base holds launch state no copy shares).
+    def __copy__(self) -> "JITFunction":
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> "JITFunction":
+        return self
+
+    def __reduce__(self) -> str:
+        return self.__qualname__
+
 
 # Every JITFunction, for tile.knobs: a knob that changes code drops their kernels.
 _LIVE: "weakref.WeakSet[JITFunction]" = weakref.WeakSet()
