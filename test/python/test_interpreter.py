@@ -84,6 +84,25 @@ print("ok")
     assert ran.returncode == 0 and ran.stdout.strip() == "ok", ran.stdout + ran.stderr
 
 
+def test_a_stale_c_launcher_is_a_clear_import_error() -> None:
+    """A launcher built before JITFunctionBase existed (a stale build folder)
+    stops `import tile` with what to do, not an AttributeError."""
+    import subprocess
+    script = """
+import sys, types
+stale = types.ModuleType("tile._launcher")
+stale.__file__ = "/stale/_launcher.abi3.so"
+sys.modules["tile._launcher"] = stale
+try:
+    import tile
+except ImportError as exc:
+    print(exc)
+"""
+    ran = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert "the C launcher /stale/_launcher.abi3.so is older than this tile: rebuild it" \
+        in ran.stdout, ran.stdout + ran.stderr
+
+
 def test_torch_cpu_tensors_and_grid_lambda() -> None:
     torch = pytest.importorskip("torch", reason="torch tensors need torch")
     x, y = torch.randn(777), torch.randn(777)

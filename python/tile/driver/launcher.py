@@ -62,9 +62,15 @@ def jit_function_base() -> type:
     """The base of tile.runtime.jit.JITFunction: the C one (`kernel[grid]`
     goes to its dispatcher without a Python frame), or a Python stand-in."""
     try:
-        return extension().JITFunctionBase  # type: ignore[no-any-return]
+        module = extension()
     except DriverError:
         return _PythonJITFunctionBase
+    base = getattr(module, "JITFunctionBase", None)
+    if base is None:
+        raise ImportError(f"the C launcher {getattr(module, '__file__', 'tile._launcher')} is "
+                          "older than this tile: rebuild it (ninja -C build tile_launcher) "
+                          "or reinstall the wheel")
+    return base  # type: ignore[no-any-return]
 
 
 def _cuda_error(call: str, code: int, hint: object) -> Exception:
