@@ -37,8 +37,8 @@ def bound_launch(jit: Any, grid: Any) -> Any:
 
 
 def launch(jit: Any, grid: Any, *args: Any, stream: Any = None, **kwargs: Any) -> None:
-    """`kernel[grid](*args, **kwargs)` in the interpreter (the launch contract of
-    `tile.runtime.launch.launch_jit`; `stream` is accepted and ignored)."""
+    """`kernel[grid](*args, **kwargs)` in the interpreter (`stream` is
+    accepted and ignored)."""
     try:
         import numpy  # noqa: F401
     except ImportError:

@@ -327,9 +327,9 @@ class Autotuner(KernelInterface):
             named = bind_arguments_partial(self._jit, args, kwargs)
             config = self.cache.get(self.tuning_key(named)) or \
                 self.select(grid, args, kwargs, stream, named)
-            if config.pre_hook is not None:
-                config.pre_hook({**named, **kwargs, **config.all_kwargs()})
             tuned = config.all_kwargs()
+            if config.pre_hook is not None:
+                config.pre_hook({**named, **kwargs, **tuned})
             return _launch(self.fn, grid, args, {**kwargs, **tuned} if kwargs else tuned, stream)
         return run
 

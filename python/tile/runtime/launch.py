@@ -365,12 +365,5 @@ def dispatcher(jit: Any) -> Any:
     return found
 
 
-def launch_jit(jit: Any, grid: Any, *args: Any, stream: Any = None, **kwargs: Any) -> Any:
-    """`jit[grid](*args, stream=stream, **kwargs)`."""
-    if stream is not None:
-        kwargs["stream"] = stream
-    return jit[grid](*args, **kwargs)  # the dispatcher, or the interpreter
-
-
-__all__ = ["argument_type", "specialize", "compile_for_args", "launch_jit", "slow_launch",
+__all__ = ["argument_type", "specialize", "compile_for_args", "slow_launch",
            "dispatcher", "default_target", "CompilationError"]
