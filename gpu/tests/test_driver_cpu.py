@@ -1138,6 +1138,8 @@ def test_jit_subscript_in_c() -> None:
     assert held is not first  # the spare is held: a new one
     address = id(held)
     del first, held
+    # Kept alive by the dispatcher alone (its collector view), then given again.
+    assert any(id(r) == address for r in gc.get_referents(scale_kernel._dispatcher))
     again = scale_kernel[grid]
     assert id(again) == address  # the last one made, held by nobody else
     other_bound = scale_kernel[other]
